@@ -1,0 +1,92 @@
+/**
+ * @convene/core: the domain of convene, embeddable in any Node application.
+ *
+ *   const convene = makeConvene({ filename: "convene.db" })
+ *   const { user, apiKey } = await convene.users.create({ email: "ada@example.org", name: "Ada" })
+ *   const group = await convene.groups.create({ name: "Board", owner: user })
+ *   await convene.close()
+ *
+ * Every use case is also exported as an Effect that needs the `Store` service, for Effect programs.
+ */
+import { Effect, Either, Layer, ManagedRuntime } from "effect"
+import { Store } from "./ports/store.js"
+import { makeSqliteStore } from "./sqlite/index.js"
+import * as Users from "./services/users.js"
+import * as Groups from "./services/groups.js"
+import * as Memberships from "./services/memberships.js"
+import * as Mail from "./services/mail.js"
+import * as Auth from "./services/auth.js"
+import { loadAccess } from "./services/common.js"
+import type { User } from "./domain/records.js"
+
+export * from "./domain/records.js"
+export * from "./errors.js"
+export * from "./ports/store.js"
+export { makeSqliteStore, SqliteStoreLive, migrate } from "./sqlite/index.js"
+export * as Rules from "./rules/index.js"
+export { Users, Groups, Memberships, Mail, Auth }
+export { loadAccess, nowIso, DEFAULT_PAGE, type Paged } from "./services/common.js"
+export { hashApiKey, secretsEqual } from "./services/keys.js"
+export type { Access } from "./rules/access.js"
+
+export interface ConveneOptions {
+  /** SQLite file; ":memory:" for a throw-away database. */
+  readonly filename: string
+}
+
+/** Builds the core over one SQLite file: the Store layer, a runtime, and a Promise-friendly facade. */
+export const makeConvene = (options: ConveneOptions) => {
+  const store = makeSqliteStore(options.filename)
+  const layer = Layer.succeed(Store, store)
+  const runtime = ManagedRuntime.make(layer)
+
+  /** Runs a use case; a domain error rejects the promise with the error value itself (NotFound, Invalid …). */
+  const run = <A, E>(effect: Effect.Effect<A, E, Store>): Promise<A> =>
+    runtime.runPromise(Effect.either(effect)).then((r) => {
+      if (Either.isLeft(r)) throw r.left
+      return r.right
+    })
+
+  /** The use cases that act as a user, with that user's permissions. */
+  const as = (user: User) => {
+    const access = loadAccess(user)
+    return {
+      groups: () => run(Effect.flatMap(access, Groups.listGroupsFor)),
+      group: (ref: string) => run(Effect.flatMap(access, (a) => Groups.showGroup(a, ref))),
+      memberships: (groupId: number, page = { limit: 50, offset: 0 }) =>
+        run(Effect.flatMap(access, (a) => Memberships.listMemberships(a, groupId, page))),
+      syncMemberships: (groupId: number, emails: ReadonlyArray<string>, removeAbsent = false) =>
+        run(Effect.flatMap(access, (a) => Memberships.syncMemberships(a, groupId, emails, removeAbsent)))
+    }
+  }
+
+  return {
+    store,
+    layer,
+    runtime,
+    run,
+    as,
+    authenticate: (apiKey: string) => run(Auth.authenticate(apiKey)),
+    users: {
+      create: (input: Users.NewUser) => run(Users.createUser(input)),
+      show: (ref: Users.UserRef) => run(Users.showUser(ref)),
+      deactivate: (ref: Users.UserRef) => run(Users.deactivateUser(ref)),
+      reactivate: (ref: Users.UserRef) => run(Users.reactivateUser(ref)),
+      redact: (ref: Users.UserRef) => run(Users.redactUser(ref)),
+      delete: (ref: Users.UserRef) => run(Users.deleteUser(ref))
+    },
+    groups: {
+      create: (input: Groups.NewGroup) => run(Groups.createGroup(input)),
+      list: () => run(Groups.listAllGroups)
+    },
+    members: {
+      add: (input: Memberships.NewMember) => run(Memberships.addMember(input))
+    },
+    close: async () => {
+      await runtime.dispose()
+      store.close()
+    }
+  }
+}
+
+export type Convene = ReturnType<typeof makeConvene>

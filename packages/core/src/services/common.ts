@@ -1,0 +1,18 @@
+import { Clock, Effect } from "effect"
+import type { Page, User } from "../domain/records.js"
+import { makeAccess, type Access } from "../rules/access.js"
+import { Store } from "../ports/store.js"
+
+/** Current time from Effect's Clock, so tests can drive it with TestClock. */
+export const nowIso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
+
+/** Loads what the permission rules need to know about the acting user. */
+export const loadAccess = (user: User): Effect.Effect<Access, never, Store> =>
+  Effect.flatMap(Store, (store) => Effect.map(store.memberships.activeForUser(user.id), (ms) => makeAccess(user, ms)))
+
+export interface Paged<A> {
+  readonly records: ReadonlyArray<A>
+  readonly total: number
+}
+
+export const DEFAULT_PAGE: Page = { limit: 50, offset: 0 }

@@ -1,0 +1,174 @@
+import { Effect } from "effect"
+import {
+  BOOLEAN_GROUP_SETTINGS,
+  DISCUSSION_PRIVACY_OPTIONS,
+  type DiscussionPrivacyOptions,
+  type Group,
+  type GroupCounts,
+  type GroupSettings,
+  type Id,
+  type User
+} from "../domain/records.js"
+import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
+import { Store } from "../ports/store.js"
+import type { Access } from "../rules/access.js"
+import { canShowGroup } from "../rules/groups.js"
+import { isHandle } from "../rules/users.js"
+import { nowIso } from "./common.js"
+import { newRecordKey } from "./keys.js"
+
+/** A group as every reader gets it: the record, its exact counters and its parent (for full_name). */
+export interface GroupView {
+  readonly group: Group
+  readonly counts: GroupCounts
+  readonly parent: Group | undefined
+}
+
+/** Loads counters and parents for many groups in two queries (no query per group). */
+export const viewGroups = (groups: ReadonlyArray<Group>): Effect.Effect<ReadonlyArray<GroupView>, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const counts = yield* store.groups.counts(groups.map((g) => g.id))
+    const known = new Map(groups.map((g) => [g.id, g]))
+    const missing = [...new Set(groups.flatMap((g) => (g.parent_id !== null && !known.has(g.parent_id) ? [g.parent_id] : [])))]
+    for (const p of yield* store.groups.byIds(missing)) known.set(p.id, p)
+    return groups.map((group) => ({
+      group,
+      counts: counts.get(group.id)!,
+      parent: group.parent_id === null ? undefined : known.get(group.parent_id)
+    }))
+  })
+
+export const findGroup = (ref: string): Effect.Effect<Group, NotFound, Store> =>
+  Effect.flatMap(Store, (store) =>
+    Effect.flatMap(store.groups.byRef(ref), (g) => (g === undefined ? Effect.fail(notFound(`Group ${ref} not found`)) : Effect.succeed(g))))
+
+/** GET /groups: every group where the caller has a live membership, not paginated. */
+export const listGroupsFor = (access: Access) =>
+  Effect.flatMap(Store, (store) => Effect.flatMap(store.groups.forUser(access.user.id), viewGroups))
+
+/** GET /groups/{id}: unknown → 404; not visible to the caller → 403 (spec: "permission error"). */
+export const showGroup = (access: Access, ref: string): Effect.Effect<GroupView, NotFound | Forbidden, Store> =>
+  Effect.gen(function*() {
+    const group = yield* findGroup(ref)
+    if (!canShowGroup(access, group)) return yield* forbidden("Not authorized to show Group.")
+    return (yield* viewGroups([group]))[0]!
+  })
+
+export type SettingsInput = Partial<GroupSettings>
+
+/** Parses `KEY=VALUE` settings (CLI) into typed settings; unknown keys and bad values are errors. */
+export const parseSettings = (pairs: ReadonlyArray<string>): Effect.Effect<SettingsInput, Invalid> =>
+  Effect.gen(function*() {
+    const out: Record<string, unknown> = {}
+    for (const pair of pairs) {
+      const eq = pair.indexOf("=")
+      const key = eq < 0 ? pair : pair.slice(0, eq)
+      const value = eq < 0 ? "" : pair.slice(eq + 1)
+      if ((BOOLEAN_GROUP_SETTINGS as ReadonlyArray<string>).includes(key)) {
+        if (!["true", "false", "1", "0"].includes(value)) return yield* invalid(key, "must be true or false")
+        out[key] = value === "true" || value === "1"
+      } else if (key === "discussion_privacy_options") {
+        if (!(DISCUSSION_PRIVACY_OPTIONS as ReadonlyArray<string>).includes(value)) {
+          return yield* invalid(key, `must be one of ${DISCUSSION_PRIVACY_OPTIONS.join(", ")}`)
+        }
+        out[key] = value as DiscussionPrivacyOptions
+      } else if (key === "description") {
+        out[key] = value
+      } else {
+        return yield* invalid(key, "is not a group setting")
+      }
+    }
+    return out as SettingsInput
+  })
+
+/** Loomio: a hidden group's discussions are always private. */
+const checkSettings = (s: GroupSettings): Effect.Effect<void, Invalid> =>
+  !s.is_visible_to_public && s.discussion_privacy_options === "public_only" && !s.is_visible_to_parent_members
+    ? Effect.fail(invalid("discussion_privacy_options", "must be private_only for a group hidden from the public"))
+    : Effect.void
+
+const DEFAULTS: GroupSettings = {
+  description: null,
+  enabled: true,
+  is_visible_to_public: false,
+  is_visible_to_parent_members: false,
+  discussion_privacy_options: "private_only",
+  parent_members_can_see_discussions: false,
+  members_can_start_discussions: true,
+  members_can_edit_discussions: true,
+  members_can_edit_comments: true,
+  members_can_raise_motions: true,
+  members_can_vote: true,
+  members_can_add_members: false,
+  admins_can_edit_user_content: true
+}
+
+export interface NewGroup {
+  readonly name: string
+  readonly owner: User
+  readonly parent?: Group
+  readonly handle?: string
+  /** Visible to the public, with public or private discussions ("open"). Default: secret. */
+  readonly public?: boolean
+  readonly settings?: SettingsInput
+}
+
+/** Creates a group; the owner becomes its first (accepted) administrator. */
+export const createGroup = (input: NewGroup): Effect.Effect<GroupView, Invalid, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const name = input.name.trim()
+    if (name === "") return yield* invalid("name", "can't be blank")
+    if (input.owner.deactivated_at !== null) return yield* invalid("owner", "is deactivated")
+    const settings: GroupSettings = {
+      ...DEFAULTS,
+      ...(input.public ? { is_visible_to_public: true, discussion_privacy_options: "public_or_private" as const } : {}),
+      ...input.settings
+    }
+    yield* checkSettings(settings)
+    return yield* store.transaction(Effect.gen(function*() {
+      if (input.handle !== undefined) {
+        if (!isHandle(input.handle)) return yield* invalid("handle", "must be 2-63 lowercase letters, digits or '-'")
+        if ((yield* store.groups.byHandle(input.handle)) !== undefined) return yield* invalid("handle", "has already been taken")
+      }
+      const now = yield* nowIso
+      const group = yield* store.groups.insert({
+        ...settings,
+        key: newRecordKey(),
+        handle: input.handle ?? null,
+        name,
+        parent_id: input.parent?.id ?? null,
+        creator_id: input.owner.id,
+        created_at: now
+      })
+      yield* store.memberships.insert({
+        group_id: group.id,
+        user_id: input.owner.id,
+        inviter_id: null,
+        admin: true,
+        delegate: false,
+        title: null,
+        accepted_at: now,
+        created_at: now
+      })
+      return (yield* viewGroups([group]))[0]!
+    }))
+  })
+
+/** Operator changes to a group's settings (CLI). */
+export const updateGroupSettings = (ref: string, settings: SettingsInput): Effect.Effect<GroupView, NotFound | Invalid, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    return yield* store.transaction(Effect.gen(function*() {
+      const group = yield* findGroup(ref)
+      yield* checkSettings({ ...group, ...settings })
+      yield* store.groups.update(group.id, { ...settings, updated_at: yield* nowIso })
+      return (yield* viewGroups([(yield* store.groups.byId(group.id))!]))[0]!
+    }))
+  })
+
+/** Every group on the instance (operator view). */
+export const listAllGroups = Effect.flatMap(Store, (store) => Effect.flatMap(store.groups.list(), viewGroups))
+
+export type { Id }

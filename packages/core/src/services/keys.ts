@@ -1,0 +1,19 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+
+/** API keys are 32 random bytes; only their SHA-256 is stored. */
+export const newApiKey = (): string => randomBytes(32).toString("base64url")
+export const hashApiKey = (key: string): string => createHash("sha256").update(key, "utf8").digest("hex")
+export const sha256 = hashApiKey
+
+/** Constant-time comparison of two secrets of any length (both are hashed to equal length first). */
+export const secretsEqual = (a: string, b: string): boolean =>
+  timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest())
+
+const ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+/** Short URL-safe record keys, like Loomio's. */
+export const newRecordKey = (length = 8): string => {
+  const bytes = randomBytes(length)
+  let out = ""
+  for (const b of bytes) out += ALPHABET[b % ALPHABET.length]
+  return out
+}

@@ -1,0 +1,168 @@
+import { Effect } from "effect"
+import type { Group, Id, Membership, Page, User } from "../domain/records.js"
+import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
+import { Store } from "../ports/store.js"
+import type { Access } from "../rules/access.js"
+import { canListMembers, canManageMembers } from "../rules/groups.js"
+import { planMembershipSync } from "../rules/memberships.js"
+import { isEmail, normaliseEmail } from "../rules/users.js"
+import { nowIso, type Paged } from "./common.js"
+import { hashApiKey, newApiKey } from "./keys.js"
+import { recordGroupInvitation } from "./mail.js"
+
+const groupById = (id: Id): Effect.Effect<Group, NotFound, Store> =>
+  Effect.flatMap(Store, (store) =>
+    Effect.flatMap(store.groups.byId(id), (g) => (g === undefined ? Effect.fail(notFound(`Group ${id} not found`)) : Effect.succeed(g))))
+
+export interface MembershipList extends Paged<Membership> {
+  readonly group: Group
+  readonly users: ReadonlyArray<User>
+}
+
+/**
+ * GET /memberships: members (and parent-group admins) read the list; anyone else gets an empty list,
+ * as Loomio's MembershipQuery does. Unknown group → 404.
+ */
+export const listMemberships = (access: Access, groupId: Id, page: Page): Effect.Effect<MembershipList, NotFound, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const group = yield* groupById(groupId)
+    if (!canListMembers(access, group)) return { group, records: [], total: 0, users: [] }
+    const records = yield* store.memberships.activeInGroup(group.id, page)
+    const total = yield* store.memberships.countActiveInGroup(group.id)
+    const userIds = [...new Set(records.flatMap((m) => (m.inviter_id === null ? [m.user_id] : [m.user_id, m.inviter_id])))]
+    const users = yield* store.users.byIds(userIds)
+    return { group, records, total, users }
+  })
+
+/** Creates a user record for an address nobody has yet (an invitee who has not signed up). */
+const userForEmail = (email: string): Effect.Effect<User, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const existing = yield* store.users.byEmail(email)
+    if (existing !== undefined) return existing
+    const now = yield* nowIso
+    return yield* store.users.insert({
+      name: null,
+      username: null,
+      email,
+      country: null,
+      is_admin: false,
+      bot: false,
+      api_key_hash: hashApiKey(newApiKey()),
+      created_at: now,
+      updated_at: now
+    })
+  })
+
+/** A pending membership plus its invitation in the mail outbox. */
+const invite = (group: Group, user: User, actor: User | null) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const now = yield* nowIso
+    const membership = yield* store.memberships.insert({
+      group_id: group.id,
+      user_id: user.id,
+      inviter_id: actor?.id ?? null,
+      admin: false,
+      delegate: false,
+      title: null,
+      accepted_at: null,
+      created_at: now
+    })
+    yield* recordGroupInvitation(group, user, actor)
+    return membership
+  })
+
+export interface SyncResult {
+  readonly added_emails: ReadonlyArray<string>
+  readonly removed_emails: ReadonlyArray<string>
+}
+
+/**
+ * POST /memberships: invites every address not yet in the group; with `removeAbsent`, revokes every
+ * member whose address is absent (the caller included, as Loomio). Group administrators only.
+ */
+export const syncMemberships = (
+  access: Access,
+  groupId: Id,
+  emails: ReadonlyArray<string>,
+  removeAbsent: boolean
+): Effect.Effect<SyncResult, NotFound | Forbidden | Invalid, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const bad = emails.find((e) => !isEmail(normaliseEmail(e)))
+    if (bad !== undefined) return yield* invalid("emails", `${JSON.stringify(bad)} is not a valid e-mail address`)
+    const requested = [...new Set(emails.map(normaliseEmail))]
+    return yield* store.transaction(Effect.gen(function*() {
+      const group = yield* groupById(groupId)
+      if (!canManageMembers(access, group)) return yield* forbidden("User is not an admin")
+      const current = yield* store.memberships.activeEmails(group.id)
+      const plan = planMembershipSync(requested, current.map((c) => c.email))
+      const added: Array<string> = []
+      for (const email of plan.add) {
+        const user = yield* userForEmail(email)
+        // an address already held by a live membership of a deactivated user is not re-invited
+        if ((yield* store.memberships.activeFor(group.id, user.id)) !== undefined) continue
+        yield* invite(group, user, access.user)
+        added.push(email)
+      }
+      const removed: Array<string> = []
+      if (removeAbsent) {
+        const now = yield* nowIso
+        const gone = new Set(plan.remove)
+        for (const { membership, email } of current) {
+          if (!gone.has(email)) continue
+          yield* store.memberships.revoke(membership.id, now, access.user.id)
+          removed.push(email)
+        }
+      }
+      return { added_emails: added, removed_emails: removed }
+    }))
+  })
+
+export interface NewMember {
+  readonly group: Group
+  readonly user: User
+  readonly admin?: boolean
+  readonly delegate?: boolean
+  /** true: an invitation (pending, recorded in the mail outbox); false: an accepted membership */
+  readonly pending?: boolean
+}
+
+/** Operator adds a member (CLI). */
+export const addMember = (input: NewMember): Effect.Effect<Membership, Invalid, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    return yield* store.transaction(Effect.gen(function*() {
+      if (input.user.deactivated_at !== null) return yield* invalid("user", "is deactivated")
+      if ((yield* store.memberships.activeFor(input.group.id, input.user.id)) !== undefined) {
+        return yield* invalid("user", "is already a member of this group")
+      }
+      const now = yield* nowIso
+      const membership = yield* store.memberships.insert({
+        group_id: input.group.id,
+        user_id: input.user.id,
+        inviter_id: null,
+        admin: input.admin ?? false,
+        delegate: input.delegate ?? false,
+        title: null,
+        accepted_at: input.pending ? null : now,
+        created_at: now
+      })
+      if (input.pending) yield* recordGroupInvitation(input.group, input.user, null)
+      return membership
+    }))
+  })
+
+/** Operator revokes a membership (CLI). */
+export const removeMember = (group: Group, user: User): Effect.Effect<Membership, NotFound, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    return yield* store.transaction(Effect.gen(function*() {
+      const m = yield* store.memberships.activeFor(group.id, user.id)
+      if (m === undefined) return yield* notFound(`User ${user.id} is not a member of group ${group.id}`)
+      yield* store.memberships.revoke(m.id, yield* nowIso, null)
+      return (yield* store.memberships.byId(m.id))!
+    }))
+  })

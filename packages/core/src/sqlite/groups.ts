@@ -1,0 +1,70 @@
+import { BOOLEAN_GROUP_SETTINGS, type Group, type GroupCounts, type Id } from "../domain/records.js"
+import type { GroupsRepo } from "../ports/store.js"
+import type { Runner } from "./db.js"
+import { fromBools, placeholders, setClause, toBools } from "./rows.js"
+
+const toGroup = (row: unknown): Group => toBools<Group>(row as Record<string, unknown>, BOOLEAN_GROUP_SETTINGS)
+const maybe = (row: unknown) => (row === undefined ? undefined : toGroup(row))
+
+const ZERO: GroupCounts = {
+  memberships_count: 0,
+  accepted_memberships_count: 0,
+  pending_memberships_count: 0,
+  admin_memberships_count: 0,
+  delegates_count: 0,
+  discussions_count: 0,
+  polls_count: 0,
+  subgroups_count: 0
+}
+
+export const makeGroupsRepo = (run: Runner): GroupsRepo => ({
+  byId: (id) => run.read((_, s) => maybe(s(`SELECT * FROM groups WHERE id = ?`).get(id))),
+  byIds: (ids) =>
+    ids.length === 0
+      ? run.read(() => [])
+      : run.read((_, s) => s(`SELECT * FROM groups WHERE id IN (${placeholders(ids.length)}) ORDER BY id`).all(...ids).map(toGroup)),
+  byRef: (ref) =>
+    run.read((_, s) => {
+      const byId = /^[0-9]+$/.test(ref) ? s(`SELECT * FROM groups WHERE id = ?`).get(Number(ref)) : undefined
+      return maybe(byId ?? s(`SELECT * FROM groups WHERE key = ?`).get(ref) ?? s(`SELECT * FROM groups WHERE handle = ?`).get(ref))
+    }),
+  byHandle: (handle) => run.read((_, s) => maybe(s(`SELECT * FROM groups WHERE handle = ?`).get(handle))),
+  list: () => run.read((_, s) => s(`SELECT * FROM groups ORDER BY id`).all().map(toGroup)),
+  forUser: (userId) =>
+    run.read((_, s) =>
+      s(`SELECT g.* FROM groups g JOIN memberships m ON m.group_id = g.id
+         WHERE m.user_id = ? AND m.revoked_at IS NULL ORDER BY g.id`).all(userId).map(toGroup)),
+  counts: (ids) =>
+    run.read((_, s) => {
+      const out = new Map<Id, GroupCounts>()
+      if (ids.length === 0) return out
+      for (const id of ids) out.set(id, { ...ZERO })
+      const ph = placeholders(ids.length)
+      const rows = s(
+        `SELECT group_id,
+           count(*) AS memberships_count,
+           count(accepted_at) AS accepted_memberships_count,
+           sum(accepted_at IS NULL) AS pending_memberships_count,
+           sum(admin) AS admin_memberships_count,
+           sum(delegate) AS delegates_count
+         FROM memberships WHERE revoked_at IS NULL AND group_id IN (${ph}) GROUP BY group_id`
+      ).all(...ids) as Array<GroupCounts & { group_id: Id }>
+      for (const { group_id, ...c } of rows) out.set(group_id, { ...out.get(group_id)!, ...c })
+      const subs = s(`SELECT parent_id, count(*) AS n FROM groups WHERE parent_id IN (${ph}) GROUP BY parent_id`)
+        .all(...ids) as Array<{ parent_id: Id; n: number }>
+      for (const { parent_id, n } of subs) out.set(parent_id, { ...out.get(parent_id)!, subgroups_count: n })
+      return out
+    }),
+  insert: (g) =>
+    run.write((_, s) => {
+      const row = fromBools({ ...g, updated_at: g.created_at })
+      const cols = Object.keys(row)
+      const info = s(`INSERT INTO groups (${cols.join(", ")}) VALUES (${cols.map((c) => "@" + c).join(", ")})`).run(row)
+      return toGroup(s(`SELECT * FROM groups WHERE id = ?`).get(info.lastInsertRowid))
+    }),
+  update: (id, patch) =>
+    run.write((db) => {
+      const row = fromBools(patch)
+      db.prepare(`UPDATE groups SET ${setClause(row)} WHERE id = @id`).run({ ...row, id })
+    })
+})

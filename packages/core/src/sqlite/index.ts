@@ -1,0 +1,31 @@
+import { Effect, Layer } from "effect"
+import { Store, type StoreService } from "../ports/store.js"
+import { makeRunner, openConnections } from "./db.js"
+import { makeGroupsRepo } from "./groups.js"
+import { makeMailRepo } from "./mail.js"
+import { makeMembershipsRepo } from "./memberships.js"
+import { makeUsersRepo } from "./users.js"
+
+export { migrate } from "./db.js"
+
+/** Opens (and migrates) the SQLite file and returns the Store plus a close function. */
+export const makeSqliteStore = (filename: string): StoreService & { readonly close: () => void } => {
+  const conns = openConnections(filename)
+  const run = makeRunner(conns)
+  return {
+    transaction: run.transaction,
+    ping: run.read((_, s) => (s("SELECT 1 AS ok").get() as { ok: number }).ok === 1),
+    users: makeUsersRepo(run),
+    groups: makeGroupsRepo(run),
+    memberships: makeMembershipsRepo(run),
+    mail: makeMailRepo(run),
+    close: conns.close
+  }
+}
+
+/** The Store as a Layer; the file is closed when the layer's scope ends. */
+export const SqliteStoreLive = (filename: string) =>
+  Layer.scoped(
+    Store,
+    Effect.acquireRelease(Effect.sync(() => makeSqliteStore(filename)), (s) => Effect.sync(() => s.close()))
+  )

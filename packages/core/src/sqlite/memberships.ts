@@ -1,0 +1,50 @@
+import type { Membership } from "../domain/records.js"
+import type { MembershipsRepo } from "../ports/store.js"
+import type { Runner } from "./db.js"
+import { fromBools, toBools } from "./rows.js"
+
+const toMembership = (row: unknown): Membership => toBools<Membership>(row as Record<string, unknown>, ["admin", "delegate"])
+const maybe = (row: unknown) => (row === undefined ? undefined : toMembership(row))
+
+export const makeMembershipsRepo = (run: Runner): MembershipsRepo => ({
+  byId: (id) => run.read((_, s) => maybe(s(`SELECT * FROM memberships WHERE id = ?`).get(id))),
+  activeForUser: (userId) =>
+    run.read((_, s) => s(`SELECT * FROM memberships WHERE user_id = ? AND revoked_at IS NULL ORDER BY id`).all(userId).map(toMembership)),
+  activeFor: (groupId, userId) =>
+    run.read((_, s) =>
+      maybe(s(`SELECT * FROM memberships WHERE group_id = ? AND user_id = ? AND revoked_at IS NULL`).get(groupId, userId))),
+  activeInGroup: (groupId, page) =>
+    run.read((_, s) =>
+      s(`SELECT * FROM memberships WHERE group_id = ? AND revoked_at IS NULL ORDER BY id LIMIT ? OFFSET ?`)
+        .all(groupId, page.limit, page.offset).map(toMembership)),
+  countActiveInGroup: (groupId) =>
+    run.read((_, s) => (s(`SELECT count(*) AS n FROM memberships WHERE group_id = ? AND revoked_at IS NULL`).get(groupId) as { n: number }).n),
+  activeEmails: (groupId) =>
+    run.read((_, s) =>
+      (s(`SELECT m.*, u.email AS user_email FROM memberships m JOIN users u ON u.id = m.user_id
+          WHERE m.group_id = ? AND m.revoked_at IS NULL AND u.deactivated_at IS NULL AND u.email IS NOT NULL ORDER BY m.id`)
+        .all(groupId) as Array<Record<string, unknown> & { user_email: string }>)
+        .map(({ user_email, ...m }) => ({ membership: toMembership(m), email: user_email }))),
+  insert: (m) =>
+    run.write((_, s) => {
+      const info = s(
+        `INSERT INTO memberships (group_id, user_id, inviter_id, admin, delegate, title, accepted_at, created_at, updated_at)
+         VALUES (@group_id, @user_id, @inviter_id, @admin, @delegate, @title, @accepted_at, @created_at, @created_at)`
+      ).run(fromBools({ ...m }))
+      return toMembership(s(`SELECT * FROM memberships WHERE id = ?`).get(info.lastInsertRowid))
+    }),
+  revoke: (id, at, revokerId) =>
+    run.write((_, s) =>
+      void s(`UPDATE memberships SET revoked_at = ?, revoker_id = ?, updated_at = ? WHERE id = ? AND revoked_at IS NULL`)
+        .run(at, revokerId, at, id)),
+  revokeAllOfUser: (userId, at, revokerId) =>
+    run.write((_, s) =>
+      s(`UPDATE memberships SET revoked_at = ?, revoker_id = ?, updated_at = ? WHERE user_id = ? AND revoked_at IS NULL`)
+        .run(at, revokerId, at, userId).changes),
+  restoreRevokedAt: (userId, at) =>
+    run.write((_, s) =>
+      s(`UPDATE memberships SET revoked_at = NULL, revoker_id = NULL, updated_at = ? WHERE user_id = ? AND revoked_at = ?
+         AND NOT EXISTS (SELECT 1 FROM memberships o WHERE o.user_id = memberships.user_id
+                         AND o.group_id = memberships.group_id AND o.revoked_at IS NULL)`)
+        .run(at, userId, at).changes)
+})

@@ -1,0 +1,4 @@
+import { m001_foundation } from "./001_foundation.js"
+
+/** Applied in order; `PRAGMA user_version` records how many have run. Never edit a released one. */
+export const migrations: ReadonlyArray<string> = [m001_foundation]
