@@ -1,0 +1,225 @@
+/**
+ * Every endpoint, declared once: paths, parameters, bodies, responses and security. The server routes
+ * from these declarations and the OpenAPI documents are generated from them. Handlers read bodies
+ * themselves (`handleRaw`) because Loomio clients send flat, wrapped and form bodies alike.
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { B2Auth, B3Auth } from "./auth.js"
+import { Bool, Int, Str, StrArray } from "./request.js"
+
+/** Query parameters are read by the handlers; these declarations document them. */
+const Q = (description: string) =>
+  Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String)).annotations({ description }))
+
+const ResponseQuery = {
+  compact: Q("Only 1: omit bulky related records"),
+  exclude_types: Q("Space-separated singular record types to omit from related records")
+}
+const PageQuery = {
+  limit: Q("Page size, 1 to 200, default 50"),
+  offset: Q("Records to skip, default 0")
+}
+
+const ErrorBody = Schema.Struct({ error: Schema.String })
+const ValidationBody = Schema.Struct({ errors: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) }) })
+const Forbidden = ErrorBody.annotations({ identifier: "Forbidden", description: "Not authenticated or not permitted" })
+const NotFound = ErrorBody.annotations({ identifier: "NotFound" })
+const BadRequest = ErrorBody.annotations({ identifier: "BadRequest", description: "Missing, unknown or mistyped parameter" })
+const Unprocessable = ValidationBody.annotations({ identifier: "ValidationErrors" })
+
+const Meta = Schema.Struct({ root: Schema.String, total: Schema.optional(Schema.Int) })
+const Records = Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+
+const Group = Schema.Struct({
+  id: Schema.Int,
+  key: Schema.String,
+  handle: Schema.NullOr(Schema.String),
+  name: Schema.String,
+  full_name: Schema.String,
+  parent_id: Schema.NullOr(Schema.Int),
+  enabled: Schema.Boolean,
+  memberships_count: Schema.Int,
+  accepted_memberships_count: Schema.Int,
+  pending_memberships_count: Schema.Int,
+  admin_memberships_count: Schema.Int,
+  delegates_count: Schema.Int,
+  discussions_count: Schema.Int,
+  polls_count: Schema.Int,
+  subgroups_count: Schema.Int
+}).annotations({ identifier: "Group" })
+
+const GroupsDocument = Schema.Struct({
+  groups: Schema.Array(Group),
+  parent_groups: Schema.optional(Schema.Array(Group)),
+  memberships: Schema.optional(Records),
+  meta: Meta
+}).annotations({ identifier: "GroupsDocument" })
+
+const MembershipsDocument = Schema.Struct({
+  memberships: Records,
+  users: Schema.optional(Records),
+  groups: Schema.optional(Schema.Array(Group)),
+  meta: Meta
+}).annotations({ identifier: "MembershipsDocument" })
+
+export const MembershipsInput = Schema.Struct({
+  group_id: Int,
+  emails: StrArray,
+  remove_absent: Schema.optional(Bool)
+}).annotations({ identifier: "MembershipsInput" })
+
+const MembershipsResult = Schema.Struct({
+  added_emails: Schema.Array(Schema.String),
+  removed_emails: Schema.Array(Schema.String)
+}).annotations({ identifier: "MembershipsResult" })
+
+const idParam = HttpApiSchema.param("id", Schema.String.annotations({ description: "Numeric id, key or handle" }))
+
+export class B2Groups extends HttpApiGroup.make("b2.groups")
+  .add(
+    HttpApiEndpoint.get("list", "/api/b2/groups")
+      .setUrlParams(Schema.Struct(ResponseQuery))
+      .addSuccess(GroupsDocument)
+      .annotate(OpenApi.Summary, "Groups where the caller has an active membership (not paginated)")
+  )
+  .add(
+    HttpApiEndpoint.get("show")`/api/b2/groups/${idParam}`
+      .setUrlParams(Schema.Struct(ResponseQuery))
+      .addSuccess(GroupsDocument)
+      .addError(NotFound, { status: 404 })
+      .annotate(OpenApi.Summary, "One group by id, key or handle")
+  )
+  .addError(Forbidden, { status: 403 })
+  .addError(BadRequest, { status: 400 })
+  .middleware(B2Auth)
+{}
+
+export class B2Memberships extends HttpApiGroup.make("b2.memberships")
+  .add(
+    HttpApiEndpoint.get("list", "/api/b2/memberships")
+      .setUrlParams(Schema.Struct({ group_id: Q("Group id (required)"), ...PageQuery, ...ResponseQuery }))
+      .addSuccess(MembershipsDocument)
+      .addError(NotFound, { status: 404 })
+      .annotate(OpenApi.Summary, "Members of a group; e-mail addresses only for yourself or as a group administrator")
+  )
+  .add(
+    HttpApiEndpoint.post("sync", "/api/b2/memberships")
+      .setPayload(MembershipsInput)
+      .addSuccess(MembershipsResult)
+      .addError(NotFound, { status: 404 })
+      .addError(Unprocessable, { status: 422 })
+      .annotate(OpenApi.Summary, "Invite addresses to a group and optionally remove members not listed (administrators only)")
+  )
+  .addError(Forbidden, { status: 403 })
+  .addError(BadRequest, { status: 400 })
+  .middleware(B2Auth)
+{}
+
+// Server API
+
+const Identity = Schema.Struct({
+  id: Schema.Int,
+  identity_type: Schema.String,
+  uid: Schema.String,
+  email: Schema.NullOr(Schema.String),
+  name: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "Identity" })
+
+const ServerUser = Schema.Struct({
+  id: Schema.Int,
+  name: Schema.NullOr(Schema.String),
+  username: Schema.NullOr(Schema.String),
+  email: Schema.NullOr(Schema.String),
+  is_admin: Schema.Boolean,
+  active: Schema.Boolean,
+  deactivated_at: Schema.NullOr(Schema.String),
+  identities: Schema.Array(Identity)
+}).annotations({ identifier: "ServerUser" })
+
+export const ServerUserUpdate = Schema.Struct({
+  user: Schema.Struct({
+    name: Schema.optional(Schema.NullOr(Str)),
+    username: Schema.optional(Schema.NullOr(Str)),
+    email: Schema.optional(Str),
+    is_admin: Schema.optional(Bool)
+  })
+}).annotations({ identifier: "ServerUserUpdate" })
+
+const UserDocument = Schema.Struct({ user: ServerUser })
+const UsersDocument = Schema.Struct({ users: Schema.Array(ServerUser), meta: Schema.optional(Meta) })
+const Success = Schema.Struct({ success: Schema.Literal(true) })
+const SuccessWithUser = Schema.Struct({ success: Schema.Literal(true), user: ServerUser })
+
+const userId = HttpApiSchema.param("id", Schema.String.annotations({ description: "User id" }))
+const identityType = HttpApiSchema.param("identity_type", Schema.String)
+const uid = HttpApiSchema.param("uid", Schema.String)
+
+/** The same operations by id and by identity; PUT only where Loomio has it (by id). */
+const id = {
+  show: HttpApiEndpoint.get("byId.show")`/api/b3/users/${userId}`.addSuccess(UserDocument),
+  update: HttpApiEndpoint.patch("byId.update")`/api/b3/users/${userId}`.setPayload(ServerUserUpdate).addSuccess(UserDocument),
+  put: HttpApiEndpoint.put("byId.put")`/api/b3/users/${userId}`
+    .setPayload(ServerUserUpdate).addSuccess(UserDocument).annotate(OpenApi.Deprecated, true),
+  delete: HttpApiEndpoint.del("byId.delete")`/api/b3/users/${userId}`.addSuccess(Success),
+  deactivate: HttpApiEndpoint.post("byId.deactivate")`/api/b3/users/${userId}/deactivate`.addSuccess(SuccessWithUser),
+  reactivate: HttpApiEndpoint.post("byId.reactivate")`/api/b3/users/${userId}/reactivate`.addSuccess(SuccessWithUser),
+  redact: HttpApiEndpoint.post("byId.redact")`/api/b3/users/${userId}/redact`.addSuccess(Success)
+}
+const ident = {
+  show: HttpApiEndpoint.get("byIdentity.show")`/api/b3/users/identity/${identityType}/${uid}`.addSuccess(UserDocument),
+  update: HttpApiEndpoint.patch("byIdentity.update")`/api/b3/users/identity/${identityType}/${uid}`
+    .setPayload(ServerUserUpdate).addSuccess(UserDocument),
+  delete: HttpApiEndpoint.del("byIdentity.delete")`/api/b3/users/identity/${identityType}/${uid}`.addSuccess(Success),
+  deactivate: HttpApiEndpoint.post("byIdentity.deactivate")`/api/b3/users/identity/${identityType}/${uid}/deactivate`
+    .addSuccess(SuccessWithUser),
+  reactivate: HttpApiEndpoint.post("byIdentity.reactivate")`/api/b3/users/identity/${identityType}/${uid}/reactivate`
+    .addSuccess(SuccessWithUser),
+  redact: HttpApiEndpoint.post("byIdentity.redact")`/api/b3/users/identity/${identityType}/${uid}/redact`.addSuccess(Success)
+}
+
+export class B3Users extends HttpApiGroup.make("b3.users")
+  .add(
+    HttpApiEndpoint.get("list", "/api/b3/users")
+      .setUrlParams(Schema.Struct({ is_admin: Q("true/false filter"), limit: Q("1 to 1000, default 200"), offset: Q("default 0") }))
+      .addSuccess(UsersDocument)
+  )
+  .add(id.show).add(id.update).add(id.put).add(id.delete).add(id.deactivate).add(id.reactivate).add(id.redact)
+  .add(ident.show).add(ident.update).add(ident.delete).add(ident.deactivate).add(ident.reactivate).add(ident.redact)
+  .add(
+    HttpApiEndpoint.post("legacy.deactivate", "/api/b3/users/deactivate")
+      .setUrlParams(Schema.Struct({ id: Q("User id (required)") }))
+      .addSuccess(SuccessWithUser)
+      .annotate(OpenApi.Deprecated, true)
+  )
+  .add(
+    HttpApiEndpoint.post("legacy.reactivate", "/api/b3/users/reactivate")
+      .setUrlParams(Schema.Struct({ id: Q("User id (required)") }))
+      .addSuccess(SuccessWithUser)
+      .annotate(OpenApi.Deprecated, true)
+  )
+  .addError(Forbidden, { status: 403 })
+  .addError(NotFound, { status: 404 })
+  .addError(BadRequest, { status: 400 })
+  .addError(Unprocessable, { status: 422 })
+  .middleware(B3Auth)
+{}
+
+export class System extends HttpApiGroup.make("system")
+  .add(HttpApiEndpoint.get("healthz", "/healthz").addSuccess(Schema.Struct({ ok: Schema.Boolean })))
+  .add(
+    HttpApiEndpoint.get("version", "/api/v1/boot/version")
+      .addSuccess(Schema.Struct({ version: Schema.String, api: Schema.String }))
+  )
+  .add(HttpApiEndpoint.get("openapiB2", "/api/b2/openapi.json").addSuccess(Schema.Unknown))
+  .add(HttpApiEndpoint.get("openapiB3", "/api/b3/openapi.json").addSuccess(Schema.Unknown))
+{}
+
+/** Everything the server routes. */
+export class ConveneApi extends HttpApi.make("convene").add(System).add(B2Groups).add(B2Memberships).add(B3Users) {}
+
+/** The documents clients read: the User API with its extensions, and the Server API. */
+export const UserApiDoc = HttpApi.make("convene-b2").add(B2Groups).add(B2Memberships)
+  .annotate(OpenApi.Title, "convene User API (Loomio b2 compatible)").annotate(OpenApi.Version, "1")
+export const ServerApiDoc = HttpApi.make("convene-b3").add(B3Users)
+  .annotate(OpenApi.Title, "convene Server API (Loomio b3 compatible)").annotate(OpenApi.Version, "1")

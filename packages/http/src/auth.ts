@@ -1,0 +1,79 @@
+/**
+ * Authentication at the edge. b2: `Authorization: Bearer <key>`, or (as Loomio) an `api_key` body field on
+ * writes when no header is sent; never the query string. b3: the server secret, bearer header only.
+ * Both middlewares only resolve the credential; handlers demand it through `requireUser`/`requireServerAdmin`,
+ * so every refusal goes through the one error mapper.
+ */
+import { HttpApiMiddleware, HttpApiSecurity, HttpServerRequest } from "@effect/platform"
+import { Auth, forbidden, loadAccess, secretsEqual, Store, type User } from "@convene/core"
+import { Context, Effect, Layer, Redacted } from "effect"
+import type { ApiError } from "./errors.js"
+import { bodyFields } from "./request.js"
+import { Settings } from "./settings.js"
+
+export class Caller extends Context.Tag("@convene/http/Caller")<Caller, { readonly user: Effect.Effect<User, ApiError> }>() {}
+
+export class B2Auth extends HttpApiMiddleware.Tag<B2Auth>()("B2Auth", {
+  provides: Caller,
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+
+const WRITES = new Set(["POST", "PATCH", "PUT", "DELETE"])
+
+export const B2AuthLive = Layer.effect(
+  B2Auth,
+  Effect.gen(function*() {
+    const store = yield* Store
+    const settings = yield* Settings
+    return {
+      bearer: (token: Redacted.Redacted<string>) =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const header = request.headers.authorization ?? ""
+          let key: string | undefined = header.startsWith("Bearer ") ? Redacted.value(token).trim() : undefined
+          if ((key === undefined || key === "") && WRITES.has(request.method)) {
+            const body = yield* bodyFields
+            key = typeof body.api_key === "string" ? body.api_key : undefined
+          }
+          return yield* Auth.authenticate(key)
+        }).pipe(
+          Effect.provideService(Store, store),
+          Effect.provideService(Settings, settings),
+          Effect.either,
+          Effect.map((result) => ({
+            user: result._tag === "Right" ? Effect.succeed(result.right) : Effect.fail<ApiError>(result.left)
+          }))
+        )
+    }
+  })
+)
+
+/** The caller's user (403 without a valid key). */
+export const requireUser = Effect.flatMap(Caller, (c) => c.user)
+
+/** The caller with the memberships the permission rules need. */
+export const requireAccess = Effect.flatMap(requireUser, loadAccess)
+
+export class ServerAdmin extends Context.Tag("@convene/http/ServerAdmin")<ServerAdmin, { readonly ok: boolean }>() {}
+
+export class B3Auth extends HttpApiMiddleware.Tag<B3Auth>()("B3Auth", {
+  provides: ServerAdmin,
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+
+/** The Server API is enabled only by a secret longer than 16 characters (as Loomio). */
+export const b3Enabled = (secret: string | undefined): secret is string => secret !== undefined && secret.length > 16
+
+export const B3AuthLive = Layer.effect(
+  B3Auth,
+  Effect.map(Settings, (settings) => ({
+    bearer: (token: Redacted.Redacted<string>) =>
+      Effect.map(HttpServerRequest.HttpServerRequest, (request) => ({
+        ok: b3Enabled(settings.b3ApiKey) &&
+          (request.headers.authorization ?? "").startsWith("Bearer ") &&
+          secretsEqual(Redacted.value(token), settings.b3ApiKey)
+      }))
+  }))
+)
+
+export const requireServerAdmin = Effect.flatMap(ServerAdmin, (a) => (a.ok ? Effect.void : Effect.fail(forbidden())))

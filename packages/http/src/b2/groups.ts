@@ -1,0 +1,45 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { type Access, Groups, type Groups as G } from "@convene/core"
+import { Effect } from "effect"
+import { ConveneApi } from "../api.js"
+import { requireAccess } from "../auth.js"
+import { envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
+import { ok, respond } from "../errors.js"
+import { query } from "../request.js"
+import { groupJson, membershipJson } from "../serializers.js"
+
+/** Groups with their parents (under `parent_groups`) and the caller's own memberships. */
+const groupsDocument = (access: Access, opts: ResponseOptions, views: ReadonlyArray<G.GroupView>) => {
+  const parents = wants(opts, "parent")
+    ? Effect.flatMap(Effect.succeed(views.flatMap((v) => (v.parent === undefined ? [] : [v.parent]))), Groups.viewGroups)
+    : Effect.succeed([])
+  return Effect.map(parents, (parentViews) =>
+    envelope(opts, "groups", views.map(groupJson), [
+      { type: "parent", root: "parent_groups", records: parentViews.map(groupJson) },
+      {
+        type: "membership",
+        root: "memberships",
+        records: views.flatMap((v) => {
+          const m = access.memberships.get(v.group.id)
+          return m === undefined ? [] : [membershipJson(access, m, access.user.email)]
+        })
+      }
+    ]))
+}
+
+export const B2GroupsLive = HttpApiBuilder.group(ConveneApi, "b2.groups", (handlers) =>
+  handlers
+    .handleRaw("list", () =>
+      respond(Effect.gen(function*() {
+        const access = yield* requireAccess
+        const opts = yield* Effect.flatMap(query, responseOptions)
+        const views = yield* Groups.listGroupsFor(access)
+        return ok(yield* groupsDocument(access, opts, views))
+      })))
+    .handleRaw("show", ({ path }) =>
+      respond(Effect.gen(function*() {
+        const access = yield* requireAccess
+        const opts = yield* Effect.flatMap(query, responseOptions)
+        const view = yield* Groups.showGroup(access, path.id)
+        return ok(yield* groupsDocument(access, opts, [view]))
+      }))))

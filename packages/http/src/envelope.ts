@@ -1,0 +1,86 @@
+/**
+ * The compound response envelope of the User API (spec: "Compound response envelope"; decisions.md §1):
+ * primary records under their plural root, related records side-loaded under their own roots,
+ * `meta: {root, total?}` with `total` absent where no exact size is defined.
+ */
+import { badRequest, type BadRequest } from "@convene/core"
+import { Effect } from "effect"
+
+/** Singular type name → the root keys it removes when excluded. */
+const EXCLUDES: Record<string, ReadonlyArray<string>> = {
+  topic: ["topics"],
+  group: ["groups"],
+  parent: ["parent_groups", "parent_items"],
+  membership: ["memberships"],
+  reaction: ["reactions"],
+  tag: ["tags"],
+  translation: ["translations"],
+  user: ["users"],
+  discussion: ["discussions"],
+  poll: ["polls"],
+  poll_option: ["poll_options"],
+  stance: ["stances"],
+  stance_choice: ["stance_choices"],
+  outcome: ["outcomes"],
+  topic_item: ["items"],
+  comment: ["comments"]
+}
+
+const COMPACT = ["topic", "group", "parent", "membership", "reaction", "tag", "translation"]
+
+export interface ResponseOptions {
+  /** Singular type names whose related records are left out. */
+  readonly exclude: ReadonlySet<string>
+}
+
+/** Parses `compact` (only 1) and `exclude_types` (separated by spaces or '+'). */
+export const responseOptions = (q: URLSearchParams): Effect.Effect<ResponseOptions, BadRequest> =>
+  Effect.suspend(() => {
+    const compact = q.get("compact")
+    if (compact !== null && compact !== "1") return Effect.fail(badRequest("compact: the only allowed value is 1"))
+    const exclude = new Set((q.get("exclude_types") ?? "").split(/[\s+]+/).filter((t) => t !== ""))
+    if (compact === "1") for (const t of COMPACT) exclude.add(t)
+    return Effect.succeed({ exclude })
+  })
+
+/** Whether related records of a type are wanted (so handlers skip loading what is excluded). */
+export const wants = (opts: ResponseOptions, type: string) => !opts.exclude.has(type)
+
+type Json = Record<string, unknown>
+
+export interface Related {
+  readonly type: string
+  readonly root: string
+  readonly records: ReadonlyArray<Json>
+}
+
+/**
+ * Builds the document. Related records of an excluded type are dropped; related records that share the
+ * primary root are merged into it (no root key appears twice); duplicates by id are removed.
+ */
+export const envelope = (
+  opts: ResponseOptions,
+  root: string,
+  primary: ReadonlyArray<Json>,
+  related: ReadonlyArray<Related>,
+  total?: number
+): Json => {
+  const removed = new Set([...opts.exclude].flatMap((t) => EXCLUDES[t] ?? []))
+  const out: Record<string, Array<Json>> = {}
+  const seen: Record<string, Set<unknown>> = {}
+  const add = (key: string, records: ReadonlyArray<Json>) => {
+    const list = (out[key] ??= [])
+    const ids = (seen[key] ??= new Set())
+    for (const r of records) {
+      if (r.id !== undefined && ids.has(r.id)) continue
+      ids.add(r.id)
+      list.push(r)
+    }
+  }
+  add(root, primary)
+  for (const r of related) {
+    if (opts.exclude.has(r.type) || removed.has(r.root)) continue
+    add(r.root, r.records)
+  }
+  return { ...out, meta: total === undefined ? { root } : { root, total } }
+}

@@ -1,0 +1,38 @@
+import { HttpServerResponse } from "@effect/platform"
+import type { DomainError } from "@convene/core"
+import { Data, Effect } from "effect"
+
+/** Errors that only the HTTP edge can raise (the core never sees a body). */
+export class PayloadTooLarge extends Data.TaggedError("PayloadTooLarge")<{ readonly message: string }> {}
+export class UnsupportedMediaType extends Data.TaggedError("UnsupportedMediaType")<{ readonly message: string }> {}
+
+export type ApiError = DomainError | PayloadTooLarge | UnsupportedMediaType
+
+const json = (status: number, body: unknown) => HttpServerResponse.unsafeJson(body, { status })
+
+/** The one place where an error becomes a status and a body (decisions.md §1). */
+export const errorResponse = (e: ApiError): HttpServerResponse.HttpServerResponse => {
+  switch (e._tag) {
+    case "NotFound":
+      return json(404, { error: e.message })
+    case "Forbidden":
+      return json(403, { error: e.message })
+    case "BadRequest":
+      return json(400, { error: e.message })
+    case "Invalid":
+      return json(422, { errors: e.errors })
+    case "PayloadTooLarge":
+      return json(413, { error: e.message })
+    case "UnsupportedMediaType":
+      return json(415, { error: e.message })
+  }
+}
+
+export const internalError = (requestId: string) => json(500, { error: "Internal error", request_id: requestId })
+
+/** Every handler ends here: success is already a response, every expected error becomes one. */
+export const respond = <R>(
+  effect: Effect.Effect<HttpServerResponse.HttpServerResponse, ApiError, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R> => Effect.catchAll(effect, (e) => Effect.succeed(errorResponse(e)))
+
+export const ok = (body: unknown) => json(200, body)

@@ -1,0 +1,89 @@
+import { HttpApiBuilder, type HttpApp, HttpMiddleware, HttpServerResponse } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Store, type StoreService } from "@convene/core"
+import { Cause, Effect, Exit, Fiber, Layer, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
+import { ConveneApi } from "./api.js"
+import { B2AuthLive, B3AuthLive } from "./auth.js"
+import { B2GroupsLive } from "./b2/groups.js"
+import { B2MembershipsLive } from "./b2/memberships.js"
+import { B3UsersLive } from "./b3/users.js"
+import { internalError } from "./errors.js"
+import { type HttpSettings, Settings } from "./settings.js"
+import { SystemLive } from "./system.js"
+
+const ApiLive = HttpApiBuilder.api(ConveneApi).pipe(
+  Layer.provide([SystemLive, B2GroupsLive, B2MembershipsLive, B3UsersLive]),
+  Layer.provide([B2AuthLive, B3AuthLive])
+)
+
+/**
+ * The last line of defence: an unknown route is a JSON 404; anything unexpected is logged with a
+ * request id (never the request's headers or body, which carry secrets) and answered 500 without details.
+ */
+const lastResort = (app: HttpApp.Default): HttpApp.Default =>
+  Effect.catchAllCause(app, (cause) => {
+    const failure = Cause.failureOption(cause)
+    if (Option.isSome(failure)) {
+      const value = failure.value as { _tag?: string }
+      // the router fails with a ready 404 response (or RouteNotFound) for an unknown route
+      const unrouted = value._tag === "RouteNotFound" ||
+        (HttpServerResponse.isServerResponse(value) && value.status === 404)
+      if (unrouted) return Effect.succeed(HttpServerResponse.unsafeJson({ error: "Not found" }, { status: 404 }))
+      if (HttpServerResponse.isServerResponse(value)) return Effect.succeed(value)
+    }
+    if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+    const requestId = randomUUID()
+    return Effect.as(Effect.logError("request failed", requestId, Cause.pretty(cause)), internalError(requestId))
+  })
+
+export interface ServerOptions {
+  readonly store: StoreService
+  readonly settings: HttpSettings
+  readonly port: number
+  readonly host: string
+}
+
+export interface RunningServer {
+  readonly url: string
+  readonly port: number
+  /** Stops accepting connections, lets in-flight requests finish, and resolves when the server is down. */
+  readonly close: () => Promise<void>
+}
+
+/** The server as a Layer, for Effect programs that compose it with other services. */
+export const serverLayer = (options: ServerOptions, server: http.Server) =>
+  HttpApiBuilder.serve(lastResort).pipe(
+    Layer.provide(ApiLive),
+    Layer.provide(NodeHttpServer.layer(() => server, { port: options.port, host: options.host })),
+    Layer.provide(Layer.succeed(Store, options.store)),
+    Layer.provide(Layer.succeed(Settings, options.settings))
+  )
+
+/** Starts the HTTP server; resolves once it listens (port 0 picks a free port). */
+export const startServer = (options: ServerOptions): Promise<RunningServer> => {
+  const server = http.createServer()
+  const fiber = Effect.runFork(
+    // no tracing spans per request: they cost time on the hot path and nothing consumes them
+    Layer.launch(serverLayer(options, server).pipe(HttpMiddleware.withTracerDisabledWhen(() => true)))
+  )
+  return new Promise((resolve, reject) => {
+    const onListening = () => {
+      const port = (server.address() as AddressInfo).port
+      resolve({
+        url: `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`,
+        port,
+        close: () => Effect.runPromise(Fiber.interrupt(fiber)).then(() => undefined)
+      })
+    }
+    server.once("listening", onListening)
+    fiber.addObserver((exit) => {
+      if (!server.listening) {
+        server.off("listening", onListening)
+        reject(Exit.isFailure(exit) ? new Error(Cause.pretty(exit.cause)) : new Error("server stopped"))
+      }
+    })
+  })
+}

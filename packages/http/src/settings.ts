@@ -1,0 +1,13 @@
+import { Context } from "effect"
+
+export interface HttpSettings {
+  /** The server-wide secret of /api/b3; the Server API is off unless it is longer than 16 characters. */
+  readonly b3ApiKey: string | undefined
+  /** Base of links in messages and documents. */
+  readonly baseUrl: string
+  /** Largest accepted request body; larger → 413. */
+  readonly maxBodyBytes: number
+  readonly version: string
+}
+
+export class Settings extends Context.Tag("@convene/http/Settings")<Settings, HttpSettings>() {}

@@ -1,0 +1,22 @@
+import { HttpApiBuilder, OpenApi } from "@effect/platform"
+import { Store } from "@convene/core"
+import { Effect } from "effect"
+import { ConveneApi, ServerApiDoc, UserApiDoc } from "./api.js"
+import { ok } from "./errors.js"
+import { Settings } from "./settings.js"
+
+export const SystemLive = HttpApiBuilder.group(ConveneApi, "system", (handlers) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const settings = yield* Settings
+    // generated once at start-up from the endpoint declarations
+    const b2 = { ...OpenApi.fromApi(UserApiDoc), openapi: "3.1.0" }
+    const b3 = { ...OpenApi.fromApi(ServerApiDoc), openapi: "3.1.0" }
+    return handlers
+      .handleRaw("healthz", () =>
+        Effect.map(Effect.orElseSucceed(store.ping, () => false), (up) =>
+          up ? ok({ ok: true }) : ok({ ok: false })))
+      .handleRaw("version", () => Effect.succeed(ok({ version: settings.version, api: "loomio-b2-compatible" })))
+      .handleRaw("openapiB2", () => Effect.succeed(ok(b2)))
+      .handleRaw("openapiB3", () => Effect.succeed(ok(b3)))
+  }))
