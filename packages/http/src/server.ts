@@ -14,11 +14,6 @@ import { internalError } from "./errors.js"
 import { type HttpSettings, Settings } from "./settings.js"
 import { SystemLive } from "./system.js"
 
-const ApiLive = HttpApiBuilder.api(ConveneApi).pipe(
-  Layer.provide([SystemLive, B2GroupsLive, B2MembershipsLive, B3UsersLive]),
-  Layer.provide([B2AuthLive, B3AuthLive])
-)
-
 /**
  * The last line of defence: an unknown route is a JSON 404; anything unexpected is logged with a
  * request id (never the request's headers or body, which carry secrets) and answered 500 without details.
@@ -39,6 +34,12 @@ const lastResort = (app: HttpApp.Default): HttpApp.Default =>
     return Effect.as(Effect.logError("request failed", requestId, Cause.pretty(cause)), internalError(requestId))
   })
 
+const ApiLive = HttpApiBuilder.api(ConveneApi).pipe(
+  Layer.provide(HttpApiBuilder.middleware(lastResort)),
+  Layer.provide([SystemLive, B2GroupsLive, B2MembershipsLive, B3UsersLive]),
+  Layer.provide([B2AuthLive, B3AuthLive])
+)
+
 export interface ServerOptions {
   readonly store: StoreService
   readonly settings: HttpSettings
@@ -55,7 +56,7 @@ export interface RunningServer {
 
 /** The server as a Layer, for Effect programs that compose it with other services. */
 export const serverLayer = (options: ServerOptions, server: http.Server) =>
-  HttpApiBuilder.serve(lastResort).pipe(
+  HttpApiBuilder.serve().pipe(
     Layer.provide(ApiLive),
     Layer.provide(NodeHttpServer.layer(() => server, { port: options.port, host: options.host })),
     Layer.provide(Layer.succeed(Store, options.store)),
