@@ -1,0 +1,64 @@
+/** Shared set-up for end-to-end tests: a real server on port 0 over a fresh SQLite file. */
+import { type Convene, makeConvene, type User } from "@convene/core"
+import { startServer, type HttpSettings } from "@convene/http"
+import got, { type Got } from "got"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+export const B3_KEY = "b3-secret-key-that-is-long-enough"
+
+export interface TestServer {
+  readonly convene: Convene
+  readonly url: string
+  readonly filename: string
+  /** A client with no credentials; never throws on 4xx/5xx. */
+  readonly api: Got
+  /** A client that sends `Authorization: Bearer <key>`. */
+  readonly as: (key: string) => Got
+  readonly b3: Got
+  /** Direct SQL on the database file, for asserting effects. */
+  readonly sql: <T = Record<string, unknown>>(query: string, ...params: Array<unknown>) => Array<T>
+  readonly close: () => Promise<void>
+}
+
+export const tempDbFile = () => {
+  const dir = mkdtempSync(join(tmpdir(), "convene-test-"))
+  return { dir, filename: join(dir, "convene.db") }
+}
+
+export const startTestServer = async (settings: Partial<HttpSettings> = {}): Promise<TestServer> => {
+  const { dir, filename } = tempDbFile()
+  const convene = makeConvene({ filename })
+  const server = await startServer({
+    store: convene.store,
+    port: 0,
+    host: "127.0.0.1",
+    settings: { b3ApiKey: B3_KEY, baseUrl: "http://convene.test", maxBodyBytes: 64 * 1024, version: "test", ...settings }
+  })
+  const api = got.extend({ prefixUrl: server.url, throwHttpErrors: false, responseType: "json", retry: { limit: 0 } })
+  const { default: Database } = await import("better-sqlite3")
+  const db = new Database(filename, { readonly: true })
+  return {
+    convene,
+    url: server.url,
+    filename,
+    api,
+    as: (key) => api.extend({ headers: { authorization: `Bearer ${key}` } }),
+    b3: api.extend({ headers: { authorization: `Bearer ${B3_KEY}` } }),
+    sql: (query, ...params) => db.prepare(query).all(...params) as never,
+    close: async () => {
+      db.close()
+      await server.close()
+      await convene.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+}
+
+let counter = 0
+/** A user with a unique e-mail; returns the user and its plaintext API key. */
+export const seedUser = (convene: Convene, fields: { name?: string; email?: string; is_admin?: boolean } = {}) =>
+  convene.users.create({ email: fields.email ?? `user${++counter}-${Date.now()}@example.org`, name: fields.name ?? `User ${counter}`, ...(fields.is_admin === undefined ? {} : { is_admin: fields.is_admin }) })
+
+export type Seeded = { user: User; apiKey: string }
