@@ -100,8 +100,12 @@ export const makeRunner = (conns: Connections): Runner => {
               Effect.zipRight(Effect.exit(restore(Effect.locally(effect, inTransaction, true)))),
               Effect.flatMap((exit) =>
                 Effect.sync(() => {
-                  if (Exit.isSuccess(exit)) conns.write.exec("COMMIT")
-                  else if (conns.write.inTransaction) conns.write.exec("ROLLBACK")
+                  try {
+                    if (Exit.isSuccess(exit)) conns.write.exec("COMMIT")
+                  } finally {
+                    // after a failed body or a failed COMMIT nothing of it may stay
+                    if (conns.write.inTransaction) conns.write.exec("ROLLBACK")
+                  }
                 }).pipe(Effect.zipRight(exit))
               )
             )
