@@ -1,0 +1,66 @@
+import t from "tap"
+import { type Group, type Membership, Rules, type User } from "@convene/core"
+
+const user = (id: number, over: Partial<User> = {}): User => ({
+  id, name: `U${id}`, username: null, email: `u${id}@x.org`, email_sha256: null, country: null, is_admin: false, bot: false,
+  deactivated_at: null, deactivator_id: null, redacted_at: null, created_at: "", updated_at: "", ...over
+})
+const group = (id: number, over: Partial<Group> = {}): Group => ({
+  id, key: `k${id}`, handle: null, name: `G${id}`, parent_id: null, creator_id: null, created_at: "", updated_at: "",
+  description: null, enabled: true, is_visible_to_public: false, is_visible_to_parent_members: false,
+  discussion_privacy_options: "private_only", parent_members_can_see_discussions: false, members_can_start_discussions: true,
+  members_can_edit_discussions: true, members_can_edit_comments: true, members_can_raise_motions: true, members_can_vote: true,
+  members_can_add_members: false, admins_can_edit_user_content: true, ...over
+})
+const membership = (groupId: number, userId: number, over: Partial<Membership> = {}): Membership => ({
+  id: groupId * 100 + userId, group_id: groupId, user_id: userId, inviter_id: null, admin: false, delegate: false, title: null,
+  accepted_at: "x", revoked_at: null, revoker_id: null, created_at: "", updated_at: "", ...over
+})
+
+t.test("canShowGroup", async (t) => {
+  const parent = group(1)
+  const table: Array<[string, Group, Array<Membership>, Partial<User>, boolean]> = [
+    ["member", group(2), [membership(2, 9)], {}, true],
+    ["pending invitee", group(2), [membership(2, 9, { accepted_at: null })], {}, true],
+    ["revoked member", group(2), [membership(2, 9, { revoked_at: "x" })], {}, false],
+    ["non-member of hidden group", group(2), [], {}, false],
+    ["non-member of public group", group(2, { is_visible_to_public: true }), [], {}, true],
+    ["instance admin, not a member", group(2), [], { is_admin: true }, false],
+    ["parent member, subgroup visible to parent members", group(2, { parent_id: 1, is_visible_to_parent_members: true }), [membership(1, 9)], {}, true],
+    ["parent member, subgroup hidden", group(2, { parent_id: 1 }), [membership(1, 9)], {}, false],
+    ["deactivated member", group(2), [membership(2, 9)], { deactivated_at: "x" }, false]
+  ]
+  for (const [name, g, ms, u, expected] of table) {
+    t.equal(Rules.canShowGroup(Rules.makeAccess(user(9, u), ms), g), expected, name)
+  }
+  t.equal(parent.id, 1)
+})
+
+t.test("member management and e-mail visibility", async (t) => {
+  const g = group(2, { parent_id: 1 })
+  const admin = Rules.makeAccess(user(1), [membership(2, 1, { admin: true })])
+  const member = Rules.makeAccess(user(2), [membership(2, 2)])
+  const parentAdmin = Rules.makeAccess(user(3), [membership(1, 3, { admin: true })])
+  const outsider = Rules.makeAccess(user(4, { is_admin: true }), [])
+  t.same([admin, member, parentAdmin, outsider].map((a) => Rules.canManageMembers(a, g)), [true, false, false, false])
+  t.same([admin, member, parentAdmin, outsider].map((a) => Rules.canListMembers(a, g)), [true, true, true, false])
+  const someone = membership(2, 7)
+  t.same([admin, member].map((a) => Rules.canSeeMemberEmail(a, someone)), [true, false])
+  t.equal(Rules.canSeeMemberEmail(member, membership(2, 2)), true, "own membership")
+})
+
+t.test("planMembershipSync", async (t) => {
+  t.same(Rules.planMembershipSync(["a", "b"], ["b", "c"]), { add: ["a"], remove: ["c"] })
+  t.same(Rules.planMembershipSync([], ["b"]), { add: [], remove: ["b"] })
+  t.same(Rules.planMembershipSync(["a", "a"], []), { add: ["a"], remove: [] })
+})
+
+t.test("user input rules", async (t) => {
+  t.ok(Rules.isEmail("a@b.org"))
+  for (const bad of ["", "a", "a@b", "a b@c.org", "@c.org"]) t.notOk(Rules.isEmail(bad), bad)
+  t.equal(Rules.normaliseEmail("  Ada@Example.ORG "), "ada@example.org")
+  t.ok(Rules.isHandle("my-group"))
+  t.notOk(Rules.isHandle("My Group"))
+  t.equal(Rules.displayName({ name: null, username: null }), "Anonymous")
+  t.equal(Rules.fullName(group(2), group(1)), "G1 - G2")
+})
