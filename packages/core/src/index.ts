@@ -16,6 +16,10 @@ import * as Groups from "./services/groups.js"
 import * as Memberships from "./services/memberships.js"
 import * as Mail from "./services/mail.js"
 import * as Auth from "./services/auth.js"
+import * as Discussions from "./services/discussions.js"
+import * as Comments from "./services/comments.js"
+import * as Threads from "./services/threads.js"
+import * as Reactions from "./services/reactions.js"
 import { loadAccess } from "./services/common.js"
 import type { User } from "./domain/records.js"
 
@@ -25,6 +29,7 @@ export * from "./ports/store.js"
 export { makeSqliteStore, SqliteStoreLive, migrate } from "./sqlite/index.js"
 export * as Rules from "./rules/index.js"
 export { Users, Groups, Memberships, Mail, Auth }
+export { Discussions, Comments, Threads, Reactions }
 export { loadAccess, nowIso, DEFAULT_PAGE, type Paged } from "./services/common.js"
 export { hashApiKey, secretsEqual } from "./services/keys.js"
 export type { Access } from "./rules/access.js"
@@ -56,7 +61,14 @@ export const makeConvene = (options: ConveneOptions) => {
       memberships: (groupId: number, page = { limit: 50, offset: 0 }) =>
         run(Effect.flatMap(access, (a) => Memberships.listMemberships(a, groupId, page))),
       syncMemberships: (groupId: number, emails: ReadonlyArray<string>, removeAbsent = false) =>
-        run(Effect.flatMap(access, (a) => Memberships.syncMemberships(a, groupId, emails, removeAbsent)))
+        run(Effect.flatMap(access, (a) => Memberships.syncMemberships(a, groupId, emails, removeAbsent))),
+      startDiscussion: (input: Discussions.DiscussionInput) =>
+        run(Effect.flatMap(access, (a) => Discussions.createDiscussion(a, input))),
+      discussion: (ref: string) => run(Effect.flatMap(access, (a) => Discussions.showDiscussion(a, ref))),
+      comment: (discussionId: number, input: Comments.CommentInput) =>
+        run(Effect.flatMap(access, (a) => Comments.createComment(a, discussionId, input))),
+      react: (input: Reactions.ReactionInput) => run(Effect.flatMap(access, (a) => Reactions.addReaction(a, input))),
+      threadMarkdown: (topicId: number) => run(Effect.flatMap(access, (a) => Threads.threadMarkdown(a, topicId)))
     }
   }
 

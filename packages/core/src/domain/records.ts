@@ -123,3 +123,138 @@ export interface Page {
   readonly limit: number
   readonly offset: number
 }
+
+// Threads (issue 3): topics, discussions, comments, thread items, reactions, readers.
+
+export type BodyFormat = "md" | "html"
+export const BODY_FORMATS: ReadonlyArray<BodyFormat> = ["md", "html"]
+
+/** What a thread is about: a discussion, or (later) a standalone poll. */
+export type TopicableType = "Discussion" | "Poll"
+
+/** A thread: its state and the counters of its items (Loomio's Topic). */
+export interface Topic {
+  readonly id: Id
+  readonly group_id: Id | null
+  readonly topicable_type: TopicableType
+  readonly topicable_id: Id | null
+  readonly private: boolean
+  readonly tags: ReadonlyArray<string>
+  readonly items_count: number
+  readonly max_depth: number
+  readonly last_activity_at: string
+  readonly closed_at: string | null
+  readonly closer_id: Id | null
+  readonly discarded_at: string | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export interface Discussion {
+  readonly id: Id
+  readonly key: string
+  readonly topic_id: Id
+  readonly author_id: Id
+  readonly title: string
+  readonly description: string
+  readonly description_format: BodyFormat
+  readonly discarded_at: string | null
+  readonly discarded_by: Id | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export interface Comment {
+  readonly id: Id
+  readonly discussion_id: Id
+  /** the thread of the comment's discussion (read through the discussion, not stored twice) */
+  readonly topic_id: Id
+  /** the comment this one replies to; null for a reply to the discussion itself */
+  readonly parent_id: Id | null
+  readonly author_id: Id
+  readonly body: string
+  readonly body_format: BodyFormat
+  readonly edited_at: string | null
+  readonly discarded_at: string | null
+  readonly discarded_by: Id | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+/** Item kinds as Loomio names them; polls, votes and outcomes add theirs later. */
+export type ThreadItemKind =
+  | "new_discussion"
+  | "discussion_edited"
+  | "discussion_closed"
+  | "discussion_reopened"
+  | "new_comment"
+  | "poll_created"
+  | "stance_created"
+  | "stance_updated"
+  | "outcome_created"
+
+export type ItemableType = "Discussion" | "Comment" | "Poll" | "Stance" | "Outcome"
+export const REACTABLE_TYPES: ReadonlyArray<ItemableType> = ["Discussion", "Comment", "Poll", "Stance", "Outcome"]
+
+/**
+ * One entry of a thread's event stream. `sequence_id` orders the stream (0 is the thread's own item);
+ * `parent_id`/`depth`/`position_key` place replies in the tree (position_key: 5-digit segments, parent first).
+ */
+export interface ThreadItem {
+  readonly id: Id
+  readonly topic_id: Id
+  readonly kind: ThreadItemKind
+  readonly sequence_id: number
+  readonly parent_id: Id | null
+  readonly depth: number
+  readonly position: number
+  readonly position_key: string | null
+  readonly child_count: number
+  readonly itemable_type: ItemableType
+  readonly itemable_id: Id
+  readonly actor_id: Id | null
+  readonly created_at: string
+}
+
+export interface Reaction {
+  readonly id: Id
+  readonly topic_id: Id
+  readonly reactable_type: ItemableType
+  readonly reactable_id: Id
+  readonly user_id: Id
+  readonly reaction: string
+  readonly created_at: string
+}
+
+/** A person brought into a thread: a notified member, or a guest (who may read and comment without membership). */
+export interface TopicReader {
+  readonly id: Id
+  readonly topic_id: Id
+  readonly user_id: Id
+  readonly inviter_id: Id | null
+  readonly guest: boolean
+  readonly revoked_at: string | null
+  readonly created_at: string
+}
+
+/** `open` (default): threads not closed; `closed`; `all`. Discarded threads are never listed. */
+export type ThreadStatus = "open" | "closed" | "all"
+
+/**
+ * Which threads a person may read, as a query (computed by `rules/topics.ts`, run by the store):
+ * every thread of `allIn`, the public threads of `publicIn` and of every publicly visible group,
+ * and the threads where `guestUserId` is an un-revoked guest. Discarded threads never.
+ */
+export interface TopicScope {
+  readonly allIn: ReadonlyArray<Id>
+  readonly publicIn: ReadonlyArray<Id>
+  /** public threads of publicly visible groups (false: only the groups named above) */
+  readonly publicGroups: boolean
+  readonly guestUserId: Id | null
+}
+
+export interface TopicFilter {
+  readonly groupId?: Id
+  readonly topicableType?: TopicableType
+  readonly status?: ThreadStatus
+}

@@ -1,5 +1,7 @@
 import { Context, type Effect } from "effect"
 import type {
+  Comment,
+  Discussion,
   Group,
   GroupCounts,
   GroupSettings,
@@ -8,6 +10,12 @@ import type {
   MailMessage,
   Membership,
   Page,
+  Reaction,
+  ThreadItem,
+  Topic,
+  TopicFilter,
+  TopicReader,
+  TopicScope,
   User
 } from "../domain/records.js"
 
@@ -52,6 +60,8 @@ export interface GroupsRepo {
     group: Omit<Group, "id" | "created_at" | "updated_at"> & { created_at: string }
   ) => Effect.Effect<Group>
   readonly update: (id: Id, patch: Partial<GroupSettings> & { name?: string; handle?: string | null; updated_at: string }) => Effect.Effect<void>
+  /** Direct subgroups of the given groups. */
+  readonly children: (parentIds: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<Group>>
 }
 
 export interface MembershipsRepo {
@@ -75,6 +85,71 @@ export interface MailRepo {
   readonly list: (page: Page) => Effect.Effect<ReadonlyArray<MailMessage>>
 }
 
+export interface TopicsRepo {
+  readonly byId: (id: Id) => Effect.Effect<Topic | undefined>
+  readonly byIds: (ids: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<Topic>>
+  /** Threads in `scope` matching `filter`, latest activity first. */
+  readonly visible: (scope: TopicScope, filter: TopicFilter, page: Page) => Effect.Effect<ReadonlyArray<Topic>>
+  readonly countVisible: (scope: TopicScope, filter: TopicFilter) => Effect.Effect<number>
+  readonly insert: (t: Omit<Topic, "id" | "items_count" | "closed_at" | "closer_id" | "discarded_at" | "updated_at">) => Effect.Effect<Topic>
+  readonly update: (
+    id: Id,
+    patch: Partial<Pick<Topic, "topicable_id" | "private" | "tags" | "last_activity_at" | "closed_at" | "closer_id" | "discarded_at">> & {
+      updated_at: string
+    }
+  ) => Effect.Effect<void>
+}
+
+export interface DiscussionsRepo {
+  readonly byId: (id: Id) => Effect.Effect<Discussion | undefined>
+  readonly byKey: (key: string) => Effect.Effect<Discussion | undefined>
+  readonly byTopicIds: (topicIds: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<Discussion>>
+  readonly insert: (d: Omit<Discussion, "id" | "discarded_at" | "discarded_by" | "updated_at">) => Effect.Effect<Discussion>
+  readonly update: (
+    id: Id,
+    patch: Partial<Pick<Discussion, "title" | "description" | "description_format" | "discarded_at" | "discarded_by">> & { updated_at: string }
+  ) => Effect.Effect<void>
+}
+
+export interface CommentsRepo {
+  readonly byId: (id: Id) => Effect.Effect<Comment | undefined>
+  readonly byIds: (ids: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<Comment>>
+  readonly insert: (c: Omit<Comment, "id" | "topic_id" | "edited_at" | "discarded_at" | "discarded_by" | "updated_at">) => Effect.Effect<Comment>
+  readonly update: (
+    id: Id,
+    patch: Partial<Pick<Comment, "body" | "body_format" | "edited_at" | "discarded_at" | "discarded_by">> & { updated_at: string }
+  ) => Effect.Effect<void>
+}
+
+export interface ItemsRepo {
+  /** Every item of a thread, by sequence_id. */
+  readonly ofTopic: (topicId: Id) => Effect.Effect<ReadonlyArray<ThreadItem>>
+  readonly byId: (id: Id) => Effect.Effect<ThreadItem | undefined>
+  readonly byItemable: (type: ThreadItem["itemable_type"], id: Id) => Effect.Effect<ThreadItem | undefined>
+  /** Appends an item: sequence_id is the thread's next; a child takes the next position under its parent. */
+  readonly append: (
+    item: Pick<ThreadItem, "topic_id" | "kind" | "itemable_type" | "itemable_id" | "actor_id" | "created_at"> & {
+      readonly parent: ThreadItem | null
+      readonly root: boolean
+    }
+  ) => Effect.Effect<ThreadItem>
+}
+
+export interface ReactionsRepo {
+  readonly byId: (id: Id) => Effect.Effect<Reaction | undefined>
+  readonly ofTopic: (topicId: Id) => Effect.Effect<ReadonlyArray<Reaction>>
+  readonly ofReactables: (type: Reaction["reactable_type"], ids: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<Reaction>>
+  readonly find: (r: Pick<Reaction, "reactable_type" | "reactable_id" | "user_id" | "reaction">) => Effect.Effect<Reaction | undefined>
+  readonly insert: (r: Omit<Reaction, "id">) => Effect.Effect<Reaction>
+  readonly delete: (id: Id) => Effect.Effect<void>
+}
+
+export interface ReadersRepo {
+  readonly find: (topicId: Id, userId: Id) => Effect.Effect<TopicReader | undefined>
+  /** Adds the reader, or makes an existing one a guest when `guest` is true (never demotes). */
+  readonly upsert: (r: Omit<TopicReader, "id" | "revoked_at">) => Effect.Effect<TopicReader>
+}
+
 export interface StoreService {
   /**
    * Runs `effect` as one database transaction under a single write permit.
@@ -87,6 +162,12 @@ export interface StoreService {
   readonly groups: GroupsRepo
   readonly memberships: MembershipsRepo
   readonly mail: MailRepo
+  readonly topics: TopicsRepo
+  readonly discussions: DiscussionsRepo
+  readonly comments: CommentsRepo
+  readonly items: ItemsRepo
+  readonly reactions: ReactionsRepo
+  readonly readers: ReadersRepo
 }
 
 export class Store extends Context.Tag("@convene/core/Store")<Store, StoreService>() {}

@@ -25,3 +25,39 @@ export const recordGroupInvitation = (group: Group, invitee: User, actor: User |
   })
 
 export const listMail = (page: Page) => Effect.flatMap(Store, (store) => store.mail.list(page))
+
+/** What a thread message is about. */
+export interface ThreadMessage {
+  readonly kind: "new_discussion" | "discussion_edited" | "thread_invitation" | "comment_replied_to"
+  readonly group: Group | undefined
+  readonly title: string
+  readonly actor: User
+  readonly message?: string | null
+}
+
+const SUBJECTS: Record<ThreadMessage["kind"], (who: string, title: string) => string> = {
+  new_discussion: (who, title) => `${who} started a discussion: ${title}`,
+  discussion_edited: (who, title) => `${who} edited the discussion: ${title}`,
+  thread_invitation: (who, title) => `${who} invited you to the discussion: ${title}`,
+  comment_replied_to: (who, title) => `${who} replied to your comment in: ${title}`
+}
+
+/** A notification or invitation about a thread, recorded in the outbox (people without an address get none). */
+export const recordThreadMessage = (recipient: User, m: ThreadMessage) =>
+  Effect.gen(function*() {
+    if (recipient.email === null) return
+    const store = yield* Store
+    const who = displayName(m.actor)
+    const where = m.group === undefined ? "" : ` in ${m.group.name}`
+    const subject = SUBJECTS[m.kind](who, m.title)
+    yield* store.mail.enqueue({
+      kind: m.kind,
+      recipient_user_id: recipient.id,
+      recipient_email: recipient.email,
+      subject,
+      body: `${subject}${where}.` + (m.message ? `\n\n${m.message}` : ""),
+      group_id: m.group?.id ?? null,
+      actor_id: m.actor.id,
+      created_at: yield* nowIso
+    })
+  })

@@ -36,7 +36,7 @@ export const listMemberships = (access: Access, groupId: Id, page: Page): Effect
   })
 
 /** Creates a user record for an address nobody has yet (an invitee who has not signed up). */
-const userForEmail = (email: string): Effect.Effect<User, never, Store> =>
+export const userForEmail = (email: string): Effect.Effect<User, never, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
     const existing = yield* store.users.byEmail(email)

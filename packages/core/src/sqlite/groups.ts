@@ -53,6 +53,9 @@ export const makeGroupsRepo = (run: Runner): GroupsRepo => ({
       const subs = s(`SELECT parent_id, count(*) AS n FROM groups WHERE parent_id IN (${ph}) GROUP BY parent_id`)
         .all(...ids) as Array<{ parent_id: Id; n: number }>
       for (const { parent_id, n } of subs) out.set(parent_id, { ...out.get(parent_id)!, subgroups_count: n })
+      const discussions = s(`SELECT t.group_id, count(*) AS n FROM discussions d JOIN topics t ON t.id = d.topic_id
+        WHERE d.discarded_at IS NULL AND t.group_id IN (${ph}) GROUP BY t.group_id`).all(...ids) as Array<{ group_id: Id; n: number }>
+      for (const { group_id, n } of discussions) out.set(group_id, { ...out.get(group_id)!, discussions_count: n })
       return out
     }),
   insert: (g) =>
@@ -66,5 +69,9 @@ export const makeGroupsRepo = (run: Runner): GroupsRepo => ({
     run.write((db) => {
       const row = fromBools(patch)
       db.prepare(`UPDATE groups SET ${setClause(row)} WHERE id = @id`).run({ ...row, id })
-    })
+    }),
+  children: (parentIds) =>
+    parentIds.length === 0
+      ? run.read(() => [])
+      : run.read((_, s) => s(`SELECT * FROM groups WHERE parent_id IN (${placeholders(parentIds.length)}) ORDER BY id`).all(...parentIds).map(toGroup))
 })

@@ -5,6 +5,12 @@ import { makeGroupsRepo } from "./groups.js"
 import { makeMailRepo } from "./mail.js"
 import { makeMembershipsRepo } from "./memberships.js"
 import { makeUsersRepo } from "./users.js"
+import { makeCommentsRepo } from "./comments.js"
+import { makeDiscussionsRepo } from "./discussions.js"
+import { makeItemsRepo } from "./items.js"
+import { makeReactionsRepo } from "./reactions.js"
+import { makeReadersRepo } from "./readers.js"
+import { makeTopicsRepo } from "./topics.js"
 
 export { migrate } from "./db.js"
 
@@ -19,6 +25,12 @@ export const makeSqliteStore = (filename: string): StoreService & { readonly clo
     groups: makeGroupsRepo(run),
     memberships: makeMembershipsRepo(run),
     mail: makeMailRepo(run),
+    topics: makeTopicsRepo(run),
+    discussions: makeDiscussionsRepo(run),
+    comments: makeCommentsRepo(run),
+    items: makeItemsRepo(run),
+    reactions: makeReactionsRepo(run),
+    readers: makeReadersRepo(run),
     close: conns.close
   }
 }

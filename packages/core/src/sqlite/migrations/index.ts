@@ -1,4 +1,5 @@
 import { m001_foundation } from "./001_foundation.js"
+import { m002_discussions } from "./002_discussions.js"
 
 /** Applied in order; `PRAGMA user_version` records how many have run. Never edit a released one. */
-export const migrations: ReadonlyArray<string> = [m001_foundation]
+export const migrations: ReadonlyArray<string> = [m001_foundation, m002_discussions]

@@ -1,0 +1,67 @@
+/** Reactions (extension): a participant's emoji or shortcode on a discussion or comment. */
+import { Effect } from "effect"
+import type { Id, ItemableType, Reaction, Topic } from "../domain/records.js"
+import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
+import { Store } from "../ports/store.js"
+import type { Access } from "../rules/access.js"
+import { canReact } from "../rules/comments.js"
+import { canShowTopic } from "../rules/topics.js"
+import { nowIso } from "./common.js"
+import { topicContext } from "./threads.js"
+
+export interface ReactionInput {
+  readonly reactable_type: ItemableType
+  readonly reactable_id: Id
+  readonly reaction: string
+}
+
+/** The thread of a kept reactable; polls, votes and outcomes do not exist yet, so they are never found. */
+const threadOf = (type: ItemableType, id: Id): Effect.Effect<Topic, NotFound, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const missing = notFound(`${type} ${id} not found`)
+    let discussionId: Id | undefined
+    if (type === "Discussion") discussionId = id
+    else if (type === "Comment") {
+      const comment = yield* store.comments.byId(id)
+      if (comment === undefined || comment.discarded_at !== null) return yield* missing
+      discussionId = comment.discussion_id
+    } else return yield* missing
+    const discussion = yield* store.discussions.byId(discussionId)
+    if (discussion === undefined || discussion.discarded_at !== null) return yield* missing
+    return (yield* store.topics.byId(discussion.topic_id))!
+  })
+
+/** POST /reactions: adding the same reaction twice returns the first. An unreadable record is not found. */
+export const addReaction = (
+  access: Access,
+  input: ReactionInput
+): Effect.Effect<Reaction, NotFound | Forbidden | Invalid, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const reaction = input.reaction.trim()
+    if (reaction === "") return yield* invalid("reaction", "can't be blank")
+    if (reaction.length > 64) return yield* invalid("reaction", "is too long (maximum is 64 characters)")
+    return yield* store.transaction(Effect.gen(function*() {
+      const ctx = yield* topicContext(access, yield* threadOf(input.reactable_type, input.reactable_id))
+      if (!canShowTopic(access, ctx)) return yield* notFound(`${input.reactable_type} ${input.reactable_id} not found`)
+      if (!canReact(access, ctx)) return yield* forbidden("Not authorized to react.")
+      const key = { reactable_type: input.reactable_type, reactable_id: input.reactable_id, user_id: access.user.id, reaction }
+      const existing = yield* store.reactions.find(key)
+      if (existing !== undefined) return existing
+      return yield* store.reactions.insert({ ...key, topic_id: ctx.topic.id, created_at: yield* nowIso })
+    }))
+  })
+
+/** DELETE /reactions/{id}: only one's own reaction. */
+export const removeReaction = (access: Access, id: Id): Effect.Effect<Reaction, NotFound | Forbidden, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    return yield* store.transaction(Effect.gen(function*() {
+      const reaction = yield* store.reactions.byId(id)
+      if (reaction === undefined) return yield* notFound(`Reaction ${id} not found`)
+      if (reaction.user_id !== access.user.id) return yield* forbidden("You can only remove your own reaction.")
+      yield* store.reactions.delete(id)
+      return reaction
+    }))
+  })

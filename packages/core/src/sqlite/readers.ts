@@ -1,0 +1,22 @@
+import type { TopicReader } from "../domain/records.js"
+import type { ReadersRepo } from "../ports/store.js"
+import type { Runner } from "./db.js"
+import { fromBools, toBools } from "./rows.js"
+
+const toReader = (row: unknown): TopicReader => toBools<TopicReader>(row as Record<string, unknown>, ["guest"])
+
+export const makeReadersRepo = (run: Runner): ReadersRepo => ({
+  find: (topicId, userId) =>
+    run.read((_, s) => {
+      const row = s(`SELECT * FROM topic_readers WHERE topic_id = ? AND user_id = ?`).get(topicId, userId)
+      return row === undefined ? undefined : toReader(row)
+    }),
+  upsert: (r) =>
+    run.write((_, s) =>
+      toReader(
+        s(`INSERT INTO topic_readers (topic_id, user_id, inviter_id, guest, created_at)
+           VALUES (@topic_id, @user_id, @inviter_id, @guest, @created_at)
+           ON CONFLICT (topic_id, user_id) DO UPDATE SET guest = max(guest, excluded.guest), revoked_at = NULL
+           RETURNING *`).get(fromBools({ ...r }))
+      ))
+})
