@@ -205,6 +205,190 @@ export class B3Users extends HttpApiGroup.make("b3.users")
   .middleware(B3Auth)
 {}
 
+// Discussions, comments, threads and reactions (issue 3)
+
+const BodyFormat = Schema.Literal("md", "html").annotations({ message: () => "must be md or html" })
+
+export const DiscussionInput = Schema.Struct({
+  group_id: Schema.optional(Int),
+  title: Schema.optional(Schema.NullOr(Str)),
+  description: Schema.optional(Schema.NullOr(Str)),
+  description_format: Schema.optional(BodyFormat),
+  private: Schema.optional(Bool).annotations({ description: "Loomio's privacy flag; checked against the group's discussion_privacy_options" }),
+  recipient_audience: Schema.optional(Schema.NullOr(Schema.Literal("group"))),
+  recipient_user_ids: Schema.optional(Schema.Array(Int)),
+  recipient_emails: Schema.optional(StrArray),
+  recipient_message: Schema.optional(Schema.NullOr(Str))
+}).annotations({ identifier: "DiscussionInput" })
+
+export const CommentInput = Schema.Struct({
+  discussion_id: Schema.optional(Int),
+  parent_id: Schema.optional(Schema.NullOr(Int)),
+  body: Schema.optional(Schema.NullOr(Str)),
+  body_format: Schema.optional(BodyFormat)
+}).annotations({ identifier: "CommentInput" })
+
+export const ReactionInput = Schema.Struct({
+  reactable_type: Schema.Literal("Discussion", "Comment", "Poll", "Stance", "Outcome"),
+  reactable_id: Int,
+  reaction: Str
+}).annotations({ identifier: "ReactionInput" })
+
+const related = (...roots: ReadonlyArray<string>) => Object.fromEntries(roots.map((r) => [r, Schema.optional(Records)]))
+
+const DiscussionsDocument = Schema.Struct({
+  discussions: Records,
+  ...related("topics", "groups", "users"),
+  meta: Meta
+}).annotations({ identifier: "DiscussionsDocument" })
+
+const CommentsDocument = Schema.Struct({
+  comments: Records,
+  ...related("discussions", "topics", "users"),
+  meta: Meta
+}).annotations({ identifier: "CommentsDocument" })
+
+const ThreadsDocument = Schema.Struct({
+  threads: Records,
+  ...related("discussions", "groups", "users"),
+  meta: Meta
+}).annotations({ identifier: "ThreadsDocument" })
+
+const ItemsDocument = Schema.Struct({
+  items: Records,
+  ...related("discussions", "comments", "reactions", "topics", "groups", "users"),
+  meta: Meta
+}).annotations({ identifier: "ThreadItemsDocument" })
+
+const ReactionsDocument = Schema.Struct({ reactions: Records, ...related("users"), meta: Meta })
+  .annotations({ identifier: "ReactionsDocument" })
+
+const MarkdownDocument = Schema.Struct({ markdown: Schema.String }).annotations({ identifier: "ThreadMarkdown" })
+
+const discussionRef = HttpApiSchema.param("id", Schema.String.annotations({ description: "Numeric id or key" }))
+const numericId = HttpApiSchema.param("id", Schema.String.annotations({ description: "Numeric id" }))
+const topicId = HttpApiSchema.param("id", Schema.String.annotations({ description: "Topic id (topic_id)" }))
+
+export class B2Discussions extends HttpApiGroup.make("b2.discussions")
+  .add(
+    HttpApiEndpoint.get("list", "/api/b2/discussions")
+      .setUrlParams(Schema.Struct({
+        group_id: Q("Group id (required)"),
+        status: Q("open (default), closed or all"),
+        ...PageQuery,
+        per: Q("Alias of limit"),
+        from: Q("Alias of offset"),
+        ...ResponseQuery
+      }))
+      .addSuccess(DiscussionsDocument)
+      .annotate(OpenApi.Summary, "Discussions of a group visible to the caller, latest activity first")
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/api/b2/discussions")
+      .setPayload(DiscussionInput)
+      .addSuccess(DiscussionsDocument)
+      .annotate(OpenApi.Summary, "Start a discussion; recipients are notified or invited as guests")
+  )
+  .add(
+    HttpApiEndpoint.get("show")`/api/b2/discussions/${discussionRef}`
+      .setUrlParams(Schema.Struct(ResponseQuery))
+      .addSuccess(DiscussionsDocument)
+  )
+  .add(HttpApiEndpoint.patch("update")`/api/b2/discussions/${discussionRef}`.setPayload(DiscussionInput).addSuccess(DiscussionsDocument))
+  .add(
+    HttpApiEndpoint.put("put")`/api/b2/discussions/${discussionRef}`
+      .setPayload(DiscussionInput).addSuccess(DiscussionsDocument).annotate(OpenApi.Deprecated, true)
+  )
+  .add(
+    HttpApiEndpoint.del("delete")`/api/b2/discussions/${discussionRef}`
+      .addSuccess(DiscussionsDocument)
+      .annotate(OpenApi.Summary, "Soft delete: the record stays, title and description are hidden")
+  )
+  .add(
+    HttpApiEndpoint.post("close")`/api/b2/discussions/${discussionRef}/close`
+      .addSuccess(DiscussionsDocument)
+      .annotate(OpenApi.Summary, "Extension: close the thread (no new comments)")
+  )
+  .add(
+    HttpApiEndpoint.post("reopen")`/api/b2/discussions/${discussionRef}/reopen`
+      .addSuccess(DiscussionsDocument)
+      .annotate(OpenApi.Summary, "Extension: reopen a closed thread")
+  )
+  .addError(Forbidden, { status: 403 })
+  .addError(NotFound, { status: 404 })
+  .addError(BadRequest, { status: 400 })
+  .addError(Unprocessable, { status: 422 })
+  .middleware(B2Auth)
+{}
+
+export class B2Comments extends HttpApiGroup.make("b2.comments")
+  .add(
+    HttpApiEndpoint.post("create", "/api/b2/comments")
+      .setPayload(CommentInput)
+      .addSuccess(CommentsDocument)
+      .annotate(OpenApi.Summary, "Comment on a discussion, or reply to a comment with parent_id")
+  )
+  .add(HttpApiEndpoint.patch("update")`/api/b2/comments/${numericId}`.setPayload(CommentInput).addSuccess(CommentsDocument))
+  .add(
+    HttpApiEndpoint.put("put")`/api/b2/comments/${numericId}`
+      .setPayload(CommentInput).addSuccess(CommentsDocument).annotate(OpenApi.Deprecated, true)
+  )
+  .add(
+    HttpApiEndpoint.del("delete")`/api/b2/comments/${numericId}`
+      .addSuccess(CommentsDocument)
+      .annotate(OpenApi.Summary, "Soft delete: the body is hidden")
+  )
+  .addError(Forbidden, { status: 403 })
+  .addError(NotFound, { status: 404 })
+  .addError(BadRequest, { status: 400 })
+  .addError(Unprocessable, { status: 422 })
+  .middleware(B2Auth)
+{}
+
+export class B2Threads extends HttpApiGroup.make("b2.threads")
+  .add(
+    HttpApiEndpoint.get("list", "/api/b2/threads")
+      .setUrlParams(Schema.Struct({ ...PageQuery, ...ResponseQuery }))
+      .addSuccess(ThreadsDocument)
+      .annotate(OpenApi.Summary, "Threads visible to the caller, latest activity first")
+  )
+  .add(HttpApiEndpoint.get("show")`/api/b2/threads/${topicId}`.setUrlParams(Schema.Struct(ResponseQuery)).addSuccess(ThreadsDocument))
+  .add(
+    HttpApiEndpoint.get("items")`/api/b2/threads/${topicId}/items`
+      .setUrlParams(Schema.Struct(ResponseQuery))
+      .addSuccess(ItemsDocument)
+      .annotate(OpenApi.Summary, "The thread's ordered event stream (by sequence_id)")
+  )
+  .add(
+    HttpApiEndpoint.get("markdown")`/api/b2/threads/${topicId}/markdown`
+      .addSuccess(MarkdownDocument)
+      .annotate(OpenApi.Summary, "The whole visible thread as one Markdown document")
+  )
+  .addError(Forbidden, { status: 403 })
+  .addError(NotFound.annotations({ description: "Unknown, or not visible to the caller" }), { status: 404 })
+  .addError(BadRequest, { status: 400 })
+  .middleware(B2Auth)
+{}
+
+export class B2Reactions extends HttpApiGroup.make("b2.reactions")
+  .add(
+    HttpApiEndpoint.post("create", "/api/b2/reactions")
+      .setPayload(ReactionInput)
+      .addSuccess(ReactionsDocument)
+      .annotate(OpenApi.Summary, "Extension: add the caller's reaction to a discussion or comment")
+  )
+  .add(
+    HttpApiEndpoint.del("delete")`/api/b2/reactions/${numericId}`
+      .addSuccess(Success)
+      .annotate(OpenApi.Summary, "Extension: remove one of the caller's reactions")
+  )
+  .addError(Forbidden, { status: 403 })
+  .addError(NotFound, { status: 404 })
+  .addError(BadRequest, { status: 400 })
+  .addError(Unprocessable, { status: 422 })
+  .middleware(B2Auth)
+{}
+
 export class System extends HttpApiGroup.make("system")
   .add(HttpApiEndpoint.get("healthz", "/healthz").addSuccess(Schema.Struct({ ok: Schema.Boolean })))
   .add(
@@ -216,10 +400,12 @@ export class System extends HttpApiGroup.make("system")
 {}
 
 /** Everything the server routes. */
-export class ConveneApi extends HttpApi.make("convene").add(System).add(B2Groups).add(B2Memberships).add(B3Users) {}
+export class ConveneApi extends HttpApi.make("convene").add(System).add(B2Groups).add(B2Memberships).add(B3Users)
+  .add(B2Discussions).add(B2Comments).add(B2Threads).add(B2Reactions) {}
 
 /** The documents clients read: the User API with its extensions, and the Server API. */
 export const UserApiDoc = HttpApi.make("convene-b2").add(B2Groups).add(B2Memberships)
+  .add(B2Discussions).add(B2Comments).add(B2Threads).add(B2Reactions)
   .annotate(OpenApi.Title, "convene User API (Loomio b2 compatible)").annotate(OpenApi.Version, "1")
 export const ServerApiDoc = HttpApi.make("convene-b3").add(B3Users)
   .annotate(OpenApi.Title, "convene Server API (Loomio b3 compatible)").annotate(OpenApi.Version, "1")

@@ -1,11 +1,16 @@
 /** One serializer per record type; every endpoint uses these. */
 import {
   type Access,
+  type Comment,
+  type Discussion,
   type GroupCounts,
   type Group,
   type Identity,
   type Membership,
+  type Reaction,
   Rules,
+  type ThreadItem,
+  type Topic,
   type User
 } from "@convene/core"
 
@@ -71,4 +76,89 @@ export const serverUserJson = (u: User, identities: ReadonlyArray<Identity>) => 
   active: u.deactivated_at === null,
   deactivated_at: u.deactivated_at,
   identities: identities.map((i) => ({ id: i.id, identity_type: i.identity_type, uid: i.uid, email: i.email, name: i.name }))
+})
+
+/** A thread (Loomio's TopicSerializer); `locked_at` is the newest name of `closed_at`. */
+export const topicJson = (t: Topic) => ({
+  id: t.id,
+  group_id: t.group_id,
+  topicable_type: t.topicable_type,
+  topicable_id: t.topicable_id,
+  private: t.private,
+  tags: t.tags,
+  items_count: t.items_count,
+  replies_count: Math.max(t.items_count - 1, 0),
+  max_depth: t.max_depth,
+  last_activity_at: t.last_activity_at,
+  closed_at: t.closed_at,
+  locked_at: t.closed_at,
+  closer_id: t.closer_id,
+  pinned_at: null,
+  created_at: t.created_at,
+  updated_at: t.updated_at
+})
+
+/** A discussion; thread state (privacy, closed, activity) comes from its topic. Deleted: title and description null. */
+export const discussionJson = ({ discussion: d, topic: t }: { discussion: Discussion; topic: Topic }) => {
+  const hidden = d.discarded_at !== null
+  return {
+    id: d.id,
+    key: d.key,
+    topic_id: d.topic_id,
+    group_id: t.group_id,
+    title: hidden ? null : d.title,
+    description: hidden ? null : d.description,
+    description_format: d.description_format,
+    private: t.private,
+    closed_at: t.closed_at,
+    last_activity_at: t.last_activity_at,
+    author_id: d.author_id,
+    discarded_at: d.discarded_at,
+    discarded_by: d.discarded_by,
+    created_at: d.created_at,
+    updated_at: d.updated_at
+  }
+}
+
+/** A comment; deleted: body null. `parent_id` is the comment replied to (null for a reply to the discussion). */
+export const commentJson = (c: Comment) => ({
+  id: c.id,
+  discussion_id: c.discussion_id,
+  topic_id: c.topic_id,
+  parent_id: c.parent_id,
+  author_id: c.author_id,
+  body: c.discarded_at === null ? c.body : null,
+  body_format: c.body_format,
+  edited_at: c.edited_at,
+  discarded_at: c.discarded_at,
+  discarded_by: c.discarded_by,
+  created_at: c.created_at,
+  updated_at: c.updated_at
+})
+
+/** A thread item (Loomio's TopicItemSerializer). */
+export const itemJson = (i: ThreadItem) => ({
+  id: i.id,
+  topic_id: i.topic_id,
+  sequence_id: i.sequence_id,
+  kind: i.kind,
+  parent_id: i.parent_id,
+  depth: i.depth,
+  position: i.position,
+  position_key: i.position_key,
+  child_count: i.child_count,
+  itemable_type: i.itemable_type,
+  itemable_id: i.itemable_id,
+  actor_id: i.actor_id,
+  pinned: false,
+  created_at: i.created_at
+})
+
+export const reactionJson = (r: Reaction) => ({
+  id: r.id,
+  reactable_type: r.reactable_type,
+  reactable_id: r.reactable_id,
+  user_id: r.user_id,
+  reaction: r.reaction,
+  created_at: r.created_at
 })

@@ -10,6 +10,10 @@ import { B2AuthLive, B3AuthLive } from "./auth.js"
 import { B2GroupsLive } from "./b2/groups.js"
 import { B2MembershipsLive } from "./b2/memberships.js"
 import { B3UsersLive } from "./b3/users.js"
+import { B2CommentsLive } from "./b2/comments.js"
+import { B2DiscussionsLive } from "./b2/discussions.js"
+import { B2ReactionsLive } from "./b2/reactions.js"
+import { B2ThreadsLive } from "./b2/threads.js"
 import { internalError } from "./errors.js"
 import { type HttpSettings, Settings } from "./settings.js"
 import { SystemLive } from "./system.js"
@@ -37,6 +41,7 @@ const lastResort = (app: HttpApp.Default): HttpApp.Default =>
 const ApiLive = HttpApiBuilder.api(ConveneApi).pipe(
   Layer.provide(HttpApiBuilder.middleware(lastResort)),
   Layer.provide([SystemLive, B2GroupsLive, B2MembershipsLive, B3UsersLive]),
+  Layer.provide([B2DiscussionsLive, B2CommentsLive, B2ThreadsLive, B2ReactionsLive]),
   Layer.provide([B2AuthLive, B3AuthLive])
 )
 

@@ -94,8 +94,7 @@ export const listDiscussions = (
     const filter = { groupId: group.id, topicableType: "Discussion" as const, status }
     const topics = yield* store.topics.visible(scope, filter, page)
     const total = yield* store.topics.countVisible(scope, filter)
-    const byTopic = new Map((yield* store.discussions.byTopicIds(topics.map((t) => t.id))).map((d) => [d.topic_id, d]))
-    return { group, total, records: topics.map((topic) => ({ discussion: byTopic.get(topic.id)!, topic })) }
+    return { group, total, records: yield* viewsOfTopics(topics) }
   })
 
 /** Groups (with counters and parents) and people that discussion documents side-load. */
@@ -252,4 +251,16 @@ export const setClosed = (
       })
       return yield* reload(discussion.id)
     }))
+  })
+
+/** The discussions of discussion threads (GET /threads side-loads them), in the threads' order. */
+export const viewsOfTopics = (topics: ReadonlyArray<Topic>): Effect.Effect<ReadonlyArray<DiscussionView>, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const ids = topics.filter((t) => t.topicable_type === "Discussion").map((t) => t.id)
+    const byTopic = new Map((yield* store.discussions.byTopicIds(ids)).map((d) => [d.topic_id, d]))
+    return topics.flatMap((topic) => {
+      const discussion = byTopic.get(topic.id)
+      return discussion === undefined ? [] : [{ discussion, topic }]
+    })
   })

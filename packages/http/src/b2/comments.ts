@@ -1,0 +1,47 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { type Access, badRequest, Comments, notFound, type Store } from "@convene/core"
+import { Effect } from "effect"
+import { CommentInput, ConveneApi } from "../api.js"
+import { requireAccess } from "../auth.js"
+import { envelope, responseOptions } from "../envelope.js"
+import { type ApiError, ok, respond } from "../errors.js"
+import { decode, inputFields, query } from "../request.js"
+import { commentJson, discussionJson, topicJson, userJson } from "../serializers.js"
+
+const decodeInput = decode(CommentInput)
+const input = Effect.flatMap(inputFields("comment"), decodeInput)
+
+/** A path id that is not a whole number names no comment. */
+export const numericId = (id: string, what: string) =>
+  /^[0-9]{1,15}$/.test(id) ? Effect.succeed(Number(id)) : Effect.fail(notFound(`${what} ${id} not found`))
+
+/** Runs a use case on one comment and answers with the comment, its discussion, thread and author. */
+const one = <E, R>(run: (access: Access) => Effect.Effect<Comments.CommentView, E, R>) =>
+  Effect.gen(function*() {
+    const access = yield* requireAccess
+    const opts = yield* Effect.flatMap(query, responseOptions)
+    const view = yield* run(access)
+    const users = yield* Comments.authors([view])
+    return ok(envelope(opts, "comments", [commentJson(view.comment)], [
+      { type: "discussion", root: "discussions", records: [discussionJson(view)] },
+      { type: "topic", root: "topics", records: [topicJson(view.topic)] },
+      { type: "user", root: "users", records: users.map((u) => userJson(access, u)) }
+    ]))
+  })
+
+const update = (id: string) =>
+  one((access) => Effect.flatMap(numericId(id, "Comment"), (n) => Effect.flatMap(input, (i) => Comments.updateComment(access, n, i))))
+
+export const B2CommentsLive = HttpApiBuilder.group(ConveneApi, "b2.comments", (handlers) =>
+  handlers
+    .handleRaw("create", () =>
+      respond(one((access) =>
+        Effect.flatMap(input, (i): Effect.Effect<Comments.CommentView, ApiError, Store> =>
+          i.discussion_id === undefined
+            ? Effect.fail(badRequest("Missing required field: discussion_id"))
+            : Comments.createComment(access, i.discussion_id, i))
+      )))
+    .handleRaw("update", ({ path }) => respond(update(path.id)))
+    .handleRaw("put", ({ path }) => respond(update(path.id)))
+    .handleRaw("delete", ({ path }) =>
+      respond(one((access) => Effect.flatMap(numericId(path.id, "Comment"), (n) => Comments.deleteComment(access, n))))))

@@ -1,0 +1,63 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { type Access, Discussions, Groups, Threads, type Topic } from "@convene/core"
+import { Effect } from "effect"
+import { ConveneApi } from "../api.js"
+import { requireAccess } from "../auth.js"
+import { envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
+import { ok, respond } from "../errors.js"
+import { pageParams, query } from "../request.js"
+import { commentJson, discussionJson, groupJson, itemJson, reactionJson, topicJson, userJson } from "../serializers.js"
+import { numericId } from "./comments.js"
+import { discussionRelated } from "./discussions.js"
+
+/** `threads` (topic records) with their discussions, groups and authors. */
+const threadsDocument = (access: Access, opts: ResponseOptions, topics: ReadonlyArray<Topic>, total?: number) =>
+  Effect.gen(function*() {
+    const views = yield* Discussions.viewsOfTopics(topics)
+    const rel = yield* discussionRelated(access, opts, views, false)
+    return envelope(opts, "threads", topics.map(topicJson), [
+      { type: "discussion", root: "discussions", records: views.map(discussionJson) },
+      ...rel
+    ], total)
+  })
+
+/** The thread id from the path; a malformed id names no thread (404, like an invisible one). */
+const threadId = (id: string) => numericId(id, "Thread")
+
+export const B2ThreadsLive = HttpApiBuilder.group(ConveneApi, "b2.threads", (handlers) =>
+  handlers
+    .handleRaw("list", () =>
+      respond(Effect.gen(function*() {
+        const access = yield* requireAccess
+        const q = yield* query
+        const opts = yield* responseOptions(q)
+        const list = yield* Threads.listThreads(access, yield* pageParams(q))
+        return ok(yield* threadsDocument(access, opts, list.records, list.total))
+      })))
+    .handleRaw("show", ({ path }) =>
+      respond(Effect.gen(function*() {
+        const access = yield* requireAccess
+        const opts = yield* Effect.flatMap(query, responseOptions)
+        const { topic } = yield* Threads.findThread(access, yield* threadId(path.id))
+        return ok(yield* threadsDocument(access, opts, [topic]))
+      })))
+    .handleRaw("items", ({ path }) =>
+      respond(Effect.gen(function*() {
+        const access = yield* requireAccess
+        const opts = yield* Effect.flatMap(query, responseOptions)
+        const t = yield* Threads.threadContents(access, yield* threadId(path.id))
+        const groups = wants(opts, "group") && t.group !== undefined ? yield* Groups.viewGroups([t.group]) : []
+        return ok(envelope(opts, "items", t.items.map(itemJson), [
+          { type: "discussion", root: "discussions", records: [discussionJson(t)] },
+          { type: "comment", root: "comments", records: t.comments.map(commentJson) },
+          { type: "reaction", root: "reactions", records: t.reactions.map(reactionJson) },
+          { type: "topic", root: "topics", records: [topicJson(t.topic)] },
+          { type: "group", root: "groups", records: groups.map(groupJson) },
+          { type: "user", root: "users", records: t.users.map((u) => userJson(access, u)) }
+        ], t.items.length))
+      })))
+    .handleRaw("markdown", ({ path }) =>
+      respond(Effect.gen(function*() {
+        const access = yield* requireAccess
+        return ok({ markdown: yield* Threads.threadMarkdown(access, yield* threadId(path.id)) })
+      }))))
