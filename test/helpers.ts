@@ -1,6 +1,6 @@
 /** Shared set-up for end-to-end tests: a real server on port 0 over a fresh SQLite file. */
 import { type Convene, makeConvene, type User } from "@convene/core"
-import { startServer, type HttpSettings } from "@convene/http"
+import { type DeliveryWorker, startDeliveryWorker, startServer, type HttpSettings, type WorkerOptions } from "@convene/http"
 import got, { type Got } from "got"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -19,6 +19,8 @@ export interface TestServer {
   readonly b3: Got
   /** Direct SQL on the database file, for asserting effects. */
   readonly sql: <T = Record<string, unknown>>(query: string, ...params: Array<unknown>) => Array<T>
+  /** The webhook delivery worker, when the test asked for one. */
+  readonly worker: DeliveryWorker | undefined
   readonly close: () => Promise<void>
 }
 
@@ -27,9 +29,12 @@ export const tempDbFile = () => {
   return { dir, filename: join(dir, "convene.db") }
 }
 
-export const startTestServer = async (settings: Partial<HttpSettings> = {}): Promise<TestServer> => {
-  const { dir, filename } = tempDbFile()
-  const convene = makeConvene({ filename })
+export const startTestServer = async (
+  settings: Partial<HttpSettings> = {},
+  options: { worker?: Partial<WorkerOptions>; filename?: string } = {}
+): Promise<TestServer> => {
+  const { dir, filename } = options.filename === undefined ? tempDbFile() : { dir: undefined, filename: options.filename }
+  const convene = makeConvene({ filename, allowPrivateWebhooks: settings.allowPrivateWebhooks ?? false })
   const server = await startServer({
     store: convene.store,
     port: 0,
@@ -37,6 +42,13 @@ export const startTestServer = async (settings: Partial<HttpSettings> = {}): Pro
     settings: { b3ApiKey: B3_KEY, baseUrl: "http://convene.test", maxBodyBytes: 64 * 1024, version: "test", ...settings }
   })
   const api = got.extend({ prefixUrl: server.url, throwHttpErrors: false, responseType: "json", retry: { limit: 0 } })
+  const worker = options.worker === undefined ? undefined : startDeliveryWorker({
+    store: convene.store,
+    baseUrl: "http://convene.test",
+    allowPrivateWebhooks: settings.allowPrivateWebhooks ?? false,
+    pollMs: 50,
+    ...options.worker
+  })
   const { default: Database } = await import("better-sqlite3")
   const db = new Database(filename, { readonly: true })
   return {
@@ -47,11 +59,13 @@ export const startTestServer = async (settings: Partial<HttpSettings> = {}): Pro
     as: (key) => api.extend({ headers: { authorization: `Bearer ${key}` } }),
     b3: api.extend({ headers: { authorization: `Bearer ${B3_KEY}` } }),
     sql: (query, ...params) => db.prepare(query).all(...params) as never,
+    worker,
     close: async () => {
       db.close()
+      await worker?.stop()
       await server.close()
       await convene.close()
-      rmSync(dir, { recursive: true, force: true })
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
     }
   }
 }

@@ -20,6 +20,10 @@ import * as Discussions from "./services/discussions.js"
 import * as Comments from "./services/comments.js"
 import * as Threads from "./services/threads.js"
 import * as Reactions from "./services/reactions.js"
+import * as Chatbots from "./services/chatbots.js"
+import * as Events from "./services/events.js"
+import * as Deliveries from "./services/deliveries.js"
+import { NodeUrlPolicyLive, UrlPolicy } from "./services/urls.js"
 import { loadAccess } from "./services/common.js"
 import type { User } from "./domain/records.js"
 
@@ -30,6 +34,10 @@ export { makeSqliteStore, SqliteStoreLive, migrate } from "./sqlite/index.js"
 export * as Rules from "./rules/index.js"
 export { Users, Groups, Memberships, Mail, Auth }
 export { Discussions, Comments, Threads, Reactions }
+export { Chatbots, Events, Deliveries }
+export * from "./domain/webhooks.js"
+export type { DeliveryFilter } from "./ports/webhooks.js"
+export { UrlPolicy, NodeUrlPolicyLive, nodeUrlPolicy, checkDestination, type CheckedDestination } from "./services/urls.js"
 export { loadAccess, nowIso, DEFAULT_PAGE, type Paged } from "./services/common.js"
 export { hashApiKey, secretsEqual } from "./services/keys.js"
 export type { Access } from "./rules/access.js"
@@ -37,16 +45,18 @@ export type { Access } from "./rules/access.js"
 export interface ConveneOptions {
   /** SQLite file; ":memory:" for a throw-away database. */
   readonly filename: string
+  /** Allow webhooks to private and reserved addresses (CONVENE_ALLOW_PRIVATE_WEBHOOKS). Default false. */
+  readonly allowPrivateWebhooks?: boolean
 }
 
 /** Builds the core over one SQLite file: the Store layer, a runtime, and a Promise-friendly facade. */
 export const makeConvene = (options: ConveneOptions) => {
   const store = makeSqliteStore(options.filename)
-  const layer = Layer.succeed(Store, store)
+  const layer = Layer.merge(Layer.succeed(Store, store), NodeUrlPolicyLive(options.allowPrivateWebhooks ?? false))
   const runtime = ManagedRuntime.make(layer)
 
   /** Runs a use case; a domain error rejects the promise with the error value itself (NotFound, Invalid …). */
-  const run = <A, E>(effect: Effect.Effect<A, E, Store>): Promise<A> =>
+  const run = <A, E>(effect: Effect.Effect<A, E, Store | UrlPolicy>): Promise<A> =>
     runtime.runPromise(Effect.either(effect)).then((r) => {
       if (Either.isLeft(r)) throw r.left
       return r.right

@@ -399,13 +399,68 @@ export class System extends HttpApiGroup.make("system")
   .add(HttpApiEndpoint.get("openapiB3", "/api/b3/openapi.json").addSuccess(Schema.Unknown))
 {}
 
+// Webhooks (chatbots): group administrators only
+
+const Chatbot = Schema.Struct({
+  id: Schema.Int,
+  group_id: Schema.Int,
+  name: Schema.String,
+  kind: Schema.Literal("webhook", "matrix"),
+  webhook_kind: Schema.NullOr(Schema.Literal("markdown", "slack", "discord", "microsoft", "webex")),
+  server: Schema.String,
+  event_kinds: Schema.Array(Schema.String),
+  notification_only: Schema.Boolean
+}).annotations({ identifier: "Chatbot" })
+
+const ChatbotsDocument = Schema.Struct({ chatbots: Schema.Array(Chatbot), meta: Meta }).annotations({ identifier: "ChatbotsDocument" })
+
+/** Enumerated values are checked by the core (422 naming the field), so they are strings here. */
+const chatbotFields = {
+  name: Schema.optional(Str),
+  kind: Schema.optional(Str.annotations({ description: "webhook (default) or matrix" })),
+  webhook_kind: Schema.optional(Schema.NullOr(Str).annotations({ description: "markdown (default), slack, discord, microsoft, webex" })),
+  server: Schema.optional(Str.annotations({ description: "Destination URL; must resolve to a public address" })),
+  event_kinds: Schema.optional(StrArray),
+  notification_only: Schema.optional(Bool)
+}
+export const ChatbotCreateInput = Schema.Struct({ group_id: Int, ...chatbotFields }).annotations({ identifier: "ChatbotInput" })
+/** `group_id` is accepted and ignored: a webhook never moves to another group. */
+export const ChatbotUpdateInput = Schema.Struct({ group_id: Schema.optional(Int), ...chatbotFields })
+  .annotations({ identifier: "ChatbotUpdate" })
+export const ChatbotCheckInput = Schema.Struct({ group_id: Int, server: Str }).annotations({ identifier: "ChatbotCheck" })
+
+const chatbotId = HttpApiSchema.param("id", Schema.String.annotations({ description: "Chatbot id" }))
+
+export class B2Chatbots extends HttpApiGroup.make("b2.chatbots")
+  .add(
+    HttpApiEndpoint.get("list", "/api/b2/chatbots")
+      .setUrlParams(Schema.Struct({ group_id: Q("Group id (required)") }))
+      .addSuccess(ChatbotsDocument)
+      .annotate(OpenApi.Summary, "The group's webhooks (administrators only: the response holds destination URLs)")
+  )
+  .add(HttpApiEndpoint.post("create", "/api/b2/chatbots").setPayload(ChatbotCreateInput).addSuccess(ChatbotsDocument))
+  .add(HttpApiEndpoint.post("check", "/api/b2/chatbots/check")
+    .setPayload(ChatbotCheckInput)
+    .addSuccess(Schema.Struct({ success: Schema.Literal(true), status: Schema.Int }))
+    .annotate(OpenApi.Summary, "Send a test message to a destination; 422 when it is not public or does not answer 2xx"))
+  .add(HttpApiEndpoint.patch("update")`/api/b2/chatbots/${chatbotId}`.setPayload(ChatbotUpdateInput).addSuccess(ChatbotsDocument))
+  .add(HttpApiEndpoint.put("put")`/api/b2/chatbots/${chatbotId}`
+    .setPayload(ChatbotUpdateInput).addSuccess(ChatbotsDocument).annotate(OpenApi.Deprecated, true))
+  .add(HttpApiEndpoint.del("delete")`/api/b2/chatbots/${chatbotId}`.addSuccess(Schema.Struct({ success: Schema.Literal(true) })))
+  .addError(Forbidden, { status: 403 })
+  .addError(NotFound, { status: 404 })
+  .addError(BadRequest, { status: 400 })
+  .addError(Unprocessable, { status: 422 })
+  .middleware(B2Auth)
+{}
+
 /** Everything the server routes. */
 export class ConveneApi extends HttpApi.make("convene").add(System).add(B2Groups).add(B2Memberships).add(B3Users)
-  .add(B2Discussions).add(B2Comments).add(B2Threads).add(B2Reactions) {}
+  .add(B2Discussions).add(B2Comments).add(B2Threads).add(B2Reactions).add(B2Chatbots) {}
 
 /** The documents clients read: the User API with its extensions, and the Server API. */
 export const UserApiDoc = HttpApi.make("convene-b2").add(B2Groups).add(B2Memberships)
-  .add(B2Discussions).add(B2Comments).add(B2Threads).add(B2Reactions)
+  .add(B2Discussions).add(B2Comments).add(B2Threads).add(B2Reactions).add(B2Chatbots)
   .annotate(OpenApi.Title, "convene User API (Loomio b2 compatible)").annotate(OpenApi.Version, "1")
 export const ServerApiDoc = HttpApi.make("convene-b3").add(B3Users)
   .annotate(OpenApi.Title, "convene Server API (Loomio b3 compatible)").annotate(OpenApi.Version, "1")

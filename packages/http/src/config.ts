@@ -10,5 +10,6 @@ export const settingsFromEnv = (
   b3ApiKey: env.B3_API_KEY,
   baseUrl: env.BASE_URL ?? `http://${listen.host}:${listen.port}`,
   maxBodyBytes: 1024 * 1024,
-  version: VERSION
+  version: VERSION,
+  allowPrivateWebhooks: env.CONVENE_ALLOW_PRIVATE_WEBHOOKS === "1"
 })

@@ -2,3 +2,4 @@ export { startServer, serverLayer, type ServerOptions, type RunningServer } from
 export { Settings, type HttpSettings } from "./settings.js"
 export { ConveneApi, UserApiDoc, ServerApiDoc } from "./api.js"
 export { settingsFromEnv } from "./config.js"
+export { startDeliveryWorker, type DeliveryWorker, type WorkerOptions } from "./webhooks/worker.js"

@@ -1,6 +1,7 @@
 /** One serializer per record type; every endpoint uses these. */
 import {
   type Access,
+  type Chatbot,
   type Comment,
   type Discussion,
   type GroupCounts,
@@ -161,4 +162,19 @@ export const reactionJson = (r: Reaction) => ({
   user_id: r.user_id,
   reaction: r.reaction,
   created_at: r.created_at
+})
+
+/** Webhooks are only ever serialized for administrators of their group (the URL is the credential). */
+export const chatbotJson = (c: Chatbot) => ({
+  id: c.id,
+  group_id: c.group_id,
+  author_id: c.author_id,
+  name: c.name,
+  kind: c.kind,
+  webhook_kind: c.webhook_kind,
+  server: c.server,
+  event_kinds: c.event_kinds,
+  notification_only: c.notification_only,
+  created_at: c.created_at,
+  updated_at: c.updated_at
 })

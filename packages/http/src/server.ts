@@ -1,6 +1,6 @@
 import { HttpApiBuilder, type HttpApp, HttpMiddleware, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Store, type StoreService } from "@convene/core"
+import { NodeUrlPolicyLive, Store, type StoreService } from "@convene/core"
 import { Cause, Effect, Exit, Fiber, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import * as http from "node:http"
@@ -14,6 +14,7 @@ import { B2CommentsLive } from "./b2/comments.js"
 import { B2DiscussionsLive } from "./b2/discussions.js"
 import { B2ReactionsLive } from "./b2/reactions.js"
 import { B2ThreadsLive } from "./b2/threads.js"
+import { B2ChatbotsLive } from "./b2/chatbots.js"
 import { internalError } from "./errors.js"
 import { type HttpSettings, Settings } from "./settings.js"
 import { SystemLive } from "./system.js"
@@ -42,6 +43,7 @@ const ApiLive = HttpApiBuilder.api(ConveneApi).pipe(
   Layer.provide(HttpApiBuilder.middleware(lastResort)),
   Layer.provide([SystemLive, B2GroupsLive, B2MembershipsLive, B3UsersLive]),
   Layer.provide([B2DiscussionsLive, B2CommentsLive, B2ThreadsLive, B2ReactionsLive]),
+  Layer.provide(B2ChatbotsLive),
   Layer.provide([B2AuthLive, B3AuthLive])
 )
 
@@ -65,6 +67,7 @@ export const serverLayer = (options: ServerOptions, server: http.Server) =>
     Layer.provide(ApiLive),
     Layer.provide(NodeHttpServer.layer(() => server, { port: options.port, host: options.host })),
     Layer.provide(Layer.succeed(Store, options.store)),
+    Layer.provide(NodeUrlPolicyLive(options.settings.allowPrivateWebhooks ?? false)),
     Layer.provide(Layer.succeed(Settings, options.settings))
   )
 

@@ -8,6 +8,8 @@ export interface HttpSettings {
   /** Largest accepted request body; larger → 413. */
   readonly maxBodyBytes: number
   readonly version: string
+  /** Allow webhooks to private and reserved addresses (CONVENE_ALLOW_PRIVATE_WEBHOOKS=1). */
+  readonly allowPrivateWebhooks?: boolean
 }
 
 export class Settings extends Context.Tag("@convene/http/Settings")<Settings, HttpSettings>() {}

@@ -1,4 +1,5 @@
 import { Context, type Effect } from "effect"
+import type { ChatbotsRepo, DeliveriesRepo, EventsRepo } from "./webhooks.js"
 import type {
   Comment,
   Discussion,
@@ -168,6 +169,9 @@ export interface StoreService {
   readonly items: ItemsRepo
   readonly reactions: ReactionsRepo
   readonly readers: ReadersRepo
+  readonly chatbots: ChatbotsRepo
+  readonly events: EventsRepo
+  readonly deliveries: DeliveriesRepo
 }
 
 export class Store extends Context.Tag("@convene/core/Store")<Store, StoreService>() {}

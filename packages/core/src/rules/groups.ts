@@ -17,3 +17,6 @@ export const canListMembers = (access: Access, group: Group): boolean =>
 /** The displayed full name includes the parent's name, as Loomio's `full_name`. */
 export const fullName = (group: Group, parent: Group | undefined): string =>
   parent === undefined ? group.name : `${parent.name} - ${group.name}`
+
+/** Webhooks carry the group's content to an outside destination: group administrators only. */
+export const canManageWebhooks = (access: Access, group: Group): boolean => isAdmin(access, group.id)

@@ -11,6 +11,7 @@ import { makeItemsRepo } from "./items.js"
 import { makeReactionsRepo } from "./reactions.js"
 import { makeReadersRepo } from "./readers.js"
 import { makeTopicsRepo } from "./topics.js"
+import { makeChatbotsRepo, makeDeliveriesRepo, makeEventsRepo } from "./webhooks.js"
 
 export { migrate } from "./db.js"
 
@@ -31,6 +32,9 @@ export const makeSqliteStore = (filename: string): StoreService & { readonly clo
     items: makeItemsRepo(run),
     reactions: makeReactionsRepo(run),
     readers: makeReadersRepo(run),
+    chatbots: makeChatbotsRepo(run),
+    events: makeEventsRepo(run),
+    deliveries: makeDeliveriesRepo(run),
     close: conns.close
   }
 }

@@ -1,0 +1,154 @@
+/** Group webhooks ("chatbots"): group administrators only, destinations checked as public before saving. */
+import { Effect } from "effect"
+import type { Group, Id } from "../domain/records.js"
+import {
+  type Chatbot,
+  CHATBOT_KINDS,
+  type ChatbotKind,
+  EVENT_KINDS,
+  type EventKind,
+  WEBHOOK_KINDS,
+  type WebhookKind
+} from "../domain/webhooks.js"
+import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
+import { Store } from "../ports/store.js"
+import type { Access } from "../rules/access.js"
+import { canManageWebhooks } from "../rules/groups.js"
+import { nowIso } from "./common.js"
+import { checkDestination, type CheckedDestination, UrlPolicy } from "./urls.js"
+
+export interface ChatbotInput {
+  readonly name?: string
+  readonly kind?: string
+  readonly webhook_kind?: string | null
+  readonly server?: string
+  readonly event_kinds?: ReadonlyArray<string>
+  readonly notification_only?: boolean
+}
+
+const adminGroup = (access: Access, groupId: Id): Effect.Effect<Group, NotFound | Forbidden, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const group = yield* store.groups.byId(groupId)
+    if (group === undefined) return yield* notFound(`Group ${groupId} not found`)
+    if (!canManageWebhooks(access, group)) return yield* forbidden("Only group administrators manage webhooks")
+    return group
+  })
+
+const adminChatbot = (access: Access, id: Id): Effect.Effect<Chatbot, NotFound | Forbidden, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const bot = yield* store.chatbots.byId(id)
+    if (bot === undefined) return yield* notFound(`Chatbot ${id} not found`)
+    yield* adminGroup(access, bot.group_id)
+    return bot
+  })
+
+const oneOf = <T extends string>(values: ReadonlyArray<T>, v: string): v is T => (values as ReadonlyArray<string>).includes(v)
+
+/** Field rules of a chatbot, applied to the record as it would be after the change. */
+const validate = (c: { name: string; kind: string; webhook_kind: string | null; event_kinds: ReadonlyArray<string> }) =>
+  Effect.gen(function*() {
+    if (c.name.trim() === "") return yield* invalid("name", "can't be blank")
+    if (!oneOf(CHATBOT_KINDS, c.kind)) return yield* invalid("kind", `must be one of ${CHATBOT_KINDS.join(", ")}`)
+    if (c.kind === "matrix" && c.webhook_kind !== null) {
+      return yield* invalid("webhook_kind", "must be empty for a matrix integration")
+    }
+    if (c.webhook_kind !== null && !oneOf(WEBHOOK_KINDS, c.webhook_kind)) {
+      return yield* invalid("webhook_kind", `must be one of ${WEBHOOK_KINDS.join(", ")}`)
+    }
+    const unknown = c.event_kinds.filter((k) => !oneOf(EVENT_KINDS, k))
+    if (unknown.length > 0) return yield* invalid("event_kinds", `unknown event kind: ${unknown.join(", ")}`)
+    return {
+      name: c.name.trim(),
+      kind: c.kind as ChatbotKind,
+      webhook_kind: c.webhook_kind as WebhookKind | null,
+      event_kinds: [...new Set(c.event_kinds)] as Array<EventKind>
+    }
+  })
+
+const checkServer = (server: string): Effect.Effect<CheckedDestination, Invalid, UrlPolicy> =>
+  Effect.mapError(checkDestination(server), (reason) => invalid("server", reason))
+
+export const listChatbots = (access: Access, groupId: Id) =>
+  Effect.flatMap(adminGroup(access, groupId), (g) => Effect.flatMap(Store, (store) => store.chatbots.ofGroup(g.id)))
+
+export const createChatbot = (
+  access: Access,
+  groupId: Id,
+  input: ChatbotInput
+): Effect.Effect<Chatbot, NotFound | Forbidden | Invalid, Store | UrlPolicy> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const group = yield* adminGroup(access, groupId)
+    if (input.name === undefined) return yield* invalid("name", "can't be blank")
+    if (input.server === undefined) return yield* invalid("server", "can't be blank")
+    const kind = input.kind ?? "webhook"
+    const fields = yield* validate({
+      name: input.name,
+      kind,
+      webhook_kind: input.webhook_kind !== undefined ? input.webhook_kind : kind === "webhook" ? "markdown" : null,
+      event_kinds: input.event_kinds ?? []
+    })
+    // resolving the host takes time: do it before taking the write permit
+    yield* checkServer(input.server)
+    return yield* store.transaction(Effect.gen(function*() {
+      return yield* store.chatbots.insert({
+        ...fields,
+        group_id: group.id,
+        author_id: access.user.id,
+        server: input.server!,
+        notification_only: input.notification_only ?? false,
+        created_at: yield* nowIso
+      })
+    }))
+  })
+
+/** Changes a chatbot; its group never changes. */
+export const updateChatbot = (
+  access: Access,
+  id: Id,
+  input: ChatbotInput
+): Effect.Effect<Chatbot, NotFound | Forbidden | Invalid, Store | UrlPolicy> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const bot = yield* adminChatbot(access, id)
+    const kind = input.kind ?? bot.kind
+    const fields = yield* validate({
+      name: input.name ?? bot.name,
+      kind,
+      webhook_kind: input.webhook_kind !== undefined
+        ? input.webhook_kind
+        : kind === "matrix" ? null : bot.webhook_kind ?? "markdown",
+      event_kinds: input.event_kinds ?? bot.event_kinds
+    })
+    if (input.server !== undefined) yield* checkServer(input.server)
+    return yield* store.transaction(Effect.gen(function*() {
+      yield* adminChatbot(access, id)
+      yield* store.chatbots.update(id, {
+        ...fields,
+        ...(input.server === undefined ? {} : { server: input.server }),
+        ...(input.notification_only === undefined ? {} : { notification_only: input.notification_only }),
+        updated_at: yield* nowIso
+      })
+      return (yield* store.chatbots.byId(id))!
+    }))
+  })
+
+/** Deletes the chatbot and its undelivered deliveries: future deliveries stop. */
+export const deleteChatbot = (access: Access, id: Id): Effect.Effect<void, NotFound | Forbidden, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    yield* store.transaction(Effect.gen(function*() {
+      yield* adminChatbot(access, id)
+      yield* store.chatbots.delete(id)
+    }))
+  })
+
+/** `chatbots/check`: an administrator of the group may test a public destination, saved or not. */
+export const checkChatbotDestination = (
+  access: Access,
+  groupId: Id,
+  server: string
+): Effect.Effect<CheckedDestination, NotFound | Forbidden | Invalid, Store | UrlPolicy> =>
+  Effect.zipRight(adminGroup(access, groupId), checkServer(server))

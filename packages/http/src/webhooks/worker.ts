@@ -1,0 +1,94 @@
+/**
+ * The webhook delivery worker: claims due deliveries from the outbox, renders each for its chatbot,
+ * checks the destination again at send time, sends, and records the outcome (retry with backoff, then dead).
+ * At most `concurrency` requests are in flight, so one slow receiver never holds up the others.
+ */
+import { checkDestination, Deliveries, nodeUrlPolicy, Rules, Store, type StoreService, UrlPolicy } from "@convene/core"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { sendJson, WEBHOOK_TIMEOUT_MS } from "./send.js"
+import { site } from "./site.js"
+
+export interface WorkerOptions {
+  readonly store: StoreService
+  readonly baseUrl: string
+  readonly allowPrivateWebhooks: boolean
+  readonly concurrency?: number
+  readonly pollMs?: number
+  readonly retryDelaysMs?: ReadonlyArray<number>
+  readonly timeoutMs?: number
+}
+
+export interface DeliveryWorker {
+  /** Look for due deliveries now (after a write) rather than at the next poll. */
+  readonly kick: () => void
+  /** Stops claiming; resolves when requests in flight have been recorded. */
+  readonly stop: () => Promise<void>
+}
+
+export const startDeliveryWorker = (options: WorkerOptions): DeliveryWorker => {
+  const concurrency = options.concurrency ?? 8
+  const pollMs = options.pollMs ?? 500
+  const retryDelays = options.retryDelaysMs ?? Rules.DEFAULT_RETRY_DELAYS_MS
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS
+  // a claim outlives the longest possible attempt, so a live worker never loses its claim
+  const leaseMs = timeoutMs * 4 + 10_000
+  const policy = nodeUrlPolicy(options.allowPrivateWebhooks)
+  const theSite = site(options.baseUrl)
+  const run = <A>(effect: Effect.Effect<A, never, Store | UrlPolicy>) =>
+    Effect.runPromise(effect.pipe(Effect.provideService(Store, options.store), Effect.provideService(UrlPolicy, policy)))
+
+  const inFlight = new Set<Promise<void>>()
+  let stopped = false
+  let timer: NodeJS.Timeout | undefined
+  let ticking = false
+
+  const deliver = async (due: Deliveries.DueDelivery) => {
+    const checked = await run(Effect.either(checkDestination(due.chatbot.server)))
+    const outcome = checked._tag === "Left"
+      ? { ok: false as const, status: null, error: `destination refused: ${checked.left}` }
+      : await sendJson(checked.right, Rules.renderDelivery(due.chatbot, due.event.message, theSite, randomUUID()), timeoutMs)
+    await run(Deliveries.recordDelivery(due.delivery, outcome, retryDelays))
+  }
+
+  const schedule = (ms: number) => {
+    if (stopped) return
+    if (timer) clearTimeout(timer)
+    timer = setTimeout(tick, ms)
+    timer.unref()
+  }
+
+  const tick = async () => {
+    if (stopped || ticking) return
+    ticking = true
+    try {
+      const free = concurrency - inFlight.size
+      if (free > 0) {
+        for (const due of await run(Deliveries.claimDeliveries(free, leaseMs))) {
+          const p: Promise<void> = deliver(due)
+            .catch((e) => console.error("webhook delivery failed to record", due.delivery.id, (e as Error).message))
+            .finally(() => {
+              inFlight.delete(p)
+              schedule(0)
+            })
+          inFlight.add(p)
+        }
+      }
+    } catch (e) {
+      console.error("webhook worker tick failed", (e as Error).message)
+    } finally {
+      ticking = false
+      schedule(pollMs)
+    }
+  }
+
+  schedule(0)
+  return {
+    kick: () => schedule(0),
+    stop: async () => {
+      stopped = true
+      if (timer) clearTimeout(timer)
+      await Promise.allSettled([...inFlight])
+    }
+  }
+}
