@@ -36,6 +36,7 @@ export { Users, Groups, Memberships, Mail, Auth }
 export { Discussions, Comments, Threads, Reactions }
 export { Chatbots, Events, Deliveries }
 export * from "./domain/webhooks.js"
+export * from "./domain/polls.js"
 export type { DeliveryFilter } from "./ports/webhooks.js"
 export { UrlPolicy, NodeUrlPolicyLive, nodeUrlPolicy, checkDestination, type CheckedDestination } from "./services/urls.js"
 export { loadAccess, nowIso, DEFAULT_PAGE, type Paged } from "./services/common.js"

@@ -1,0 +1,239 @@
+/**
+ * Poll types (Loomio's rules, reference/loomio-domain.md §1): per-type ballot defaults, option validation,
+ * ballot validation, and results. Pure functions; the services apply them.
+ */
+import type { Id } from "../domain/records.js"
+import {
+  type BallotConfig,
+  type HideResults,
+  type PollOption,
+  type PollType,
+  PROPOSAL_OPTIONS,
+  type Stance
+} from "../domain/polls.js"
+
+/** Options a poll gets when it is created without any (Loomio's templates for these types). */
+export const DEFAULT_OPTIONS: Partial<Record<PollType, ReadonlyArray<string>>> = {
+  proposal: ["agree", "abstain", "disagree", "block"],
+  count: ["accept", "decline"]
+}
+
+/** Fewest options a poll of each type needs. */
+export const MIN_OPTIONS: Record<PollType, number> = {
+  proposal: 1, poll: 1, count: 1, score: 1, ranked_choice: 2, meeting: 1, dot_vote: 1
+}
+
+export type ConfigInput = Partial<Omit<BallotConfig, "poll_type">>
+
+/** Loomio's per-type defaults, overridden by what the poll sets. */
+export const ballotConfig = (poll_type: PollType, set: ConfigInput = {}): BallotConfig => {
+  const base: Record<PollType, Omit<BallotConfig, "poll_type">> = {
+    proposal: { min_score: 1, max_score: 1, minimum_stance_choices: 1, maximum_stance_choices: 1, dots_per_person: 1, can_respond_maybe: false },
+    poll: { min_score: 1, max_score: 1, minimum_stance_choices: 1, maximum_stance_choices: 1, dots_per_person: 1, can_respond_maybe: false },
+    count: { min_score: 1, max_score: 1, minimum_stance_choices: 1, maximum_stance_choices: 1, dots_per_person: 1, can_respond_maybe: false },
+    score: { min_score: 0, max_score: 5, minimum_stance_choices: 1, maximum_stance_choices: 0, dots_per_person: 1, can_respond_maybe: false },
+    ranked_choice: { min_score: 1, max_score: 0, minimum_stance_choices: 0, maximum_stance_choices: 0, dots_per_person: 1, can_respond_maybe: false },
+    meeting: { min_score: 0, max_score: 2, minimum_stance_choices: 0, maximum_stance_choices: 0, dots_per_person: 1, can_respond_maybe: true },
+    dot_vote: { min_score: 0, max_score: 0, minimum_stance_choices: 1, maximum_stance_choices: 0, dots_per_person: 8, can_respond_maybe: false }
+  }
+  const defined = Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined))
+  return { poll_type, ...base[poll_type], ...defined }
+}
+
+/** Checks the numbers a client may set; returns [field, message] or null. */
+export const configError = (c: BallotConfig): [string, string] | null => {
+  const ints: Array<keyof BallotConfig> = ["min_score", "max_score", "minimum_stance_choices", "maximum_stance_choices", "dots_per_person"]
+  for (const f of ints) {
+    const v = c[f] as number
+    if (!Number.isInteger(v) || v < 0 || v > 1000) return [f, "must be a whole number from 0 to 1000"]
+  }
+  if (c.poll_type === "score" && c.min_score > c.max_score) return ["max_score", "must be at least min_score"]
+  if (c.poll_type === "poll" && c.maximum_stance_choices < c.minimum_stance_choices) {
+    return ["maximum_stance_choices", "must be at least minimum_stance_choices"]
+  }
+  if (c.poll_type === "dot_vote" && c.dots_per_person < 1) return ["dots_per_person", "must be at least 1"]
+  return null
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
+
+/** An ISO 8601 calendar date (2027-03-01) or date-time with a zone (2027-03-01T10:00:00Z), and a real one. */
+export const isIsoDateOrDateTime = (s: string): boolean => {
+  const d = DATE.exec(s) ?? DATE_TIME.exec(s)
+  if (d === null) return false
+  const [, y, m, day, hh = "00", mm = "00", ss = "00"] = d
+  const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(day)))
+  return date.getUTCFullYear() === Number(y) && date.getUTCMonth() === Number(m) - 1 && date.getUTCDate() === Number(day) &&
+    Number(hh) < 24 && Number(mm) < 60 && Number(ss) < 60
+}
+
+/** Validates a poll's complete option list; returns the message for `options`, or null. */
+export const optionsError = (type: PollType, names: ReadonlyArray<string>): string | null => {
+  if (names.length < MIN_OPTIONS[type]) return `a ${type} needs at least ${MIN_OPTIONS[type]} option${MIN_OPTIONS[type] > 1 ? "s" : ""}`
+  if (names.length > 100) return "at most 100 options"
+  if (names.some((n) => n.trim() === "")) return "can't contain a blank option"
+  if (names.some((n) => Array.from(n).length > 200)) return "an option is longer than 200 characters"
+  if (new Set(names).size !== names.length) return "must be unique"
+  if (type === "proposal") {
+    const bad = names.filter((n) => !(PROPOSAL_OPTIONS as ReadonlyArray<string>).includes(n))
+    if (bad.length > 0) return `a proposal's options must be among ${PROPOSAL_OPTIONS.join(", ")} (not ${bad.join(", ")})`
+  }
+  if (type === "meeting") {
+    const bad = names.filter((n) => !isIsoDateOrDateTime(n))
+    if (bad.length > 0) return `a meeting's options must be ISO 8601 dates or date-times (not ${bad.join(", ")})`
+  }
+  return null
+}
+
+/** Meeting options are kept in chronological order (their priority); others in the order given. */
+export const orderOptions = (type: PollType, names: ReadonlyArray<string>): ReadonlyArray<string> =>
+  type === "meeting" ? [...names].sort((a, b) => Date.parse(a) - Date.parse(b) || a.localeCompare(b)) : names
+
+/**
+ * Validates a ballot (option name → score) for the poll's type; returns what is wrong, or null.
+ * Loomio's BallotValidator: integer scores ≥ 0, choice counts, score bounds, and the type's ballot rule.
+ */
+export const ballotError = (c: BallotConfig, options: ReadonlyArray<PollOption>, scores: Readonly<Record<string, number>>): string | null => {
+  const names = new Set(options.map((o) => o.name))
+  const entries = Object.entries(scores)
+  const unknown = entries.filter(([n]) => !names.has(n)).map(([n]) => n)
+  if (unknown.length > 0) return `unknown option: ${unknown.join(", ")}`
+  if (entries.some(([, s]) => !Number.isInteger(s) || s < 0)) return "every score must be a whole number of at least 0"
+  const chosen = entries.filter(([, s]) => s > 0)
+  switch (c.poll_type) {
+    case "proposal":
+    case "count":
+      if (entries.length !== 1 || chosen.length !== 1 || chosen[0]![1] !== 1) return "choose exactly one option, with score 1"
+      return null
+    case "poll": {
+      if (entries.some(([, s]) => s !== 1)) return "each chosen option takes score 1"
+      const max = Math.max(1, c.maximum_stance_choices)
+      const min = Math.max(1, c.minimum_stance_choices)
+      if (entries.length < min) return `choose at least ${min} option${min > 1 ? "s" : ""}`
+      if (entries.length > max) return max === 1 ? "choose only one option" : `choose at most ${max} options`
+      return null
+    }
+    case "score": {
+      if (entries.length < Math.max(1, c.minimum_stance_choices)) return "score at least one option"
+      const out = entries.find(([, s]) => s < c.min_score || s > c.max_score)
+      if (out) return `scores must be from ${c.min_score} to ${c.max_score} (${out[0]}: ${out[1]})`
+      return null
+    }
+    case "ranked_choice": {
+      // every option ranked: the top choice scores the number of options, the last scores 1
+      const n = options.length
+      const got = entries.map(([, s]) => s).sort((a, b) => a - b)
+      if (entries.length !== n || got.some((s, i) => s !== i + 1)) {
+        return `rank all ${n} options: scores must be ${n} (first choice) down to 1, each used once`
+      }
+      return null
+    }
+    case "meeting": {
+      if (entries.length !== options.length) return "answer every proposed time (2 yes, 1 maybe, 0 no)"
+      const allowed = c.can_respond_maybe ? [0, 1, 2] : [0, 2]
+      const bad = entries.find(([, s]) => !allowed.includes(s))
+      if (bad) return c.can_respond_maybe ? "each answer must be 2 (yes), 1 (maybe) or 0 (no)" : "each answer must be 2 (yes) or 0 (no)"
+      return null
+    }
+    case "dot_vote": {
+      const total = entries.reduce((a, [, s]) => a + s, 0)
+      if (total < 1) return "place at least one dot"
+      if (total > c.dots_per_person) return `at most ${c.dots_per_person} dots in total (this ballot has ${total})`
+      return null
+    }
+  }
+}
+
+export interface OptionResult {
+  readonly id: Id
+  readonly name: string
+  readonly priority: number
+  /** 1-based position in the results order */
+  readonly rank: number
+  /** sum of scores (votes for proposal/poll/count, points for ranked choice, dots for dot vote) */
+  readonly score: number
+  readonly voter_count: number
+  readonly average: number
+  /** share of all scores cast */
+  readonly score_percent: number
+  /** share of cast ballots that chose this option */
+  readonly votes_cast_percent: number
+  /** share of eligible voters (ballots issued) that chose this option */
+  readonly voter_percent: number
+  /** meeting answers */
+  readonly yes: number
+  readonly maybe: number
+  readonly no: number
+  /** who chose it (empty for anonymous polls) */
+  readonly voter_ids: ReadonlyArray<Id>
+}
+
+export interface PollResults {
+  /** ballots issued (eligible voters), cast or not */
+  readonly voters_count: number
+  readonly cast_count: number
+  readonly undecided_count: number
+  readonly total_score: number
+  readonly options: ReadonlyArray<OptionResult>
+}
+
+const pct = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10000) / 100)
+
+/** Types whose results keep the option order; the others are ordered by total score. */
+const BY_PRIORITY: ReadonlyArray<PollType> = ["proposal", "count", "meeting"]
+
+/** Results over the latest, un-revoked ballots. Anonymous polls never say who chose what. */
+export const computeResults = (
+  type: PollType,
+  options: ReadonlyArray<PollOption>,
+  stances: ReadonlyArray<Stance>,
+  anonymous: boolean
+): PollResults => {
+  const live = stances.filter((s) => s.latest && s.revoked_at === null)
+  const cast = live.filter((s) => s.cast_at !== null)
+  const total = cast.reduce((a, s) => a + [...s.choices.values()].reduce((x, y) => x + y, 0), 0)
+  const rows = options.map((o) => {
+    let score = 0, voters = 0, yes = 0, maybe = 0, no = 0
+    const ids: Array<Id> = []
+    for (const s of cast) {
+      const v = s.choices.get(o.id)
+      if (v === undefined) continue
+      score += v
+      if (type === "meeting") {
+        if (v === 2) yes++
+        else if (v === 1) maybe++
+        else no++
+      }
+      if (v > 0 || type === "meeting") {
+        voters++
+        if (!anonymous) ids.push(s.participant_id)
+      }
+    }
+    return {
+      id: o.id, name: o.name, priority: o.priority, score, voter_count: voters,
+      average: voters === 0 ? 0 : Math.round((score / voters) * 100) / 100,
+      score_percent: pct(score, total),
+      votes_cast_percent: pct(voters, cast.length),
+      voter_percent: pct(voters, live.length),
+      yes, maybe, no, voter_ids: ids
+    }
+  })
+  const ordered = BY_PRIORITY.includes(type)
+    ? [...rows].sort((a, b) => a.priority - b.priority)
+    : [...rows].sort((a, b) => b.score - a.score || a.priority - b.priority)
+  return {
+    voters_count: live.length,
+    cast_count: cast.length,
+    undecided_count: live.length - cast.length,
+    total_score: total,
+    options: ordered.map((r, i) => ({ ...r, rank: i + 1 }))
+  }
+}
+
+/**
+ * May this viewer see results and other people's votes yet? `until_vote`: once they have voted or the
+ * poll closed; `until_closed`: only once it closed.
+ */
+export const resultsVisible = (hide: HideResults, closed: boolean, viewerHasVoted: boolean): boolean =>
+  hide === "off" || closed || (hide === "until_vote" && viewerHasVoted)
