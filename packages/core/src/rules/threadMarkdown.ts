@@ -49,16 +49,27 @@ const nameOf = (users: ReadonlyMap<Id, User>, id: Id | null) => {
   return u === undefined ? "Anonymous" : displayName(u)
 }
 
-/** ` · 👍 Ada, Bob` per reaction, in order of first use; names sorted. */
-const reactionGroups = (doc: ThreadDocument, type: Reaction["reactable_type"], id: Id): string => {
-  const groups = new Map<string, Array<string>>()
+/** Reactions by record, each record's grouped by reaction in order of first use. */
+type ReactionIndex = ReadonlyMap<string, Map<string, Array<string>>>
+
+const indexReactions = (doc: ThreadDocument): ReactionIndex => {
+  const index = new Map<string, Map<string, Array<string>>>()
   for (const r of doc.reactions) {
-    if (r.reactable_type !== type || r.reactable_id !== id) continue
+    const key = `${r.reactable_type}:${r.reactable_id}`
+    const groups = index.get(key) ?? new Map<string, Array<string>>()
+    index.set(key, groups)
     const names = groups.get(r.reaction) ?? []
     names.push(nameOf(doc.users, r.user_id))
     groups.set(r.reaction, names)
   }
-  return [...groups].map(([reaction, names]) => ` · ${reaction} ${names.sort((a, b) => a.localeCompare(b)).join(", ")}`).join("")
+  return index
+}
+
+/** ` · 👍 Ada, Bob` per reaction; names sorted. */
+const reactionGroups = (index: ReactionIndex, type: Reaction["reactable_type"], id: Id): string => {
+  const groups = index.get(`${type}:${id}`)
+  if (groups === undefined) return ""
+  return [...groups].map(([reaction, names]) => ` · ${reaction} ${[...names].sort((a, b) => a.localeCompare(b)).join(", ")}`).join("")
 }
 
 const quoted = (level: number, line: string) => (line === "" ? "> ".repeat(level).trimEnd() : "> ".repeat(level) + line)
@@ -66,17 +77,18 @@ const quoted = (level: number, line: string) => (line === "" ? "> ".repeat(level
 /** Item kinds shown in the activity section (polls, votes and outcomes join them later). */
 const ACTIVITY = new Set<ThreadItem["kind"]>(["new_comment"])
 
-const itemLines = (doc: ThreadDocument, item: ThreadItem, level: number): Array<string> => {
+const itemLines = (doc: ThreadDocument, reactions: ReactionIndex, item: ThreadItem, level: number): Array<string> => {
   const comment = doc.comments.get(item.itemable_id)
   if (comment === undefined || comment.discarded_at !== null) return [quoted(level, "_Removed_")]
   const header = `**${nameOf(doc.users, comment.author_id)}** · ${stamp(comment.created_at)} · #${item.sequence_id}` +
-    reactionGroups(doc, "Comment", comment.id)
+    reactionGroups(reactions, "Comment", comment.id)
   const body = bodyMarkdown(comment.body, comment.body_format)
   return [header, ...(body === "" ? [] : ["", ...body.split("\n")])].map((line) => quoted(level, line))
 }
 
 export const renderThreadMarkdown = (doc: ThreadDocument): string => {
   const { topic, discussion } = doc
+  const reactions = indexReactions(doc)
   const front = [
     "---",
     `key: ${JSON.stringify(discussion.key)}`,
@@ -87,7 +99,7 @@ export const renderThreadMarkdown = (doc: ThreadDocument): string => {
     "---"
   ].join("\n")
   const title = `# Discussion: ${discussion.title} · ${nameOf(doc.users, discussion.author_id)} · ${stamp(discussion.created_at)}` +
-    reactionGroups(doc, "Discussion", discussion.id)
+    reactionGroups(reactions, "Discussion", discussion.id)
   const description = shiftHeadings(bodyMarkdown(discussion.description, discussion.description_format))
 
   const activity = doc.items
@@ -97,7 +109,7 @@ export const renderThreadMarkdown = (doc: ThreadDocument): string => {
   activity.forEach((item, n) => {
     const level = Math.max(item.depth, 1)
     if (n > 0) lines.push(quoted(level - 1, ""))
-    lines.push(...itemLines(doc, item, level))
+    lines.push(...itemLines(doc, reactions, item, level))
   })
 
   return [front, title, ...(description === "" ? [] : [description]), lines.length === 0 ? "_No activity yet._" : lines.join("\n")]
