@@ -21,6 +21,10 @@ import * as Comments from "./services/comments.js"
 import * as Threads from "./services/threads.js"
 import * as Reactions from "./services/reactions.js"
 import * as Chatbots from "./services/chatbots.js"
+import * as Polls from "./services/polls.js"
+import * as Stances from "./services/stances.js"
+import * as Outcomes from "./services/outcomes.js"
+import * as Scheduler from "./services/scheduler.js"
 import * as Events from "./services/events.js"
 import * as Deliveries from "./services/deliveries.js"
 import { NodeUrlPolicyLive, UrlPolicy } from "./services/urls.js"
@@ -34,7 +38,8 @@ export { makeSqliteStore, SqliteStoreLive, migrate } from "./sqlite/index.js"
 export * as Rules from "./rules/index.js"
 export { Users, Groups, Memberships, Mail, Auth }
 export { Discussions, Comments, Threads, Reactions }
-export { Chatbots, Events, Deliveries }
+export { Chatbots, Events, Deliveries, Polls, Stances, Outcomes, Scheduler }
+export type { PollStatus } from "./ports/polls.js"
 export * from "./domain/webhooks.js"
 export * from "./domain/polls.js"
 export type { DeliveryFilter } from "./ports/webhooks.js"

@@ -399,6 +399,103 @@ export class System extends HttpApiGroup.make("system")
   .add(HttpApiEndpoint.get("openapiB3", "/api/b3/openapi.json").addSuccess(Schema.Unknown))
 {}
 
+// Polls, votes (stances) and outcomes
+
+const pollFields = {
+  title: Schema.optional(Str),
+  details: Schema.optional(Schema.NullOr(Str)),
+  details_format: Schema.optional(BodyFormat),
+  options: Schema.optional(StrArray),
+  closing_at: Schema.optional(Schema.NullOr(Str).annotations({ description: "ISO 8601 date-time; null: a draft (voting disabled)" })),
+  recipient_audience: Schema.optional(Schema.NullOr(Schema.Literal("group"))),
+  recipient_user_ids: Schema.optional(Schema.Array(Int)),
+  recipient_emails: Schema.optional(StrArray),
+  recipient_message: Schema.optional(Schema.NullOr(Str)),
+  notify_recipients: Schema.optional(Bool)
+}
+
+/** Enumerated values are checked by the core (422 naming the field), so they are strings here. */
+export const PollInput = Schema.Struct({
+  ...pollFields,
+  group_id: Schema.optional(Schema.NullOr(Int)),
+  discussion_id: Schema.optional(Schema.NullOr(Int)),
+  topic_id: Schema.optional(Schema.NullOr(Int).annotations({ description: "Loomio 3.8: the thread to add the poll to" })),
+  poll_type: Schema.optional(Str.annotations({ description: "proposal, poll, count, score, ranked_choice, meeting, dot_vote" })),
+  specified_voters_only: Schema.optional(Bool),
+  hide_results: Schema.optional(Str.annotations({ description: "off, until_vote, until_closed" })),
+  shuffle_options: Schema.optional(Bool),
+  anonymous: Schema.optional(Bool),
+  notify_on_closing_soon: Schema.optional(Str.annotations({ description: "nobody, author, undecided_voters, voters" })),
+  min_score: Schema.optional(Int.annotations({ description: "extension (Loomio): lowest score of a score poll" })),
+  max_score: Schema.optional(Int.annotations({ description: "extension (Loomio): highest score of a score poll" })),
+  minimum_stance_choices: Schema.optional(Int.annotations({ description: "extension (Loomio): fewest choices on a ballot" })),
+  maximum_stance_choices: Schema.optional(Int.annotations({ description: "extension (Loomio): most choices (multiple choice poll)" })),
+  dots_per_person: Schema.optional(Int.annotations({ description: "extension (Loomio): a dot vote's budget" })),
+  can_respond_maybe: Schema.optional(Bool.annotations({ description: "extension (Loomio): meetings offer 'maybe'" }))
+}).annotations({ identifier: "PollInput" })
+
+export const PollPatchInput = Schema.Struct(pollFields).annotations({ identifier: "PollPatchInput" })
+export const PollReopenInput = Schema.Struct({ closing_at: Str }).annotations({ identifier: "PollReopenInput" })
+
+export const StanceInput = Schema.Struct({
+  poll_id: Int,
+  option_scores: Schema.Record({ key: Schema.String, value: Int }).annotations({
+    description: "option name → integer score; proposal/poll: {\"agree\": 1}",
+    message: () => "must be an object of option names to integer scores"
+  }),
+  reason: Schema.optional(Schema.NullOr(Str)),
+  reason_format: Schema.optional(BodyFormat)
+}).annotations({ identifier: "StanceInput" })
+
+const outcomeFields = {
+  statement: Schema.optional(Str),
+  statement_format: Schema.optional(BodyFormat),
+  review_on: Schema.optional(Schema.NullOr(Str).annotations({ description: "YYYY-MM-DD: when outcome_review_due is raised" }))
+}
+export const OutcomeInput = Schema.Struct({
+  ...outcomeFields,
+  poll_id: Int,
+  poll_option_id: Schema.optional(Schema.NullOr(Int))
+}).annotations({ identifier: "OutcomeInput" })
+export const OutcomePatchInput = Schema.Struct(outcomeFields).annotations({ identifier: "OutcomePatchInput" })
+
+const PollsDocument = Schema.Struct({
+  polls: Records,
+  ...related("poll_options", "stances", "outcomes", "topics", "groups", "users"),
+  meta: Meta
+}).annotations({ identifier: "PollsDocument" })
+
+const pollId = HttpApiSchema.param("id", Schema.String.annotations({ description: "Numeric id or key" }))
+const recordId = HttpApiSchema.param("id", Schema.String.annotations({ description: "Numeric id" }))
+
+export class B2Polls extends HttpApiGroup.make("b2.polls")
+  .add(
+    HttpApiEndpoint.get("list", "/api/b2/polls")
+      .setUrlParams(Schema.Struct({ group_id: Q("Group id (required)"), status: Q("active (default), closed, all"), ...PageQuery, ...ResponseQuery }))
+      .addSuccess(PollsDocument)
+  )
+  .add(HttpApiEndpoint.post("create", "/api/b2/polls").setPayload(PollInput).addSuccess(PollsDocument))
+  .add(HttpApiEndpoint.get("show")`/api/b2/polls/${pollId}`.setUrlParams(Schema.Struct(ResponseQuery)).addSuccess(PollsDocument))
+  .add(HttpApiEndpoint.patch("update")`/api/b2/polls/${pollId}`.setPayload(PollPatchInput).addSuccess(PollsDocument))
+  .add(HttpApiEndpoint.put("put")`/api/b2/polls/${pollId}`.setPayload(PollPatchInput).addSuccess(PollsDocument).annotate(OpenApi.Deprecated, true))
+  .add(HttpApiEndpoint.del("delete")`/api/b2/polls/${pollId}`.addSuccess(PollsDocument))
+  .add(HttpApiEndpoint.post("close")`/api/b2/polls/${pollId}/close`.addSuccess(PollsDocument)
+    .annotate(OpenApi.Summary, "Extension: close now (poll_closed_by_user)"))
+  .add(HttpApiEndpoint.post("reopen")`/api/b2/polls/${pollId}/reopen`.setPayload(PollReopenInput).addSuccess(PollsDocument)
+    .annotate(OpenApi.Summary, "Extension: reopen with a future closing_at (poll_reopened)"))
+  .add(HttpApiEndpoint.post("vote", "/api/b2/stances").setPayload(StanceInput).addSuccess(PollsDocument)
+    .annotate(OpenApi.Summary, "Extension: cast or change the caller's vote"))
+  .add(HttpApiEndpoint.post("createOutcome", "/api/b2/outcomes").setPayload(OutcomeInput).addSuccess(PollsDocument)
+    .annotate(OpenApi.Summary, "Extension: state the outcome of a closed poll"))
+  .add(HttpApiEndpoint.patch("updateOutcome")`/api/b2/outcomes/${recordId}`.setPayload(OutcomePatchInput).addSuccess(PollsDocument)
+    .annotate(OpenApi.Summary, "Extension: change an outcome (outcome_updated)"))
+  .addError(Forbidden, { status: 403 })
+  .addError(NotFound, { status: 404 })
+  .addError(BadRequest, { status: 400 })
+  .addError(Unprocessable, { status: 422 })
+  .middleware(B2Auth)
+{}
+
 // Webhooks (chatbots): group administrators only
 
 const Chatbot = Schema.Struct({
@@ -456,11 +553,11 @@ export class B2Chatbots extends HttpApiGroup.make("b2.chatbots")
 
 /** Everything the server routes. */
 export class ConveneApi extends HttpApi.make("convene").add(System).add(B2Groups).add(B2Memberships).add(B3Users)
-  .add(B2Discussions).add(B2Comments).add(B2Threads).add(B2Reactions).add(B2Chatbots) {}
+  .add(B2Discussions).add(B2Comments).add(B2Threads).add(B2Reactions).add(B2Chatbots).add(B2Polls) {}
 
 /** The documents clients read: the User API with its extensions, and the Server API. */
 export const UserApiDoc = HttpApi.make("convene-b2").add(B2Groups).add(B2Memberships)
-  .add(B2Discussions).add(B2Comments).add(B2Threads).add(B2Reactions).add(B2Chatbots)
+  .add(B2Discussions).add(B2Comments).add(B2Threads).add(B2Reactions).add(B2Chatbots).add(B2Polls)
   .annotate(OpenApi.Title, "convene User API (Loomio b2 compatible)").annotate(OpenApi.Version, "1")
 export const ServerApiDoc = HttpApi.make("convene-b3").add(B3Users)
   .annotate(OpenApi.Title, "convene Server API (Loomio b3 compatible)").annotate(OpenApi.Version, "1")

@@ -2,6 +2,10 @@
 import {
   type Access,
   type Chatbot,
+  type Outcome,
+  type PollOption,
+  Polls,
+  type Stance,
   type Comment,
   type Discussion,
   type GroupCounts,
@@ -177,4 +181,104 @@ export const chatbotJson = (c: Chatbot) => ({
   notification_only: c.notification_only,
   created_at: c.created_at,
   updated_at: c.updated_at
+})
+
+/** A poll; results only for readers who may see them now (hide_results). Deleted: details null. */
+export const pollJson = (access: Access, v: Polls.PollView) => {
+  const p = v.poll
+  const ordered = p.shuffle_options ? Rules.shuffledFor(access.user.id, v.options) : v.options
+  return {
+    id: p.id,
+    key: p.key,
+    topic_id: p.topic_id,
+    discussion_id: v.discussion_id,
+    group_id: p.group_id,
+    author_id: p.author_id,
+    title: p.discarded_at === null ? p.title : null,
+    details: p.discarded_at === null ? p.details : null,
+    details_format: p.details_format,
+    poll_type: p.poll_type,
+    closing_at: p.closing_at,
+    opened_at: p.opened_at,
+    closed_at: p.closed_at,
+    discarded_at: p.discarded_at,
+    discarded_by: p.discarded_by,
+    specified_voters_only: p.specified_voters_only,
+    hide_results: p.hide_results,
+    shuffle_options: p.shuffle_options,
+    anonymous: p.anonymous,
+    notify_on_closing_soon: p.notify_on_closing_soon,
+    min_score: p.min_score,
+    max_score: p.max_score,
+    minimum_stance_choices: p.minimum_stance_choices,
+    maximum_stance_choices: p.maximum_stance_choices,
+    dots_per_person: p.dots_per_person,
+    can_respond_maybe: p.can_respond_maybe,
+    voters_count: v.voters_count,
+    decided_voters_count: v.cast_count,
+    undecided_voters_count: v.voters_count - v.cast_count,
+    poll_option_ids: ordered.map((o) => o.id),
+    results_visible: v.results !== null,
+    results: v.results === null ? null : v.results.options.map((r) => ({ ...r, voter_ids: p.anonymous ? [] : r.voter_ids })),
+    my_stance_id: v.my_stance?.id ?? null,
+    current_outcome_id: v.outcome?.id ?? null,
+    created_at: p.created_at,
+    updated_at: p.updated_at
+  }
+}
+
+/** An option, with its totals when the reader may see results. */
+export const pollOptionJson = (v: Polls.PollView, o: PollOption) => {
+  const r = v.results?.options.find((x) => x.id === o.id)
+  return {
+    id: o.id,
+    poll_id: o.poll_id,
+    name: o.name,
+    priority: o.priority,
+    ...(r === undefined
+      ? {}
+      : {
+        total_score: r.score,
+        voter_count: r.voter_count,
+        average_score: r.average,
+        score_percent: r.score_percent,
+        voter_percent: r.voter_percent,
+        votes_cast_percent: r.votes_cast_percent,
+        rank: r.rank,
+        ...(v.poll.poll_type === "meeting" ? { yes: r.yes, maybe: r.maybe, no: r.no } : {})
+      })
+  }
+}
+
+/** A ballot; an anonymous poll's ballots carry no participant except the reader's own. */
+export const stanceJson = (access: Access, v: Polls.PollView, s: Stance) => {
+  const own = s.participant_id === access.user.id
+  const names = new Map(v.options.map((o) => [o.id, o.name]))
+  return {
+    id: s.id,
+    poll_id: s.poll_id,
+    participant_id: v.poll.anonymous && !own ? null : s.participant_id,
+    latest: s.latest,
+    cast_at: s.cast_at,
+    reason: s.reason,
+    reason_format: s.reason_format,
+    option_scores: Object.fromEntries([...s.choices].filter(([id]) => names.has(id)).map(([id, score]) => [names.get(id)!, score])),
+    stance_choices: [...s.choices].map(([poll_option_id, score]) => ({ poll_option_id, score })),
+    revoked_at: s.revoked_at,
+    created_at: s.created_at,
+    updated_at: s.updated_at
+  }
+}
+
+export const outcomeJson = (o: Outcome) => ({
+  id: o.id,
+  poll_id: o.poll_id,
+  author_id: o.author_id,
+  statement: o.statement,
+  statement_format: o.statement_format,
+  poll_option_id: o.poll_option_id,
+  review_on: o.review_on,
+  latest: o.latest,
+  created_at: o.created_at,
+  updated_at: o.updated_at
 })

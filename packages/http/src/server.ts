@@ -15,6 +15,7 @@ import { B2DiscussionsLive } from "./b2/discussions.js"
 import { B2ReactionsLive } from "./b2/reactions.js"
 import { B2ThreadsLive } from "./b2/threads.js"
 import { B2ChatbotsLive } from "./b2/chatbots.js"
+import { B2PollsLive } from "./b2/polls.js"
 import { internalError } from "./errors.js"
 import { type HttpSettings, Settings } from "./settings.js"
 import { SystemLive } from "./system.js"
@@ -43,7 +44,7 @@ const ApiLive = HttpApiBuilder.api(ConveneApi).pipe(
   Layer.provide(HttpApiBuilder.middleware(lastResort)),
   Layer.provide([SystemLive, B2GroupsLive, B2MembershipsLive, B3UsersLive]),
   Layer.provide([B2DiscussionsLive, B2CommentsLive, B2ThreadsLive, B2ReactionsLive]),
-  Layer.provide(B2ChatbotsLive),
+  Layer.provide([B2ChatbotsLive, B2PollsLive]),
   Layer.provide([B2AuthLive, B3AuthLive])
 )
 

@@ -192,6 +192,11 @@ export type ThreadItemKind =
   | "stance_created"
   | "stance_updated"
   | "outcome_created"
+  | "outcome_updated"
+  | "poll_edited"
+  | "poll_closed_by_user"
+  | "poll_expired"
+  | "poll_reopened"
 
 export type ItemableType = "Discussion" | "Comment" | "Poll" | "Stance" | "Outcome"
 export const REACTABLE_TYPES: ReadonlyArray<ItemableType> = ["Discussion", "Comment", "Poll", "Stance", "Outcome"]

@@ -1,5 +1,6 @@
 import { Context, type Effect } from "effect"
 import type { ChatbotsRepo, DeliveriesRepo, EventsRepo } from "./webhooks.js"
+import type { OutcomesRepo, PollOptionsRepo, PollsRepo, StancesRepo } from "./polls.js"
 import type {
   Comment,
   Discussion,
@@ -149,6 +150,8 @@ export interface ReadersRepo {
   readonly find: (topicId: Id, userId: Id) => Effect.Effect<TopicReader | undefined>
   /** Adds the reader, or makes an existing one a guest when `guest` is true (never demotes). */
   readonly upsert: (r: Omit<TopicReader, "id" | "revoked_at">) => Effect.Effect<TopicReader>
+  /** User ids of the thread's un-revoked guests. */
+  readonly guestsOf: (topicId: Id) => Effect.Effect<ReadonlyArray<Id>>
 }
 
 export interface StoreService {
@@ -172,6 +175,10 @@ export interface StoreService {
   readonly chatbots: ChatbotsRepo
   readonly events: EventsRepo
   readonly deliveries: DeliveriesRepo
+  readonly polls: PollsRepo
+  readonly pollOptions: PollOptionsRepo
+  readonly stances: StancesRepo
+  readonly outcomes: OutcomesRepo
 }
 
 export class Store extends Context.Tag("@convene/core/Store")<Store, StoreService>() {}

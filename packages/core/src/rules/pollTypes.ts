@@ -36,7 +36,8 @@ export const ballotConfig = (poll_type: PollType, set: ConfigInput = {}): Ballot
     meeting: { min_score: 0, max_score: 2, minimum_stance_choices: 0, maximum_stance_choices: 0, dots_per_person: 1, can_respond_maybe: true },
     dot_vote: { min_score: 0, max_score: 0, minimum_stance_choices: 1, maximum_stance_choices: 0, dots_per_person: 8, can_respond_maybe: false }
   }
-  const defined = Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined))
+  const keys = ["min_score", "max_score", "minimum_stance_choices", "maximum_stance_choices", "dots_per_person", "can_respond_maybe"] as const
+  const defined = Object.fromEntries(keys.filter((k) => set[k] !== undefined).map((k) => [k, set[k]]))
   return { poll_type, ...base[poll_type], ...defined }
 }
 
@@ -237,3 +238,16 @@ export const computeResults = (
  */
 export const resultsVisible = (hide: HideResults, closed: boolean, viewerHasVoted: boolean): boolean =>
   hide === "off" || closed || (hide === "until_vote" && viewerHasVoted)
+
+/**
+ * `shuffle_options`: each viewer sees the options in an order of their own that stays the same on every
+ * request (a hash of viewer and option), so ballots are not biased by position.
+ */
+export const shuffledFor = <T extends { id: Id }>(viewerId: Id, options: ReadonlyArray<T>): ReadonlyArray<T> => {
+  const rank = (id: Id) => {
+    let h = 2166136261
+    for (const ch of `${viewerId}:${id}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619)
+    return h >>> 0
+  }
+  return [...options].sort((a, b) => rank(a.id) - rank(b.id) || a.id - b.id)
+}

@@ -28,7 +28,15 @@ export const listMail = (page: Page) => Effect.flatMap(Store, (store) => store.m
 
 /** What a thread message is about. */
 export interface ThreadMessage {
-  readonly kind: "new_discussion" | "discussion_edited" | "thread_invitation" | "comment_replied_to"
+  readonly kind:
+    | "new_discussion"
+    | "discussion_edited"
+    | "thread_invitation"
+    | "comment_replied_to"
+    | "poll_created"
+    | "poll_invitation"
+    | "poll_closing_soon"
+    | "outcome_review_due"
   readonly group: Group | undefined
   readonly title: string
   readonly actor: User
@@ -39,7 +47,11 @@ const SUBJECTS: Record<ThreadMessage["kind"], (who: string, title: string) => st
   new_discussion: (who, title) => `${who} started a discussion: ${title}`,
   discussion_edited: (who, title) => `${who} edited the discussion: ${title}`,
   thread_invitation: (who, title) => `${who} invited you to the discussion: ${title}`,
-  comment_replied_to: (who, title) => `${who} replied to your comment in: ${title}`
+  comment_replied_to: (who, title) => `${who} replied to your comment in: ${title}`,
+  poll_created: (who, title) => `${who} started a poll: ${title}`,
+  poll_invitation: (who, title) => `${who} invited you to vote: ${title}`,
+  poll_closing_soon: (_who, title) => `Closing in 24 hours: ${title}`,
+  outcome_review_due: (_who, title) => `Time to review the outcome of: ${title}`
 }
 
 /** A notification or invitation about a thread, recorded in the outbox (people without an address get none). */

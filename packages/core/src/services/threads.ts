@@ -44,7 +44,8 @@ export interface NewItem {
   readonly kind: ThreadItemKind
   readonly itemable_type: ThreadItem["itemable_type"]
   readonly itemable_id: Id
-  readonly actor: User
+  /** null for an item that must name nobody (an anonymous vote) */
+  readonly actor: User | null
   /** null: the thread's own (root) item */
   readonly parent: ThreadItem | null
   /** whether the item counts as activity (moves the thread up the lists) */
@@ -61,7 +62,7 @@ export const recordItem = (item: NewItem): Effect.Effect<ThreadItem, never, Stor
       kind: item.kind,
       itemable_type: item.itemable_type,
       itemable_id: item.itemable_id,
-      actor_id: item.actor.id,
+      actor_id: item.actor?.id ?? null,
       created_at: now,
       parent: item.parent,
       root: item.parent === null

@@ -56,6 +56,9 @@ export const makeGroupsRepo = (run: Runner): GroupsRepo => ({
       const discussions = s(`SELECT t.group_id, count(*) AS n FROM discussions d JOIN topics t ON t.id = d.topic_id
         WHERE d.discarded_at IS NULL AND t.group_id IN (${ph}) GROUP BY t.group_id`).all(...ids) as Array<{ group_id: Id; n: number }>
       for (const { group_id, n } of discussions) out.set(group_id, { ...out.get(group_id)!, discussions_count: n })
+      const polls = s(`SELECT t.group_id, count(*) AS n FROM polls p JOIN topics t ON t.id = p.topic_id
+        WHERE p.discarded_at IS NULL AND t.group_id IN (${ph}) GROUP BY t.group_id`).all(...ids) as Array<{ group_id: Id; n: number }>
+      for (const { group_id, n } of polls) out.set(group_id, { ...out.get(group_id)!, polls_count: n })
       return out
     }),
   insert: (g) =>

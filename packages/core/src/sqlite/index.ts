@@ -12,6 +12,7 @@ import { makeReactionsRepo } from "./reactions.js"
 import { makeReadersRepo } from "./readers.js"
 import { makeTopicsRepo } from "./topics.js"
 import { makeChatbotsRepo, makeDeliveriesRepo, makeEventsRepo } from "./webhooks.js"
+import { makeOutcomesRepo, makePollOptionsRepo, makePollsRepo, makeStancesRepo } from "./polls.js"
 
 export { migrate } from "./db.js"
 
@@ -35,6 +36,10 @@ export const makeSqliteStore = (filename: string): StoreService & { readonly clo
     chatbots: makeChatbotsRepo(run),
     events: makeEventsRepo(run),
     deliveries: makeDeliveriesRepo(run),
+    polls: makePollsRepo(run),
+    pollOptions: makePollOptionsRepo(run),
+    stances: makeStancesRepo(run),
+    outcomes: makeOutcomesRepo(run),
     close: conns.close
   }
 }

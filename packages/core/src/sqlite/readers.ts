@@ -18,5 +18,9 @@ export const makeReadersRepo = (run: Runner): ReadersRepo => ({
            VALUES (@topic_id, @user_id, @inviter_id, @guest, @created_at)
            ON CONFLICT (topic_id, user_id) DO UPDATE SET guest = max(guest, excluded.guest), revoked_at = NULL
            RETURNING *`).get(fromBools({ ...r }))
-      ))
+      )),
+  guestsOf: (topicId) =>
+    run.read((_, s) =>
+      (s(`SELECT user_id FROM topic_readers WHERE topic_id = ? AND guest = 1 AND revoked_at IS NULL`).all(topicId) as Array<{ user_id: number }>)
+        .map((r) => r.user_id))
 })

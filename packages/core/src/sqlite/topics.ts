@@ -16,7 +16,7 @@ const toRow = (patch: Record<string, unknown>) =>
  * The WHERE clause of `rules/topics.ts` TopicScope plus a filter. The SQL text depends only on which
  * filters are present (typed code), so each variant is prepared once; values are bound.
  */
-const where = (filter: TopicFilter) => {
+export const where = (filter: TopicFilter) => {
   const clauses = ["t.discarded_at IS NULL"]
   if (filter.groupId !== undefined) clauses.push("t.group_id = @group_id")
   if (filter.topicableType !== undefined) clauses.push("t.topicable_type = @topicable_type")
@@ -31,7 +31,7 @@ const where = (filter: TopicFilter) => {
   return `FROM topics t LEFT JOIN groups g ON g.id = t.group_id WHERE ${clauses.join(" AND ")}`
 }
 
-const params = (scope: TopicScope, filter: TopicFilter) => ({
+export const params = (scope: TopicScope, filter: TopicFilter) => ({
   all_in: JSON.stringify(scope.allIn),
   public_in: JSON.stringify(scope.publicIn),
   public_groups: scope.publicGroups ? 1 : 0,

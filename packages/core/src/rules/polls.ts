@@ -1,0 +1,67 @@
+/** Loomio `ability/poll.rb`, `ability/stance.rb`, `ability/outcome.rb`, pure. A poll is as visible as its thread. */
+import type { Poll, Stance } from "../domain/polls.js"
+import type { Group } from "../domain/records.js"
+import { type Access, isAdmin, isMember } from "./access.js"
+import { isDiscussionMember } from "./discussions.js"
+import { resultsVisible } from "./pollTypes.js"
+import { canShowTopic, isGuest, type TopicContext } from "./topics.js"
+
+export const isDraft = (p: Poll) => p.opened_at === null && p.closed_at === null
+export const isClosed = (p: Poll) => p.closed_at !== null
+/** Open for voting: opened, not closed, not deleted. */
+export const isActive = (p: Poll) => p.opened_at !== null && p.closed_at === null && p.discarded_at === null
+
+/** create: group admin, or (members_can_raise_motions and a member or guest of the thread); never in a closed thread. */
+export const canStartPoll = (access: Access, group: Group | undefined, ctx: TopicContext | undefined): boolean => {
+  if (ctx !== undefined && (ctx.topic.closed_at !== null || !canShowTopic(access, ctx))) return false
+  if (group === undefined) return ctx !== undefined && isDiscussionMember(access, ctx)
+  return isAdmin(access, group.id) ||
+    (group.members_can_raise_motions && (isMember(access, group.id) || (ctx !== undefined && isGuest(ctx.reader))))
+}
+
+/** Poll admins: the author (while a member of the poll's group, or when it has none) and group admins. */
+export const isPollAdmin = (access: Access, ctx: TopicContext, p: Poll): boolean =>
+  (p.author_id === access.user.id && (ctx.group === undefined || isMember(access, ctx.group.id))) ||
+  (ctx.group !== undefined && isAdmin(access, ctx.group.id))
+
+/** Poll members: members of its group and guests of its thread. */
+export const isPollMember = (access: Access, ctx: TopicContext): boolean => isDiscussionMember(access, ctx)
+
+export const canShowPoll = (access: Access, ctx: TopicContext, p: Poll, ballot: Stance | undefined): boolean =>
+  p.discarded_at === null && (canShowTopic(access, ctx) || (ballot !== undefined && ballot.revoked_at === null))
+
+/** update: poll admin, poll not closed, thread not closed. */
+export const canEditPoll = (access: Access, ctx: TopicContext, p: Poll): boolean =>
+  p.discarded_at === null && !isClosed(p) && ctx.topic.closed_at === null && isPollAdmin(access, ctx, p)
+
+export const canDeletePoll = (access: Access, ctx: TopicContext, p: Poll): boolean =>
+  p.discarded_at === null && isPollAdmin(access, ctx, p)
+
+export const canClosePoll = (access: Access, ctx: TopicContext, p: Poll): boolean => isActive(p) && isPollAdmin(access, ctx, p)
+
+/** reopen: closed, not anonymous (Loomio), thread open, poll admin. */
+export const canReopenPoll = (access: Access, ctx: TopicContext, p: Poll): boolean =>
+  isClosed(p) && p.discarded_at === null && !p.anonymous && ctx.topic.closed_at === null && isPollAdmin(access, ctx, p)
+
+/**
+ * vote (Loomio vote_in): a live issued ballot, or (not specified_voters_only and a poll member, group members
+ * only when `members_can_vote` unless they administer the group). The poll must be open: callers check that first
+ * to say why not.
+ */
+export const mayVote = (access: Access, ctx: TopicContext, p: Poll, ballot: Stance | undefined): boolean => {
+  if (access.user.deactivated_at !== null) return false
+  if (ballot !== undefined && ballot.revoked_at === null) return true
+  if (p.specified_voters_only) return false
+  if (isGuest(ctx.reader)) return true
+  if (ctx.group === undefined || !isMember(access, ctx.group.id)) return false
+  return ctx.group.members_can_vote || isAdmin(access, ctx.group.id)
+}
+
+/** Results and other people's votes, for this viewer now (hide_results). */
+export const canSeeResults = (p: Poll, ballot: Stance | undefined): boolean =>
+  resultsVisible(p.hide_results, isClosed(p), ballot !== undefined && ballot.cast_at !== null)
+
+/** Outcomes: on a closed poll, by a poll admin or (members_can_edit_discussions and a poll member). */
+export const canStateOutcome = (access: Access, ctx: TopicContext, p: Poll): boolean =>
+  isClosed(p) && p.discarded_at === null &&
+  (isPollAdmin(access, ctx, p) || (ctx.group !== undefined && ctx.group.members_can_edit_discussions && isPollMember(access, ctx)))

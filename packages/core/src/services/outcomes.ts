@@ -1,0 +1,118 @@
+/** Outcomes of closed polls: the poll's current outcome is its latest (extension endpoints, decisions.md §3). */
+import { Effect } from "effect"
+import type { Outcome, Poll } from "../domain/polls.js"
+import type { Id, User } from "../domain/records.js"
+import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
+import { Store } from "../ports/store.js"
+import type { Access } from "../rules/access.js"
+import { cleanBody } from "../rules/bodies.js"
+import { isIsoDateOrDateTime } from "../rules/pollTypes.js"
+import { canStateOutcome } from "../rules/polls.js"
+import { bodyMarkdown } from "../rules/threadMarkdown.js"
+import { displayName } from "../rules/users.js"
+import { headlineFor } from "../rules/webhookPayloads.js"
+import { nowIso } from "./common.js"
+import { publishEvent } from "./events.js"
+import { pollItemParent, type PollView, viewPolls, visiblePoll } from "./polls.js"
+import { recordItem } from "./threads.js"
+
+export interface OutcomeInput {
+  readonly statement?: string
+  readonly statement_format?: "md" | "html"
+  /** YYYY-MM-DD: the day `outcome_review_due` is raised */
+  readonly review_on?: string | null
+  readonly poll_option_id?: number | null
+}
+
+export interface OutcomeResult {
+  readonly outcome: Outcome
+  readonly view: PollView
+}
+
+const checkReviewOn = (v: string | null | undefined): Effect.Effect<void, Invalid> =>
+  v == null || (/^\d{4}-\d{2}-\d{2}$/.test(v) && isIsoDateOrDateTime(v)) ? Effect.void : Effect.fail(invalid("review_on", "must be a date (YYYY-MM-DD)"))
+
+export const outcomeEvent = (kind: "outcome_created" | "outcome_updated" | "outcome_review_due", poll: Poll, o: Outcome, actor: User | null) =>
+  publishEvent({
+    kind,
+    group_id: poll.group_id,
+    actor_id: actor?.id ?? null,
+    eventable_type: "Outcome",
+    eventable_id: o.id,
+    message: {
+      headline: headlineFor(kind, actor === null ? "Someone" : displayName(actor)),
+      title: poll.title,
+      path: `/p/${poll.key}`,
+      body: bodyMarkdown(o.statement, o.statement_format) || null,
+      recipient_message: null
+    }
+  })
+
+const permitted = (access: Access, pollId: Id) =>
+  Effect.gen(function*() {
+    const pc = yield* visiblePoll(access, pollId)
+    if (pc.poll.closed_at === null) return yield* invalid("poll_id", "outcomes are stated on closed polls")
+    if (!canStateOutcome(access, pc.ctx, pc.poll)) return yield* forbidden("Not authorized to state an Outcome.")
+    return pc
+  })
+
+export const createOutcome = (
+  access: Access,
+  pollId: Id,
+  input: OutcomeInput
+): Effect.Effect<OutcomeResult, NotFound | Forbidden | Invalid, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    if (input.statement === undefined || input.statement.trim() === "") return yield* invalid("statement", "can't be blank")
+    yield* checkReviewOn(input.review_on)
+    return yield* store.transaction(Effect.gen(function*() {
+      const { ctx, poll } = yield* permitted(access, pollId)
+      if (input.poll_option_id != null) {
+        const options = yield* store.pollOptions.ofPolls([poll.id])
+        if (!options.some((o) => o.id === input.poll_option_id)) return yield* invalid("poll_option_id", "must be an option of this poll")
+      }
+      const format = input.statement_format ?? "md"
+      const outcome = yield* store.outcomes.insert({
+        poll_id: poll.id,
+        author_id: access.user.id,
+        statement: cleanBody(input.statement!, format),
+        statement_format: format,
+        poll_option_id: input.poll_option_id ?? null,
+        review_on: input.review_on ?? null,
+        created_at: yield* nowIso
+      })
+      yield* recordItem({
+        topic: ctx.topic, kind: "outcome_created", itemable_type: "Outcome", itemable_id: outcome.id, actor: access.user,
+        parent: yield* pollItemParent(ctx.topic, poll), bump: true
+      })
+      yield* outcomeEvent("outcome_created", poll, outcome, access.user)
+      return { outcome, view: (yield* viewPolls(access, [poll]))[0]! }
+    }))
+  })
+
+export const updateOutcome = (
+  access: Access,
+  id: Id,
+  input: OutcomeInput
+): Effect.Effect<OutcomeResult, NotFound | Forbidden | Invalid, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    if (input.statement !== undefined && input.statement.trim() === "") return yield* invalid("statement", "can't be blank")
+    yield* checkReviewOn(input.review_on)
+    return yield* store.transaction(Effect.gen(function*() {
+      const existing = yield* store.outcomes.byId(id)
+      if (existing === undefined) return yield* notFound(`Outcome ${id} not found`)
+      const { poll } = yield* permitted(access, existing.poll_id)
+      const format = input.statement_format ?? (input.statement !== undefined ? "md" : existing.statement_format)
+      const now = yield* nowIso
+      yield* store.outcomes.update(id, {
+        statement: input.statement === undefined ? existing.statement : cleanBody(input.statement, format),
+        statement_format: format,
+        ...(input.review_on === undefined ? {} : { review_on: input.review_on, review_sent_at: null }),
+        updated_at: now
+      })
+      const outcome = (yield* store.outcomes.byId(id))!
+      yield* outcomeEvent("outcome_updated", poll, outcome, access.user)
+      return { outcome, view: (yield* viewPolls(access, [poll]))[0]! }
+    }))
+  })

@@ -1,0 +1,541 @@
+/**
+ * Polls: create (in a discussion's thread or in a thread of their own), read, list, edit, close, reopen,
+ * soft delete, and the ballots they issue. Each write is one transaction with its thread item, mail and
+ * webhook event.
+ */
+import { Effect } from "effect"
+import {
+  HIDE_RESULTS,
+  type HideResults,
+  NOTIFY_ON_CLOSING_SOON,
+  type NotifyOnClosingSoon,
+  type Outcome,
+  type Poll,
+  type PollOption,
+  POLL_TYPES,
+  type PollType,
+  type Stance
+} from "../domain/polls.js"
+import type { Group, Id, Page, Topic, User } from "../domain/records.js"
+import type { EventKind } from "../domain/webhooks.js"
+import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
+import type { PollStatus } from "../ports/polls.js"
+import { Store } from "../ports/store.js"
+import type { Access } from "../rules/access.js"
+import { cleanBody } from "../rules/bodies.js"
+import { ballotConfig, computeResults, configError, DEFAULT_OPTIONS, optionsError, orderOptions, type PollResults } from "../rules/pollTypes.js"
+import {
+  canClosePoll,
+  canDeletePoll,
+  canEditPoll,
+  canReopenPoll,
+  canSeeResults,
+  canShowPoll,
+  canStartPoll,
+  isActive,
+  isDraft
+} from "../rules/polls.js"
+import { groupTopicScope, privateDefault, type TopicContext } from "../rules/topics.js"
+import { headlineFor } from "../rules/webhookPayloads.js"
+import { bodyMarkdown } from "../rules/threadMarkdown.js"
+import { displayName, isEmail, normaliseEmail } from "../rules/users.js"
+import { nowIso, type Paged } from "./common.js"
+import { type GroupView, viewGroups } from "./groups.js"
+import { publishEvent } from "./events.js"
+import { newRecordKey } from "./keys.js"
+import { recordThreadMessage } from "./mail.js"
+import { userForEmail } from "./memberships.js"
+import { recordItem, rootItem, topicById, topicContext } from "./threads.js"
+
+export interface PollInput {
+  readonly group_id?: number | null
+  readonly discussion_id?: number | null
+  readonly topic_id?: number | null
+  readonly title?: string
+  readonly poll_type?: string
+  readonly details?: string
+  readonly details_format?: "md" | "html"
+  readonly options?: ReadonlyArray<string>
+  readonly closing_at?: string | null
+  readonly specified_voters_only?: boolean
+  readonly hide_results?: string
+  readonly shuffle_options?: boolean
+  readonly anonymous?: boolean
+  readonly notify_on_closing_soon?: string
+  readonly recipient_audience?: "group" | null
+  readonly recipient_user_ids?: ReadonlyArray<number>
+  readonly recipient_emails?: ReadonlyArray<string>
+  readonly recipient_message?: string | null
+  readonly notify_recipients?: boolean
+  // Loomio's ballot settings (compatibility extensions): multiple choice, score range, dot budget
+  readonly min_score?: number
+  readonly max_score?: number
+  readonly minimum_stance_choices?: number
+  readonly maximum_stance_choices?: number
+  readonly dots_per_person?: number
+  readonly can_respond_maybe?: boolean
+}
+
+/** Types that cannot be anonymous (Loomio `prevent_anonymous`). */
+const NO_ANONYMOUS: ReadonlyArray<PollType> = ["count", "meeting"]
+
+const oneOf = <T extends string>(values: ReadonlyArray<T>, v: string): v is T => (values as ReadonlyArray<string>).includes(v)
+const blank = (s: string | undefined | null) => s === undefined || s === null || s.trim() === ""
+
+/** A future ISO 8601 date-time, or null (draft). */
+const closingTime = (value: string | null | undefined, now: string): Effect.Effect<string | null, Invalid> => {
+  if (value === undefined || value === null) return Effect.succeed(null)
+  const ms = Date.parse(value)
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(ms)) return Effect.fail(invalid("closing_at", "must be an ISO 8601 date-time"))
+  if (ms <= Date.parse(now)) return Effect.fail(invalid("closing_at", "must be in the future"))
+  return Effect.succeed(new Date(ms).toISOString())
+}
+
+export const findPoll = (ref: string | number): Effect.Effect<Poll, NotFound, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const text = String(ref)
+    const poll = /^[0-9]{1,15}$/.test(text) ? yield* store.polls.byId(Number(text)) : yield* store.polls.byKey(text)
+    if (poll === undefined) return yield* notFound(`Poll ${text} not found`)
+    return poll
+  })
+
+export interface PollContext {
+  readonly poll: Poll
+  readonly ctx: TopicContext
+  /** the caller's latest ballot, if any */
+  readonly ballot: Stance | undefined
+}
+
+/** A poll the caller may see (its thread is visible, or they hold a ballot), else 404. */
+export const visiblePoll = (access: Access, ref: string | number): Effect.Effect<PollContext, NotFound, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const poll = yield* findPoll(ref)
+    const ctx = yield* topicContext(access, yield* topicById(poll.topic_id))
+    const ballot = yield* store.stances.latestFor(poll.id, access.user.id)
+    if (!canShowPoll(access, ctx, poll, ballot)) return yield* notFound(`Poll ${ref} not found`)
+    return { poll, ctx, ballot }
+  })
+
+/** What a reader gets: the poll, its options, results when the reader may see them, the current outcome. */
+export interface PollView {
+  readonly poll: Poll
+  readonly topic: Topic
+  readonly options: ReadonlyArray<PollOption>
+  /** null while hidden from this reader (hide_results) */
+  readonly results: PollResults | null
+  /** counts of ballots issued and cast are always shown */
+  readonly voters_count: number
+  readonly cast_count: number
+  readonly my_stance: Stance | undefined
+  /** other people's ballots the reader may see (never for anonymous polls or while results are hidden) */
+  readonly stances: ReadonlyArray<Stance>
+  readonly outcome: Outcome | undefined
+  readonly discussion_id: Id | null
+}
+
+/** Views of many polls in one query per record type. */
+export const viewPolls = (access: Access, polls: ReadonlyArray<Poll>): Effect.Effect<ReadonlyArray<PollView>, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const ids = polls.map((p) => p.id)
+    const options = yield* store.pollOptions.ofPolls(ids)
+    const stances = yield* store.stances.latestOf(ids)
+    const outcomes = yield* store.outcomes.latestOf(ids)
+    const topics = new Map((yield* store.topics.byIds([...new Set(polls.map((p) => p.topic_id))])).map((t) => [t.id, t]))
+    const discussions = yield* store.discussions.byTopicIds([...topics.values()].filter((t) => t.topicable_type === "Discussion").map((t) => t.id))
+    return polls.map((poll) => {
+      const opts = options.filter((o) => o.poll_id === poll.id)
+      const ballots = stances.filter((s) => s.poll_id === poll.id)
+      const mine = ballots.find((s) => s.participant_id === access.user.id)
+      const visible = canSeeResults(poll, mine)
+      const results = computeResults(poll.poll_type, opts, ballots, poll.anonymous)
+      return {
+        poll,
+        topic: topics.get(poll.topic_id)!,
+        options: opts,
+        results: visible ? results : null,
+        voters_count: results.voters_count,
+        cast_count: results.cast_count,
+        my_stance: mine,
+        stances: visible && !poll.anonymous ? ballots.filter((s) => s.cast_at !== null) : [],
+        outcome: outcomes.find((o) => o.poll_id === poll.id),
+        discussion_id: discussions.find((d) => d.topic_id === poll.topic_id)?.id ?? null
+      }
+    })
+  })
+
+export const showPoll = (access: Access, ref: string): Effect.Effect<PollView, NotFound, Store> =>
+  Effect.flatMap(visiblePoll(access, ref), ({ poll }) => Effect.map(viewPolls(access, [poll]), (v) => v[0]!))
+
+/** GET /polls: the group's polls the caller may see; group unknown → 404, invisible group → 403. */
+export const listPolls = (
+  access: Access,
+  groupId: Id,
+  status: PollStatus,
+  page: Page
+): Effect.Effect<Paged<PollView>, NotFound | Forbidden, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const group = yield* store.groups.byId(groupId)
+    if (group === undefined) return yield* notFound(`Group ${groupId} not found`)
+    const scope = groupTopicScope(access, group)
+    if (scope.allIn.length === 0 && scope.publicIn.length === 0) return yield* forbidden("Not authorized to show Group.")
+    const polls = yield* store.polls.inGroup(scope, group.id, status, page)
+    const total = yield* store.polls.countInGroup(scope, group.id, status)
+    return { records: yield* viewPolls(access, polls), total }
+  })
+
+/** The text of a poll's webhook events (never a vote or a result: the group sees those in the poll). */
+const pollEvent = (kind: EventKind, poll: Poll, actor: User | null, message: string | null = null) =>
+  publishEvent({
+    kind,
+    group_id: poll.group_id,
+    actor_id: actor?.id ?? null,
+    eventable_type: "Poll",
+    eventable_id: poll.id,
+    message: {
+      headline: headlineFor(kind, actor === null ? "Someone" : displayName(actor), poll.poll_type.replace("_", " ")),
+      title: poll.title,
+      path: `/p/${poll.key}`,
+      body: bodyMarkdown(poll.details, poll.details_format) || null,
+      recipient_message: message
+    }
+  })
+
+/**
+ * Issues an uncast ballot to every human member of the poll's group and every guest of its thread who
+ * holds none yet (Loomio `create_anyone_can_vote_stances`), when the poll is open to everyone.
+ */
+const issueBallots = (poll: Poll, group: Group | undefined) =>
+  Effect.gen(function*() {
+    if (poll.specified_voters_only) return
+    const store = yield* Store
+    const now = yield* nowIso
+    const memberIds = group === undefined ? [] : (yield* store.memberships.activeEmails(group.id)).map((m) => m.membership.user_id)
+    const guestIds = yield* store.readers.guestsOf(poll.topic_id)
+    const held = new Set((yield* store.stances.latestOf([poll.id])).map((s) => s.participant_id))
+    for (const user of yield* store.users.byIds([...new Set([...memberIds, ...guestIds])])) {
+      if (user.bot || user.deactivated_at !== null || held.has(user.id)) continue
+      yield* store.stances.insert({
+        poll_id: poll.id, participant_id: user.id, inviter_id: null, cast_at: null, reason: null, reason_format: "md",
+        created_at: now, choices: new Map()
+      })
+    }
+  })
+
+/** Opening a poll: ballots, the `poll_created` item and event (decisions.md: create non-draft or draft opened). */
+const openPoll = (poll: Poll, group: Group | undefined, actor: User) =>
+  Effect.gen(function*() {
+    yield* issueBallots(poll, group)
+    yield* pollEvent("poll_created", poll, actor)
+  })
+
+interface PollRecipients {
+  readonly audience?: "group" | null
+  readonly userIds?: ReadonlyArray<number>
+  readonly emails?: ReadonlyArray<string>
+  readonly message?: string | null
+  readonly notify: boolean
+}
+
+/**
+ * Invites people to vote: each gets a ballot (and, when not a group member, guest access to the thread);
+ * with `notify`, each is told through the mail outbox. `audience: "group"` invites every human member.
+ */
+const invite = (poll: Poll, ctx: TopicContext, actor: User, r: PollRecipients) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const now = yield* nowIso
+    const people: Array<User> = []
+    if (r.audience === "group" && ctx.group !== undefined) {
+      const members = yield* store.memberships.activeEmails(ctx.group.id)
+      for (const u of yield* store.users.byIds(members.map((m) => m.membership.user_id))) if (!u.bot) people.push(u)
+    }
+    for (const id of r.userIds ?? []) {
+      const u = yield* store.users.byId(id)
+      if (u === undefined) return yield* invalid("recipient_user_ids", `${id} is not a user`)
+      people.push(u)
+    }
+    for (const email of r.emails ?? []) people.push(yield* userForEmail(normaliseEmail(email)))
+    const done = new Set<Id>()
+    for (const user of people) {
+      if (done.has(user.id) || user.deactivated_at !== null) continue
+      done.add(user.id)
+      const member = ctx.group !== undefined && (yield* store.memberships.activeFor(ctx.group.id, user.id)) !== undefined
+      if (!member) yield* store.readers.upsert({ topic_id: poll.topic_id, user_id: user.id, inviter_id: actor.id, guest: true, created_at: now })
+      const ballot = yield* store.stances.latestFor(poll.id, user.id)
+      if (ballot === undefined) {
+        yield* store.stances.insert({
+          poll_id: poll.id, participant_id: user.id, inviter_id: actor.id, cast_at: null, reason: null, reason_format: "md",
+          created_at: now, choices: new Map()
+        })
+      } else if (ballot.revoked_at !== null) {
+        yield* store.stances.unrevoke(ballot.id, now)
+      }
+      if (r.notify && user.id !== actor.id) {
+        yield* recordThreadMessage(user, { kind: "poll_invitation", group: ctx.group, title: poll.title, actor, message: r.message ?? null })
+      }
+    }
+  })
+
+const checkEmails = (emails: ReadonlyArray<string> | undefined): Effect.Effect<void, Invalid> => {
+  const bad = (emails ?? []).find((e) => !isEmail(normaliseEmail(e)))
+  return bad === undefined ? Effect.void : Effect.fail(invalid("recipient_emails", `${JSON.stringify(bad)} is not a valid e-mail address`))
+}
+
+/** The thread a new poll joins (`discussion_id` or `topic_id`), or none for a poll of its own. */
+const targetThread = (access: Access, input: PollInput) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    if (input.discussion_id != null) {
+      const d = yield* store.discussions.byId(input.discussion_id)
+      if (d === undefined || d.discarded_at !== null) return yield* notFound(`Discussion ${input.discussion_id} not found`)
+      return yield* topicContext(access, yield* topicById(d.topic_id))
+    }
+    if (input.topic_id != null) {
+      const t = yield* store.topics.byId(input.topic_id)
+      if (t === undefined || t.discarded_at !== null) return yield* notFound(`Thread ${input.topic_id} not found`)
+      return yield* topicContext(access, t)
+    }
+    return undefined
+  })
+
+/** POST /polls (the spec's "Poll create rules"). */
+export const createPoll = (access: Access, input: PollInput): Effect.Effect<PollView, NotFound | Forbidden | Invalid, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    if (blank(input.poll_type)) return yield* invalid("poll_type", "can't be blank")
+    if (!oneOf(POLL_TYPES, input.poll_type!)) return yield* invalid("poll_type", `must be one of ${POLL_TYPES.join(", ")}`)
+    const type = input.poll_type as PollType
+    if (blank(input.title)) return yield* invalid("title", "can't be blank")
+    const hide = input.hide_results ?? "off"
+    if (!oneOf(HIDE_RESULTS, hide)) return yield* invalid("hide_results", `must be one of ${HIDE_RESULTS.join(", ")}`)
+    const notify = input.notify_on_closing_soon ?? "nobody"
+    if (!oneOf(NOTIFY_ON_CLOSING_SOON, notify)) {
+      return yield* invalid("notify_on_closing_soon", `must be one of ${NOTIFY_ON_CLOSING_SOON.join(", ")}`)
+    }
+    if (input.anonymous && NO_ANONYMOUS.includes(type)) return yield* invalid("anonymous", `is not available for a ${type} poll`)
+    const names = input.options ?? DEFAULT_OPTIONS[type] ?? []
+    const optionProblem = optionsError(type, names)
+    if (optionProblem !== null) return yield* invalid("options", optionProblem)
+    const config = ballotConfig(type, input)
+    const configProblem = configError(config)
+    if (configProblem !== null) return yield* invalid(configProblem[0], configProblem[1])
+    yield* checkEmails(input.recipient_emails)
+    const now = yield* nowIso
+    const closingAt = yield* closingTime(input.closing_at, now)
+
+    return yield* store.transaction(Effect.gen(function*() {
+      const thread = yield* targetThread(access, input)
+      // group_id is ignored when the poll joins a thread: the thread's group is the poll's group
+      const group = thread !== undefined
+        ? thread.group
+        : input.group_id == null
+        ? undefined
+        : yield* store.groups.byId(input.group_id)
+      if (thread === undefined && input.group_id == null) return yield* invalid("group_id", "can't be blank")
+      if (thread === undefined && group === undefined) return yield* notFound(`Group ${input.group_id} not found`)
+      if (!canStartPoll(access, group, thread)) return yield* forbidden("Not authorized to create Poll.")
+      const topic = thread?.topic ?? (yield* store.topics.insert({
+        group_id: group!.id,
+        topicable_type: "Poll",
+        topicable_id: null,
+        private: privateDefault(group!),
+        tags: [],
+        max_depth: 3,
+        last_activity_at: now,
+        created_at: now
+      }))
+      const poll = yield* store.polls.insert({
+        ...config,
+        key: newRecordKey(),
+        topic_id: topic.id,
+        author_id: access.user.id,
+        title: input.title!.trim(),
+        details: cleanBody(input.details ?? "", input.details_format ?? "md"),
+        details_format: input.details_format ?? "md",
+        closing_at: closingAt,
+        opened_at: closingAt === null ? null : now,
+        specified_voters_only: input.specified_voters_only ?? false,
+        hide_results: hide as HideResults,
+        shuffle_options: input.shuffle_options ?? false,
+        anonymous: input.anonymous ?? false,
+        notify_on_closing_soon: notify as NotifyOnClosingSoon,
+        created_at: now
+      })
+      yield* store.pollOptions.replace(poll.id, orderOptions(type, names))
+      if (thread === undefined) yield* store.topics.update(topic.id, { topicable_id: poll.id, updated_at: now })
+      const placed = thread === undefined ? { ...topic, topicable_id: poll.id } : topic
+      yield* recordItem({
+        topic: placed,
+        kind: "poll_created",
+        itemable_type: "Poll",
+        itemable_id: poll.id,
+        actor: access.user,
+        parent: thread === undefined ? null : yield* rootItem(placed),
+        bump: true
+      })
+      const ctx = yield* topicContext(access, placed)
+      yield* invite(poll, ctx, access.user, {
+        audience: input.recipient_audience,
+        userIds: input.recipient_user_ids,
+        emails: input.recipient_emails,
+        message: input.recipient_message,
+        notify: input.notify_recipients ?? false
+      })
+      if (poll.opened_at !== null) yield* openPoll(poll, group, access.user)
+      return yield* reload(access, poll.id)
+    }))
+  })
+
+const reload = (access: Access, id: Id) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    return (yield* viewPolls(access, [(yield* store.polls.byId(id))!]))[0]!
+  })
+
+export type PollPatchInput = Pick<
+  PollInput,
+  "title" | "details" | "details_format" | "options" | "closing_at" | "recipient_audience" | "recipient_user_ids" | "recipient_emails" | "recipient_message" | "notify_recipients"
+>
+
+/**
+ * PATCH /polls/{id}. Changing options keeps the votes on options that stay and deletes the votes on options
+ * removed (Loomio); a draft given a `closing_at` opens (`poll_created`); an open poll cannot become a draft.
+ */
+export const updatePoll = (access: Access, ref: string, input: PollPatchInput): Effect.Effect<PollView, NotFound | Forbidden | Invalid, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    if (input.title !== undefined && blank(input.title)) return yield* invalid("title", "can't be blank")
+    yield* checkEmails(input.recipient_emails)
+    const now = yield* nowIso
+    return yield* store.transaction(Effect.gen(function*() {
+      const { ctx, poll } = yield* visiblePoll(access, ref)
+      if (!canEditPoll(access, ctx, poll)) return yield* forbidden("Not authorized to update Poll.")
+      if (input.options !== undefined) {
+        const problem = optionsError(poll.poll_type, input.options)
+        if (problem !== null) return yield* invalid("options", problem)
+      }
+      let closingAt = poll.closing_at
+      if (input.closing_at !== undefined) {
+        if (input.closing_at === null && !isDraft(poll)) return yield* invalid("closing_at", "can't be removed from an open poll")
+        closingAt = yield* closingTime(input.closing_at, now)
+      }
+      const opens = isDraft(poll) && closingAt !== null
+      const format = input.details_format ?? (input.details !== undefined ? "md" : poll.details_format)
+      yield* store.polls.update(poll.id, {
+        title: input.title?.trim() ?? poll.title,
+        details: input.details === undefined ? poll.details : cleanBody(input.details, format),
+        details_format: format,
+        closing_at: closingAt,
+        ...(opens ? { opened_at: now } : {}),
+        ...(closingAt !== poll.closing_at ? { closing_soon_sent_at: null } : {}),
+        updated_at: now
+      })
+      if (input.options !== undefined) yield* store.pollOptions.replace(poll.id, orderOptions(poll.poll_type, input.options))
+      const updated = (yield* store.polls.byId(poll.id))!
+      yield* invite(updated, ctx, access.user, {
+        audience: input.recipient_audience,
+        userIds: input.recipient_user_ids,
+        emails: input.recipient_emails,
+        message: input.recipient_message,
+        notify: input.notify_recipients ?? false
+      })
+      if (opens) yield* openPoll(updated, ctx.group, access.user)
+      else yield* pollEvent("poll_edited", updated, access.user, input.recipient_message ?? null)
+      return yield* reload(access, poll.id)
+    }))
+  })
+
+/** DELETE /polls/{id}: soft delete; a poll's own thread goes with it. */
+export const deletePoll = (access: Access, ref: string): Effect.Effect<PollView, NotFound | Forbidden, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    return yield* store.transaction(Effect.gen(function*() {
+      const { ctx, poll } = yield* visiblePoll(access, ref)
+      if (!canDeletePoll(access, ctx, poll)) return yield* forbidden("Not authorized to destroy Poll.")
+      const now = yield* nowIso
+      yield* store.polls.update(poll.id, { discarded_at: now, discarded_by: access.user.id, updated_at: now })
+      if (ctx.topic.topicable_type === "Poll") yield* store.topics.update(ctx.topic.id, { discarded_at: now, updated_at: now })
+      const [view] = yield* viewPolls(access, [(yield* store.polls.byId(poll.id))!])
+      return view!
+    }))
+  })
+
+/** Closing: by a person (`poll_closed_by_user`) or by the scheduler at closing time (`poll_expired`). */
+export const closeNow = (poll: Poll, topic: Topic, actor: User | null, kind: "poll_closed_by_user" | "poll_expired") =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const now = yield* nowIso
+    yield* store.polls.update(poll.id, { closed_at: now, updated_at: now })
+    const closed = (yield* store.polls.byId(poll.id))!
+    if (actor !== null) {
+      yield* recordItem({
+        topic, kind, itemable_type: "Poll", itemable_id: poll.id, actor, parent: yield* pollItemParent(topic, poll), bump: true
+      })
+    }
+    yield* pollEvent(kind, closed, actor)
+  })
+
+/** Items about a poll hang under the poll's own item. */
+export const pollItemParent = (topic: Topic, poll: Poll) =>
+  Effect.flatMap(Store, (store) =>
+    Effect.flatMap(store.items.byItemable("Poll", poll.id), (item) => (item === undefined ? rootItem(topic) : Effect.succeed(item))))
+
+export const closePoll = (access: Access, ref: string): Effect.Effect<PollView, NotFound | Forbidden | Invalid, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    return yield* store.transaction(Effect.gen(function*() {
+      const { ctx, poll } = yield* visiblePoll(access, ref)
+      if (!isActive(poll)) return yield* invalid("poll", isDraft(poll) ? "is a draft: it has not opened" : "is already closed")
+      if (!canClosePoll(access, ctx, poll)) return yield* forbidden("Not authorized to close Poll.")
+      yield* closeNow(poll, ctx.topic, access.user, "poll_closed_by_user")
+      return yield* reload(access, poll.id)
+    }))
+  })
+
+/** POST /polls/{id}/reopen with a future `closing_at`. Anonymous polls cannot be reopened (Loomio). */
+export const reopenPoll = (access: Access, ref: string, closingAt: string): Effect.Effect<PollView, NotFound | Forbidden | Invalid, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const now = yield* nowIso
+    const closing = yield* closingTime(closingAt, now)
+    return yield* store.transaction(Effect.gen(function*() {
+      const { ctx, poll } = yield* visiblePoll(access, ref)
+      if (poll.closed_at === null) return yield* invalid("poll", "is not closed")
+      if (poll.anonymous) return yield* invalid("poll", "is anonymous: anonymous polls cannot be reopened")
+      if (!canReopenPoll(access, ctx, poll)) return yield* forbidden("Not authorized to reopen Poll.")
+      yield* store.polls.update(poll.id, { closed_at: null, closing_at: closing, opened_at: now, closing_soon_sent_at: null, updated_at: now })
+      const reopened = (yield* store.polls.byId(poll.id))!
+      yield* recordItem({
+        topic: ctx.topic, kind: "poll_reopened", itemable_type: "Poll", itemable_id: poll.id, actor: access.user,
+        parent: yield* pollItemParent(ctx.topic, poll), bump: true
+      })
+      yield* pollEvent("poll_reopened", reopened, access.user)
+      return yield* reload(access, poll.id)
+    }))
+  })
+
+export { pollEvent }
+
+/** Groups and people that poll documents side-load, in one query per type. */
+export const related = (
+  access: Access,
+  views: ReadonlyArray<PollView>,
+  want: { groups: boolean; users: boolean }
+): Effect.Effect<{ groups: ReadonlyArray<GroupView>; users: ReadonlyArray<User> }, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const groupIds = [...new Set(views.flatMap((v) => (v.poll.group_id === null ? [] : [v.poll.group_id])))]
+    const groups = want.groups ? yield* viewGroups(yield* store.groups.byIds(groupIds)) : []
+    const userIds = new Set<Id>([access.user.id])
+    for (const v of views) {
+      userIds.add(v.poll.author_id)
+      if (v.outcome !== undefined) userIds.add(v.outcome.author_id)
+      for (const s of v.stances) userIds.add(s.participant_id)
+    }
+    const users = want.users ? yield* store.users.byIds([...userIds]) : []
+    return { groups, users }
+  })

@@ -1,0 +1,82 @@
+/**
+ * The scheduler's jobs (run every CONVENE_SCHEDULER_INTERVAL_MS by `serve`): close polls at closing time
+ * (`poll_expired`), remind 24 hours before (`poll_closing_soon`), raise outcome reviews (`outcome_review_due`).
+ * Each job re-checks its marker inside its own transaction, so a restart or a second process never repeats one.
+ * Time comes from Effect's Clock: tests drive it with TestClock.
+ */
+import { Clock, Effect } from "effect"
+import type { Poll } from "../domain/polls.js"
+import type { User } from "../domain/records.js"
+import { Store } from "../ports/store.js"
+import { outcomeEvent } from "./outcomes.js"
+import { closeNow, pollEvent } from "./polls.js"
+import { recordThreadMessage } from "./mail.js"
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+export interface SchedulerReport {
+  readonly expired: number
+  readonly reminded: number
+  readonly reviews: number
+}
+
+/** Who gets the 24 h reminder (`notify_on_closing_soon`). */
+const reminderRecipients = (poll: Poll): Effect.Effect<ReadonlyArray<User>, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    if (poll.notify_on_closing_soon === "nobody") return []
+    if (poll.notify_on_closing_soon === "author") return yield* store.users.byIds([poll.author_id])
+    const ballots = yield* store.stances.latestOf([poll.id])
+    const wanted = poll.notify_on_closing_soon === "undecided_voters" ? ballots.filter((b) => b.cast_at === null) : ballots
+    return (yield* store.users.byIds(wanted.map((b) => b.participant_id))).filter((u) => u.deactivated_at === null)
+  })
+
+export const runScheduler: Effect.Effect<SchedulerReport, never, Store> = Effect.gen(function*() {
+  const store = yield* Store
+  const nowMs = yield* Clock.currentTimeMillis
+  const now = new Date(nowMs).toISOString()
+  let expired = 0, reminded = 0, reviews = 0
+
+  for (const candidate of yield* store.polls.lapsed(now)) {
+    expired += yield* store.transaction(Effect.gen(function*() {
+      const poll = yield* store.polls.byId(candidate.id)
+      if (poll === undefined || poll.closed_at !== null || poll.discarded_at !== null) return 0
+      yield* closeNow(poll, (yield* store.topics.byId(poll.topic_id))!, null, "poll_expired")
+      return 1
+    }))
+  }
+
+  for (const candidate of yield* store.polls.closingSoon(now, new Date(nowMs + DAY_MS).toISOString())) {
+    // a voting period shorter than a day gets no reminder (there was never a "24 hours before")
+    if (Date.parse(candidate.closing_at!) - Date.parse(candidate.opened_at!) < DAY_MS) continue
+    reminded += yield* store.transaction(Effect.gen(function*() {
+      const poll = yield* store.polls.byId(candidate.id)
+      if (poll === undefined || poll.closing_soon_sent_at !== null || poll.closed_at !== null) return 0
+      yield* store.polls.update(poll.id, { closing_soon_sent_at: now, updated_at: now })
+      yield* pollEvent("poll_closing_soon", poll, null)
+      const author = (yield* store.users.byIds([poll.author_id]))[0]
+      const group = poll.group_id === null ? undefined : yield* store.groups.byId(poll.group_id)
+      for (const user of yield* reminderRecipients(poll)) {
+        if (author !== undefined) yield* recordThreadMessage(user, { kind: "poll_closing_soon", group, title: poll.title, actor: author })
+      }
+      return 1
+    }))
+  }
+
+  for (const candidate of yield* store.outcomes.reviewDue(now.slice(0, 10))) {
+    reviews += yield* store.transaction(Effect.gen(function*() {
+      const outcome = yield* store.outcomes.byId(candidate.id)
+      if (outcome === undefined || outcome.review_sent_at !== null || !outcome.latest) return 0
+      yield* store.outcomes.update(outcome.id, { review_sent_at: now, updated_at: now })
+      const poll = (yield* store.polls.byId(outcome.poll_id))!
+      yield* outcomeEvent("outcome_review_due", poll, outcome, null)
+      const [author] = yield* store.users.byIds([outcome.author_id])
+      if (author !== undefined) {
+        const group = poll.group_id === null ? undefined : yield* store.groups.byId(poll.group_id)
+        yield* recordThreadMessage(author, { kind: "outcome_review_due", group, title: poll.title, actor: author })
+      }
+      return 1
+    }))
+  }
+  return { expired, reminded, reviews }
+})

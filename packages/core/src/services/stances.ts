@@ -1,0 +1,106 @@
+/**
+ * Votes (stances). One latest ballot per voter: the first vote casts the issued ballot (`stance_created`),
+ * a changed vote replaces it with a new latest ballot (`stance_updated`). Anonymous polls never name the voter.
+ */
+import { Effect } from "effect"
+import type { Poll, PollOption, Stance } from "../domain/polls.js"
+import type { Id, User } from "../domain/records.js"
+import { forbidden, type Forbidden, type Invalid, invalid, type NotFound } from "../errors.js"
+import { Store } from "../ports/store.js"
+import type { Access } from "../rules/access.js"
+import { cleanBody } from "../rules/bodies.js"
+import { ballotError } from "../rules/pollTypes.js"
+import { isDraft, mayVote } from "../rules/polls.js"
+import { bodyMarkdown } from "../rules/threadMarkdown.js"
+import { displayName } from "../rules/users.js"
+import { headlineFor } from "../rules/webhookPayloads.js"
+import { nowIso } from "./common.js"
+import { publishEvent } from "./events.js"
+import { findPoll, pollItemParent, type PollView, viewPolls, visiblePoll } from "./polls.js"
+import { recordItem } from "./threads.js"
+
+export interface VoteInput {
+  readonly poll_id: number
+  /** option name → score (proposal/poll/count: `{"agree": 1}`) */
+  readonly option_scores: Readonly<Record<string, number>>
+  readonly reason?: string | null
+  readonly reason_format?: "md" | "html"
+}
+
+export interface VoteResult {
+  readonly stance: Stance
+  readonly view: PollView
+}
+
+/** The choices of a ballot as one line, e.g. "agree" or "Red, Blue" or "A 5, B 2". */
+export const describeChoices = (poll: Poll, options: ReadonlyArray<PollOption>, choices: ReadonlyMap<Id, number>): string => {
+  const scored = ["score", "ranked_choice", "dot_vote", "meeting"].includes(poll.poll_type)
+  return options
+    .filter((o) => choices.has(o.id) && (scored || choices.get(o.id)! > 0))
+    .map((o) => (scored ? `${o.name} ${choices.get(o.id)}` : o.name))
+    .join(", ")
+}
+
+/** The webhook text of a vote: never who voted in an anonymous poll, never the choice while results are hidden. */
+const voteEvent = (kind: "stance_created" | "stance_updated", poll: Poll, options: ReadonlyArray<PollOption>, stance: Stance, voter: User) => {
+  const named = !poll.anonymous
+  const shown = poll.hide_results === "off"
+  const reason = stance.reason ? bodyMarkdown(stance.reason, stance.reason_format) : ""
+  return publishEvent({
+    kind,
+    group_id: poll.group_id,
+    actor_id: named ? voter.id : null,
+    eventable_type: "Stance",
+    eventable_id: stance.id,
+    message: {
+      headline: headlineFor(kind, named ? displayName(voter) : "Someone"),
+      title: poll.title,
+      path: `/p/${poll.key}`,
+      body: shown ? [describeChoices(poll, options, stance.choices), reason].filter((x) => x !== "").join("\n\n") || null : null,
+      recipient_message: null
+    }
+  })
+}
+
+/** POST /stances: 422 for a ballot that breaks the poll type's rules or a poll not open; 403 for a non-voter. */
+export const castVote = (access: Access, input: VoteInput): Effect.Effect<VoteResult, NotFound | Forbidden | Invalid, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const now = yield* nowIso
+    return yield* store.transaction(Effect.gen(function*() {
+      const found = yield* findPoll(input.poll_id)
+      if (found.discarded_at !== null) return yield* invalid("poll_id", "the poll has been deleted")
+      const { ballot, ctx, poll } = yield* visiblePoll(access, input.poll_id)
+      if (isDraft(poll)) return yield* invalid("poll_id", "the poll is a draft: voting has not opened")
+      if (poll.closed_at !== null) return yield* invalid("poll_id", "the poll is closed")
+      if (!mayVote(access, ctx, poll, ballot)) return yield* forbidden("You may not vote in this poll")
+      const options = yield* store.pollOptions.ofPolls([poll.id])
+      const problem = ballotError(poll, options, input.option_scores)
+      if (problem !== null) return yield* invalid("option_scores", problem)
+      const byName = new Map(options.map((o) => [o.name, o.id]))
+      const choices = new Map(Object.entries(input.option_scores).map(([name, score]) => [byName.get(name)!, score]))
+      const reasonFormat = input.reason_format ?? "md"
+      const reason = input.reason == null || input.reason.trim() === "" ? null : cleanBody(input.reason, reasonFormat)
+      const first = ballot === undefined || ballot.cast_at === null || ballot.revoked_at !== null
+      let stance: Stance
+      if (ballot !== undefined && ballot.cast_at === null && ballot.revoked_at === null) {
+        yield* store.stances.update(ballot.id, { cast_at: now, reason, reason_format: reasonFormat, choices, updated_at: now })
+        stance = (yield* store.stances.byId(ballot.id))!
+      } else {
+        stance = yield* store.stances.insert({
+          poll_id: poll.id, participant_id: access.user.id, inviter_id: ballot?.inviter_id ?? null, cast_at: now, reason,
+          reason_format: reasonFormat, created_at: now, choices
+        })
+      }
+      const kind = first ? "stance_created" : "stance_updated"
+      yield* recordItem({
+        topic: ctx.topic, kind, itemable_type: "Stance", itemable_id: stance.id,
+        // an anonymous vote's item names nobody
+        actor: poll.anonymous ? null : access.user,
+        parent: yield* pollItemParent(ctx.topic, poll), bump: true
+      })
+      yield* voteEvent(kind, poll, options, stance, access.user)
+      const [view] = yield* viewPolls(access, [poll])
+      return { stance, view: view! }
+    }))
+  })

@@ -1,0 +1,178 @@
+import type Database from "better-sqlite3"
+import { Effect } from "effect"
+import type { Outcome, Poll, PollOption, Stance } from "../domain/polls.js"
+import type { Id } from "../domain/records.js"
+import type { OutcomesRepo, PollOptionsRepo, PollsRepo, PollStatus, StancesRepo } from "../ports/polls.js"
+import type { Runner } from "./db.js"
+import { bool, fromBools, placeholders, setClause } from "./rows.js"
+import { params as scopeParams, where as scopeWhere } from "./topics.js"
+
+const POLL_BOOLS = ["specified_voters_only", "shuffle_options", "anonymous", "can_respond_maybe"]
+const toPoll = (row: unknown): Poll => {
+  const r = { ...(row as Record<string, unknown>) }
+  for (const k of POLL_BOOLS) r[k] = bool(r[k])
+  return r as unknown as Poll
+}
+/** A poll's group is its thread's. */
+const SELECT_POLL = `SELECT p.*, t.group_id AS group_id FROM polls p JOIN topics t ON t.id = p.topic_id`
+const one = (row: unknown) => (row === undefined ? undefined : toPoll(row))
+
+const statusSql = (status: PollStatus) =>
+  status === "active" ? "AND p.opened_at IS NOT NULL AND p.closed_at IS NULL" : status === "closed" ? "AND p.closed_at IS NOT NULL" : ""
+
+const inGroupSql = (status: PollStatus) =>
+  `FROM polls p JOIN (SELECT t.id, t.group_id ${scopeWhere({ groupId: 0 })}) t ON t.id = p.topic_id
+   WHERE p.discarded_at IS NULL ${statusSql(status)}`
+
+export const makePollsRepo = (run: Runner): PollsRepo => ({
+  byId: (id) => run.read((_, s) => one(s(`${SELECT_POLL} WHERE p.id = ?`).get(id))),
+  byKey: (key) => run.read((_, s) => one(s(`${SELECT_POLL} WHERE p.key = ?`).get(key))),
+  byIds: (ids) =>
+    ids.length === 0
+      ? run.read(() => [])
+      : run.read((_, s) => s(`${SELECT_POLL} WHERE p.id IN (${placeholders(ids.length)}) ORDER BY p.id`).all(...ids).map(toPoll)),
+  ofTopics: (topicIds) =>
+    topicIds.length === 0
+      ? run.read(() => [])
+      : run.read((_, s) =>
+        s(`${SELECT_POLL} WHERE p.topic_id IN (${placeholders(topicIds.length)}) AND p.discarded_at IS NULL ORDER BY p.id`)
+          .all(...topicIds).map(toPoll)),
+  inGroup: (scope, groupId, status, page) =>
+    run.read((_, s) =>
+      s(`SELECT p.*, t.group_id AS group_id ${inGroupSql(status)} ORDER BY p.created_at DESC, p.id DESC LIMIT @limit OFFSET @offset`)
+        .all({ ...scopeParams(scope, { groupId }), limit: page.limit, offset: page.offset }).map(toPoll)),
+  countInGroup: (scope, groupId, status) =>
+    run.read((_, s) => (s(`SELECT count(*) AS n ${inGroupSql(status)}`).get(scopeParams(scope, { groupId })) as { n: number }).n),
+  insert: (p) =>
+    run.write((_, s) => {
+      const row = fromBools({ ...p, updated_at: p.created_at })
+      const cols = Object.keys(row)
+      const info = s(`INSERT INTO polls (${cols.join(", ")}) VALUES (${cols.map((c) => "@" + c).join(", ")})`).run(row)
+      return toPoll(s(`${SELECT_POLL} WHERE p.id = ?`).get(info.lastInsertRowid))
+    }),
+  update: (id, patch) =>
+    run.write((db) => {
+      const row = fromBools(patch)
+      db.prepare(`UPDATE polls SET ${setClause(row)} WHERE id = @id`).run({ ...row, id })
+    }),
+  lapsed: (now) =>
+    run.read((_, s) =>
+      s(`${SELECT_POLL} WHERE p.closed_at IS NULL AND p.opened_at IS NOT NULL AND p.discarded_at IS NULL AND p.closing_at <= ? ORDER BY p.closing_at`)
+        .all(now).map(toPoll)),
+  closingSoon: (now, until) =>
+    run.read((_, s) =>
+      s(`${SELECT_POLL} WHERE p.closed_at IS NULL AND p.opened_at IS NOT NULL AND p.discarded_at IS NULL
+         AND p.closing_soon_sent_at IS NULL AND p.closing_at > ? AND p.closing_at <= ? ORDER BY p.closing_at`)
+        .all(now, until).map(toPoll))
+})
+
+export const makePollOptionsRepo = (run: Runner): PollOptionsRepo => ({
+  ofPolls: (ids) =>
+    ids.length === 0
+      ? run.read(() => [])
+      : run.read((_, s) =>
+        s(`SELECT id, poll_id, name, priority FROM poll_options WHERE poll_id IN (${placeholders(ids.length)}) ORDER BY poll_id, priority`)
+          .all(...ids) as Array<PollOption>),
+  replace: (pollId, names) =>
+    run.write((_, s) => {
+      const existing = s(`SELECT id, name FROM poll_options WHERE poll_id = ?`).all(pollId) as Array<{ id: Id; name: string }>
+      const wanted = new Set(names)
+      for (const o of existing) if (!wanted.has(o.name)) s(`DELETE FROM poll_options WHERE id = ?`).run(o.id)
+      const have = new Map(existing.map((o) => [o.name, o.id]))
+      names.forEach((name, priority) => {
+        const id = have.get(name)
+        if (id === undefined) s(`INSERT INTO poll_options (poll_id, name, priority) VALUES (?, ?, ?)`).run(pollId, name, priority)
+        else s(`UPDATE poll_options SET priority = ? WHERE id = ?`).run(priority, id)
+      })
+    })
+})
+
+type StanceRow = Omit<Stance, "choices" | "latest"> & { latest: number }
+
+const withChoices = (rows: Array<StanceRow>, choiceRows: Array<{ stance_id: Id; poll_option_id: Id; score: number }>): Array<Stance> => {
+  const byStance = new Map<Id, Map<Id, number>>()
+  for (const c of choiceRows) {
+    let m = byStance.get(c.stance_id)
+    if (m === undefined) byStance.set(c.stance_id, (m = new Map()))
+    m.set(c.poll_option_id, c.score)
+  }
+  return rows.map((r) => ({ ...r, latest: bool(r.latest), choices: byStance.get(r.id) ?? new Map() }))
+}
+
+export const makeStancesRepo = (run: Runner): StancesRepo => {
+  const load = (where: string, ...args: Array<unknown>) =>
+    run.read((_, s) => {
+      const rows = s(`SELECT * FROM stances WHERE ${where} ORDER BY id`).all(...args) as Array<StanceRow>
+      if (rows.length === 0) return []
+      const choices = s(`SELECT stance_id, poll_option_id, score FROM stance_choices WHERE stance_id IN (SELECT value FROM json_each(?))`)
+        .all(JSON.stringify(rows.map((r) => r.id))) as Array<{ stance_id: Id; poll_option_id: Id; score: number }>
+      return withChoices(rows, choices)
+    })
+  const writeChoices = (s: (sql: string) => Database.Statement, stanceId: Id, choices: ReadonlyMap<Id, number>) => {
+    s(`DELETE FROM stance_choices WHERE stance_id = ?`).run(stanceId)
+    for (const [optionId, score] of choices) {
+      s(`INSERT INTO stance_choices (stance_id, poll_option_id, score) VALUES (?, ?, ?)`).run(stanceId, optionId, score)
+    }
+  }
+  return {
+    byId: (id) => Effect.map(load("id = ?", id), (r) => r[0]),
+    byIds: (ids) => load("id IN (SELECT value FROM json_each(?))", JSON.stringify(ids)),
+    latestOf: (pollIds) => load("poll_id IN (SELECT value FROM json_each(?)) AND latest = 1 AND revoked_at IS NULL", JSON.stringify(pollIds)),
+    latestFor: (pollId, userId) => Effect.map(load("poll_id = ? AND participant_id = ? AND latest = 1", pollId, userId), (r) => r[0]),
+    insert: (st) =>
+      run.write((_, s) => {
+        s(`UPDATE stances SET latest = 0 WHERE poll_id = ? AND participant_id = ? AND latest = 1`).run(st.poll_id, st.participant_id)
+        const info = s(
+          `INSERT INTO stances (poll_id, participant_id, inviter_id, latest, cast_at, reason, reason_format, created_at, updated_at)
+           VALUES (@poll_id, @participant_id, @inviter_id, 1, @cast_at, @reason, @reason_format, @created_at, @created_at)`
+        ).run({ ...st, choices: undefined })
+        const id = Number(info.lastInsertRowid)
+        writeChoices(s, id, st.choices)
+        return { ...st, id, latest: true, revoked_at: null, updated_at: st.created_at }
+      }),
+    update: (id, patch) =>
+      run.write((_, s) => {
+        s(`UPDATE stances SET cast_at = ?, reason = ?, reason_format = ?, updated_at = ? WHERE id = ?`)
+          .run(patch.cast_at, patch.reason, patch.reason_format, patch.updated_at, id)
+        writeChoices(s, id, patch.choices)
+      }),
+    revoke: (id, at, revokerId) =>
+      run.write((_, s) => void s(`UPDATE stances SET revoked_at = ?, revoker_id = ?, updated_at = ? WHERE id = ?`).run(at, revokerId, at, id)),
+    unrevoke: (id, at) =>
+      run.write((_, s) => void s(`UPDATE stances SET revoked_at = NULL, revoker_id = NULL, updated_at = ? WHERE id = ?`).run(at, id))
+  }
+}
+
+const toOutcome = (row: unknown): Outcome => ({ ...(row as Outcome), latest: bool((row as { latest: unknown }).latest) })
+
+export const makeOutcomesRepo = (run: Runner): OutcomesRepo => ({
+  byId: (id) => run.read((_, s) => {
+    const r = s(`SELECT * FROM outcomes WHERE id = ?`).get(id)
+    return r === undefined ? undefined : toOutcome(r)
+  }),
+  byIds: (ids) =>
+    ids.length === 0 ? run.read(() => []) : run.read((_, s) => s(`SELECT * FROM outcomes WHERE id IN (${placeholders(ids.length)})`).all(...ids).map(toOutcome)),
+  latestOf: (pollIds) =>
+    pollIds.length === 0
+      ? run.read(() => [])
+      : run.read((_, s) => s(`SELECT * FROM outcomes WHERE latest = 1 AND poll_id IN (${placeholders(pollIds.length)})`).all(...pollIds).map(toOutcome)),
+  insert: (o) =>
+    run.write((_, s) => {
+      s(`UPDATE outcomes SET latest = 0 WHERE poll_id = ?`).run(o.poll_id)
+      const info = s(
+        `INSERT INTO outcomes (poll_id, author_id, statement, statement_format, poll_option_id, review_on, latest, created_at, updated_at)
+         VALUES (@poll_id, @author_id, @statement, @statement_format, @poll_option_id, @review_on, 1, @created_at, @created_at)`
+      ).run(o)
+      return toOutcome(s(`SELECT * FROM outcomes WHERE id = ?`).get(info.lastInsertRowid))
+    }),
+  update: (id, patch) =>
+    run.write((db) => {
+      const row = fromBools(patch)
+      db.prepare(`UPDATE outcomes SET ${setClause(row)} WHERE id = @id`).run({ ...row, id })
+    }),
+  reviewDue: (today) =>
+    run.read((_, s) =>
+      s(`SELECT o.* FROM outcomes o JOIN polls p ON p.id = o.poll_id
+         WHERE o.review_sent_at IS NULL AND o.latest = 1 AND o.review_on IS NOT NULL AND o.review_on <= ? AND p.discarded_at IS NULL`)
+        .all(today).map(toOutcome))
+})

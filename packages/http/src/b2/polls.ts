@@ -1,0 +1,101 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { type Access, badRequest, notFound, Outcomes, Polls, type PollStatus, Stances } from "@convene/core"
+import { Effect } from "effect"
+import { ConveneApi, OutcomeInput, OutcomePatchInput, PollInput, PollPatchInput, PollReopenInput, StanceInput } from "../api.js"
+import { requireAccess } from "../auth.js"
+import { envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
+import { type ApiError, ok, respond } from "../errors.js"
+import { decode, inputFields, pageParams, query, requiredIntParam } from "../request.js"
+import { groupJson, outcomeJson, pollJson, pollOptionJson, stanceJson, topicJson, userJson } from "../serializers.js"
+
+type View = Polls.PollView
+
+/** Polls with their options, the ballots the reader may see, current outcomes, threads, groups and people. */
+const document = (access: Access, opts: ResponseOptions, views: ReadonlyArray<View>, total?: number) =>
+  Effect.map(Polls.related(access, views, { groups: wants(opts, "group"), users: wants(opts, "user") }), ({ groups, users }) =>
+    envelope(opts, "polls", views.map((v) => pollJson(access, v)), [
+      { type: "poll_option", root: "poll_options", records: views.flatMap((v) => v.options.map((o) => pollOptionJson(v, o))) },
+      {
+        type: "stance",
+        root: "stances",
+        records: views.flatMap((v) => {
+          const seen = v.my_stance === undefined ? v.stances : [v.my_stance, ...v.stances.filter((s) => s.id !== v.my_stance!.id)]
+          return seen.map((s) => stanceJson(access, v, s))
+        })
+      },
+      { type: "outcome", root: "outcomes", records: views.flatMap((v) => (v.outcome === undefined ? [] : [outcomeJson(v.outcome)])) },
+      { type: "topic", root: "topics", records: views.map((v) => topicJson(v.topic)) },
+      { type: "group", root: "groups", records: groups.map(groupJson) },
+      { type: "user", root: "users", records: users.map((u) => userJson(access, u)) }
+    ], total))
+
+/** Runs a use case that yields one poll and answers with the poll document. */
+const one = <E extends ApiError, R>(run: (access: Access) => Effect.Effect<View, E, R>) =>
+  respond(Effect.gen(function*() {
+    const access = yield* requireAccess
+    const opts = yield* Effect.flatMap(query, responseOptions)
+    const view = yield* run(access)
+    return ok(yield* document(access, opts, [view]))
+  }))
+
+/** A path id that is not a whole number names no record. */
+const numericId = (id: string) => (/^[0-9]{1,15}$/.test(id) ? Effect.succeed(Number(id)) : Effect.fail(notFound(`Outcome ${id} not found`)))
+
+const STATUSES: ReadonlyArray<PollStatus> = ["active", "closed", "all"]
+const statusParam = (q: URLSearchParams) => {
+  const v = q.get("status")
+  if (v === null || v === "") return Effect.succeed<PollStatus>("active")
+  return (STATUSES as ReadonlyArray<string>).includes(v)
+    ? Effect.succeed(v as PollStatus)
+    : Effect.fail(badRequest("status must be active, closed or all"))
+}
+
+const decodeCreate = decode(PollInput)
+const decodePatch = decode(PollPatchInput)
+const decodeReopen = decode(PollReopenInput)
+const decodeStance = decode(StanceInput)
+const decodeOutcome = decode(OutcomeInput)
+const decodeOutcomePatch = decode(OutcomePatchInput)
+
+const update = (id: string) =>
+  one((access) => Effect.flatMap(Effect.flatMap(inputFields("poll"), decodePatch), (i) => Polls.updatePoll(access, id, { ...i, details: i.details ?? undefined })))
+
+export const B2PollsLive = HttpApiBuilder.group(ConveneApi, "b2.polls", (handlers) =>
+  handlers
+    .handleRaw("list", () =>
+      respond(Effect.gen(function*() {
+        const access = yield* requireAccess
+        const q = yield* query
+        const opts = yield* responseOptions(q)
+        const groupId = yield* requiredIntParam(q, "group_id")
+        const status = yield* statusParam(q)
+        const page = yield* pageParams(q, { aliases: true })
+        const list = yield* Polls.listPolls(access, groupId, status, page)
+        return ok(yield* document(access, opts, list.records, list.total))
+      })))
+    .handleRaw("create", () =>
+      one((access) => Effect.flatMap(Effect.flatMap(inputFields("poll"), decodeCreate), (i) => Polls.createPoll(access, { ...i, details: i.details ?? undefined }))))
+    .handleRaw("show", ({ path }) => one((access) => Polls.showPoll(access, path.id)))
+    .handleRaw("update", ({ path }) => update(path.id))
+    .handleRaw("put", ({ path }) => update(path.id))
+    .handleRaw("delete", ({ path }) => one((access) => Polls.deletePoll(access, path.id)))
+    .handleRaw("close", ({ path }) => one((access) => Polls.closePoll(access, path.id)))
+    .handleRaw("reopen", ({ path }) =>
+      one((access) => Effect.flatMap(Effect.flatMap(inputFields("poll"), decodeReopen), (i) => Polls.reopenPoll(access, path.id, i.closing_at))))
+    .handleRaw("vote", () =>
+      one((access) => Effect.map(Effect.flatMap(Effect.flatMap(inputFields("stance"), decodeStance), (i) => Stances.castVote(access, i)), (r) => r.view)))
+    .handleRaw("createOutcome", () =>
+      one((access) =>
+        Effect.map(
+          Effect.flatMap(Effect.flatMap(inputFields("outcome"), decodeOutcome), ({ poll_id, ...i }) => Outcomes.createOutcome(access, poll_id, i)),
+          (r) => r.view
+        )))
+    .handleRaw("updateOutcome", ({ path }) =>
+      one((access) =>
+        Effect.map(
+          Effect.flatMap(
+            Effect.zip(numericId(path.id), Effect.flatMap(inputFields("outcome"), decodeOutcomePatch)),
+            ([id, i]) => Outcomes.updateOutcome(access, id, i)
+          ),
+          (r) => r.view
+        ))))
