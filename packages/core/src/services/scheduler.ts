@@ -4,7 +4,7 @@
  * Each job re-checks its marker inside its own transaction, so a restart or a second process never repeats one.
  * Time comes from Effect's Clock: tests drive it with TestClock.
  */
-import { Clock, Effect } from "effect"
+import { Clock, Duration, Effect, Schedule } from "effect"
 import type { Poll } from "../domain/polls.js"
 import type { User } from "../domain/records.js"
 import { Store } from "../ports/store.js"
@@ -80,3 +80,11 @@ export const runScheduler: Effect.Effect<SchedulerReport, never, Store> = Effect
   }
   return { expired, reminded, reviews }
 })
+
+/** Runs the jobs now and then every `intervalMs`, forever (fork it; interrupt to stop). A failing tick is logged, not fatal. */
+export const schedulerLoop = (intervalMs: number): Effect.Effect<never, never, Store> =>
+  runScheduler.pipe(
+    Effect.catchAllDefect((d) => Effect.logError("scheduler tick failed", d)),
+    Effect.repeat(Schedule.spaced(Duration.millis(intervalMs))),
+    Effect.zipRight(Effect.never)
+  )
