@@ -279,6 +279,26 @@ t.test("discussions: create, show, list, edit, close, delete", async (t) => {
     t.equal((await A.delete(`api/b2/discussions/${other.id}`)).statusCode, 200, "a group admin may")
   })
 
+  t.test("webhook events are written with the change, and not at all when it fails", async (t) => {
+    const events = () => s.sql<any>("SELECT kind, group_id, actor_id, eventable_type, message FROM webhook_events ORDER BY id")
+    const before = events().length
+    const d = ((await A.post("api/b2/discussions", { json: { group_id: open.id, title: "Hooked", description: "**Body**", recipient_message: "hi" } })).body as any)
+      .discussions[0]
+    const c = ((await s.as(bob.apiKey).post("api/b2/comments", { json: { discussion_id: d.id, body: "A comment" } })).body as any).comments[0]
+    await A.patch(`api/b2/discussions/${d.id}`, { json: { title: "Hooked again" } })
+    await A.patch(`api/b2/discussions/${d.id}`, { json: { title: "Hooked again" } })
+    await A.post("api/b2/discussions", { json: { group_id: open.id, title: "Doomed", recipient_user_ids: [987654] } })
+    const added = events().slice(before)
+    t.same(added.map((e) => [e.kind, e.eventable_type, e.actor_id]), [
+      ["new_discussion", "Discussion", ada.user.id],
+      ["new_comment", "Comment", bob.user.id],
+      ["discussion_edited", "Discussion", ada.user.id]
+    ], "an edit that changes nothing and a failed create publish nothing")
+    t.ok(added.every((e) => e.group_id === open.id))
+    t.match(JSON.parse(added[0].message), { headline: "Ada started a discussion", title: "Hooked", path: `/d/${d.key}`, body: "**Body**", recipient_message: "hi" })
+    t.match(JSON.parse(added[1].message), { headline: "Bob commented", path: `/d/${d.key}/comment/${c.id}`, body: "A comment" })
+  })
+
   t.test("authentication", async (t) => {
     t.equal((await s.api.get(`api/b2/discussions?group_id=${open.id}`)).statusCode, 403)
     t.equal((await s.api.get(`api/b2/discussions?group_id=${open.id}&api_key=${ada.apiKey}`)).statusCode, 403)

@@ -8,7 +8,7 @@ import { cleanBody } from "../rules/bodies.js"
 import { canCreateComment, canDeleteComment, canEditComment } from "../rules/comments.js"
 import { nowIso } from "./common.js"
 import { recordThreadMessage } from "./mail.js"
-import { recordItem, replyParent, rootItem, topicContext } from "./threads.js"
+import { recordItem, replyParent, rootItem, threadEvent, topicContext } from "./threads.js"
 
 export interface CommentView {
   readonly comment: Comment
@@ -103,6 +103,7 @@ export const createComment = (
           yield* recordThreadMessage(author, { kind: "comment_replied_to", group: ctx.group, title: discussion.title, actor: access.user })
         }
       }
+      yield* threadEvent("new_comment", topic, discussion, access.user, { comment })
       return yield* reload(comment.id)
     }))
   })

@@ -11,7 +11,7 @@ import { canShowTopic, groupTopicScope, privacyError, privateDefault } from "../
 import { type GroupView, viewGroups } from "./groups.js"
 import { nowIso, type Paged } from "./common.js"
 import { newRecordKey } from "./keys.js"
-import { announce, checkRecipientEmails, hasRecipients, recordItem, rootItem, topicContext } from "./threads.js"
+import { announce, checkRecipientEmails, hasRecipients, recordItem, rootItem, threadEvent, topicContext } from "./threads.js"
 
 /** A discussion as every reader gets it: the record and its thread. */
 export interface DiscussionView {
@@ -160,6 +160,7 @@ export const createDiscussion = (
         bump: true
       })
       yield* announce(withId, group, access.user, "new_discussion", discussion.title, recipientsOf(input))
+      yield* threadEvent("new_discussion", withId, discussion, access.user, { message: input.recipient_message })
       return yield* reload(discussion.id)
     }))
   })
@@ -206,7 +207,11 @@ export const updateDiscussion = (
       }
       const recipients = recipientsOf(input)
       if (hasRecipients(recipients)) yield* announce(topic, ctx.group, access.user, "discussion_edited", title, recipients)
-      return yield* reload(discussion.id)
+      const view = yield* reload(discussion.id)
+      if (changed || hasRecipients(recipients)) {
+        yield* threadEvent("discussion_edited", view.topic, view.discussion, access.user, { message: input.recipient_message })
+      }
+      return view
     }))
   })
 

@@ -19,10 +19,12 @@ import { type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import { type Access, isMember } from "../rules/access.js"
 import { fullName } from "../rules/groups.js"
-import { renderThreadMarkdown } from "../rules/threadMarkdown.js"
+import { bodyMarkdown, renderThreadMarkdown } from "../rules/threadMarkdown.js"
+import { headlineFor } from "../rules/webhookPayloads.js"
 import { canShowTopic, type TopicContext, topicScope } from "../rules/topics.js"
-import { isEmail, normaliseEmail } from "../rules/users.js"
+import { displayName, isEmail, normaliseEmail } from "../rules/users.js"
 import { nowIso, type Paged } from "./common.js"
+import { publishEvent } from "./events.js"
 import { recordThreadMessage, type ThreadMessage } from "./mail.js"
 import { userForEmail } from "./memberships.js"
 
@@ -94,6 +96,34 @@ export interface Recipients {
 
 export const hasRecipients = (r: Recipients) =>
   r.audience === "group" || (r.userIds?.length ?? 0) > 0 || (r.emails?.length ?? 0) > 0
+
+/**
+ * The webhook event of a thread write (decisions.md §1: discussion create → new_discussion, PATCH →
+ * discussion_edited, comment → new_comment), published in the writing transaction.
+ */
+export const threadEvent = (
+  kind: "new_discussion" | "discussion_edited" | "new_comment",
+  topic: Topic,
+  discussion: Discussion,
+  actor: User,
+  about: { readonly comment?: Comment; readonly message?: string | null }
+): Effect.Effect<void, never, Store> =>
+  publishEvent({
+    kind,
+    group_id: topic.group_id,
+    actor_id: actor.id,
+    eventable_type: about.comment === undefined ? "Discussion" : "Comment",
+    eventable_id: about.comment?.id ?? discussion.id,
+    message: {
+      headline: headlineFor(kind, displayName(actor)),
+      title: discussion.title,
+      path: about.comment === undefined ? `/d/${discussion.key}` : `/d/${discussion.key}/comment/${about.comment.id}`,
+      body: (about.comment === undefined
+        ? bodyMarkdown(discussion.description, discussion.description_format)
+        : bodyMarkdown(about.comment.body, about.comment.body_format)) || null,
+      recipient_message: about.message ?? null
+    }
+  })
 
 /** Invalid addresses are refused before anything is written. */
 export const checkRecipientEmails = (emails: ReadonlyArray<string> | undefined): Effect.Effect<void, Invalid> => {
