@@ -299,6 +299,27 @@ t.test("discussions: create, show, list, edit, close, delete", async (t) => {
     t.match(JSON.parse(added[1].message), { headline: "Bob commented", path: `/d/${d.key}/comment/${c.id}`, body: "A comment" })
   })
 
+  t.test("deleting a user (b3) removes what they wrote, replies of others stay", async (t) => {
+    const gone = await seedUser(s.convene, { name: "Leaver" })
+    await s.convene.members.add({ group: open, user: gone.user })
+    const G = s.as(gone.apiKey)
+    const theirs = ((await G.post("api/b2/discussions", { json: { group_id: open.id, title: "Theirs" } })).body as any).discussions[0]
+    await s.as(bob.apiKey).post("api/b2/comments", { json: { discussion_id: theirs.id, body: "on theirs" } })
+    const mine = ((await A.post("api/b2/discussions", { json: { group_id: open.id, title: "Mine" } })).body as any).discussions[0]
+    const c = ((await G.post("api/b2/comments", { json: { discussion_id: mine.id, body: "by the leaver" } })).body as any).comments[0]
+    const reply = ((await A.post("api/b2/comments", { json: { discussion_id: mine.id, body: "reply", parent_id: c.id } })).body as any).comments[0]
+    await G.post("api/b2/reactions", { json: { reactable_type: "Discussion", reactable_id: mine.id, reaction: "👋" } })
+    t.equal((await s.b3.delete(`api/b3/users/${gone.user.id}`)).statusCode, 200)
+    t.same(s.sql("SELECT id FROM discussions WHERE id = ?", theirs.id), [])
+    t.same(s.sql("SELECT id FROM topics WHERE id = ?", theirs.topic_id), [], "their thread went with it")
+    t.same(s.sql("SELECT id FROM comments WHERE id = ?", c.id), [])
+    t.same(s.sql("SELECT parent_id FROM comments WHERE id = ?", reply.id), [{ parent_id: null }])
+    t.same(s.sql("SELECT count(*) AS n FROM reactions WHERE user_id = ?", gone.user.id), [{ n: 0 }])
+    const items = (await A.get(`api/b2/threads/${mine.topic_id}/items`)).body as any
+    t.same(items.items.map((i: any) => i.kind), ["new_discussion", "new_comment"], "the reply stays; the removed comment's item is gone")
+    t.equal((await A.get(`api/b2/threads/${mine.topic_id}/markdown`)).statusCode, 200)
+  })
+
   t.test("authentication", async (t) => {
     t.equal((await s.api.get(`api/b2/discussions?group_id=${open.id}`)).statusCode, 403)
     t.equal((await s.api.get(`api/b2/discussions?group_id=${open.id}&api_key=${ada.apiKey}`)).statusCode, 403)
