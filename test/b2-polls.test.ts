@@ -205,6 +205,19 @@ t.test("polls: create rules, voting, results, lifecycle, outcomes", async (t) =>
     t.equal((await A.patch(`api/b2/polls/${p.id}`, { json: { poll_type: "score" } })).statusCode, 400, "type cannot change")
   })
 
+  t.test("members who join an open poll get a ballot; members removed lose theirs", async (t) => {
+    const p = ((await create({ group_id: group.id, title: "Join", poll_type: "proposal", closing_at: future() })).body as any).polls[0]
+    t.equal(p.voters_count, 3)
+    const sync = await A.post("api/b2/memberships", { json: { group_id: group.id, emails: [admin.user.email, ann.user.email, "late@example.org"], remove_absent: true } })
+    t.same((sync.body as any).removed_emails, [ben.user.email])
+    const after = ((await A.get(`api/b2/polls/${p.id}`)).body as any).polls[0]
+    t.equal(after.voters_count, 3, "late joiner issued a ballot, Ben's revoked")
+    t.equal((await vote(p.id, { agree: 1 }, B)).statusCode, 404, "Ben no longer sees the poll")
+    t.same(s.sql("SELECT u.email FROM stances s JOIN users u ON u.id = s.participant_id WHERE s.poll_id = ? AND s.revoked_at IS NOT NULL", p.id),
+      [{ email: ben.user.email }])
+    await s.convene.members.add({ group, user: ben.user })
+  })
+
   t.test("list, paging, delete", async (t) => {
     const list = (await N.get(`api/b2/polls?group_id=${group.id}&per=2`)).body as any
     t.equal(list.polls.length, 2)

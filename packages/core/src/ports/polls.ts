@@ -20,6 +20,8 @@ export interface PollsRepo {
   readonly countInGroup: (scope: TopicScope, groupId: Id, status: PollStatus) => Effect.Effect<number>
   readonly insert: (p: NewPoll) => Effect.Effect<Poll>
   readonly update: (id: Id, patch: PollPatch) => Effect.Effect<void>
+  /** Polls of the group open for voting now. */
+  readonly openInGroup: (groupId: Id) => Effect.Effect<ReadonlyArray<Poll>>
   /** Open polls whose closing time has passed. */
   readonly lapsed: (now: string) => Effect.Effect<ReadonlyArray<Poll>>
   /** Open polls closing within `until` that have not had their reminder. */

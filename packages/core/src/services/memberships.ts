@@ -8,6 +8,7 @@ import { planMembershipSync } from "../rules/memberships.js"
 import { isEmail, normaliseEmail } from "../rules/users.js"
 import { nowIso, type Paged } from "./common.js"
 import { hashApiKey, newApiKey } from "./keys.js"
+import { ballotsForNewMembers, revokeBallots } from "./ballots.js"
 import { recordGroupInvitation } from "./mail.js"
 
 const groupById = (id: Id): Effect.Effect<Group, NotFound, Store> =>
@@ -71,6 +72,7 @@ const invite = (group: Group, user: User, actor: User | null) =>
       created_at: now
     })
     yield* recordGroupInvitation(group, user, actor)
+    yield* ballotsForNewMembers(group.id, [user.id])
     return membership
   })
 
@@ -114,6 +116,7 @@ export const syncMemberships = (
         for (const { membership, email } of current) {
           if (!gone.has(email)) continue
           yield* store.memberships.revoke(membership.id, now, access.user.id)
+          yield* revokeBallots(group.id, membership.user_id, access.user.id)
           removed.push(email)
         }
       }
@@ -151,6 +154,7 @@ export const addMember = (input: NewMember): Effect.Effect<Membership, Invalid, 
         created_at: now
       })
       if (input.pending) yield* recordGroupInvitation(input.group, input.user, null)
+      yield* ballotsForNewMembers(input.group.id, [input.user.id])
       return membership
     }))
   })
@@ -163,6 +167,7 @@ export const removeMember = (group: Group, user: User): Effect.Effect<Membership
       const m = yield* store.memberships.activeFor(group.id, user.id)
       if (m === undefined) return yield* notFound(`User ${user.id} is not a member of group ${group.id}`)
       yield* store.memberships.revoke(m.id, yield* nowIso, null)
+      yield* revokeBallots(group.id, user.id, null)
       return (yield* store.memberships.byId(m.id))!
     }))
   })

@@ -41,6 +41,7 @@ import { bodyMarkdown } from "../rules/threadMarkdown.js"
 import { displayName, isEmail, normaliseEmail } from "../rules/users.js"
 import { nowIso, type Paged } from "./common.js"
 import { type GroupView, viewGroups } from "./groups.js"
+import { issueBallots } from "./ballots.js"
 import { publishEvent } from "./events.js"
 import { newRecordKey } from "./keys.js"
 import { recordThreadMessage } from "./mail.js"
@@ -201,27 +202,6 @@ const pollEvent = (kind: EventKind, poll: Poll, actor: User | null, message: str
       path: `/p/${poll.key}`,
       body: bodyMarkdown(poll.details, poll.details_format) || null,
       recipient_message: message
-    }
-  })
-
-/**
- * Issues an uncast ballot to every human member of the poll's group and every guest of its thread who
- * holds none yet (Loomio `create_anyone_can_vote_stances`), when the poll is open to everyone.
- */
-const issueBallots = (poll: Poll, group: Group | undefined) =>
-  Effect.gen(function*() {
-    if (poll.specified_voters_only) return
-    const store = yield* Store
-    const now = yield* nowIso
-    const memberIds = group === undefined ? [] : (yield* store.memberships.activeEmails(group.id)).map((m) => m.membership.user_id)
-    const guestIds = yield* store.readers.guestsOf(poll.topic_id)
-    const held = new Set((yield* store.stances.latestOf([poll.id])).map((s) => s.participant_id))
-    for (const user of yield* store.users.byIds([...new Set([...memberIds, ...guestIds])])) {
-      if (user.bot || user.deactivated_at !== null || held.has(user.id)) continue
-      yield* store.stances.insert({
-        poll_id: poll.id, participant_id: user.id, inviter_id: null, cast_at: null, reason: null, reason_format: "md",
-        created_at: now, choices: new Map()
-      })
     }
   })
 

@@ -55,6 +55,10 @@ export const makePollsRepo = (run: Runner): PollsRepo => ({
       const row = fromBools(patch)
       db.prepare(`UPDATE polls SET ${setClause(row)} WHERE id = @id`).run({ ...row, id })
     }),
+  openInGroup: (groupId) =>
+    run.read((_, s) =>
+      s(`${SELECT_POLL} WHERE t.group_id = ? AND p.opened_at IS NOT NULL AND p.closed_at IS NULL AND p.discarded_at IS NULL ORDER BY p.id`)
+        .all(groupId).map(toPoll)),
   lapsed: (now) =>
     run.read((_, s) =>
       s(`${SELECT_POLL} WHERE p.closed_at IS NULL AND p.opened_at IS NOT NULL AND p.discarded_at IS NULL AND p.closing_at <= ? ORDER BY p.closing_at`)

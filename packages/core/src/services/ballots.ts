@@ -1,0 +1,59 @@
+/**
+ * Ballots issued to voters (Loomio `create_anyone_can_vote_stances`, `group_members_added/removed`):
+ * an open poll that is not `specified_voters_only` issues an uncast ballot to every human member of its
+ * group and every guest of its thread, including members who join while it is open; a member who leaves
+ * loses their ballot. The reports count these as votes issued.
+ */
+import { Effect } from "effect"
+import type { Poll } from "../domain/polls.js"
+import type { Group, Id } from "../domain/records.js"
+import { Store } from "../ports/store.js"
+import { nowIso } from "./common.js"
+
+const issueTo = (poll: Poll, userIds: ReadonlyArray<Id>) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const now = yield* nowIso
+    for (const user of yield* store.users.byIds(userIds)) {
+      if (user.bot || user.deactivated_at !== null) continue
+      const held = yield* store.stances.latestFor(poll.id, user.id)
+      if (held === undefined) {
+        yield* store.stances.insert({
+          poll_id: poll.id, participant_id: user.id, inviter_id: null, cast_at: null, reason: null, reason_format: "md",
+          created_at: now, choices: new Map()
+        })
+      } else if (held.revoked_at !== null) {
+        yield* store.stances.unrevoke(held.id, now)
+      }
+    }
+  })
+
+/** When a poll opens. */
+export const issueBallots = (poll: Poll, group: Group | undefined) =>
+  Effect.gen(function*() {
+    if (poll.specified_voters_only) return
+    const store = yield* Store
+    const memberIds = group === undefined ? [] : (yield* store.memberships.activeEmails(group.id)).map((m) => m.membership.user_id)
+    const guestIds = yield* store.readers.guestsOf(poll.topic_id)
+    yield* issueTo(poll, [...new Set([...memberIds, ...guestIds])])
+  })
+
+/** New members of a group get ballots in its open polls. Call inside the membership's transaction. */
+export const ballotsForNewMembers = (groupId: Id, userIds: ReadonlyArray<Id>) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    for (const poll of yield* store.polls.openInGroup(groupId)) {
+      if (!poll.specified_voters_only) yield* issueTo(poll, userIds)
+    }
+  })
+
+/** A member who leaves loses their ballots (cast or not) in the group's open polls. */
+export const revokeBallots = (groupId: Id, userId: Id, revokerId: Id | null) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const now = yield* nowIso
+    for (const poll of yield* store.polls.openInGroup(groupId)) {
+      const held = yield* store.stances.latestFor(poll.id, userId)
+      if (held !== undefined && held.revoked_at === null) yield* store.stances.revoke(held.id, now, revokerId)
+    }
+  })
