@@ -158,6 +158,18 @@ t.test("threads, thread items, markdown and reactions", async (t) => {
     t.same((show.body as any).meta, { root: "threads" })
   })
 
+  t.test("a standalone poll's thread: listed, shown, its items served", async (t) => {
+    const res = await A.post("api/b2/polls", { json: { group_id: board.id, title: "Lunch?", poll_type: "proposal", options: ["agree", "disagree"] } })
+    t.equal(res.statusCode, 200)
+    const poll = (res.body as any).polls[0]
+    t.equal((await B.get(`api/b2/threads/${poll.topic_id}`)).statusCode, 200)
+    const items = await B.get(`api/b2/threads/${poll.topic_id}/items`)
+    t.equal(items.statusCode, 200)
+    t.equal((items.body as any).items[0].itemable_type, "Poll")
+    t.same((items.body as any).discussions, [])
+    t.equal((await O.get(`api/b2/threads/${poll.topic_id}/items`)).statusCode, 404)
+  })
+
   t.test("an invisible thread is 404 on every thread endpoint", async (t) => {
     for (const path of ["", "/items", "/markdown"]) {
       const res = await O.get(`api/b2/threads/${d.topic_id}${path}`)

@@ -208,7 +208,8 @@ export const listThreads = (access: Access, page: Page): Effect.Effect<Paged<Top
 export interface ThreadContents {
   readonly topic: Topic
   readonly group: Group | undefined
-  readonly discussion: Discussion
+  /** undefined for a standalone poll's thread */
+  readonly discussion: Discussion | undefined
   readonly items: ReadonlyArray<ThreadItem>
   readonly comments: ReadonlyArray<Comment>
   readonly reactions: ReadonlyArray<Reaction>
@@ -220,11 +221,10 @@ export const threadContents = (access: Access, topicId: Id): Effect.Effect<Threa
     const store = yield* Store
     const { group, topic } = yield* findThread(access, topicId)
     const [discussion] = yield* store.discussions.byTopicIds([topic.id])
-    if (discussion === undefined) return yield* notFound()
     const items = yield* store.items.ofTopic(topic.id)
     const comments = yield* store.comments.byIds(items.filter((i) => i.itemable_type === "Comment").map((i) => i.itemable_id))
     const reactions = yield* store.reactions.ofTopic(topic.id)
-    const userIds = new Set<Id>([discussion.author_id])
+    const userIds = new Set<Id>(discussion === undefined ? [] : [discussion.author_id])
     for (const i of items) if (i.actor_id !== null) userIds.add(i.actor_id)
     for (const c of comments) userIds.add(c.author_id)
     for (const r of reactions) userIds.add(r.user_id)
@@ -237,6 +237,8 @@ export const threadMarkdown = (access: Access, topicId: Id): Effect.Effect<strin
   Effect.gen(function*() {
     const store = yield* Store
     const t = yield* threadContents(access, topicId)
+    // a standalone poll's document (its poll section) belongs with the polls
+    if (t.discussion === undefined) return yield* notFound("The markdown export of a poll thread is not available yet")
     const parent = t.group?.parent_id == null ? undefined : yield* store.groups.byId(t.group.parent_id)
     return renderThreadMarkdown({
       topic: t.topic,

@@ -48,7 +48,7 @@ export const B2ThreadsLive = HttpApiBuilder.group(ConveneApi, "b2.threads", (han
         const t = yield* Threads.threadContents(access, yield* threadId(path.id))
         const groups = wants(opts, "group") && t.group !== undefined ? yield* Groups.viewGroups([t.group]) : []
         return ok(envelope(opts, "items", t.items.map(itemJson), [
-          { type: "discussion", root: "discussions", records: [discussionJson(t)] },
+          { type: "discussion", root: "discussions", records: t.discussion === undefined ? [] : [discussionJson({ ...t, discussion: t.discussion })] },
           { type: "comment", root: "comments", records: t.comments.map(commentJson) },
           { type: "reaction", root: "reactions", records: t.reactions.map(reactionJson) },
           { type: "topic", root: "topics", records: [topicJson(t.topic)] },
