@@ -27,6 +27,8 @@ import * as Outcomes from "./services/outcomes.js"
 import * as Scheduler from "./services/scheduler.js"
 import * as Events from "./services/events.js"
 import * as Deliveries from "./services/deliveries.js"
+import * as Search from "./services/search.js"
+import * as Reports from "./services/reports.js"
 import { NodeUrlPolicyLive, UrlPolicy } from "./services/urls.js"
 import { loadAccess } from "./services/common.js"
 import type { User } from "./domain/records.js"
@@ -39,6 +41,9 @@ export * as Rules from "./rules/index.js"
 export { Users, Groups, Memberships, Mail, Auth }
 export { Discussions, Comments, Threads, Reactions }
 export { Chatbots, Events, Deliveries, Polls, Stances, Outcomes, Scheduler }
+export { Search, Reports }
+export * from "./domain/search.js"
+export * from "./domain/reports.js"
 export type { PollStatus } from "./ports/polls.js"
 export * from "./domain/webhooks.js"
 export * from "./domain/polls.js"
@@ -84,7 +89,10 @@ export const makeConvene = (options: ConveneOptions) => {
       comment: (discussionId: number, input: Comments.CommentInput) =>
         run(Effect.flatMap(access, (a) => Comments.createComment(a, discussionId, input))),
       react: (input: Reactions.ReactionInput) => run(Effect.flatMap(access, (a) => Reactions.addReaction(a, input))),
-      threadMarkdown: (topicId: number) => run(Effect.flatMap(access, (a) => Threads.threadMarkdown(a, topicId)))
+      threadMarkdown: (topicId: number) => run(Effect.flatMap(access, (a) => Threads.threadMarkdown(a, topicId))),
+      search: (input: Search.SearchInput) => run(Effect.flatMap(access, (a) => Search.search(a, input))),
+      report: (params: Parameters<typeof Reports.participationReport>[1]) =>
+        run(Effect.flatMap(access, (a) => Reports.participationReport(a, params)))
     }
   }
 

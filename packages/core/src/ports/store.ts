@@ -1,6 +1,8 @@
 import { Context, type Effect } from "effect"
 import type { ChatbotsRepo, DeliveriesRepo, EventsRepo } from "./webhooks.js"
 import type { OutcomesRepo, PollOptionsRepo, PollsRepo, StancesRepo } from "./polls.js"
+import type { ReportsRepo } from "./reports.js"
+import type { SearchRepo } from "./search.js"
 import type {
   Comment,
   Discussion,
@@ -179,6 +181,8 @@ export interface StoreService {
   readonly pollOptions: PollOptionsRepo
   readonly stances: StancesRepo
   readonly outcomes: OutcomesRepo
+  readonly search: SearchRepo
+  readonly reports: ReportsRepo
 }
 
 export class Store extends Context.Tag("@convene/core/Store")<Store, StoreService>() {}

@@ -186,7 +186,7 @@ export const findThread = (access: Access, topicId: Id): Effect.Effect<TopicCont
   })
 
 /** The groups where membership widens what the caller reads: their own groups and those groups' subgroups. */
-const candidateGroups = (access: Access) =>
+export const candidateGroups = (access: Access) =>
   Effect.gen(function*() {
     const store = yield* Store
     const mine = yield* store.groups.byIds([...access.memberships.keys()])

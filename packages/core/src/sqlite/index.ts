@@ -13,6 +13,8 @@ import { makeReadersRepo } from "./readers.js"
 import { makeTopicsRepo } from "./topics.js"
 import { makeChatbotsRepo, makeDeliveriesRepo, makeEventsRepo } from "./webhooks.js"
 import { makeOutcomesRepo, makePollOptionsRepo, makePollsRepo, makeStancesRepo } from "./polls.js"
+import { makeReportsRepo } from "./reports.js"
+import { makeSearchRepo } from "./search.js"
 
 export { migrate } from "./db.js"
 
@@ -40,6 +42,8 @@ export const makeSqliteStore = (filename: string): StoreService & { readonly clo
     pollOptions: makePollOptionsRepo(run),
     stances: makeStancesRepo(run),
     outcomes: makeOutcomesRepo(run),
+    search: makeSearchRepo(run),
+    reports: makeReportsRepo(run),
     close: conns.close
   }
 }

@@ -2,6 +2,7 @@ import { m001_foundation } from "./001_foundation.js"
 import { m002_discussions } from "./002_discussions.js"
 import { m003_webhooks } from "./003_webhooks.js"
 import { m004_polls } from "./004_polls.js"
+import { m005_search } from "./005_search.js"
 
 /** Applied in order; `PRAGMA user_version` records how many have run. Never edit a released one. */
-export const migrations: ReadonlyArray<string> = [m001_foundation, m002_discussions, m003_webhooks, m004_polls]
+export const migrations: ReadonlyArray<string> = [m001_foundation, m002_discussions, m003_webhooks, m004_polls, m005_search]
