@@ -1,0 +1,27 @@
+/**
+ * Child process: the real convene server over the seeded file. Run apart from autocannon so the load
+ * generator does not steal the server's event loop (the machine has 2 cores: one each).
+ */
+import { makeConvene } from "@convene/core"
+import { startServer } from "@convene/http"
+
+const filename = process.argv[2]
+if (filename === undefined) throw new Error("usage: convene-server.ts <database file>")
+
+const c = makeConvene({ filename })
+const server = await startServer({
+  store: c.store,
+  port: 0,
+  host: "127.0.0.1",
+  settings: { b3ApiKey: undefined, baseUrl: "http://127.0.0.1", maxBodyBytes: 1048576, version: "bench" }
+})
+
+// The parent learns the URL over IPC and ends the child with a "stop" message (or by disconnecting).
+const stop = async () => {
+  await server.close()
+  await c.close()
+  process.exit(0)
+}
+process.on("message", (m) => m === "stop" && void stop())
+process.on("disconnect", () => void stop())
+process.send({ url: server.url })
