@@ -5,7 +5,7 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { B2Auth, B3Auth } from "./auth.js"
+import { B1Auth, B2Auth, B3Auth } from "./auth.js"
 import { Bool, Int, Str, StrArray } from "./request.js"
 
 /** Query parameters are read by the handlers; these declarations document them. */
@@ -551,13 +551,142 @@ export class B2Chatbots extends HttpApiGroup.make("b2.chatbots")
   .middleware(B2Auth)
 {}
 
+// Reports and search (issue 6)
+
+const ReportUserRow = Schema.Struct({
+  id: Schema.Int,
+  name: Schema.String,
+  country: Schema.NullOr(Schema.String),
+  delegate: Schema.Boolean,
+  threads: Schema.Int,
+  comments: Schema.Int,
+  polls: Schema.Int,
+  votes: Schema.Int,
+  outcomes: Schema.Int,
+  reactions: Schema.Int,
+  votes_issued: Schema.Int.annotations({ description: "Identified ballots issued (anonymous polls excluded)" }),
+  votes_cast: Schema.Int,
+  votes_missed: Schema.Int,
+  all_votes_cast: Schema.Boolean.annotations({ description: "At least one ballot issued and every issued ballot cast" })
+}).annotations({ identifier: "ParticipationReportUserRow" })
+
+const ReportDocument = Schema.Struct(
+  { users: Schema.optional(Schema.Array(ReportUserRow)) },
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+).annotations({ identifier: "ParticipationReport", description: "A plain JSON object; base and countries sections have their own fields" })
+
+const SearchResult = Schema.Struct({
+  searchable_type: Schema.Literal("Discussion", "Comment", "Poll", "Stance", "Outcome"),
+  searchable_id: Schema.Int,
+  highlight: Schema.String.annotations({ description: "HTML excerpt, matched words in <b>" }),
+  group_id: Schema.NullOr(Schema.Int),
+  group_name: Schema.NullOr(Schema.String),
+  discussion_key: Schema.NullOr(Schema.String),
+  poll_key: Schema.NullOr(Schema.String),
+  author_id: Schema.NullOr(Schema.Int),
+  author_name: Schema.NullOr(Schema.String),
+  authored_at: Schema.String,
+  tags: Schema.Array(Schema.String)
+}).annotations({ identifier: "SearchResult" })
+
+const SearchDocument = Schema.Struct({
+  search_results: Schema.Array(SearchResult),
+  ...related("groups", "users"),
+  meta: Schema.Struct({ root: Schema.String }).annotations({ description: "No total: the result set is bounded (at most 20)" })
+}).annotations({ identifier: "SearchDocument" })
+
+export class B2Reports extends HttpApiGroup.make("b2.reports")
+  .add(
+    HttpApiEndpoint.get("report", "/api/b2/reports")
+      .setUrlParams(Schema.Struct({
+        section: Q("base (default), users or countries"),
+        group_scope: Q("custom (with group_ids) or my; all is read as my"),
+        group_ids: Q("Comma-separated group ids; groups the caller is not a member of are ignored"),
+        start_month: Q("YYYY-MM, default 12 months ago"),
+        end_month: Q("YYYY-MM, default the current month"),
+        interval: Q("day, week, month (default) or year, for section=base"),
+        member_type: Q("delegate: with section=users, only current delegates")
+      }))
+      .addSuccess(ReportDocument)
+      .annotate(OpenApi.Summary, "Participation report over the caller's groups (plain JSON object)")
+  )
+  .addError(Forbidden, { status: 403 })
+  .addError(BadRequest, { status: 400 })
+  .middleware(B2Auth)
+{}
+
+export class B2Search extends HttpApiGroup.make("b2.search")
+  .add(
+    HttpApiEndpoint.get("search", "/api/b2/search")
+      .setUrlParams(Schema.Struct({
+        query: Q("Text, matched as text: words, prefixes and words one typo away"),
+        group_id: Q("One group"),
+        org_id: Q("A group and its subgroups; 0: threads without a group"),
+        type: Q("Discussion, Comment, Poll, Stance or Outcome"),
+        types: Q("Comma-separated types"),
+        tag: Q("Threads with this tag"),
+        author_id: Q("Only this author; without query, their recent visible activity"),
+        order: Q("authored_at_desc (or authored_at_asc); default relevance"),
+        ...ResponseQuery
+      }))
+      .addSuccess(SearchDocument)
+      .annotate(OpenApi.Summary, "Search what the caller may read (at most 20 results, no total)")
+  )
+  .addError(Forbidden, { status: 403 })
+  .addError(BadRequest, { status: 400 })
+  .middleware(B2Auth)
+{}
+
+// Legacy API (/api/b1): the same operations as b2, the key as an api_key parameter (not in the b2 document)
+
+const B1Query = { api_key: Q("The user's API key (also accepted as a JSON body or form field)") }
+
+export class B1Discussions extends HttpApiGroup.make("b1.discussions")
+  .add(HttpApiEndpoint.post("create", "/api/b1/discussions").setPayload(DiscussionInput).addSuccess(DiscussionsDocument))
+  .add(
+    HttpApiEndpoint.get("show")`/api/b1/discussions/${discussionRef}`
+      .setUrlParams(Schema.Struct({ ...B1Query, ...ResponseQuery }))
+      .addSuccess(DiscussionsDocument)
+  )
+  .addError(Forbidden, { status: 403 })
+  .addError(NotFound, { status: 404 })
+  .addError(BadRequest, { status: 400 })
+  .addError(Unprocessable, { status: 422 })
+  .middleware(B1Auth)
+{}
+
+export class B1Polls extends HttpApiGroup.make("b1.polls")
+  .add(HttpApiEndpoint.post("create", "/api/b1/polls").setPayload(PollInput).addSuccess(PollsDocument))
+  .add(HttpApiEndpoint.get("show")`/api/b1/polls/${pollId}`.setUrlParams(Schema.Struct({ ...B1Query, ...ResponseQuery })).addSuccess(PollsDocument))
+  .addError(Forbidden, { status: 403 })
+  .addError(NotFound, { status: 404 })
+  .addError(BadRequest, { status: 400 })
+  .addError(Unprocessable, { status: 422 })
+  .middleware(B1Auth)
+{}
+
+export class B1Memberships extends HttpApiGroup.make("b1.memberships")
+  .add(
+    HttpApiEndpoint.get("list", "/api/b1/memberships")
+      .setUrlParams(Schema.Struct({ ...B1Query, group_id: Q("Group id (required)"), ...PageQuery, ...ResponseQuery }))
+      .addSuccess(MembershipsDocument)
+  )
+  .add(HttpApiEndpoint.post("sync", "/api/b1/memberships").setPayload(MembershipsInput).addSuccess(MembershipsResult))
+  .addError(Forbidden, { status: 403 })
+  .addError(NotFound, { status: 404 })
+  .addError(BadRequest, { status: 400 })
+  .addError(Unprocessable, { status: 422 })
+  .middleware(B1Auth)
+{}
+
 /** Everything the server routes. */
 export class ConveneApi extends HttpApi.make("convene").add(System).add(B2Groups).add(B2Memberships).add(B3Users)
-  .add(B2Discussions).add(B2Comments).add(B2Threads).add(B2Reactions).add(B2Chatbots).add(B2Polls) {}
+  .add(B2Discussions).add(B2Comments).add(B2Threads).add(B2Reactions).add(B2Chatbots).add(B2Polls)
+  .add(B2Reports).add(B2Search).add(B1Discussions).add(B1Polls).add(B1Memberships) {}
 
 /** The documents clients read: the User API with its extensions, and the Server API. */
 export const UserApiDoc = HttpApi.make("convene-b2").add(B2Groups).add(B2Memberships)
-  .add(B2Discussions).add(B2Comments).add(B2Threads).add(B2Reactions).add(B2Chatbots).add(B2Polls)
+  .add(B2Discussions).add(B2Comments).add(B2Threads).add(B2Reactions).add(B2Chatbots).add(B2Polls).add(B2Reports).add(B2Search)
   .annotate(OpenApi.Title, "convene User API (Loomio b2 compatible)").annotate(OpenApi.Version, "1")
 export const ServerApiDoc = HttpApi.make("convene-b3").add(B3Users)
   .annotate(OpenApi.Title, "convene Server API (Loomio b3 compatible)").annotate(OpenApi.Version, "1")

@@ -14,6 +14,7 @@ import {
   type Membership,
   type Reaction,
   Rules,
+  type SearchResult,
   type ThreadItem,
   type Topic,
   type User
@@ -281,4 +282,27 @@ export const outcomeJson = (o: Outcome) => ({
   latest: o.latest,
   created_at: o.created_at,
   updated_at: o.updated_at
+})
+
+/** An element of `search_results` (spec: Search result, plus Loomio's extra fields). */
+export const searchResultJson = (r: SearchResult) => ({
+  id: r.id,
+  searchable_type: r.searchable_type,
+  searchable_id: r.searchable_id,
+  highlight: r.highlight,
+  topic_id: r.topic_id,
+  group_id: r.group_id,
+  group_name: r.group_name,
+  group_key: r.group_key,
+  group_handle: r.group_handle,
+  discussion_id: r.discussion_id,
+  discussion_key: r.discussion_key,
+  discussion_title: r.discussion_title,
+  poll_id: r.poll_id,
+  poll_key: r.poll_key,
+  poll_title: r.poll_title,
+  author_id: r.author_id,
+  author_name: r.author_name,
+  authored_at: r.authored_at,
+  tags: r.tags
 })

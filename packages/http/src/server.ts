@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { ConveneApi } from "./api.js"
-import { B2AuthLive, B3AuthLive } from "./auth.js"
+import { B1AuthLive, B2AuthLive, B3AuthLive } from "./auth.js"
 import { B2GroupsLive } from "./b2/groups.js"
 import { B2MembershipsLive } from "./b2/memberships.js"
 import { B3UsersLive } from "./b3/users.js"
@@ -16,6 +16,11 @@ import { B2ReactionsLive } from "./b2/reactions.js"
 import { B2ThreadsLive } from "./b2/threads.js"
 import { B2ChatbotsLive } from "./b2/chatbots.js"
 import { B2PollsLive } from "./b2/polls.js"
+import { B2ReportsLive } from "./b2/reports.js"
+import { B2SearchLive } from "./b2/search.js"
+import { B1DiscussionsLive } from "./b1/discussions.js"
+import { B1MembershipsLive } from "./b1/memberships.js"
+import { B1PollsLive } from "./b1/polls.js"
 import { internalError } from "./errors.js"
 import { type HttpSettings, Settings } from "./settings.js"
 import { SystemLive } from "./system.js"
@@ -45,7 +50,8 @@ const ApiLive = HttpApiBuilder.api(ConveneApi).pipe(
   Layer.provide([SystemLive, B2GroupsLive, B2MembershipsLive, B3UsersLive]),
   Layer.provide([B2DiscussionsLive, B2CommentsLive, B2ThreadsLive, B2ReactionsLive]),
   Layer.provide([B2ChatbotsLive, B2PollsLive]),
-  Layer.provide([B2AuthLive, B3AuthLive])
+  Layer.provide([B2ReportsLive, B2SearchLive, B1DiscussionsLive, B1PollsLive, B1MembershipsLive]),
+  Layer.provide([B1AuthLive, B2AuthLive, B3AuthLive])
 )
 
 export interface ServerOptions {

@@ -48,6 +48,10 @@ const statusParam = (q: URLSearchParams) => {
   return s === undefined ? Effect.fail(badRequest("status must be open, closed or all")) : Effect.succeed(s)
 }
 
+/** POST and GET one discussion, shared with /api/b1. */
+export const createDiscussionResponse = respond(one((access) => Effect.flatMap(input, (i) => Discussions.createDiscussion(access, i))))
+export const showDiscussionResponse = (id: string) => respond(one((access) => Discussions.showDiscussion(access, id)))
+
 export const B2DiscussionsLive = HttpApiBuilder.group(ConveneApi, "b2.discussions", (handlers) =>
   handlers
     .handleRaw("list", () =>
@@ -61,8 +65,8 @@ export const B2DiscussionsLive = HttpApiBuilder.group(ConveneApi, "b2.discussion
         const list = yield* Discussions.listDiscussions(access, groupId, status, page)
         return ok(yield* document(access, opts, list.records, list.total))
       })))
-    .handleRaw("create", () => respond(one((access) => Effect.flatMap(input, (i) => Discussions.createDiscussion(access, i)))))
-    .handleRaw("show", ({ path }) => respond(one((access) => Discussions.showDiscussion(access, path.id))))
+    .handleRaw("create", () => createDiscussionResponse)
+    .handleRaw("show", ({ path }) => showDiscussionResponse(path.id))
     .handleRaw("update", ({ path }) => respond(one((access) => Effect.flatMap(input, (i) => Discussions.updateDiscussion(access, path.id, i)))))
     .handleRaw("put", ({ path }) => respond(one((access) => Effect.flatMap(input, (i) => Discussions.updateDiscussion(access, path.id, i)))))
     .handleRaw("delete", ({ path }) => respond(one((access) => Discussions.deleteDiscussion(access, path.id))))

@@ -10,32 +10,36 @@ import { groupJson, membershipJson, userJson } from "../serializers.js"
 
 const decodeSync = decode(MembershipsInput)
 
+/** GET /memberships, shared with /api/b1. */
+export const listMembershipsResponse = respond(Effect.gen(function*() {
+  const access = yield* requireAccess
+  const q = yield* query
+  const opts = yield* responseOptions(q)
+  const groupId = yield* requiredIntParam(q, "group_id")
+  const page = yield* pageParams(q, { aliases: true })
+  const list = yield* Memberships.listMemberships(access, groupId, page)
+  const emails = new Map(list.users.map((u) => [u.id, u.email]))
+  const groups = wants(opts, "group") && list.records.length > 0 ? yield* Groups.viewGroups([list.group]) : []
+  return ok(envelope(
+    opts,
+    "memberships",
+    list.records.map((m) => membershipJson(access, m, emails.get(m.user_id))),
+    [
+      { type: "user", root: "users", records: list.users.map((u) => userJson(access, u)) },
+      { type: "group", root: "groups", records: groups.map(groupJson) }
+    ],
+    list.total
+  ))
+}))
+
+/** POST /memberships, shared with /api/b1. */
+export const syncMembershipsResponse = respond(Effect.gen(function*() {
+  const access = yield* requireAccess
+  const input = yield* Effect.flatMap(inputFields("membership"), decodeSync)
+  return ok(yield* Memberships.syncMemberships(access, input.group_id, input.emails, input.remove_absent ?? false))
+}))
+
 export const B2MembershipsLive = HttpApiBuilder.group(ConveneApi, "b2.memberships", (handlers) =>
   handlers
-    .handleRaw("list", () =>
-      respond(Effect.gen(function*() {
-        const access = yield* requireAccess
-        const q = yield* query
-        const opts = yield* responseOptions(q)
-        const groupId = yield* requiredIntParam(q, "group_id")
-        const page = yield* pageParams(q, { aliases: true })
-        const list = yield* Memberships.listMemberships(access, groupId, page)
-        const emails = new Map(list.users.map((u) => [u.id, u.email]))
-        const groups = wants(opts, "group") && list.records.length > 0 ? yield* Groups.viewGroups([list.group]) : []
-        return ok(envelope(
-          opts,
-          "memberships",
-          list.records.map((m) => membershipJson(access, m, emails.get(m.user_id))),
-          [
-            { type: "user", root: "users", records: list.users.map((u) => userJson(access, u)) },
-            { type: "group", root: "groups", records: groups.map(groupJson) }
-          ],
-          list.total
-        ))
-      })))
-    .handleRaw("sync", () =>
-      respond(Effect.gen(function*() {
-        const access = yield* requireAccess
-        const input = yield* Effect.flatMap(inputFields("membership"), decodeSync)
-        return ok(yield* Memberships.syncMemberships(access, input.group_id, input.emails, input.remove_absent ?? false))
-      }))))
+    .handleRaw("list", () => listMembershipsResponse)
+    .handleRaw("sync", () => syncMembershipsResponse))

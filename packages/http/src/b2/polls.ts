@@ -60,6 +60,11 @@ const decodeOutcomePatch = decode(OutcomePatchInput)
 const update = (id: string) =>
   one((access) => Effect.flatMap(Effect.flatMap(inputFields("poll"), decodePatch), (i) => Polls.updatePoll(access, id, { ...i, details: i.details ?? undefined })))
 
+/** POST and GET one poll, shared with /api/b1. */
+export const createPollResponse =
+  one((access) => Effect.flatMap(Effect.flatMap(inputFields("poll"), decodeCreate), (i) => Polls.createPoll(access, { ...i, details: i.details ?? undefined })))
+export const showPollResponse = (id: string) => one((access) => Polls.showPoll(access, id))
+
 export const B2PollsLive = HttpApiBuilder.group(ConveneApi, "b2.polls", (handlers) =>
   handlers
     .handleRaw("list", () =>
@@ -73,9 +78,8 @@ export const B2PollsLive = HttpApiBuilder.group(ConveneApi, "b2.polls", (handler
         const list = yield* Polls.listPolls(access, groupId, status, page)
         return ok(yield* document(access, opts, list.records, list.total))
       })))
-    .handleRaw("create", () =>
-      one((access) => Effect.flatMap(Effect.flatMap(inputFields("poll"), decodeCreate), (i) => Polls.createPoll(access, { ...i, details: i.details ?? undefined }))))
-    .handleRaw("show", ({ path }) => one((access) => Polls.showPoll(access, path.id)))
+    .handleRaw("create", () => createPollResponse)
+    .handleRaw("show", ({ path }) => showPollResponse(path.id))
     .handleRaw("update", ({ path }) => update(path.id))
     .handleRaw("put", ({ path }) => update(path.id))
     .handleRaw("delete", ({ path }) => one((access) => Polls.deletePoll(access, path.id)))

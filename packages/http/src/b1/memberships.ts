@@ -1,0 +1,9 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { ConveneApi } from "../api.js"
+import { listMembershipsResponse, syncMembershipsResponse } from "../b2/memberships.js"
+
+/** Legacy list and manage memberships (`emails`, `remove_absent` → added_emails/removed_emails): the b2 handlers. */
+export const B1MembershipsLive = HttpApiBuilder.group(ConveneApi, "b1.memberships", (handlers) =>
+  handlers
+    .handleRaw("list", () => listMembershipsResponse)
+    .handleRaw("sync", () => syncMembershipsResponse))
