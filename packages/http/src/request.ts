@@ -4,7 +4,7 @@
  * decoding (unknown fields and wrong types → 400 naming the field).
  */
 import { HttpServerRequest } from "@effect/platform"
-import { BadRequest, badRequest, type Page } from "@convene/core"
+import { BadRequest, badRequest, type NotFound, notFound, type Page } from "@convene/core"
 import { Effect, Either, Option, ParseResult, Schema } from "effect"
 import qs from "qs"
 import { PayloadTooLarge, UnsupportedMediaType } from "./errors.js"
@@ -147,6 +147,10 @@ export const boolParam = (q: URLSearchParams, name: string) =>
     if (v in boolWords) return Effect.succeed(boolWords[v as keyof typeof boolWords])
     return Effect.fail(badRequest(`${name} must be true, false, 1 or 0`))
   })
+
+/** A path id that is not a whole number names no record: 404, like an unknown one. */
+export const numericId = (id: string, what: string): Effect.Effect<number, NotFound> =>
+  /^[0-9]{1,15}$/.test(id) ? Effect.succeed(Number(id)) : Effect.fail(notFound(`${what} ${id} not found`))
 
 export const MAX_LIMIT = 200
 

@@ -1,11 +1,11 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Chatbots, invalid, notFound, Rules } from "@convene/core"
+import { Chatbots, invalid, Rules } from "@convene/core"
 import { Effect } from "effect"
 import { ChatbotCheckInput, ChatbotCreateInput, ChatbotUpdateInput, ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
 import { envelope } from "../envelope.js"
 import { ok, respond } from "../errors.js"
-import { decode, inputFields, query, requiredIntParam } from "../request.js"
+import { decode, inputFields, numericId, query, requiredIntParam } from "../request.js"
 import { chatbotJson } from "../serializers.js"
 import { Settings } from "../settings.js"
 import { sendJson } from "../webhooks/send.js"
@@ -18,7 +18,7 @@ const decodeCheck = decode(ChatbotCheckInput)
 const document = (bots: ReadonlyArray<Parameters<typeof chatbotJson>[0]>) =>
   ok(envelope({ exclude: new Set() }, "chatbots", bots.map(chatbotJson), []))
 
-const chatbotId = (id: string) => (/^[0-9]{1,15}$/.test(id) ? Effect.succeed(Number(id)) : Effect.fail(notFound(`Chatbot ${id} not found`)))
+const chatbotId = (id: string) => numericId(id, "Chatbot")
 
 const update = (id: string) =>
   respond(Effect.gen(function*() {

@@ -1,20 +1,17 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { type Access, badRequest, Comments, notFound, type Store } from "@convene/core"
+import { type Access, badRequest, Comments, type Store } from "@convene/core"
 import { Effect } from "effect"
 import { CommentInput, ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
 import { envelope, responseOptions } from "../envelope.js"
 import { type ApiError, ok, respond } from "../errors.js"
-import { decode, inputFields, query } from "../request.js"
+import { decode, inputFields, numericId, query } from "../request.js"
 import { commentJson, discussionJson, topicJson, userJson } from "../serializers.js"
 
 const decodeInput = decode(CommentInput)
 const input = Effect.flatMap(inputFields("comment"), decodeInput)
 
 /** A path id that is not a whole number names no comment. */
-export const numericId = (id: string, what: string) =>
-  /^[0-9]{1,15}$/.test(id) ? Effect.succeed(Number(id)) : Effect.fail(notFound(`${what} ${id} not found`))
-
 /** Runs a use case on one comment and answers with the comment, its discussion, thread and author. */
 const one = <E, R>(run: (access: Access) => Effect.Effect<Comments.CommentView, E, R>) =>
   Effect.gen(function*() {

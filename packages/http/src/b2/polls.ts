@@ -1,11 +1,11 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { type Access, badRequest, notFound, Outcomes, Polls, type PollStatus, Stances } from "@convene/core"
+import { type Access, badRequest, Outcomes, Polls, type PollStatus, Stances } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi, OutcomeInput, OutcomePatchInput, PollInput, PollPatchInput, PollReopenInput, StanceInput } from "../api.js"
 import { requireAccess } from "../auth.js"
 import { envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
 import { type ApiError, ok, respond } from "../errors.js"
-import { decode, inputFields, pageParams, query, requiredIntParam } from "../request.js"
+import { decode, inputFields, numericId, pageParams, query, requiredIntParam } from "../request.js"
 import { groupJson, outcomeJson, pollJson, pollOptionJson, stanceJson, topicJson, userJson } from "../serializers.js"
 
 type View = Polls.PollView
@@ -37,9 +37,6 @@ const one = <E extends ApiError, R>(run: (access: Access) => Effect.Effect<View,
     const view = yield* run(access)
     return ok(yield* document(access, opts, [view]))
   }))
-
-/** A path id that is not a whole number names no record. */
-const numericId = (id: string) => (/^[0-9]{1,15}$/.test(id) ? Effect.succeed(Number(id)) : Effect.fail(notFound(`Outcome ${id} not found`)))
 
 const STATUSES: ReadonlyArray<PollStatus> = ["active", "closed", "all"]
 const statusParam = (q: URLSearchParams) => {
@@ -98,7 +95,7 @@ export const B2PollsLive = HttpApiBuilder.group(ConveneApi, "b2.polls", (handler
       one((access) =>
         Effect.map(
           Effect.flatMap(
-            Effect.zip(numericId(path.id), Effect.flatMap(inputFields("outcome"), decodeOutcomePatch)),
+            Effect.zip(numericId(path.id, "Outcome"), Effect.flatMap(inputFields("outcome"), decodeOutcomePatch)),
             ([id, i]) => Outcomes.updateOutcome(access, id, i)
           ),
           (r) => r.view

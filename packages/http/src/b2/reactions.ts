@@ -5,9 +5,8 @@ import { ConveneApi, ReactionInput } from "../api.js"
 import { requireAccess } from "../auth.js"
 import { envelope, responseOptions } from "../envelope.js"
 import { ok, respond } from "../errors.js"
-import { decode, inputFields, query } from "../request.js"
+import { decode, inputFields, numericId, query } from "../request.js"
 import { reactionJson, userJson } from "../serializers.js"
-import { numericId } from "./comments.js"
 
 const decodeInput = decode(ReactionInput)
 

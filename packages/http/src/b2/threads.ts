@@ -5,9 +5,8 @@ import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
 import { envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
 import { ok, respond } from "../errors.js"
-import { pageParams, query } from "../request.js"
+import { numericId, pageParams, query } from "../request.js"
 import { commentJson, discussionJson, groupJson, itemJson, reactionJson, topicJson, userJson } from "../serializers.js"
-import { numericId } from "./comments.js"
 import { discussionRelated } from "./discussions.js"
 
 /** `threads` (topic records) with their discussions, groups and authors. */

@@ -1,18 +1,17 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { notFound, Users } from "@convene/core"
+import { Users } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi, ServerUserUpdate } from "../api.js"
 import { requireServerAdmin } from "../auth.js"
 import { type ApiError, ok, respond } from "../errors.js"
-import { boolParam, decode, inputFields, pageParams, query, requiredIntParam } from "../request.js"
+import { boolParam, decode, inputFields, numericId, pageParams, query, requiredIntParam } from "../request.js"
 import { serverUserJson } from "../serializers.js"
 
 type Ref = Users.UserRef
 const decodeUpdate = decode(ServerUserUpdate)
 
 /** A path id that is not a whole number names no user. */
-const refById = (id: string) =>
-  /^[0-9]{1,15}$/.test(id) ? Effect.succeed<Ref>({ id: Number(id) }) : Effect.fail(notFound(`User ${id} not found`))
+const refById = (id: string) => Effect.map(numericId(id, "User"), (n): Ref => ({ id: n }))
 const refByIdentity = (p: { identity_type: string; uid: string }) => Effect.succeed<Ref>({ identity_type: p.identity_type, uid: p.uid })
 const refByQuery = Effect.flatMap(query, (q) => Effect.map(requiredIntParam(q, "id"), (id): Ref => ({ id })))
 
