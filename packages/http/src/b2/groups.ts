@@ -10,8 +10,14 @@ import { groupJson, membershipJson } from "../serializers.js"
 
 /** Groups with their parents (under `parent_groups`) and the caller's own memberships. */
 const groupsDocument = (access: Access, opts: ResponseOptions, views: ReadonlyArray<G.GroupView>) => {
+  // parents already in the list keep their view; only the others are counted
+  const listed = new Map(views.map((v) => [v.group.id, v]))
+  const parentGroups = [...new Map(views.flatMap((v) => (v.parent === undefined ? [] : [[v.parent.id, v.parent] as const]))).values()]
   const parents = wants(opts, "parent")
-    ? Effect.flatMap(Effect.succeed(views.flatMap((v) => (v.parent === undefined ? [] : [v.parent]))), Groups.viewGroups)
+    ? Effect.map(Groups.viewGroups(parentGroups.filter((p) => !listed.has(p.id))), (counted) => [
+      ...parentGroups.flatMap((p) => (listed.has(p.id) ? [listed.get(p.id)!] : [])),
+      ...counted
+    ])
     : Effect.succeed([])
   return Effect.map(parents, (parentViews) =>
     envelope(opts, "groups", views.map(groupJson), [

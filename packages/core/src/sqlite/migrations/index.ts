@@ -3,6 +3,7 @@ import { m002_discussions } from "./002_discussions.js"
 import { m003_webhooks } from "./003_webhooks.js"
 import { m004_polls } from "./004_polls.js"
 import { m005_search } from "./005_search.js"
+import { m006_membership_indexes } from "./006_membership_indexes.js"
 
 /** Applied in order; `PRAGMA user_version` records how many have run. Never edit a released one. */
-export const migrations: ReadonlyArray<string> = [m001_foundation, m002_discussions, m003_webhooks, m004_polls, m005_search]
+export const migrations: ReadonlyArray<string> = [m001_foundation, m002_discussions, m003_webhooks, m004_polls, m005_search, m006_membership_indexes]
