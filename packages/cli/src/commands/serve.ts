@@ -1,0 +1,92 @@
+/** `convene serve`: migrates the database, bootstraps an admin on an empty install, serves HTTP. */
+import { type Convene, makeConvene, Users } from "@convene/core"
+import type { Command } from "commander"
+import { type CommonOptions, dbPath, parsePort } from "../common.js"
+import { userJson, userLine } from "../format.js"
+import { CliError, errorMessage, EXIT_USAGE, makeOutput, type Output } from "../output.js"
+import { withIdentities } from "./users.js"
+
+/**
+ * The first administrator of an empty install. Not "admin@localhost": the core's e-mail rule wants a dot
+ * in the domain. Change it later with `convene users update 1 --email …`.
+ */
+export const BOOTSTRAP_ADMIN = { email: "admin@localhost.localdomain", name: "Admin", is_admin: true } as const
+
+interface ServeOptions extends CommonOptions {
+  port?: number
+  host?: string
+}
+
+/** Creates the bootstrap admin when the database has no users; returns it with its key, else undefined. */
+const ensureAdmin = async (c: Convene) => {
+  const existing = await c.run(Users.listUsers({}, { limit: 1, offset: 0 }))
+  return existing.total > 0 ? undefined : c.run(withIdentities(Users.createUser(BOOTSTRAP_ADMIN)))
+}
+
+export const registerServe = (program: Command) =>
+  program.command("serve")
+    .description("start the HTTP server (PORT default 3000, HOST default 127.0.0.1)")
+    .option("--port <n>", "port to listen on; 0 picks a free one (default: $PORT, else 3000)", parsePort)
+    .option("--host <host>", "address to listen on (default: $HOST, else 127.0.0.1)")
+    .action(async (opts: ServeOptions, cmd: Command) => {
+      let port = opts.port
+      if (port === undefined) {
+        try {
+          port = process.env.PORT ? parsePort(process.env.PORT) : 3000
+        } catch {
+          cmd.error(`error: PORT=${process.env.PORT} is not a port number`, { exitCode: EXIT_USAGE })
+        }
+      }
+      const host = opts.host ?? (process.env.HOST || "127.0.0.1")
+      const out = makeOutput(opts.json === true)
+      let convene: Convene | undefined
+      try {
+        convene = makeConvene({ filename: dbPath(opts) })
+        const admin = await ensureAdmin(convene)
+        // loaded here only: the HTTP stack roughly doubles start-up time of the other commands
+        const { settingsFromEnv, startServer } = await import("@convene/http")
+        const settings = settingsFromEnv(process.env, { host, port })
+        const server = await startServer({ store: convene.store, settings, host, port }).catch((e: unknown) => {
+          // startServer's error is a pretty-printed Cause with a stack; its first line is the useful part
+          throw new CliError(`cannot listen on ${host}:${port}: ${errorMessage(e).split("\n")[0]}`)
+        })
+        out.emit(
+          {
+            url: server.url,
+            port: server.port,
+            ...(admin === undefined ? {} : { admin: { ...userJson(admin.shown.user, admin.shown.identities), api_key: admin.apiKey } })
+          },
+          [
+            ...(admin === undefined ? [] : [
+              `Created the first administrator: ${userLine(admin.shown.user, admin.shown.identities)}`,
+              `admin api key: ${admin.apiKey}`,
+              "(shown only this once; store it now)"
+            ]),
+            `convene listening on ${server.url}`
+          ]
+        )
+        stopOnSignal(out, server.close, convene.close)
+      } catch (e) {
+        out.fail(e)
+        await convene?.close()
+      }
+    })
+
+/** In-flight requests finish, then the database closes; a second signal forces the exit. */
+const stopOnSignal = (out: Output, closeServer: () => Promise<void>, closeDb: () => Promise<void>) => {
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1)
+    stopping = true
+    out.note(`convene: ${signal}, stopping`)
+    closeServer()
+      .then(closeDb)
+      .then(() => process.exit(0), (e: unknown) => {
+        out.fail(e)
+        process.exit(1)
+      })
+  }
+  process.on("SIGINT", stop)
+  process.on("SIGTERM", stop)
+}
+

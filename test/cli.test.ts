@@ -1,0 +1,324 @@
+/**
+ * The `convene` binary end to end: each check spawns the built CLI on a temp database and asserts the
+ * exit code, stdout and the effect in the database file (decisions.md §4).
+ */
+import { makeConvene } from "@convene/core"
+import Database from "better-sqlite3"
+import { execFile, spawn } from "node:child_process"
+import { existsSync, rmSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import t from "tap"
+import { tempDbFile } from "./helpers.js"
+
+const BIN = fileURLToPath(new URL("../packages/cli/bin/convene.js", import.meta.url))
+if (!existsSync(new URL("../packages/cli/dist/main.js", import.meta.url))) {
+  throw new Error("packages/cli is not built: run `npx tsc -b` first")
+}
+
+interface Result {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/**
+ * The binary's environment: tap's process-tracking hooks (NODE_OPTIONS) are left out, as a user's shell
+ * would not have them (they also slow every start-up down a lot); CONVENE_DB is cleared so that only
+ * what a check passes counts.
+ */
+const childEnv = (extra: Record<string, string> = {}) => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "NODE_OPTIONS" && !k.startsWith("_TAPJS_"))),
+  CONVENE_DB: "",
+  ...extra
+})
+
+const run = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Result> =>
+  new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: childEnv(env) }, (err, stdout, stderr) => {
+      const code = err === null ? 0 : typeof err.code === "number" ? err.code : -1
+      resolve({ code, stdout, stderr })
+    })
+  })
+
+const json = (r: Result) => JSON.parse(r.stdout)
+
+/** A temp database with helpers: run the CLI on it, read rows, check an API key through the core. */
+const fixture = (t: { teardown: (fn: () => void) => void }) => {
+  const { dir, filename } = tempDbFile()
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  return {
+    filename,
+    cli: (...args: Array<string>) => run([...args, "--db", filename]),
+    sql: <T = any>(query: string, ...params: Array<unknown>): Array<T> => {
+      const db = new Database(filename, { readonly: true })
+      try {
+        return db.prepare(query).all(...params) as Array<T>
+      } finally {
+        db.close()
+      }
+    },
+    authenticates: async (key: string) => {
+      const convene = makeConvene({ filename })
+      try {
+        return await convene.authenticate(key).then(() => true, () => false)
+      } finally {
+        await convene.close()
+      }
+    }
+  }
+}
+
+const USER_KEYS = ["id", "name", "username", "email", "is_admin", "active", "deactivated_at", "identities"]
+
+// Each run starts a Node process (about a second): independent commands run concurrently (Promise.all).
+
+
+
+t.test("usage errors exit 2, --help exits 0", async (t) => {
+  const { filename } = fixture(t)
+  const [help, subHelp, bare, unknownCmd, unknownOpt, noEmail, badBool, badId] = await Promise.all([
+    run(["--help"]),
+    run(["users", "create", "--help"]),
+    run([]),
+    run(["frobnicate"]),
+    run(["users", "list", "--frob"]),
+    run(["users", "create", "--name", "X", "--db", filename]),
+    run(["users", "list", "--admin", "maybe", "--db", filename]),
+    run(["users", "show", "abc", "--db", filename])
+  ])
+  t.equal(help.code, 0)
+  t.match(help.stdout, /Usage: convene/)
+  for (const cmd of ["serve", "init", "users", "groups", "members", "mail"]) t.match(help.stdout, new RegExp(`^  ${cmd}\\b`, "m"), cmd)
+  t.equal(subHelp.code, 0)
+  t.match(subHelp.stdout, /--db <path>/)
+  t.match(subHelp.stdout, /--json/)
+  t.equal(bare.code, 2, "no command")
+  t.equal(unknownCmd.code, 2)
+  t.match(unknownCmd.stderr, /unknown command 'frobnicate'/)
+  t.equal(unknownOpt.code, 2)
+  t.match(unknownOpt.stderr, /unknown option '--frob'/)
+  t.equal(noEmail.code, 2, "missing required option")
+  t.match(noEmail.stderr, /--email/)
+  t.equal(badBool.code, 2)
+  t.match(badBool.stderr, /'maybe' is invalid/)
+  t.equal(badId.code, 2, "an id that is neither a number nor identity:TYPE:UID")
+  for (const r of [bare, unknownCmd, unknownOpt, noEmail, badBool, badId]) t.equal(r.stdout, "", "nothing on stdout")
+  t.notOk(existsSync(filename), "no usage error opened (or created) the database")
+})
+
+t.test("admin commands against one database", async (t) => {
+  const f = fixture(t)
+  const count = (query: string, ...params: Array<unknown>): number => f.sql(`SELECT count(*) AS n FROM ${query}`, ...params)[0].n
+
+  // init (and, meanwhile, a command on a database that does not exist)
+  const [missing, init] = await Promise.all([
+    run(["users", "list", "--db", `${f.filename}.missing`]),
+    f.cli("init", "--admin-email", "Root@Example.org", "--admin-name", "Root", "--json")
+  ])
+  t.equal(missing.code, 1, "commands other than init and serve need an existing database")
+  t.match(missing.stderr, /no database/)
+  t.notOk(existsSync(`${f.filename}.missing`), "and do not create one")
+  t.equal(init.code, 0, init.stderr)
+  const root = json(init)
+  t.same(Object.keys(root), [...USER_KEYS, "api_key"])
+  t.match(root, { id: 1, name: "Root", email: "root@example.org", is_admin: true, active: true })
+  t.ok(await f.authenticates(root.api_key), "the printed key authenticates")
+
+  // users create (the failing commands insert nothing, so ids stay predictable)
+  const [again, created] = await Promise.all([
+    f.cli("init", "--admin-email", "other@example.org"),
+    f.cli("users", "create", "--email", "ada@example.org", "--name", "Ada", "--username", "ada", "--country", "NZ",
+      "--identity", "oauth:ada-1", "--json")
+  ])
+  t.equal(again.code, 1, "init on a database with users")
+  t.equal(again.stdout, "")
+  const ada = json(created)
+  t.match(ada, { id: 2, name: "Ada", username: "ada", is_admin: false, identities: [{ identity_type: "oauth", uid: "ada-1" }] })
+  t.type(ada.api_key, "string")
+  t.match(f.sql("SELECT country, bot FROM users WHERE id = 2")[0], { country: "NZ", bot: 0 })
+  const [dup, bob] = await Promise.all([
+    f.cli("users", "create", "--email", "ADA@example.org"),
+    f.cli("users", "create", "--email", "bob@example.org", "--name", "Bob", "--bot")
+  ])
+  t.equal(dup.code, 1, "duplicate e-mail is a domain error")
+  t.match(dup.stderr, /email has already been taken/)
+  t.equal(bob.code, 0)
+  t.match(bob.stdout, /^user 3 bob@example\.org \(Bob\) bot\napi key: \S{20,}\n$/, "human output: the user, then its key")
+  t.equal(count("users"), 3)
+
+  // list, show
+  const [admins, others, listed, byId, byIdentity, unknown] = await Promise.all([
+    f.cli("users", "list", "--admin", "true", "--json"),
+    f.cli("users", "list", "--admin", "false", "--json"),
+    run(["users", "list"], { CONVENE_DB: f.filename }),
+    f.cli("users", "show", "2", "--json"),
+    f.cli("users", "show", "identity:oauth:ada-1", "--json"),
+    f.cli("users", "show", "99")
+  ])
+  t.same(json(admins).map((u: any) => u.id), [1])
+  t.same(json(others).map((u: any) => u.id), [2, 3])
+  t.equal(listed.code, 0, "CONVENE_DB is the default --db")
+  t.equal(listed.stdout.trim().split("\n").length, 3)
+  t.notMatch(listed.stdout, /api key/i, "a key is never listed")
+  t.same(Object.keys(json(byId)), USER_KEYS, "b3 shape, no key")
+  t.same(json(byIdentity), json(byId))
+  t.equal(unknown.code, 1)
+  t.match(unknown.stderr, /User 99 not found/)
+
+  // update
+  const [upd, taken] = await Promise.all([
+    f.cli("users", "update", "3", "--name", "Robert", "--admin", "true", "--json"),
+    f.cli("users", "update", "3", "--email", "ada@example.org")
+  ])
+  t.match(json(upd), { id: 3, name: "Robert", is_admin: true })
+  t.match(f.sql("SELECT name, is_admin, email FROM users WHERE id = 3")[0], { name: "Robert", is_admin: 1, email: "bob@example.org" })
+  t.equal(taken.code, 1, "an e-mail already taken")
+
+  // groups
+  const board = json(await f.cli("groups", "create", "--name", "Board", "--owner", "ada@example.org", "--handle", "board",
+    "--setting", "members_can_add_members=true", "--json"))
+  t.match(board, { id: 1, name: "Board", handle: "board", members_can_add_members: true, admin_memberships_count: 1 })
+  t.match(f.sql("SELECT user_id, admin FROM memberships WHERE group_id = 1"), [{ user_id: 2, admin: 1 }], "the owner is admin")
+  const [subRes, badSetting, noOwner, invite] = await Promise.all([
+    f.cli("groups", "create", "--name", "Sub", "--owner", "1", "--parent", "board", "--public", "--json"),
+    f.cli("groups", "create", "--name", "Bad", "--owner", "1", "--setting", "bogus=1"),
+    f.cli("groups", "create", "--name", "X", "--owner", "nobody@example.org"),
+    f.cli("members", "add", "--group", "board", "--user", "bob@example.org", "--pending", "--json")
+  ])
+  const sub = json(subRes)
+  t.match(sub, { id: 2, parent_id: 1, full_name: "Board - Sub", is_visible_to_public: true })
+  t.equal(badSetting.code, 1)
+  t.match(badSetting.stderr, /bogus is not a group setting/)
+  t.equal(noOwner.code, 1, "unknown owner")
+  t.equal(count("groups"), 2)
+  t.match(json(invite), { group_id: 1, user_id: 3, accepted_at: null, admin: false })
+
+  const [upGroup, badValue, noGroup, member, mailJson, mailText, delegate] = await Promise.all([
+    f.cli("groups", "update", board.key, "--setting", "members_can_vote=false", "--json"),
+    f.cli("groups", "update", "board", "--setting", "members_can_vote=maybe"),
+    f.cli("groups", "update", "nope", "--setting", "enabled=false"),
+    f.cli("members", "add", "--group", "board", "--user", "3"),
+    f.cli("mail", "list", "--json"),
+    f.cli("mail", "list"),
+    f.cli("members", "add", "--group", "2", "--user", "identity:oauth:ada-1", "--delegate", "--json")
+  ])
+  t.equal(json(upGroup).members_can_vote, false)
+  t.equal(f.sql("SELECT members_can_vote FROM groups WHERE id = 1")[0].members_can_vote, 0)
+  t.equal(badValue.code, 1)
+  t.match(badValue.stderr, /members_can_vote must be true or false/)
+  t.equal(noGroup.code, 1, "unknown group")
+  t.equal(member.code, 1, "already a member")
+  t.match(json(mailJson), [{ kind: "group_invitation", recipient_email: "bob@example.org", group_id: 1 }])
+  t.match(mailText.stdout, /^mail 1 .* to=bob@example\.org unsent: .*Board\n$/)
+  t.match(json(delegate), { group_id: 2, user_id: 2, delegate: true, accepted_at: String })
+
+  const [groups, removed] = await Promise.all([
+    f.cli("groups", "list", "--json"),
+    f.cli("members", "remove", "--group", "board", "--user", "3", "--json")
+  ])
+  t.same(json(groups).map((g: any) => g.full_name), ["Board", "Board - Sub"])
+  t.match(json(removed), { user_id: 3, revoked_at: String })
+  t.equal(count("memberships WHERE user_id = 3 AND revoked_at IS NULL"), 0)
+
+  // deactivate, reactivate
+  const [removedAgain, deact] = await Promise.all([
+    f.cli("members", "remove", "--group", "board", "--user", "3"),
+    f.cli("users", "deactivate", "2", "--json")
+  ])
+  t.equal(removedAgain.code, 1, "not a member any more")
+  t.match(json(deact), { active: false, deactivated_at: String })
+  t.equal(count("memberships WHERE user_id = 2 AND revoked_at IS NULL"), 0, "memberships revoked")
+  t.notOk(await f.authenticates(ada.api_key), "a deactivated user's key is refused")
+  const twice = await f.cli("users", "deactivate", "2")
+  t.equal(twice.code, 1)
+  t.match(twice.stderr, /not active/)
+  t.match(json(await f.cli("users", "reactivate", "identity:oauth:ada-1", "--json")), { id: 2, active: true, deactivated_at: null })
+  t.equal(count("memberships WHERE user_id = 2 AND revoked_at IS NULL"), 2, "memberships restored")
+  t.ok(await f.authenticates(ada.api_key))
+
+  // api-key
+  const rotated = json(await f.cli("users", "api-key", "2", "--rotate", "--json"))
+  t.match(rotated, { id: 2, email: "ada@example.org" })
+  t.not(rotated.api_key, ada.api_key)
+  t.notOk(await f.authenticates(ada.api_key), "the old key stops working")
+  t.ok(await f.authenticates(rotated.api_key), "the new key works")
+
+  // redact
+  const [redacted, refused] = await Promise.all([
+    f.cli("users", "redact", "identity:oauth:ada-1", "--json"),
+    f.cli("users", "delete", "3")
+  ])
+  t.equal(redacted.code, 0, redacted.stderr)
+  t.match(json(redacted), { id: 2, name: null, username: null, email: null, is_admin: false, active: false, identities: [] })
+  const row = f.sql("SELECT name, username, email, email_sha256, country, redacted_at FROM users WHERE id = 2")[0]
+  t.match(row, { name: null, username: null, email: null, country: null, email_sha256: String, redacted_at: String })
+  t.equal(count("identities WHERE user_id = 2"), 0)
+  t.equal(count("memberships WHERE user_id = 2 AND revoked_at IS NULL"), 0, "memberships revoked")
+  t.notOk(await f.authenticates(rotated.api_key), "redaction rotates the key")
+
+  // delete
+  t.equal(refused.code, 2, "delete needs --yes")
+  t.match(refused.stderr, /--yes/)
+  t.equal(count("users WHERE id = 3"), 1, "nothing deleted without --yes")
+  const deleted = await f.cli("users", "delete", "3", "--yes", "--json")
+  t.equal(deleted.code, 0, deleted.stderr)
+  t.match(json(deleted), { success: true, user: { id: 3 } })
+  t.equal(count("users WHERE id = 3"), 0)
+  t.equal(count("memberships WHERE user_id = 3"), 0, "their rows go with them")
+})
+
+t.test("serve on an empty database", async (t) => {
+  const f = fixture(t)
+  const b3Key = "b3-secret-key-that-is-long-enough"
+  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--db", f.filename, "--json"], {
+    env: childEnv({ PORT: "1", B3_API_KEY: b3Key })
+  })
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
+  t.teardown(() => {
+    if (child.exitCode === null) child.kill("SIGKILL")
+  })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.on("data", (d) => (stdout += d))
+  child.stderr.on("data", (d) => (stderr += d))
+  const started = await new Promise<any>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start; stdout: ${stdout}; stderr: ${stderr}`)), 30_000)
+    child.stdout.on("data", () => {
+      try {
+        resolve(JSON.parse(stdout))
+        clearTimeout(timer)
+      } catch { /* not complete yet */ }
+    })
+    child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)))
+  })
+  t.not(started.port, 0, "--port 0 reports the port actually bound (and overrides PORT)")
+  t.equal(started.url, `http://127.0.0.1:${started.port}`)
+  t.match(started.admin, { id: 1, is_admin: true, name: "Admin" })
+  const key = started.admin.api_key as string
+
+  t.same(await (await fetch(`${started.url}/healthz`)).json(), { ok: true })
+  const groups = await fetch(`${started.url}/api/b2/groups`, { headers: { authorization: `Bearer ${key}` } })
+  t.equal(groups.status, 200, "the printed admin key authenticates")
+  t.equal((await fetch(`${started.url}/api/b2/groups`, { headers: { authorization: "Bearer wrong" } })).status, 403)
+
+  // the CLI's user JSON is the b3 API's user JSON
+  const b3 = await (await fetch(`${started.url}/api/b3/users/1`, { headers: { authorization: `Bearer ${b3Key}` } })).json()
+  t.same(json(await f.cli("users", "show", "1", "--json")), b3.user)
+
+  child.kill("SIGTERM")
+  t.equal(await exited, 0, "SIGTERM stops it cleanly")
+  t.equal(stdout.trim().split("\n").filter((l) => l.includes("api_key")).length, 1, "the key is printed once")
+
+  // a second start on the same database creates no second admin and prints no key
+  const again = spawn(process.execPath, [BIN, "serve", "--port", "0", "--db", f.filename], { env: childEnv() })
+  let out2 = ""
+  again.stdout.on("data", (d) => (out2 += d))
+  await new Promise<void>((resolve) => {
+    again.stdout.on("data", () => out2.includes("listening") && resolve())
+    again.once("exit", () => resolve())
+  })
+  again.kill("SIGINT")
+  t.equal(await new Promise((resolve) => again.once("exit", resolve)), 0, "SIGINT stops it cleanly")
+  t.match(out2, /^convene listening on http:\/\/127\.0\.0\.1:\d+\n$/)
+  t.equal(f.sql("SELECT count(*) AS n FROM users")[0].n, 1)
+})
