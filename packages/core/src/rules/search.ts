@@ -21,10 +21,11 @@ const WORD = /^[\p{L}\p{N}]+$/u
 
 /**
  * The terms of a query: whitespace-separated pieces that contain a letter or digit, lower-cased. Pieces made
- * only of punctuation (`-`, `*`, `(`, `"` …) carry nothing to match and are dropped.
+ * only of punctuation (`-`, `*`, `(`, `"` …) carry nothing to match and are dropped; control characters (a NUL
+ * would end the expression early) separate pieces.
  */
 export const searchTerms = (query: string): ReadonlyArray<string> =>
-  query.split(/\s+/u).filter((t) => WORDY.test(t)).map((t) => t.toLowerCase())
+  query.replace(/\p{Cc}/gu, " ").split(/\s+/u).filter((t) => WORDY.test(t)).map((t) => t.toLowerCase())
 
 /** One term as an FTS5 string: inside double quotes every character is text (a quote is doubled). */
 export const quoteTerm = (term: string): string => `"${term.replace(/"/g, "\"\"")}"`
