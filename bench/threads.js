@@ -19,7 +19,7 @@ import { fork } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -31,7 +31,7 @@ const DISCUSSIONS = 10_000
 const AUTHORS = 40
 
 /** Seeds through the core use cases (each batch in one outer transaction, which the use cases join). */
-const seed = async (filename) => {
+export const seed = async (filename) => {
   const c = makeConvene({ filename })
   try {
     const owner = await c.users.create({ email: "bench@example.org", name: "Bench Owner" })
@@ -157,7 +157,9 @@ const main = async () => {
   }
 }
 
-main().catch((e) => {
-  console.error(e instanceof Error ? e.message : e)
-  process.exitCode = 1
-})
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((e) => {
+    console.error(e instanceof Error ? e.message : e)
+    process.exitCode = 1
+  })
+}

@@ -53,8 +53,9 @@ export const makeGroupsRepo = (run: Runner): GroupsRepo => ({
       const subs = s(`SELECT parent_id, count(*) AS n FROM groups WHERE parent_id IN (${ph}) GROUP BY parent_id`)
         .all(...ids) as Array<{ parent_id: Id; n: number }>
       for (const { parent_id, n } of subs) out.set(parent_id, { ...out.get(parent_id)!, subgroups_count: n })
-      const discussions = s(`SELECT t.group_id, count(*) AS n FROM discussions d JOIN topics t ON t.id = d.topic_id
-        WHERE d.discarded_at IS NULL AND t.group_id IN (${ph}) GROUP BY t.group_id`).all(...ids) as Array<{ group_id: Id; n: number }>
+      // a discussion's thread is discarded together with it, so its topic alone answers
+      const discussions = s(`SELECT group_id, count(*) AS n FROM topics
+        WHERE topicable_type = 'Discussion' AND discarded_at IS NULL AND group_id IN (${ph}) GROUP BY group_id`).all(...ids) as Array<{ group_id: Id; n: number }>
       for (const { group_id, n } of discussions) out.set(group_id, { ...out.get(group_id)!, discussions_count: n })
       const polls = s(`SELECT t.group_id, count(*) AS n FROM polls p JOIN topics t ON t.id = p.topic_id
         WHERE p.discarded_at IS NULL AND t.group_id IN (${ph}) GROUP BY t.group_id`).all(...ids) as Array<{ group_id: Id; n: number }>

@@ -25,10 +25,10 @@ export const where = (filter: TopicFilter) => {
   clauses.push(`(
     t.group_id IN (SELECT value FROM json_each(@all_in))
     OR (t.private = 0 AND (t.group_id IN (SELECT value FROM json_each(@public_in))
-                           OR (@public_groups = 1 AND g.is_visible_to_public = 1)))
+                           OR (@public_groups = 1 AND EXISTS (SELECT 1 FROM groups g WHERE g.id = t.group_id AND g.is_visible_to_public = 1))))
     OR EXISTS (SELECT 1 FROM topic_readers r
                WHERE r.topic_id = t.id AND r.user_id = @guest AND r.guest = 1 AND r.revoked_at IS NULL))`)
-  return `FROM topics t LEFT JOIN groups g ON g.id = t.group_id WHERE ${clauses.join(" AND ")}`
+  return `FROM topics t WHERE ${clauses.join(" AND ")}`
 }
 
 export const params = (scope: TopicScope, filter: TopicFilter) => ({
