@@ -37,6 +37,14 @@ export interface PersonActivity {
   readonly votes_cast: number
 }
 
+/** What a report row shows of a person. */
+export interface ReportPerson {
+  readonly id: Id
+  readonly name: string | null
+  readonly username: string | null
+  readonly country: string | null
+}
+
 /** A current member of a selected group; `delegate` when any of their memberships there is a delegate one. */
 export interface ReportMember {
   readonly user_id: Id

@@ -2,7 +2,7 @@
  * The participation report, pure (Loomio's ParticipationReportService): reading its parameters, the window
  * and intervals, and turning per-person and per-day counts into the `users`, `countries` and `base` sections.
  */
-import type { Id, User } from "../domain/records.js"
+import type { Id } from "../domain/records.js"
 import {
   BASE_KINDS,
   type BaseKind,
@@ -17,6 +17,7 @@ import {
   type ReportInterval,
   type ReportMember,
   type ReportMemberType,
+  type ReportPerson,
   type ReportSection,
   type ReportWindow,
   type UserReportRow
@@ -181,7 +182,7 @@ const NONE: Omit<PersonActivity, "user_id"> = {
 export const userReportRows = (
   members: ReadonlyArray<ReportMember>,
   activity: ReadonlyArray<PersonActivity>,
-  users: ReadonlyMap<Id, User>,
+  users: ReadonlyMap<Id, ReportPerson>,
   delegateOnly: boolean
 ): ReadonlyArray<UserReportRow> => {
   const delegates = new Set(members.filter((m) => m.delegate).map((m) => m.user_id))

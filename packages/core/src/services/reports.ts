@@ -113,7 +113,7 @@ export const participationReport = (access: Access, params: ReportParams): Effec
     const ids = delegateOnly
       ? members.filter((m) => m.delegate).map((m) => m.user_id)
       : [...new Set([...members.map((m) => m.user_id), ...activity.map((a) => a.user_id)])]
-    const users = new Map((yield* store.users.byIds(ids)).map((u) => [u.id, u]))
+    const users = new Map((yield* store.reports.people(ids)).map((u) => [u.id, u]))
     const rows = userReportRows(members, activity, users, delegateOnly)
     if (req.section === "users") return { ...meta, users: rows }
     return { ...meta, countries: countryReportRows(rows), total_users: rows.length }

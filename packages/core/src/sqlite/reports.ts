@@ -1,5 +1,5 @@
 import type { Id } from "../domain/records.js"
-import type { BaseKind, DayCount, PersonActivity, ReportMember, ReportTotals, ReportWindow, TagCount } from "../domain/reports.js"
+import type { BaseKind, DayCount, PersonActivity, ReportMember, ReportPerson, ReportTotals, ReportWindow, TagCount } from "../domain/reports.js"
 import type { ReportsRepo } from "../ports/reports.js"
 import type { Runner } from "./db.js"
 import { bool } from "./rows.js"
@@ -63,6 +63,9 @@ export const makeReportsRepo = (run: Runner): ReportsRepo => {
             WHERE group_id IN (SELECT value FROM json_each(@groups)) AND revoked_at IS NULL GROUP BY user_id`)
           .all(args(groupIds)) as Array<{ user_id: Id; delegate: number }>)
           .map((r): ReportMember => ({ user_id: r.user_id, delegate: bool(r.delegate) }))),
+    people: (ids) =>
+      run.read((_, s) =>
+        s(`SELECT id, name, username, country FROM users WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as Array<ReportPerson>),
     activityByPerson: (groupIds, w) =>
       run.read((_, s) => {
         const people = new Map<Id, { -readonly [K in keyof PersonActivity]: PersonActivity[K] }>()
