@@ -206,6 +206,22 @@ t.test("GET /api/b2/search", async (t) => {
     t.equal((await search(O, "query=apple&type=Comment&order=authored_at_desc")).search_results[0].highlight, "<b>apple</b> number 24")
   })
 
+  t.test("hidden votes never take the places of visible results", async (t) => {
+    const p = (await ok(A.post("api/b2/polls", { json: { group_id: pub.id, title: "Hidden", poll_type: "proposal", closing_at: future(), hide_results: "until_closed" } }))).polls[0]
+    for (let i = 0; i < 22; i++) {
+      const voter = await mk(`Voter${i}`)
+      await s.convene.members.add({ group: pub, user: voter.user })
+      await ok(s.as(voter.apiKey).post("api/b2/stances", { json: { poll_id: p.id, option_scores: { agree: 1 }, reason: "quokka quokka quokka" } }))
+    }
+    const d = await discuss(A, pub.id, "Wildlife")
+    for (let i = 0; i < 3; i++) await comment(A, d.id, `a quokka number ${i}`)
+    const body = await search(O, "query=quokka")
+    t.same(body.search_results.map((r: any) => r.searchable_type), ["Comment", "Comment", "Comment"],
+      "the 22 hidden votes (better matches) are passed over and the comments behind them found")
+    await ok(A.post(`api/b2/polls/${p.id}/close`))
+    t.equal((await search(O, "query=quokka")).search_results.length, 20, "once closed, the votes are found too (20 at most)")
+  })
+
   t.test("bad parameters are 400; no key is 403", async (t) => {
     for (const [q, word] of [["type=Group", "type"], ["types=Comment,Vote", "type"], ["order=newest", "order"], ["group_id=abc", "group_id"],
       ["org_id=-1", "org_id"], ["author_id=x", "author_id"], ["compact=2", "compact"]] as const) {

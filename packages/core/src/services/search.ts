@@ -76,10 +76,11 @@ const collect = (scope: TopicScope, callerId: Id, match: string | null, filter: 
   Effect.gen(function*() {
     const store = yield* Store
     const found: Array<SearchHit> = []
-    for (let offset = 0; found.length < want && offset < MAX_SCANNED; offset += CHUNK) {
-      const rows = yield* store.search.find(scope, callerId, match, filter, order, { limit: CHUNK, offset })
+    // the first round asks for exactly what is wanted (each row costs a snippet); hidden votes are rare
+    for (let offset = 0, limit = want; found.length < want && offset < MAX_SCANNED; offset += limit, limit = CHUNK) {
+      const rows = yield* store.search.find(scope, callerId, match, filter, order, { limit, offset })
       for (const h of rows) if (visibleHit(h) && found.length < want) found.push(h)
-      if (rows.length < CHUNK) break
+      if (rows.length < limit) break
     }
     return found
   })
