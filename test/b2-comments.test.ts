@@ -1,3 +1,4 @@
+import { Memberships } from "@convene/core"
 import t from "tap"
 import { seedUser, startTestServer } from "./helpers.js"
 
@@ -81,6 +82,12 @@ t.test("comments: create, reply, edit, delete", async (t) => {
     t.same(s.sql("SELECT kind, recipient_user_id FROM mail_outbox WHERE kind = 'comment_replied_to'"), [
       { kind: "comment_replied_to", recipient_user_id: bob.user.id }
     ], "the parent's author is told")
+    const leaver = await seedUser(s.convene, { name: "Leaver" })
+    await s.convene.members.add({ group, user: leaver.user })
+    const theirs = ((await s.as(leaver.apiKey).post("api/b2/comments", { json: { discussion_id: d.id, body: "bye" } })).body as any).comments[0]
+    await s.convene.run(Memberships.removeMember(group, leaver.user))
+    await C.post("api/b2/comments", { json: { discussion_id: d.id, body: "to someone gone", parent_id: theirs.id } })
+    t.same(s.sql("SELECT count(*) AS n FROM mail_outbox WHERE kind = 'comment_replied_to'"), [{ n: 1 }], "no mail to someone no longer in the thread")
   })
 
   t.test("edit: author, PATCH and PUT, edited_at; group flags; refusals change nothing", async (t) => {

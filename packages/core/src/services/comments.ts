@@ -6,6 +6,7 @@ import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { cleanBody } from "../rules/bodies.js"
 import { canCreateComment, canDeleteComment, canEditComment } from "../rules/comments.js"
+import { isGuest } from "../rules/topics.js"
 import { nowIso } from "./common.js"
 import { recordThreadMessage } from "./mail.js"
 import { recordItem, replyParent, rootItem, threadEvent, topicContext } from "./threads.js"
@@ -99,7 +100,9 @@ export const createComment = (
       })
       if (parent !== undefined && parent.author_id !== access.user.id) {
         const author = yield* store.users.byId(parent.author_id)
-        if (author !== undefined && author.deactivated_at === null) {
+        // only someone who still takes part in the thread hears about it
+        const member = ctx.group !== undefined && (yield* store.memberships.activeFor(ctx.group.id, parent.author_id)) !== undefined
+        if (author !== undefined && author.deactivated_at === null && (member || isGuest(yield* store.readers.find(topic.id, author.id)))) {
           yield* recordThreadMessage(author, { kind: "comment_replied_to", group: ctx.group, title: discussion.title, actor: access.user })
         }
       }
