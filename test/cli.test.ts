@@ -8,6 +8,7 @@ import { execFile, spawn } from "node:child_process"
 import { existsSync, rmSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import t from "tap"
+import { startReceiver } from "./receiver.js"
 import { tempDbFile } from "./helpers.js"
 
 const BIN = fileURLToPath(new URL("../packages/cli/bin/convene.js", import.meta.url))
@@ -271,7 +272,7 @@ t.test("serve on an empty database", async (t) => {
   const f = fixture(t)
   const b3Key = "b3-secret-key-that-is-long-enough"
   const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--db", f.filename, "--json"], {
-    env: childEnv({ PORT: "1", B3_API_KEY: b3Key })
+    env: childEnv({ PORT: "1", B3_API_KEY: b3Key, CONVENE_ALLOW_PRIVATE_WEBHOOKS: "1", CONVENE_SCHEDULER_INTERVAL_MS: "100" })
   })
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
   t.teardown(() => {
@@ -304,6 +305,26 @@ t.test("serve on an empty database", async (t) => {
   // the CLI's user JSON is the b3 API's user JSON
   const b3 = await (await fetch(`${started.url}/api/b3/users/1`, { headers: { authorization: `Bearer ${b3Key}` } })).json()
   t.same(json(await f.cli("users", "show", "1", "--json")), b3.user)
+
+  // serve runs the webhook delivery worker and the scheduler
+  const receiver = await startReceiver()
+  t.teardown(receiver.close)
+  t.equal((await f.cli("groups", "create", "--name", "Team", "--owner", "1")).code, 0)
+  const api = (path: string, body: unknown) =>
+    fetch(`${started.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) })
+  t.equal((await api("/api/b2/chatbots", { group_id: 1, name: "r", server: receiver.url, event_kinds: ["new_discussion", "poll_expired"] })).status, 200)
+  t.equal((await api("/api/b2/discussions", { group_id: 1, title: "Hello" })).status, 200)
+  await receiver.waitFor(1)
+  t.match(receiver.received[0]!.body, { text: /started a discussion: \[Hello\]/ })
+  const poll = await api("/api/b2/polls", { group_id: 1, title: "Soon", poll_type: "proposal", closing_at: new Date(Date.now() + 1500).toISOString() })
+  t.equal(poll.status, 200)
+  await receiver.waitFor(2)
+  t.match(receiver.received[1]!.body, { text: /closed: \[Soon\]/ }, "the scheduler closed the poll at its closing time")
+  await new Promise((r) => setTimeout(r, 300))
+  const deliveries = json(await f.cli("webhooks", "deliveries", "--status", "done", "--json"))
+  t.same(deliveries.map((d: any) => d.event_kind).sort(), ["new_discussion", "poll_expired"])
+  t.equal((await f.cli("webhooks", "deliveries", "--status", "nope")).code, 2)
+  t.match((await f.cli("webhooks", "deliveries", "--group", "1")).stdout, /^delivery \d+ done poll_expired group=1 chatbot=1 attempts=1 last_status=200/)
 
   child.kill("SIGTERM")
   t.equal(await exited, 0, "SIGTERM stops it cleanly")

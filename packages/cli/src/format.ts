@@ -1,5 +1,5 @@
 /** How records look on the command line: the JSON shapes and the one-line human forms. */
-import type { Groups, Identity, MailMessage, Membership, User } from "@convene/core"
+import type { Deliveries, Groups, Identity, MailMessage, Membership, User } from "@convene/core"
 import { Rules } from "@convene/core"
 
 /**
@@ -55,3 +55,10 @@ export const membershipLine = (m: Membership): string =>
 
 export const mailLine = (m: MailMessage): string =>
   `mail ${m.id} ${m.created_at} ${m.kind} to=${m.recipient_email} ${m.sent_at === null ? "unsent" : "sent"}: ${m.subject}`
+
+export const deliveryLine = (d: Deliveries.DeliveryRow): string =>
+  `delivery ${d.id} ${d.status} ${d.event_kind} group=${d.group_id} chatbot=${d.chatbot_id} attempts=${d.attempts}` +
+  (d.last_status === null ? "" : ` last_status=${d.last_status}`) +
+  (d.last_error === null ? "" : ` error=${d.last_error}`) +
+  (d.status === "failed" ? ` next=${d.next_attempt_at}` : "") +
+  (d.delivered_at === null ? "" : ` delivered=${d.delivered_at}`)

@@ -10,6 +10,7 @@ import { registerMail } from "./commands/mail.js"
 import { registerMembers } from "./commands/members.js"
 import { registerServe } from "./commands/serve.js"
 import { registerUsers } from "./commands/users.js"
+import { registerWebhooks } from "./commands/webhooks.js"
 import { addCommonOptions } from "./common.js"
 import { EXIT_OK, EXIT_USAGE } from "./output.js"
 
@@ -28,6 +29,7 @@ registerUsers(program)
 registerGroups(program)
 registerMembers(program)
 registerMail(program)
+registerWebhooks(program)
 addCommonOptions(program)
 
 try {

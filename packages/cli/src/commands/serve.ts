@@ -1,4 +1,7 @@
-/** `convene serve`: migrates the database, bootstraps an admin on an empty install, serves HTTP. */
+/**
+ * `convene serve`: migrates the database, bootstraps an admin on an empty install, serves HTTP, and runs the
+ * scheduler and the webhook delivery worker in the same process.
+ */
 import { type Convene, makeConvene, Users } from "@convene/core"
 import type { Command } from "commander"
 import { type CommonOptions, dbPath, parsePort } from "../common.js"
@@ -41,15 +44,18 @@ export const registerServe = (program: Command) =>
       const out = makeOutput(opts.json === true)
       let convene: Convene | undefined
       try {
-        convene = makeConvene({ filename: dbPath(opts) })
+        const allowPrivateWebhooks = process.env.CONVENE_ALLOW_PRIVATE_WEBHOOKS === "1"
+        convene = makeConvene({ filename: dbPath(opts), allowPrivateWebhooks })
         const admin = await ensureAdmin(convene)
         // loaded here only: the HTTP stack roughly doubles start-up time of the other commands
-        const { settingsFromEnv, startServer } = await import("@convene/http")
+        const { settingsFromEnv, startDeliveryWorker, startScheduler, startServer } = await import("@convene/http")
         const settings = settingsFromEnv(process.env, { host, port })
         const server = await startServer({ store: convene.store, settings, host, port }).catch((e: unknown) => {
           // startServer's error is a pretty-printed Cause with a stack; its first line is the useful part
           throw new CliError(`cannot listen on ${host}:${port}: ${errorMessage(e).split("\n")[0]}`)
         })
+        const worker = startDeliveryWorker({ store: convene.store, baseUrl: settings.baseUrl, allowPrivateWebhooks })
+        const scheduler = startScheduler(convene.store, schedulerInterval(cmd))
         out.emit(
           {
             url: server.url,
@@ -65,12 +71,23 @@ export const registerServe = (program: Command) =>
             `convene listening on ${server.url}`
           ]
         )
-        stopOnSignal(out, server.close, convene.close)
+        const db = convene
+        // requests in flight finish first; pending deliveries stay in the outbox for the next start
+        stopOnSignal(out, () => server.close().then(scheduler.stop).then(worker.stop), db.close)
       } catch (e) {
         out.fail(e)
         await convene?.close()
       }
     })
+
+/** CONVENE_SCHEDULER_INTERVAL_MS, default one minute. */
+const schedulerInterval = (cmd: Command): number => {
+  const raw = process.env.CONVENE_SCHEDULER_INTERVAL_MS
+  if (raw === undefined || raw === "") return 60_000
+  const ms = Number(raw)
+  if (!Number.isInteger(ms) || ms < 10) cmd.error(`error: CONVENE_SCHEDULER_INTERVAL_MS=${raw} is not a whole number of milliseconds`, { exitCode: EXIT_USAGE })
+  return ms
+}
 
 /** In-flight requests finish, then the database closes; a second signal forces the exit. */
 const stopOnSignal = (out: Output, closeServer: () => Promise<void>, closeDb: () => Promise<void>) => {

@@ -1,7 +1,7 @@
 /** The webhook delivery queue: claim due deliveries, record outcomes with retry and backoff, inspect state. */
 import { Clock, Effect } from "effect"
 import type { Id, Page } from "../domain/records.js"
-import type { Chatbot, Delivery, WebhookEvent } from "../domain/webhooks.js"
+import type { Chatbot, Delivery, EventKind, WebhookEvent } from "../domain/webhooks.js"
 import type { DeliveryFilter } from "../ports/webhooks.js"
 import { Store } from "../ports/store.js"
 import { afterFailure } from "../rules/deliveries.js"
@@ -79,3 +79,6 @@ export const msUntilNextDue = Effect.gen(function*() {
 })
 
 export type { Id }
+
+/** A delivery as listed, with its event's group and kind. */
+export type DeliveryRow = Delivery & { readonly group_id: Id; readonly event_kind: EventKind }
