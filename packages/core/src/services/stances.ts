@@ -4,14 +4,14 @@
  */
 import { Effect } from "effect"
 import type { Poll, PollOption, Stance } from "../domain/polls.js"
-import type { Id, User } from "../domain/records.js"
+import type { User } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { cleanBody } from "../rules/bodies.js"
 import { ballotError } from "../rules/pollTypes.js"
 import { isDraft, mayVote } from "../rules/polls.js"
-import { bodyMarkdown } from "../rules/threadMarkdown.js"
+import { bodyMarkdown, describeChoices } from "../rules/threadMarkdown.js"
 import { displayName } from "../rules/users.js"
 import { headlineFor } from "../rules/webhookPayloads.js"
 import { nowIso } from "./common.js"
@@ -30,15 +30,6 @@ export interface VoteInput {
 export interface VoteResult {
   readonly stance: Stance
   readonly view: PollView
-}
-
-/** The choices of a ballot as one line, e.g. "agree" or "Red, Blue" or "A 5, B 2". */
-export const describeChoices = (poll: Poll, options: ReadonlyArray<PollOption>, choices: ReadonlyMap<Id, number>): string => {
-  const scored = ["score", "ranked_choice", "dot_vote", "meeting"].includes(poll.poll_type)
-  return options
-    .filter((o) => choices.has(o.id) && (scored || choices.get(o.id)! > 0))
-    .map((o) => (scored ? `${o.name} ${choices.get(o.id)}` : o.name))
-    .join(", ")
 }
 
 /** The webhook text of a vote: never who voted in an anonymous poll, never the choice while results are hidden. */

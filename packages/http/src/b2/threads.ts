@@ -6,7 +6,19 @@ import { requireAccess } from "../auth.js"
 import { envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
 import { ok, respond } from "../errors.js"
 import { numericId, pageParams, query } from "../request.js"
-import { commentJson, discussionJson, groupJson, itemJson, reactionJson, topicJson, userJson } from "../serializers.js"
+import {
+  commentJson,
+  discussionJson,
+  groupJson,
+  itemJson,
+  outcomeJson,
+  pollJson,
+  pollOptionJson,
+  reactionJson,
+  stanceJson,
+  topicJson,
+  userJson
+} from "../serializers.js"
 import { discussionRelated } from "./discussions.js"
 
 /** `threads` (topic records) with their discussions, groups and authors. */
@@ -46,9 +58,14 @@ export const B2ThreadsLive = HttpApiBuilder.group(ConveneApi, "b2.threads", (han
         const opts = yield* Effect.flatMap(query, responseOptions)
         const t = yield* Threads.threadContents(access, yield* threadId(path.id))
         const groups = wants(opts, "group") && t.group !== undefined ? yield* Groups.viewGroups([t.group]) : []
+        const polls = new Map(t.polls.map((v) => [v.poll.id, v]))
         return ok(envelope(opts, "items", t.items.map(itemJson), [
           { type: "discussion", root: "discussions", records: t.discussion === undefined ? [] : [discussionJson({ ...t, discussion: t.discussion })] },
           { type: "comment", root: "comments", records: t.comments.map(commentJson) },
+          { type: "poll", root: "polls", records: t.polls.map((v) => pollJson(access, v)) },
+          { type: "poll_option", root: "poll_options", records: t.polls.flatMap((v) => v.options.map((o) => pollOptionJson(v, o))) },
+          { type: "stance", root: "stances", records: t.stances.map((st) => stanceJson(access, polls.get(st.poll_id)!, st)) },
+          { type: "outcome", root: "outcomes", records: t.outcomes.map(outcomeJson) },
           { type: "reaction", root: "reactions", records: t.reactions.map(reactionJson) },
           { type: "topic", root: "topics", records: [topicJson(t.topic)] },
           { type: "group", root: "groups", records: groups.map(groupJson) },
