@@ -88,6 +88,9 @@ const reactionGroups = (index: ReactionIndex, type: Reaction["reactable_type"], 
 
 const quoted = (level: number, line: string) => (line === "" ? "> ".repeat(level).trimEnd() : "> ".repeat(level) + line)
 
+/** A results table names at most this many voters per option. */
+const VOTER_NAMES = 50
+
 /** Item kinds shown in the activity section. */
 const ACTIVITY = new Set<ThreadItem["kind"]>(["new_comment", "poll_created", "stance_created", "stance_updated", "outcome_created"])
 
@@ -116,8 +119,12 @@ const resultsLines = (doc: ThreadDocument, section: PollSection): Array<string> 
   if (results === null) {
     return [poll.hide_results === "until_closed" ? "_Hidden until the poll closes._" : "_Hidden until the viewer votes._"]
   }
-  const voters = (ids: ReadonlyArray<Id>) =>
-    poll.anonymous ? "Anonymous" : ids.length === 0 ? "No voters" : ids.map((id) => nameOf(doc.users, id)).sort((a, b) => a.localeCompare(b)).join(", ")
+  const voters = (ids: ReadonlyArray<Id>) => {
+    if (poll.anonymous) return "Anonymous"
+    if (ids.length === 0) return "No voters"
+    const names = ids.slice(0, VOTER_NAMES).map((id) => nameOf(doc.users, id)).sort((a, b) => a.localeCompare(b)).join(", ")
+    return ids.length > VOTER_NAMES ? `${names} and ${ids.length - VOTER_NAMES} more` : names
+  }
   const r = results.options
   switch (poll.poll_type) {
     case "score":

@@ -119,6 +119,9 @@ export const visiblePoll = (access: Access, ref: string | number): Effect.Effect
     return { poll, ctx, ballot }
   })
 
+/** Results name at most this many voters per option (Loomio caps them too); `voter_count` has the number. */
+export const VOTER_NAMES = 50
+
 /** What a reader gets: the poll, its options, results when the reader may see them, the current outcome. */
 export interface PollView {
   readonly poll: Poll
@@ -129,9 +132,8 @@ export interface PollView {
   /** counts of ballots issued and cast are always shown */
   readonly voters_count: number
   readonly cast_count: number
+  /** the reader's own latest ballot; other people's ballots are not side-loaded (a poll may have thousands) */
   readonly my_stance: Stance | undefined
-  /** other people's ballots the reader may see (never for anonymous polls or while results are hidden) */
-  readonly stances: ReadonlyArray<Stance>
   readonly outcome: Outcome | undefined
   readonly discussion_id: Id | null
 }
@@ -160,7 +162,6 @@ export const viewPolls = (access: Access, polls: ReadonlyArray<Poll>): Effect.Ef
         voters_count: results.voters_count,
         cast_count: results.cast_count,
         my_stance: mine,
-        stances: visible && !poll.anonymous ? ballots.filter((s) => s.cast_at !== null) : [],
         outcome: outcomes.find((o) => o.poll_id === poll.id),
         discussion_id: discussions.find((d) => d.topic_id === poll.topic_id)?.id ?? null
       }
@@ -514,7 +515,8 @@ export const related = (
     for (const v of views) {
       userIds.add(v.poll.author_id)
       if (v.outcome !== undefined) userIds.add(v.outcome.author_id)
-      for (const s of v.stances) userIds.add(s.participant_id)
+      // the voters named in results (at most VOTER_NAMES per option)
+      for (const r of v.results?.options ?? []) for (const id of r.voter_ids.slice(0, VOTER_NAMES)) userIds.add(id)
     }
     const users = want.users ? yield* store.users.byIds([...userIds]) : []
     return { groups, users }

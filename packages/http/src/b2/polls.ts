@@ -18,10 +18,7 @@ const document = (access: Access, opts: ResponseOptions, views: ReadonlyArray<Vi
       {
         type: "stance",
         root: "stances",
-        records: views.flatMap((v) => {
-          const seen = v.my_stance === undefined ? v.stances : [v.my_stance, ...v.stances.filter((s) => s.id !== v.my_stance!.id)]
-          return seen.map((s) => stanceJson(access, v, s))
-        })
+        records: views.flatMap((v) => (v.my_stance === undefined ? [] : [stanceJson(access, v, v.my_stance)]))
       },
       { type: "outcome", root: "outcomes", records: views.flatMap((v) => (v.outcome === undefined ? [] : [outcomeJson(v.outcome)])) },
       { type: "topic", root: "topics", records: views.map((v) => topicJson(v.topic)) },
