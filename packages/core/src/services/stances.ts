@@ -35,7 +35,8 @@ export interface VoteResult {
 /** The webhook text of a vote: never who voted in an anonymous poll, never the choice while results are hidden. */
 const voteEvent = (kind: "stance_created" | "stance_updated", poll: Poll, options: ReadonlyArray<PollOption>, stance: Stance, voter: User) => {
   const named = !poll.anonymous
-  const shown = poll.hide_results === "off"
+  // an anonymous ballot's choice and reason are not individual news either; hidden results stay hidden
+  const shown = poll.hide_results === "off" && !poll.anonymous
   const reason = stance.reason ? bodyMarkdown(stance.reason, stance.reason_format) : ""
   return publishEvent({
     kind,
