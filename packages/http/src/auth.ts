@@ -20,55 +20,23 @@ export class B2Auth extends HttpApiMiddleware.Tag<B2Auth>()("B2Auth", {
 
 const WRITES = new Set(["POST", "PATCH", "PUT", "DELETE"])
 
-export const B2AuthLive = Layer.effect(
-  B2Auth,
-  Effect.gen(function*() {
-    const store = yield* Store
-    const settings = yield* Settings
-    return {
-      bearer: (token: Redacted.Redacted<string>) =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const header = request.headers.authorization ?? ""
-          let key: string | undefined = header.startsWith("Bearer ") ? Redacted.value(token).trim() : undefined
-          if ((key === undefined || key === "") && WRITES.has(request.method)) {
-            const body = yield* bodyFields
-            key = typeof body.api_key === "string" ? body.api_key : undefined
-          }
-          return yield* Auth.authenticate(key)
-        }).pipe(
-          Effect.provideService(Store, store),
-          Effect.provideService(Settings, settings),
-          Effect.either,
-          Effect.map((result) => ({
-            user: result._tag === "Right" ? Effect.succeed(result.right) : Effect.fail<ApiError>(result.left)
-          }))
-        )
-    }
-  })
-)
-
 /**
- * The legacy API (/api/b1) identifies the caller by the user's API key sent as `api_key` in the JSON body,
- * a form field or the query string (spec: Versioning 2; decisions.md §1). A bearer header works too.
- * It provides the same `Caller` as b2, so the handlers (shared with b2) are unchanged.
+ * Where a user API key may come from: the bearer header; on writes without one, the body's `api_key`
+ * (Loomio); and for the legacy b1 only, the query string. Resolved once per request into a `Caller`.
  */
-export class B1Auth extends HttpApiMiddleware.Tag<B1Auth>()("B1Auth", { provides: Caller }) {}
-
-export const B1AuthLive = Layer.effect(
-  B1Auth,
+const resolveCaller = (fromQuery: boolean) =>
   Effect.gen(function*() {
     const store = yield* Store
     const settings = yield* Settings
     return Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const header = request.headers.authorization ?? ""
-      let key: string | undefined = header.startsWith("Bearer ") ? header.slice(7).trim() : undefined
+      let key: string | undefined = header.startsWith("Bearer ") ? header.slice("Bearer ".length).trim() : undefined
       if ((key === undefined || key === "") && WRITES.has(request.method)) {
         const body = yield* bodyFields
         key = typeof body.api_key === "string" ? body.api_key : undefined
       }
-      if (key === undefined || key === "") key = new URL(request.url, "http://x").searchParams.get("api_key") ?? undefined
+      if (fromQuery && (key === undefined || key === "")) key = new URL(request.url, "http://x").searchParams.get("api_key") ?? undefined
       return yield* Auth.authenticate(key)
     }).pipe(
       Effect.provideService(Store, store),
@@ -79,7 +47,17 @@ export const B1AuthLive = Layer.effect(
       }))
     )
   })
-)
+
+export const B2AuthLive = Layer.effect(B2Auth, Effect.map(resolveCaller(false), (caller) => ({ bearer: () => caller })))
+
+/**
+ * The legacy API (/api/b1) identifies the caller by the user's API key sent as `api_key` in the JSON body,
+ * a form field or the query string (spec: Versioning 2; decisions.md §1). A bearer header works too.
+ * It provides the same `Caller` as b2, so the handlers (shared with b2) are unchanged.
+ */
+export class B1Auth extends HttpApiMiddleware.Tag<B1Auth>()("B1Auth", { provides: Caller }) {}
+
+export const B1AuthLive = Layer.effect(B1Auth, resolveCaller(true))
 
 /** The caller's user (403 without a valid key). */
 export const requireUser = Effect.flatMap(Caller, (c) => c.user)
