@@ -1,22 +1,9 @@
 /** How records look on the command line: the JSON shapes and the one-line human forms. */
 import type { Deliveries, Groups, Identity, MailMessage, Membership, User } from "@convene/core"
-import { Rules } from "@convene/core"
+import { Rules, Users } from "@convene/core"
 
-/**
- * A user as the b3 Server API shows it (packages/http serverUserJson). Kept in step by test/cli.test.ts,
- * which compares this with GET /api/b3/users/:id; not imported, so that admin commands need not load
- * the HTTP stack.
- */
-export const userJson = (u: User, identities: ReadonlyArray<Identity>) => ({
-  id: u.id,
-  name: u.name,
-  username: u.username,
-  email: u.email,
-  is_admin: u.is_admin,
-  active: u.deactivated_at === null,
-  deactivated_at: u.deactivated_at,
-  identities: identities.map((i) => ({ id: i.id, identity_type: i.identity_type, uid: i.uid, email: i.email, name: i.name }))
-})
+/** A user as the b3 Server API shows it: the core's account view. */
+export const userJson = Users.accountJson
 
 export const userLine = (u: User, identities: ReadonlyArray<Identity>): string =>
   [

@@ -17,7 +17,8 @@ import {
   type SearchResult,
   type ThreadItem,
   type Topic,
-  type User
+  type User,
+  Users
 } from "@convene/core"
 
 export const groupJson = (view: { group: Group; counts: GroupCounts; parent: Group | undefined }) => {
@@ -72,17 +73,8 @@ export const userJson = (access: Access, u: User) => ({
   ...(u.id === access.user.id ? { email: u.email } : {})
 })
 
-/** The Server API user (spec: "Server user account"); every field always present. */
-export const serverUserJson = (u: User, identities: ReadonlyArray<Identity>) => ({
-  id: u.id,
-  name: u.name,
-  username: u.username,
-  email: u.email,
-  is_admin: u.is_admin,
-  active: u.deactivated_at === null,
-  deactivated_at: u.deactivated_at,
-  identities: identities.map((i) => ({ id: i.id, identity_type: i.identity_type, uid: i.uid, email: i.email, name: i.name }))
-})
+/** The Server API user (spec: "Server user account"): the core's account view, shared with the CLI. */
+export const serverUserJson = Users.accountJson
 
 /** A thread (Loomio's TopicSerializer); `locked_at` is the newest name of `closed_at`. */
 export const topicJson = (t: Topic) => ({

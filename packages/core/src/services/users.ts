@@ -17,6 +17,21 @@ export interface UserWithIdentities {
   readonly identities: ReadonlyArray<Identity>
 }
 
+/**
+ * The operator's view of an account (spec: "Server user account"): the b3 API's user and the CLI's,
+ * every field always present.
+ */
+export const accountJson = (user: User, identities: ReadonlyArray<Identity>) => ({
+  id: user.id,
+  name: user.name,
+  username: user.username,
+  email: user.email,
+  is_admin: user.is_admin,
+  active: user.deactivated_at === null,
+  deactivated_at: user.deactivated_at,
+  identities: identities.map((i) => ({ id: i.id, identity_type: i.identity_type, uid: i.uid, email: i.email, name: i.name }))
+})
+
 export interface NewUser {
   readonly email: string
   readonly name?: string | null
