@@ -10,7 +10,6 @@ import {
   type Discussion,
   type GroupCounts,
   type Group,
-  type Identity,
   type Membership,
   type Reaction,
   Rules,
