@@ -148,6 +148,19 @@ export const boolParam = (q: URLSearchParams, name: string) =>
     return Effect.fail(badRequest(`${name} must be true, false, 1 or 0`))
   })
 
+/**
+ * A query parameter with a fixed set of values (`words` maps what clients send, aliases included, to a
+ * value); absent or empty → `fallback`; anything else → 400 naming the parameter and the values.
+ */
+export const enumParam = <T extends string>(q: URLSearchParams, name: string, words: Readonly<Record<string, T>>, fallback: T) =>
+  Effect.suspend((): Effect.Effect<T, BadRequest> => {
+    const v = q.get(name)
+    if (v === null || v === "") return Effect.succeed(fallback)
+    return Object.hasOwn(words, v)
+      ? Effect.succeed(words[v]!)
+      : Effect.fail(badRequest(`${name} must be ${[...new Set(Object.values(words))].join(", ")}`))
+  })
+
 /** A path id that is not a whole number names no record: 404, like an unknown one. */
 export const numericId = (id: string, what: string): Effect.Effect<number, NotFound> =>
   /^[0-9]{1,15}$/.test(id) ? Effect.succeed(Number(id)) : Effect.fail(notFound(`${what} ${id} not found`))

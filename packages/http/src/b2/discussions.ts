@@ -1,11 +1,12 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { type Access, badRequest, Discussions, type ThreadStatus } from "@convene/core"
+import { type Access, Discussions, type ThreadStatus } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi, DiscussionInput } from "../api.js"
 import { requireAccess } from "../auth.js"
 import { envelope, type Related, type ResponseOptions, responseOptions, wants } from "../envelope.js"
 import { ok, respond } from "../errors.js"
-import { decode, inputFields, pageParams, query, requiredIntParam } from "../request.js"
+import { decode, enumParam, inputFields, query } from "../request.js"
+import { groupListRequest } from "../lists.js"
 import { discussionJson, groupJson, topicJson, userJson } from "../serializers.js"
 
 type View = Discussions.DiscussionView
@@ -41,12 +42,6 @@ const input = Effect.map(Effect.flatMap(inputFields("discussion"), decodeInput),
 
 /** Loomio also knows `locked`/`unlocked` for closed/open. */
 const STATUS: Record<string, ThreadStatus> = { open: "open", unlocked: "open", closed: "closed", locked: "closed", all: "all" }
-const statusParam = (q: URLSearchParams) => {
-  const v = q.get("status")
-  if (v === null || v === "") return Effect.succeed<ThreadStatus>("open")
-  const s = STATUS[v]
-  return s === undefined ? Effect.fail(badRequest("status must be open, closed or all")) : Effect.succeed(s)
-}
 
 /** POST and GET one discussion, shared with /api/b1. */
 export const createDiscussionResponse = respond(one((access) => Effect.flatMap(input, (i) => Discussions.createDiscussion(access, i))))
@@ -56,12 +51,8 @@ export const B2DiscussionsLive = HttpApiBuilder.group(ConveneApi, "b2.discussion
   handlers
     .handleRaw("list", () =>
       respond(Effect.gen(function*() {
-        const access = yield* requireAccess
-        const q = yield* query
-        const opts = yield* responseOptions(q)
-        const groupId = yield* requiredIntParam(q, "group_id")
-        const status = yield* statusParam(q)
-        const page = yield* pageParams(q, { aliases: true })
+        const { access, groupId, opts, page, q } = yield* groupListRequest
+        const status = yield* enumParam<ThreadStatus>(q, "status", STATUS, "open")
         const list = yield* Discussions.listDiscussions(access, groupId, status, page)
         return ok(yield* document(access, opts, list.records, list.total))
       })))

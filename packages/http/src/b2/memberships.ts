@@ -3,20 +3,17 @@ import { Groups, Memberships } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi, MembershipsInput } from "../api.js"
 import { requireAccess } from "../auth.js"
-import { envelope, responseOptions, wants } from "../envelope.js"
+import { envelope, wants } from "../envelope.js"
 import { ok, respond } from "../errors.js"
-import { decode, inputFields, pageParams, query, requiredIntParam } from "../request.js"
+import { decode, inputFields } from "../request.js"
+import { groupListRequest } from "../lists.js"
 import { groupJson, membershipJson, userJson } from "../serializers.js"
 
 const decodeSync = decode(MembershipsInput)
 
 /** GET /memberships, shared with /api/b1. */
 export const listMembershipsResponse = respond(Effect.gen(function*() {
-  const access = yield* requireAccess
-  const q = yield* query
-  const opts = yield* responseOptions(q)
-  const groupId = yield* requiredIntParam(q, "group_id")
-  const page = yield* pageParams(q, { aliases: true })
+  const { access, groupId, opts, page } = yield* groupListRequest
   const list = yield* Memberships.listMemberships(access, groupId, page)
   const emails = new Map(list.users.map((u) => [u.id, u.email]))
   const groups = wants(opts, "group") && list.records.length > 0 ? yield* Groups.viewGroups([list.group]) : []

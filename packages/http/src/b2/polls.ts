@@ -1,11 +1,12 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { type Access, badRequest, Outcomes, Polls, type PollStatus, Stances } from "@convene/core"
+import { type Access, Outcomes, Polls, type PollStatus, Stances } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi, OutcomeInput, OutcomePatchInput, PollInput, PollPatchInput, PollReopenInput, StanceInput } from "../api.js"
 import { requireAccess } from "../auth.js"
 import { envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
 import { type ApiError, ok, respond } from "../errors.js"
-import { decode, inputFields, numericId, pageParams, query, requiredIntParam } from "../request.js"
+import { decode, enumParam, inputFields, numericId, query } from "../request.js"
+import { groupListRequest } from "../lists.js"
 import { groupJson, outcomeJson, pollJson, pollOptionJson, stanceJson, topicJson, userJson } from "../serializers.js"
 
 type View = Polls.PollView
@@ -35,14 +36,7 @@ const one = <E extends ApiError, R>(run: (access: Access) => Effect.Effect<View,
     return ok(yield* document(access, opts, [view]))
   }))
 
-const STATUSES: ReadonlyArray<PollStatus> = ["active", "closed", "all"]
-const statusParam = (q: URLSearchParams) => {
-  const v = q.get("status")
-  if (v === null || v === "") return Effect.succeed<PollStatus>("active")
-  return (STATUSES as ReadonlyArray<string>).includes(v)
-    ? Effect.succeed(v as PollStatus)
-    : Effect.fail(badRequest("status must be active, closed or all"))
-}
+const STATUS: Record<string, PollStatus> = { active: "active", closed: "closed", all: "all" }
 
 const decodeCreate = decode(PollInput)
 const decodePatch = decode(PollPatchInput)
@@ -63,12 +57,8 @@ export const B2PollsLive = HttpApiBuilder.group(ConveneApi, "b2.polls", (handler
   handlers
     .handleRaw("list", () =>
       respond(Effect.gen(function*() {
-        const access = yield* requireAccess
-        const q = yield* query
-        const opts = yield* responseOptions(q)
-        const groupId = yield* requiredIntParam(q, "group_id")
-        const status = yield* statusParam(q)
-        const page = yield* pageParams(q, { aliases: true })
+        const { access, groupId, opts, page, q } = yield* groupListRequest
+        const status = yield* enumParam<PollStatus>(q, "status", STATUS, "active")
         const list = yield* Polls.listPolls(access, groupId, status, page)
         return ok(yield* document(access, opts, list.records, list.total))
       })))
