@@ -1,3 +1,4 @@
+import { startServer } from "@convene/http"
 import t from "tap"
 import { seedUser, startTestServer } from "./helpers.js"
 
@@ -56,6 +57,14 @@ t.test("system endpoints, OpenAPI and edge handling", async (t) => {
     const bad = await s.as(ada.apiKey).post("api/b2/memberships", { body: '{"group_id": 1,', headers: { "content-type": "application/json" } })
     t.same(bad.body, { error: "Malformed JSON body" })
     t.same(s.sql("SELECT count(*) AS n FROM memberships"), before)
+  })
+
+  t.test("a busy port is reported in the system's words", async (t) => {
+    const port = Number(new URL(s.url).port)
+    await t.rejects(
+      startServer({ store: s.convene.store, port, host: "127.0.0.1", settings: { b3ApiKey: undefined, baseUrl: "http://x", maxBodyBytes: 1024, version: "t" } }),
+      { message: /EADDRINUSE/ }
+    )
   })
 
   t.test("unknown routes and methods are JSON 404s", async (t) => {

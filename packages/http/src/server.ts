@@ -78,6 +78,13 @@ export const serverLayer = (options: ServerOptions, server: http.Server) =>
     Layer.provide(Layer.succeed(Settings, options.settings))
   )
 
+/** Why listening failed, in the system's words (EADDRINUSE …), not the platform's wrapper ("ServeError"). */
+const listenError = (cause: Cause.Cause<unknown>): Error => {
+  const failure = Cause.squash(cause) as { cause?: unknown; message?: string }
+  const inner = failure.cause as { code?: string; message?: string } | undefined
+  return new Error(inner?.message ?? failure.message ?? Cause.pretty(cause))
+}
+
 /** Starts the HTTP server; resolves once it listens (port 0 picks a free port). */
 export const startServer = (options: ServerOptions): Promise<RunningServer> => {
   const server = http.createServer()
@@ -98,7 +105,7 @@ export const startServer = (options: ServerOptions): Promise<RunningServer> => {
     fiber.addObserver((exit) => {
       if (!server.listening) {
         server.off("listening", onListening)
-        reject(Exit.isFailure(exit) ? new Error(Cause.pretty(exit.cause)) : new Error("server stopped"))
+        reject(Exit.isFailure(exit) ? listenError(exit.cause) : new Error("server stopped"))
       }
     })
   })
