@@ -218,6 +218,31 @@ t.test("polls: create rules, voting, results, lifecycle, outcomes", async (t) =>
     await s.convene.members.add({ group, user: ben.user })
   })
 
+  t.test("shuffle_options: each reader has an order of their own, the same on every request", async (t) => {
+    const names = ["a", "b", "c", "d", "e", "f", "g", "h"]
+    const p = ((await create({ group_id: group.id, title: "Shuffled", poll_type: "poll", options: names, closing_at: future(), shuffle_options: true })).body as any)
+    const ids = (who: typeof A) => who.get(`api/b2/polls/${p.polls[0].id}`).then((r) => (r.body as any).polls[0].poll_option_ids as Array<number>)
+    const [n1, n2, b1] = [await ids(N), await ids(N), await ids(B)]
+    t.same(n1, n2, "stable for one reader")
+    t.same([...n1].sort(), [...b1].sort(), "the same options")
+    t.notSame(n1, b1, "another reader, another order")
+    const plain = ((await create({ group_id: group.id, title: "Plain", poll_type: "poll", options: names, closing_at: future() })).body as any)
+    t.same(plain.polls[0].poll_option_ids, plain.poll_options.map((o: any) => o.id), "unshuffled polls keep their order")
+  })
+
+  t.test("members_can_vote: off, only administrators and invited voters vote", async (t) => {
+    const strict = (await s.convene.groups.create({ name: "Strict", owner: admin.user, settings: { members_can_vote: false } })).group
+    await s.convene.members.add({ group: strict, user: ann.user })
+    await s.convene.members.add({ group: strict, user: ben.user })
+    const p = ((await create({ group_id: strict.id, title: "Strict vote", poll_type: "proposal", closing_at: future(), specified_voters_only: true, recipient_user_ids: [ben.user.id] })).body as any).polls[0]
+    t.equal((await vote(p.id, { agree: 1 }, N)).statusCode, 403, "a plain member may not vote")
+    t.equal((await vote(p.id, { agree: 1 }, B)).statusCode, 200, "an invited voter may")
+    const q = ((await create({ group_id: strict.id, title: "Open to all", poll_type: "proposal", closing_at: future() })).body as any).polls[0]
+    t.equal(q.voters_count, 1, "only the administrator is issued a ballot")
+    t.equal((await vote(q.id, { agree: 1 }, N)).statusCode, 403, "members do not vote by membership")
+    t.equal((await vote(q.id, { agree: 1 }, A)).statusCode, 200, "administrators do")
+  })
+
   t.test("list, paging, delete", async (t) => {
     const list = (await N.get(`api/b2/polls?group_id=${group.id}&per=2`)).body as any
     t.equal(list.polls.length, 2)

@@ -28,22 +28,30 @@ const issueTo = (poll: Poll, userIds: ReadonlyArray<Id>) =>
     }
   })
 
+/** Members who vote by membership: all of them, or only administrators when the group turned `members_can_vote` off. */
+const votingMembers = (group: Group) =>
+  Effect.flatMap(Store, (store) =>
+    Effect.map(store.memberships.activeEmails(group.id), (ms) =>
+      ms.filter((m) => group.members_can_vote || m.membership.admin).map((m) => m.membership.user_id)))
+
 /** When a poll opens. */
 export const issueBallots = (poll: Poll, group: Group | undefined) =>
   Effect.gen(function*() {
     if (poll.specified_voters_only) return
     const store = yield* Store
-    const memberIds = group === undefined ? [] : (yield* store.memberships.activeEmails(group.id)).map((m) => m.membership.user_id)
+    const memberIds = group === undefined ? [] : yield* votingMembers(group)
     const guestIds = yield* store.readers.guestsOf(poll.topic_id)
     yield* issueTo(poll, [...new Set([...memberIds, ...guestIds])])
   })
 
 /** New members of a group get ballots in its open polls. Call inside the membership's transaction. */
-export const ballotsForNewMembers = (groupId: Id, userIds: ReadonlyArray<Id>) =>
+export const ballotsForNewMembers = (group: Group, userIds: ReadonlyArray<Id>) =>
   Effect.gen(function*() {
     const store = yield* Store
-    for (const poll of yield* store.polls.openInGroup(groupId)) {
-      if (!poll.specified_voters_only) yield* issueTo(poll, userIds)
+    const voters = new Set(yield* votingMembers(group))
+    const entitled = userIds.filter((id) => voters.has(id))
+    for (const poll of yield* store.polls.openInGroup(group.id)) {
+      if (!poll.specified_voters_only) yield* issueTo(poll, entitled)
     }
   })
 

@@ -72,7 +72,7 @@ const invite = (group: Group, user: User, actor: User | null) =>
       created_at: now
     })
     yield* recordGroupInvitation(group, user, actor)
-    yield* ballotsForNewMembers(group.id, [user.id])
+    yield* ballotsForNewMembers(group, [user.id])
     return membership
   })
 
@@ -154,7 +154,7 @@ export const addMember = (input: NewMember): Effect.Effect<Membership, Invalid, 
         created_at: now
       })
       if (input.pending) yield* recordGroupInvitation(input.group, input.user, null)
-      yield* ballotsForNewMembers(input.group.id, [input.user.id])
+      yield* ballotsForNewMembers(input.group, [input.user.id])
       return membership
     }))
   })
