@@ -211,9 +211,8 @@ export const pollJson = (access: Access, v: Polls.PollView) => {
     undecided_voters_count: v.voters_count - v.cast_count,
     poll_option_ids: ordered.map((o) => o.id),
     results_visible: v.results !== null,
-    results: v.results === null
-      ? null
-      : v.results.options.map((r) => ({ ...r, voter_ids: p.anonymous ? [] : r.voter_ids.slice(0, Polls.VOTER_NAMES) })),
+    // results name the first few voters per option, and nobody in an anonymous poll
+    results: v.results === null ? null : v.results.options,
     my_stance_id: v.my_stance?.id ?? null,
     current_outcome_id: v.outcome?.id ?? null,
     created_at: p.created_at,

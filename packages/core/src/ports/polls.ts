@@ -1,6 +1,7 @@
 import type { Effect } from "effect"
 import type { Outcome, Poll, PollOption, Stance } from "../domain/polls.js"
 import type { Id, Page, TopicScope } from "../domain/records.js"
+import type { PollTally } from "../rules/pollTypes.js"
 
 export type PollStatus = "active" | "closed" | "all"
 
@@ -41,6 +42,10 @@ export interface StancesRepo {
   readonly byIds: (ids: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<Stance>>
   /** Latest, un-revoked ballots of these polls. */
   readonly latestOf: (pollIds: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<Stance>>
+  /** Results counted in the store (SQL) for many polls: ballots issued and cast, and per option totals. */
+  readonly tallies: (pollIds: ReadonlyArray<Id>) => Effect.Effect<ReadonlyMap<Id, PollTally>>
+  /** The person's latest, un-revoked ballot in each of these polls. */
+  readonly mineOf: (pollIds: ReadonlyArray<Id>, userId: Id) => Effect.Effect<ReadonlyArray<Stance>>
   /** The person's latest ballot in the poll, revoked or not. */
   readonly latestFor: (pollId: Id, userId: Id) => Effect.Effect<Stance | undefined>
   /** Inserts a ballot as the latest one; the person's previous latest (if any) stops being latest. */

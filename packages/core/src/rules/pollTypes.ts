@@ -166,7 +166,7 @@ export interface OptionResult {
   readonly yes: number
   readonly maybe: number
   readonly no: number
-  /** who chose it (empty for anonymous polls) */
+  /** who chose it, the first VOTER_NAMES (empty for anonymous polls) */
   readonly voter_ids: ReadonlyArray<Id>
 }
 
@@ -184,53 +184,95 @@ const pct = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part
 /** Types whose results keep the option order; the others are ordered by total score. */
 const BY_PRIORITY: ReadonlyArray<PollType> = ["proposal", "count", "meeting"]
 
-/** Results over the latest, un-revoked ballots. Anonymous polls never say who chose what. */
-export const computeResults = (
-  type: PollType,
-  options: ReadonlyArray<PollOption>,
-  stances: ReadonlyArray<Stance>,
-  anonymous: boolean
-): PollResults => {
+/** Results name at most this many voters per option; `voter_count` has the number. */
+export const VOTER_NAMES = 50
+
+/**
+ * What results are computed from: per option, the sum of scores and who chose it over the latest, un-revoked,
+ * cast ballots; per poll, ballots issued and cast. The store counts these in SQL for large polls;
+ * `tallyBallots` is the same count over ballots in memory (the definition, tested against the store).
+ */
+export interface OptionTally {
+  readonly option_id: Id
+  readonly score: number
+  /** ballots that chose it (any answer for a meeting, a score above 0 otherwise) */
+  readonly voter_count: number
+  readonly yes: number
+  readonly maybe: number
+  readonly no: number
+  /** the first VOTER_NAMES of them, by ballot */
+  readonly voter_ids: ReadonlyArray<Id>
+}
+
+export interface PollTally {
+  readonly voters_count: number
+  readonly cast_count: number
+  readonly options: ReadonlyArray<OptionTally>
+}
+
+export const tallyBallots = (type: PollType, options: ReadonlyArray<PollOption>, stances: ReadonlyArray<Stance>): PollTally => {
   const live = stances.filter((s) => s.latest && s.revoked_at === null)
-  const cast = live.filter((s) => s.cast_at !== null)
-  const total = cast.reduce((a, s) => a + [...s.choices.values()].reduce((x, y) => x + y, 0), 0)
-  const rows = options.map((o) => {
-    let score = 0, voters = 0, yes = 0, maybe = 0, no = 0
-    const ids: Array<Id> = []
-    for (const s of cast) {
-      const v = s.choices.get(o.id)
-      if (v === undefined) continue
-      score += v
-      if (type === "meeting") {
+  const cast = live.filter((s) => s.cast_at !== null).sort((a, b) => a.id - b.id)
+  return {
+    voters_count: live.length,
+    cast_count: cast.length,
+    options: options.map((o) => {
+      let score = 0, voters = 0, yes = 0, maybe = 0, no = 0
+      const ids: Array<Id> = []
+      for (const s of cast) {
+        const v = s.choices.get(o.id)
+        if (v === undefined) continue
+        score += v
+        // a meeting's answers: 2 yes, 1 maybe, 0 no
         if (v === 2) yes++
         else if (v === 1) maybe++
-        else no++
+        else if (v === 0) no++
+        if (v > 0 || type === "meeting") {
+          voters++
+          if (ids.length < VOTER_NAMES) ids.push(s.participant_id)
+        }
       }
-      if (v > 0 || type === "meeting") {
-        voters++
-        if (!anonymous) ids.push(s.participant_id)
-      }
-    }
+      return { option_id: o.id, score, voter_count: voters, yes, maybe, no, voter_ids: ids }
+    })
+  }
+}
+
+/** Percentages, averages and order from a tally. Anonymous polls never say who chose what. */
+export const resultsFromTally = (type: PollType, options: ReadonlyArray<PollOption>, tally: PollTally, anonymous: boolean): PollResults => {
+  const byOption = new Map(tally.options.map((t) => [t.option_id, t]))
+  const total = tally.options.reduce((a, t) => a + t.score, 0)
+  const meeting = type === "meeting"
+  const rows = options.map((o) => {
+    const t = byOption.get(o.id) ?? { score: 0, voter_count: 0, yes: 0, maybe: 0, no: 0, voter_ids: [] }
     return {
-      id: o.id, name: o.name, priority: o.priority, score, voter_count: voters,
-      average: voters === 0 ? 0 : Math.round((score / voters) * 100) / 100,
-      score_percent: pct(score, total),
-      votes_cast_percent: pct(voters, cast.length),
-      voter_percent: pct(voters, live.length),
-      yes, maybe, no, voter_ids: ids
+      id: o.id, name: o.name, priority: o.priority, score: t.score, voter_count: t.voter_count,
+      average: t.voter_count === 0 ? 0 : Math.round((t.score / t.voter_count) * 100) / 100,
+      score_percent: pct(t.score, total),
+      votes_cast_percent: pct(t.voter_count, tally.cast_count),
+      voter_percent: pct(t.voter_count, tally.voters_count),
+      yes: meeting ? t.yes : 0, maybe: meeting ? t.maybe : 0, no: meeting ? t.no : 0,
+      voter_ids: anonymous ? [] : t.voter_ids
     }
   })
   const ordered = BY_PRIORITY.includes(type)
     ? [...rows].sort((a, b) => a.priority - b.priority)
     : [...rows].sort((a, b) => b.score - a.score || a.priority - b.priority)
   return {
-    voters_count: live.length,
-    cast_count: cast.length,
-    undecided_count: live.length - cast.length,
+    voters_count: tally.voters_count,
+    cast_count: tally.cast_count,
+    undecided_count: tally.voters_count - tally.cast_count,
     total_score: total,
     options: ordered.map((r, i) => ({ ...r, rank: i + 1 }))
   }
 }
+
+/** Results over ballots in memory (latest, un-revoked). */
+export const computeResults = (
+  type: PollType,
+  options: ReadonlyArray<PollOption>,
+  stances: ReadonlyArray<Stance>,
+  anonymous: boolean
+): PollResults => resultsFromTally(type, options, tallyBallots(type, options, stances), anonymous)
 
 /**
  * May this viewer see results and other people's votes yet? `until_vote`: once they have voted or the

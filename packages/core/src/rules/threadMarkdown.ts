@@ -88,9 +88,6 @@ const reactionGroups = (index: ReactionIndex, type: Reaction["reactable_type"], 
 
 const quoted = (level: number, line: string) => (line === "" ? "> ".repeat(level).trimEnd() : "> ".repeat(level) + line)
 
-/** A results table names at most this many voters per option. */
-const VOTER_NAMES = 50
-
 /** Item kinds shown in the activity section. */
 const ACTIVITY = new Set<ThreadItem["kind"]>(["new_comment", "poll_created", "stance_created", "stance_updated", "outcome_created"])
 
@@ -119,29 +116,29 @@ const resultsLines = (doc: ThreadDocument, section: PollSection): Array<string> 
   if (results === null) {
     return [poll.hide_results === "until_closed" ? "_Hidden until the poll closes._" : "_Hidden until the viewer votes._"]
   }
-  const voters = (ids: ReadonlyArray<Id>) => {
+  const voters = (o: { voter_ids: ReadonlyArray<Id>; voter_count: number }) => {
     if (poll.anonymous) return "Anonymous"
-    if (ids.length === 0) return "No voters"
-    const names = ids.slice(0, VOTER_NAMES).map((id) => nameOf(doc.users, id)).sort((a, b) => a.localeCompare(b)).join(", ")
-    return ids.length > VOTER_NAMES ? `${names} and ${ids.length - VOTER_NAMES} more` : names
+    if (o.voter_count === 0) return "No voters"
+    const names = o.voter_ids.map((id) => nameOf(doc.users, id)).sort((a, b) => a.localeCompare(b)).join(", ")
+    return o.voter_count > o.voter_ids.length ? `${names} and ${o.voter_count - o.voter_ids.length} more` : names
   }
   const r = results.options
   switch (poll.poll_type) {
     case "score":
       return [row(["Option", "Score", "Average", "Voters"]), row(["---", "---", "---", "---"]),
-        ...r.map((o) => row([o.name, o.score, o.average, voters(o.voter_ids)]))]
+        ...r.map((o) => row([o.name, o.score, o.average, voters(o)]))]
     case "ranked_choice":
       return [row(["Rank", "Option", "Points", "Average"]), row(["---", "---", "---", "---"]),
         ...r.map((o) => row([o.rank, o.name, o.score, o.average]))]
     case "dot_vote":
       return [row(["Option", "Dots", "% of dots", "Voters"]), row(["---", "---", "---", "---"]),
-        ...r.map((o) => row([o.name, o.score, `${o.score_percent}%`, voters(o.voter_ids)]))]
+        ...r.map((o) => row([o.name, o.score, `${o.score_percent}%`, voters(o)]))]
     case "meeting":
       return [row(["Time", "Yes", "Maybe", "No"]), row(["---", "---", "---", "---"]), ...r.map((o) => row([o.name, o.yes, o.maybe, o.no]))]
     default: {
       const undecided = results.voters_count === 0 ? 0 : Math.round((results.undecided_count / results.voters_count) * 10000) / 100
       return [row(["Option", "Votes", "% of votes cast", "% of eligible voters", "Voters"]), row(["---", "---", "---", "---", "---"]),
-        ...r.map((o) => row([o.name, o.voter_count, `${o.votes_cast_percent}%`, `${o.voter_percent}%`, voters(o.voter_ids)])),
+        ...r.map((o) => row([o.name, o.voter_count, `${o.votes_cast_percent}%`, `${o.voter_percent}%`, voters(o)])),
         row(["Undecided", results.undecided_count, "", `${undecided}%`, ""])]
     }
   }

@@ -23,7 +23,7 @@ import type { PollStatus } from "../ports/polls.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { cleanBody } from "../rules/bodies.js"
-import { ballotConfig, computeResults, configError, DEFAULT_OPTIONS, optionsError, orderOptions, type PollResults } from "../rules/pollTypes.js"
+import { ballotConfig, configError, DEFAULT_OPTIONS, optionsError, orderOptions, type PollResults, resultsFromTally } from "../rules/pollTypes.js"
 import {
   canClosePoll,
   canDeletePoll,
@@ -119,9 +119,6 @@ export const visiblePoll = (access: Access, ref: string | number): Effect.Effect
     return { poll, ctx, ballot }
   })
 
-/** Results name at most this many voters per option (Loomio caps them too); `voter_count` has the number. */
-export const VOTER_NAMES = 50
-
 /** What a reader gets: the poll, its options, results when the reader may see them, the current outcome. */
 export interface PollView {
   readonly poll: Poll
@@ -144,16 +141,16 @@ export const viewPolls = (access: Access, polls: ReadonlyArray<Poll>): Effect.Ef
     const store = yield* Store
     const ids = polls.map((p) => p.id)
     const options = yield* store.pollOptions.ofPolls(ids)
-    const stances = yield* store.stances.latestOf(ids)
+    const tallies = yield* store.stances.tallies(ids)
+    const mine = yield* store.stances.mineOf(ids, access.user.id)
     const outcomes = yield* store.outcomes.latestOf(ids)
     const topics = new Map((yield* store.topics.byIds([...new Set(polls.map((p) => p.topic_id))])).map((t) => [t.id, t]))
     const discussions = yield* store.discussions.byTopicIds([...topics.values()].filter((t) => t.topicable_type === "Discussion").map((t) => t.id))
     return polls.map((poll) => {
       const opts = options.filter((o) => o.poll_id === poll.id)
-      const ballots = stances.filter((s) => s.poll_id === poll.id)
-      const mine = ballots.find((s) => s.participant_id === access.user.id)
-      const visible = canSeeResults(poll, mine)
-      const results = computeResults(poll.poll_type, opts, ballots, poll.anonymous)
+      const myStance = mine.find((s) => s.poll_id === poll.id)
+      const visible = canSeeResults(poll, myStance)
+      const results = resultsFromTally(poll.poll_type, opts, tallies.get(poll.id)!, poll.anonymous)
       return {
         poll,
         topic: topics.get(poll.topic_id)!,
@@ -161,7 +158,7 @@ export const viewPolls = (access: Access, polls: ReadonlyArray<Poll>): Effect.Ef
         results: visible ? results : null,
         voters_count: results.voters_count,
         cast_count: results.cast_count,
-        my_stance: mine,
+        my_stance: myStance,
         outcome: outcomes.find((o) => o.poll_id === poll.id),
         discussion_id: discussions.find((d) => d.topic_id === poll.topic_id)?.id ?? null
       }
@@ -515,8 +512,8 @@ export const related = (
     for (const v of views) {
       userIds.add(v.poll.author_id)
       if (v.outcome !== undefined) userIds.add(v.outcome.author_id)
-      // the voters named in results (at most VOTER_NAMES per option)
-      for (const r of v.results?.options ?? []) for (const id of r.voter_ids.slice(0, VOTER_NAMES)) userIds.add(id)
+      // the voters named in results (the first few per option)
+      for (const r of v.results?.options ?? []) for (const id of r.voter_ids) userIds.add(id)
     }
     const users = want.users ? yield* store.users.byIds([...userIds]) : []
     return { groups, users }

@@ -28,7 +28,7 @@ import { publishEvent } from "./events.js"
 import { recordThreadMessage, type ThreadMessage } from "./mail.js"
 import { userForEmail } from "./memberships.js"
 import type { Outcome, Stance } from "../domain/polls.js"
-import { type PollView, viewPolls, VOTER_NAMES } from "./polls.js"
+import { type PollView, viewPolls } from "./polls.js"
 
 /** The thread, its group and the caller's reader row: what `rules/topics.ts` decides on. */
 export const topicContext = (access: Access, topic: Topic): Effect.Effect<TopicContext, never, Store> =>
@@ -248,7 +248,7 @@ export const threadContents = (access: Access, topicId: Id): Effect.Effect<Threa
     for (const r of reactions) userIds.add(r.user_id)
     for (const v of polls) {
       userIds.add(v.poll.author_id)
-      for (const r of v.results?.options ?? []) for (const id of r.voter_ids.slice(0, VOTER_NAMES)) userIds.add(id)
+      for (const r of v.results?.options ?? []) for (const id of r.voter_ids) userIds.add(id)
     }
     for (const o of outcomes) userIds.add(o.author_id)
     const users = yield* store.users.byIds([...userIds])

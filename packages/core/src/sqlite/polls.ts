@@ -2,6 +2,7 @@ import type Database from "better-sqlite3"
 import { Effect } from "effect"
 import type { Outcome, Poll, PollOption, Stance } from "../domain/polls.js"
 import type { Id } from "../domain/records.js"
+import { type OptionTally, VOTER_NAMES } from "../rules/pollTypes.js"
 import type { OutcomesRepo, PollOptionsRepo, PollsRepo, PollStatus, StancesRepo } from "../ports/polls.js"
 import type { Runner } from "./db.js"
 import { bool, fromBools, placeholders, setClause } from "./rows.js"
@@ -122,6 +123,35 @@ export const makeStancesRepo = (run: Runner): StancesRepo => {
     byId: (id) => Effect.map(load("id = ?", id), (r) => r[0]),
     byIds: (ids) => load("id IN (SELECT value FROM json_each(?))", JSON.stringify(ids)),
     latestOf: (pollIds) => load("poll_id IN (SELECT value FROM json_each(?)) AND latest = 1 AND revoked_at IS NULL", JSON.stringify(pollIds)),
+    tallies: (pollIds) =>
+      run.read((_, s) => {
+        const ids = JSON.stringify(pollIds)
+        const out = new Map<Id, { voters_count: number; cast_count: number; options: Array<OptionTally> }>()
+        for (const id of pollIds) out.set(id, { voters_count: 0, cast_count: 0, options: [] })
+        const counts = s(`SELECT poll_id, count(*) AS voters_count, count(cast_at) AS cast_count FROM stances
+          WHERE poll_id IN (SELECT value FROM json_each(?)) AND latest = 1 AND revoked_at IS NULL GROUP BY poll_id`)
+          .all(ids) as Array<{ poll_id: Id; voters_count: number; cast_count: number }>
+        for (const c of counts) Object.assign(out.get(c.poll_id)!, { voters_count: c.voters_count, cast_count: c.cast_count })
+        // the same rules as rules/pollTypes.ts tallyBallots: a meeting's voter answered at all, others scored above 0
+        const live = `FROM stance_choices sc JOIN stances st ON st.id = sc.stance_id JOIN polls p ON p.id = st.poll_id
+          WHERE st.poll_id IN (SELECT value FROM json_each(?)) AND st.latest = 1 AND st.revoked_at IS NULL AND st.cast_at IS NOT NULL`
+        const voted = `(sc.score > 0 OR p.poll_type = 'meeting')`
+        const names = new Map<Id, Array<Id>>()
+        for (const r of s(`SELECT option_id, participant_id FROM (SELECT sc.poll_option_id AS option_id, st.participant_id,
+            row_number() OVER (PARTITION BY sc.poll_option_id ORDER BY st.id) AS n ${live} AND ${voted}) WHERE n <= ${VOTER_NAMES}
+            ORDER BY option_id, n`).all(ids) as Array<{ option_id: Id; participant_id: Id }>) {
+          const list = names.get(r.option_id) ?? []
+          list.push(r.participant_id)
+          names.set(r.option_id, list)
+        }
+        const rows = s(`SELECT st.poll_id, sc.poll_option_id AS option_id, sum(sc.score) AS score, sum(${voted}) AS voter_count,
+            sum(sc.score = 2) AS yes, sum(sc.score = 1) AS maybe, sum(sc.score = 0) AS no ${live} GROUP BY st.poll_id, sc.poll_option_id`)
+          .all(ids) as Array<Omit<OptionTally, "voter_ids"> & { poll_id: Id }>
+        for (const { poll_id, ...r } of rows) out.get(poll_id)!.options.push({ ...r, voter_ids: names.get(r.option_id) ?? [] })
+        return out
+      }),
+    mineOf: (pollIds, userId) =>
+      load("poll_id IN (SELECT value FROM json_each(?)) AND participant_id = ? AND latest = 1 AND revoked_at IS NULL", JSON.stringify(pollIds), userId),
     latestFor: (pollId, userId) => Effect.map(load("poll_id = ? AND participant_id = ? AND latest = 1", pollId, userId), (r) => r[0]),
     insert: (st) =>
       run.write((_, s) => {
