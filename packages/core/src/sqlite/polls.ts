@@ -125,29 +125,23 @@ export const makeStancesRepo = (run: Runner): StancesRepo => {
     latestOf: (pollIds) => load("poll_id IN (SELECT value FROM json_each(?)) AND latest = 1 AND revoked_at IS NULL", JSON.stringify(pollIds)),
     tallies: (pollIds) =>
       run.read((_, s) => {
+        // counters kept by triggers (migration 009); the named voters are the first few live ones of each option
         const ids = JSON.stringify(pollIds)
         const out = new Map<Id, { voters_count: number; cast_count: number; options: Array<OptionTally> }>()
-        for (const id of pollIds) out.set(id, { voters_count: 0, cast_count: 0, options: [] })
-        const counts = s(`SELECT poll_id, count(*) AS voters_count, count(cast_at) AS cast_count FROM stances
-          WHERE poll_id IN (SELECT value FROM json_each(?)) AND latest = 1 AND revoked_at IS NULL GROUP BY poll_id`)
-          .all(ids) as Array<{ poll_id: Id; voters_count: number; cast_count: number }>
-        for (const c of counts) Object.assign(out.get(c.poll_id)!, { voters_count: c.voters_count, cast_count: c.cast_count })
-        // the same rules as rules/pollTypes.ts tallyBallots: a meeting's voter answered at all, others scored above 0
-        const live = `FROM stance_choices sc JOIN stances st ON st.id = sc.stance_id JOIN polls p ON p.id = st.poll_id
-          WHERE st.poll_id IN (SELECT value FROM json_each(?)) AND st.latest = 1 AND st.revoked_at IS NULL AND st.cast_at IS NOT NULL`
-        const voted = `(sc.score > 0 OR p.poll_type = 'meeting')`
-        const names = new Map<Id, Array<Id>>()
-        for (const r of s(`SELECT option_id, participant_id FROM (SELECT sc.poll_option_id AS option_id, st.participant_id,
-            row_number() OVER (PARTITION BY sc.poll_option_id ORDER BY st.id) AS n ${live} AND ${voted}) WHERE n <= ${VOTER_NAMES}
-            ORDER BY option_id, n`).all(ids) as Array<{ option_id: Id; participant_id: Id }>) {
-          const list = names.get(r.option_id) ?? []
-          list.push(r.participant_id)
-          names.set(r.option_id, list)
-        }
-        const rows = s(`SELECT st.poll_id, sc.poll_option_id AS option_id, sum(sc.score) AS score, sum(${voted}) AS voter_count,
-            sum(sc.score = 2) AS yes, sum(sc.score = 1) AS maybe, sum(sc.score = 0) AS no ${live} GROUP BY st.poll_id, sc.poll_option_id`)
+        const polls = s(`SELECT id, poll_type, voters_count, cast_count FROM polls WHERE id IN (SELECT value FROM json_each(?))`)
+          .all(ids) as Array<{ id: Id; poll_type: string; voters_count: number; cast_count: number }>
+        const meeting = new Set(polls.filter((p) => p.poll_type === "meeting").map((p) => p.id))
+        for (const p of polls) out.set(p.id, { voters_count: p.voters_count, cast_count: p.cast_count, options: [] })
+        const names = s(`SELECT st.participant_id FROM stance_choices sc JOIN stances st ON st.id = sc.stance_id
+          WHERE sc.poll_option_id = ? AND (sc.score > 0 OR ?) AND st.latest = 1 AND st.revoked_at IS NULL AND st.cast_at IS NOT NULL
+          ORDER BY sc.stance_id LIMIT ${VOTER_NAMES}`).pluck()
+        const options = s(`SELECT id AS option_id, poll_id, total_score AS score, voter_count, yes_count AS yes, maybe_count AS maybe,
+          no_count AS no FROM poll_options WHERE poll_id IN (SELECT value FROM json_each(?)) ORDER BY poll_id, priority`)
           .all(ids) as Array<Omit<OptionTally, "voter_ids"> & { poll_id: Id }>
-        for (const { poll_id, ...r } of rows) out.get(poll_id)!.options.push({ ...r, voter_ids: names.get(r.option_id) ?? [] })
+        for (const { poll_id, ...o } of options) {
+          const voter_ids = o.voter_count === 0 ? [] : (names.all(o.option_id, meeting.has(poll_id) ? 1 : 0) as Array<Id>)
+          out.get(poll_id)!.options.push({ ...o, voter_ids })
+        }
         return out
       }),
     mineOf: (pollIds, userId) =>
