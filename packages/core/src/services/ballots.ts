@@ -10,21 +10,27 @@ import type { Group, Id } from "../domain/records.js"
 import { Store } from "../ports/store.js"
 import { nowIso } from "./common.js"
 
-const issueTo = (poll: Poll, userIds: ReadonlyArray<Id>) =>
+/** Issues one person a ballot in the poll (or restores a revoked one); a live ballot stays as it is. */
+export const giveBallot = (poll: Poll, userId: Id, inviterId: Id | null) =>
   Effect.gen(function*() {
     const store = yield* Store
     const now = yield* nowIso
+    const held = yield* store.stances.latestFor(poll.id, userId)
+    if (held === undefined) {
+      yield* store.stances.insert({
+        poll_id: poll.id, participant_id: userId, inviter_id: inviterId, cast_at: null, reason: null, reason_format: "md",
+        created_at: now, choices: new Map()
+      })
+    } else if (held.revoked_at !== null) {
+      yield* store.stances.unrevoke(held.id, now)
+    }
+  })
+
+const issueTo = (poll: Poll, userIds: ReadonlyArray<Id>) =>
+  Effect.gen(function*() {
+    const store = yield* Store
     for (const user of yield* store.users.byIds(userIds)) {
-      if (user.bot || user.deactivated_at !== null) continue
-      const held = yield* store.stances.latestFor(poll.id, user.id)
-      if (held === undefined) {
-        yield* store.stances.insert({
-          poll_id: poll.id, participant_id: user.id, inviter_id: null, cast_at: null, reason: null, reason_format: "md",
-          created_at: now, choices: new Map()
-        })
-      } else if (held.revoked_at !== null) {
-        yield* store.stances.unrevoke(held.id, now)
-      }
+      if (!user.bot && user.deactivated_at === null) yield* giveBallot(poll, user.id, null)
     }
   })
 

@@ -41,7 +41,7 @@ import { bodyMarkdown } from "../rules/threadMarkdown.js"
 import { displayName, isEmail, normaliseEmail } from "../rules/users.js"
 import { nowIso, type Paged } from "./common.js"
 import { type GroupView, viewGroups } from "./groups.js"
-import { issueBallots } from "./ballots.js"
+import { giveBallot, issueBallots } from "./ballots.js"
 import { publishEvent } from "./events.js"
 import { newRecordKey } from "./keys.js"
 import { recordThreadMessage } from "./mail.js"
@@ -243,15 +243,7 @@ const invite = (poll: Poll, ctx: TopicContext, actor: User, r: PollRecipients) =
       done.add(user.id)
       const member = ctx.group !== undefined && (yield* store.memberships.activeFor(ctx.group.id, user.id)) !== undefined
       if (!member) yield* store.readers.upsert({ topic_id: poll.topic_id, user_id: user.id, inviter_id: actor.id, guest: true, created_at: now })
-      const ballot = yield* store.stances.latestFor(poll.id, user.id)
-      if (ballot === undefined) {
-        yield* store.stances.insert({
-          poll_id: poll.id, participant_id: user.id, inviter_id: actor.id, cast_at: null, reason: null, reason_format: "md",
-          created_at: now, choices: new Map()
-        })
-      } else if (ballot.revoked_at !== null) {
-        yield* store.stances.unrevoke(ballot.id, now)
-      }
+      yield* giveBallot(poll, user.id, actor.id)
       if (r.notify && user.id !== actor.id) {
         yield* recordThreadMessage(user, { kind: "poll_invitation", group: ctx.group, title: poll.title, actor, message: r.message ?? null })
       }
