@@ -54,11 +54,15 @@ export const issueBallots = (poll: Poll, group: Group | undefined) =>
 export const ballotsForNewMembers = (group: Group, userIds: ReadonlyArray<Id>) =>
   Effect.gen(function*() {
     const store = yield* Store
-    const voters = new Set(yield* votingMembers(group))
-    const entitled = userIds.filter((id) => voters.has(id))
-    for (const poll of yield* store.polls.openInGroup(group.id)) {
-      if (!poll.specified_voters_only) yield* issueTo(poll, entitled)
+    const polls = (yield* store.polls.openInGroup(group.id)).filter((p) => !p.specified_voters_only)
+    if (polls.length === 0) return
+    // only the new members' own memberships are read: the cost does not grow with the group
+    const entitled: Array<Id> = []
+    for (const id of userIds) {
+      const m = yield* store.memberships.activeFor(group.id, id)
+      if (m !== undefined && (group.members_can_vote || m.admin)) entitled.push(id)
     }
+    for (const poll of polls) yield* issueTo(poll, entitled)
   })
 
 /** A member who leaves loses their ballots (cast or not) in the group's open polls. */

@@ -28,7 +28,7 @@ export interface DeliveryWorker {
 
 export const startDeliveryWorker = (options: WorkerOptions): DeliveryWorker => {
   const concurrency = options.concurrency ?? 8
-  const pollMs = options.pollMs ?? 500
+  const pollMs = options.pollMs ?? 200
   const retryDelays = options.retryDelaysMs ?? Rules.DEFAULT_RETRY_DELAYS_MS
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS
   // a claim outlives the longest possible attempt, so a live worker never loses its claim
