@@ -40,14 +40,10 @@ export const makeGroupsRepo = (run: Runner): GroupsRepo => ({
       if (ids.length === 0) return out
       for (const id of ids) out.set(id, { ...ZERO })
       const ph = placeholders(ids.length)
+      // membership counters are kept on the group by triggers (migration 010)
       const rows = s(
-        `SELECT group_id,
-           count(*) AS memberships_count,
-           count(accepted_at) AS accepted_memberships_count,
-           sum(accepted_at IS NULL) AS pending_memberships_count,
-           sum(admin) AS admin_memberships_count,
-           sum(delegate) AS delegates_count
-         FROM memberships WHERE revoked_at IS NULL AND group_id IN (${ph}) GROUP BY group_id`
+        `SELECT id AS group_id, memberships_count, accepted_memberships_count, pending_memberships_count,
+           admin_memberships_count, delegates_count FROM groups WHERE id IN (${ph})`
       ).all(...ids) as Array<GroupCounts & { group_id: Id }>
       for (const { group_id, ...c } of rows) out.set(group_id, { ...out.get(group_id)!, ...c })
       const subs = s(`SELECT parent_id, count(*) AS n FROM groups WHERE parent_id IN (${ph}) GROUP BY parent_id`)
