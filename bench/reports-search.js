@@ -18,11 +18,10 @@
  * each server runs in its own child process, autocannon here. Results go to bench/results/reports-search.json.
  */
 import { Comments, Discussions, loadAccess, makeConvene, Outcomes, Polls, Reactions, Store } from "@convene/core"
-import autocannon from "autocannon"
+import { getBody, measure, startServer, stopServer } from "./harness.js"
 import Database from "better-sqlite3"
 import { Effect } from "effect"
 import { deepStrictEqual } from "node:assert"
-import { fork } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -185,30 +184,8 @@ const spreadOverYear = (filename, assemblyId) => {
   return counts
 }
 
-const start = (name, script, filename) =>
-  new Promise((resolve, reject) => {
-    const child = fork(join(here, script), [filename])
-    child.once("message", (m) => resolve({ name, url: m.url, child }))
-    child.once("exit", (code) => reject(new Error(`${name} exited with ${code} before listening`)))
-  })
-const stop = (s) => new Promise((resolve) => (s.child.exitCode !== null ? resolve() : (s.child.once("exit", resolve), s.child.send("stop"))))
-
-const fetchBody = async (server, path, apiKey) => {
-  const res = await fetch(server.url + path, { headers: { authorization: `Bearer ${apiKey}` } })
-  const text = await res.text()
-  if (res.status !== 200) throw new Error(`${server.name} ${path}: ${res.status} ${text.slice(0, 300)}`)
-  return text
-}
-
-const run = (url, apiKey, duration) =>
-  autocannon({ url, duration, connections: CONNECTIONS, headers: { authorization: `Bearer ${apiKey}` } })
-
-const figures = async (server, path, apiKey) => {
-  await run(server.url + path, apiKey, WARMUP)
-  const r = await run(server.url + path, apiKey, SECONDS)
-  if (r.errors + r.timeouts + r.non2xx > 0) throw new Error(`${server.name} ${path}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`)
-  return { reqPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, requests: r.requests.total }
-}
+const figures = (server, path, apiKey) =>
+  measure(server.url + path, apiKey, { connections: CONNECTIONS, warmup: WARMUP, seconds: SECONDS })
 
 const main = async () => {
   const keep = process.env.BENCH_DB
@@ -228,7 +205,7 @@ const main = async () => {
       console.log(`Seeded ${JSON.stringify(data.counts)} in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
       if (keep !== undefined) writeFileSync(sidecar, JSON.stringify(data))
     }
-    servers.push(await start("convene", "convene-server.js", filename), await start("baseline", "reports-search-baseline.js", filename))
+    servers.push(await startServer("convene", "convene-server.js", filename), await startServer("baseline", "reports-search-baseline.js", filename))
     const [convene, baseline] = servers
     const endpoints = [
       `/api/b2/reports?section=users&group_scope=custom&group_ids=${data.assemblyId}`,
@@ -237,7 +214,7 @@ const main = async () => {
     ]
     const results = []
     for (const path of endpoints) {
-      const [a, b] = await Promise.all([fetchBody(convene, path, data.apiKey), fetchBody(baseline, path, data.apiKey)])
+      const [a, b] = await Promise.all([getBody(convene.url + path, data.apiKey), getBody(baseline.url + path, data.apiKey)])
       deepStrictEqual(JSON.parse(b), JSON.parse(a), `the baseline must answer what convene answers for ${path}`)
       const c = await figures(convene, path, data.apiKey)
       const bl = await figures(baseline, path, data.apiKey)
@@ -259,7 +236,7 @@ const main = async () => {
       results
     }, null, 2) + "\n")
   } finally {
-    await Promise.all(servers.map(stop))
+    await Promise.all(servers.map(stopServer))
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
   }
 }

@@ -10,7 +10,7 @@
  * server under test each get one of the machine's cores. Results go to bench/results/latest.json.
  */
 import autocannon from "autocannon"
-import { fork } from "node:child_process"
+import { getBody, startServer, stopServer } from "./harness.js"
 import { deepStrictEqual } from "node:assert"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os"
@@ -33,34 +33,12 @@ const WARMUP = seconds("BENCH_WARMUP_SECONDS", 2)
 const CONNECTIONS = 32
 const PROFILE = process.env.BENCH_PROFILE === "1"
 
-/** Forks a server script and waits for the URL it reports: `{ name, url, child }`. */
-const startChild = (name, script, filename, execArgv = []) =>
-  new Promise((resolve, reject) => {
-    const child = fork(join(here, script), [filename], { execArgv })
-    child.once("message", (m) => resolve({ name, url: m.url, child }))
-    child.once("exit", (code) => reject(new Error(`${name} server exited with code ${code} before listening`)))
-  })
-
-const stopChild = (s) =>
-  new Promise((resolve) => {
-    if (s.child.exitCode !== null) return resolve()
-    s.child.once("exit", () => resolve())
-    s.child.send("stop")
-  })
-
-const get = async (url, apiKey) => {
-  const res = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } })
-  const text = await res.text()
-  if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${text.slice(0, 300)}`)
-  return text
-}
-
 /**
  * The comparison is only honest if both servers answer the same document: compare the parsed bodies
  * (deepStrictEqual), and report whether the bytes are identical too (key order).
  */
 const checkSameBody = async (path, convene, baseline, apiKey) => {
-  const [a, b] = await Promise.all([get(convene.url + path, apiKey), get(baseline.url + path, apiKey)])
+  const [a, b] = await Promise.all([getBody(convene.url + path, apiKey), getBody(baseline.url + path, apiKey)])
   try {
     deepStrictEqual(JSON.parse(b), JSON.parse(a))
   } catch (e) {
@@ -113,9 +91,9 @@ const main = async () => {
 
     mkdirSync(resultsDir, { recursive: true })
     const profileArgs = PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${resultsDir}`] : []
-    const convene = await startChild("convene", "convene-server.js", filename, profileArgs)
+    const convene = await startServer("convene", "convene-server.js", filename, profileArgs)
     servers.push(convene)
-    const baseline = await startChild("baseline", "baseline-server.js", filename)
+    const baseline = await startServer("baseline", "baseline-server.js", filename)
     servers.push(baseline)
 
     const endpoints = [
@@ -176,7 +154,7 @@ const main = async () => {
     )
     console.log(`Results written to ${out}`)
   } finally {
-    await Promise.all(servers.map(stopChild))
+    await Promise.all(servers.map(stopServer))
     rmSync(dir, { recursive: true, force: true })
   }
 }

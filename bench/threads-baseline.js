@@ -94,6 +94,7 @@ const q = {
   // rows for the markdown renderer
   discussion: db.prepare(`SELECT * FROM discussions WHERE topic_id = ?`),
   items: db.prepare(`SELECT * FROM topic_items WHERE topic_id = ? ORDER BY sequence_id`),
+  pollsOfTopic: db.prepare(`SELECT id FROM polls WHERE topic_id = ? AND discarded_at IS NULL LIMIT 1`),
   comments: db.prepare(`SELECT c.*, d.topic_id FROM comments c JOIN discussions d ON d.id = c.discussion_id WHERE d.topic_id = ?`),
   reactions: db.prepare(`SELECT * FROM reactions WHERE topic_id = ? ORDER BY id`),
   users: db.prepare(`SELECT id, name, username FROM users WHERE id IN (SELECT author_id FROM discussions WHERE topic_id = @t
@@ -133,7 +134,10 @@ const handle = (req, res) => {
     if (topic === undefined) return fail(res, 404, "Not found")
     if (thread[2] === "items") {
       const d = q.itemsDoc.get({ topic: topic.id, caller: user.id })
+      // the benchmark's thread has no polls; look, as convene does, and refuse to answer wrongly if it had
+      if (q.pollsOfTopic.get(topic.id) !== undefined) return fail(res, 501, "the baseline does not serve polls")
       body = `{"items":${d.items},"discussions":${d.discussions},"comments":${d.comments},"reactions":${d.reactions},` +
+        `"polls":[],"poll_options":[],"stances":[],"outcomes":[],` +
         `"topics":${d.topics},"groups":[${q.groupJson.get(topic.group_id)}],"users":${d.users},"meta":{"root":"items","total":${d.total}}}`
     } else {
       const names = q.groupNames.get(topic.group_id)
@@ -144,7 +148,10 @@ const handle = (req, res) => {
         items: q.items.all(topic.id),
         comments: new Map(q.comments.all(topic.id).map((c) => [c.id, c])),
         reactions: q.reactions.all(topic.id),
-        users: new Map(q.users.all({ t: topic.id }).map((u) => [u.id, u]))
+        users: new Map(q.users.all({ t: topic.id }).map((u) => [u.id, u])),
+        polls: new Map(),
+        stances: new Map(),
+        outcomes: new Map()
       })
       body = JSON.stringify({ markdown })
     }

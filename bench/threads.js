@@ -12,10 +12,9 @@
  * child process, autocannon here. Results go to bench/results/threads.json.
  */
 import { Comments, Discussions, loadAccess, makeConvene, Reactions, Store } from "@convene/core"
-import autocannon from "autocannon"
+import { getBody, measure, startServer, stopServer } from "./harness.js"
 import { Effect } from "effect"
 import { deepStrictEqual } from "node:assert"
-import { fork } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -88,30 +87,8 @@ export const seed = async (filename) => {
   }
 }
 
-const start = (name, script, filename) =>
-  new Promise((resolve, reject) => {
-    const child = fork(join(here, script), [filename])
-    child.once("message", (m) => resolve({ name, url: m.url, child }))
-    child.once("exit", (code) => reject(new Error(`${name} exited with ${code} before listening`)))
-  })
-const stop = (s) => new Promise((resolve) => (s.child.exitCode !== null ? resolve() : (s.child.once("exit", resolve), s.child.send("stop"))))
-
-const fetchBody = async (server, path, apiKey) => {
-  const res = await fetch(server.url + path, { headers: { authorization: `Bearer ${apiKey}` } })
-  const text = await res.text()
-  if (res.status !== 200) throw new Error(`${server.name} ${path}: ${res.status} ${text.slice(0, 300)}`)
-  return text
-}
-
-const run = (url, apiKey, duration) =>
-  autocannon({ url, duration, connections: CONNECTIONS, headers: { authorization: `Bearer ${apiKey}` } })
-
-const figures = async (server, path, apiKey) => {
-  await run(server.url + path, apiKey, WARMUP)
-  const r = await run(server.url + path, apiKey, SECONDS)
-  if (r.errors + r.timeouts + r.non2xx > 0) throw new Error(`${server.name} ${path}: ${r.errors} errors, ${r.non2xx} non-2xx`)
-  return { reqPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, requests: r.requests.total }
-}
+const figures = (server, path, apiKey) =>
+  measure(server.url + path, apiKey, { connections: CONNECTIONS, warmup: WARMUP, seconds: SECONDS })
 
 const main = async () => {
   const dir = mkdtempSync(join(tmpdir(), "convene-bench-threads-"))
@@ -121,7 +98,7 @@ const main = async () => {
     const t0 = performance.now()
     const data = await seed(filename)
     console.log(`Seeded a ${COMMENTS}-comment thread and a ${DISCUSSIONS}-discussion group in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
-    servers.push(await start("convene", "convene-server.js", filename), await start("baseline", "threads-baseline.js", filename))
+    servers.push(await startServer("convene", "convene-server.js", filename), await startServer("baseline", "threads-baseline.js", filename))
     const [convene, baseline] = servers
     const endpoints = [
       `/api/b2/threads/${data.topicId}/markdown`,
@@ -130,7 +107,7 @@ const main = async () => {
     ]
     const results = []
     for (const path of endpoints) {
-      const [a, b] = await Promise.all([fetchBody(convene, path, data.apiKey), fetchBody(baseline, path, data.apiKey)])
+      const [a, b] = await Promise.all([getBody(convene.url + path, data.apiKey), getBody(baseline.url + path, data.apiKey)])
       deepStrictEqual(JSON.parse(b), JSON.parse(a), `the baseline must answer what convene answers for ${path}`)
       const c = await figures(convene, path, data.apiKey)
       const bl = await figures(baseline, path, data.apiKey)
@@ -152,7 +129,7 @@ const main = async () => {
       results
     }, null, 2) + "\n")
   } finally {
-    await Promise.all(servers.map(stop))
+    await Promise.all(servers.map(stopServer))
     rmSync(dir, { recursive: true, force: true })
   }
 }

@@ -36,7 +36,7 @@ import autocannon from "autocannon"
 import Database from "better-sqlite3"
 import { Effect } from "effect"
 import { deepStrictEqual } from "node:assert"
-import { fork } from "node:child_process"
+import { startServer, stopServer } from "./harness.js"
 import * as http from "node:http"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os"
@@ -104,14 +104,6 @@ export const seed = async (filename) => {
     await c.close()
   }
 }
-
-const start = (name, script, filename, execArgv = []) =>
-  new Promise((resolve, reject) => {
-    const child = fork(join(here, script), [filename], { execArgv })
-    child.once("message", (m) => resolve({ name, url: m.url, child }))
-    child.once("exit", (code) => reject(new Error(`${name} exited with ${code} before listening`)))
-  })
-const stop = (s) => new Promise((resolve) => (s.child.exitCode !== null ? resolve() : (s.child.once("exit", resolve), s.child.send("stop"))))
 
 const call = async (server, method, path, apiKey, body) => {
   const res = await fetch(server.url + path, {
@@ -333,7 +325,7 @@ const main = async () => {
       `${((performance.now() - t0) / 1000).toFixed(1)} s`)
     mkdirSync(join(here, "results"), { recursive: true })
     const profileArgs = PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${join(here, "results")}`] : []
-    servers.push(await start("convene", "convene-server.js", filename, profileArgs), await start("baseline", "votes-baseline.js", filename))
+    servers.push(await startServer("convene", "convene-server.js", filename, profileArgs), await startServer("baseline", "votes-baseline.js", filename))
     const [convene, baseline] = servers
     const load = { start: loadavg()[0] }
     console.log(`Load average ${load.start.toFixed(2)} on ${availableParallelism()} CPUs` +
@@ -393,7 +385,7 @@ const main = async () => {
       results
     }, null, 2) + "\n")
   } finally {
-    await Promise.all(servers.map(stop))
+    await Promise.all(servers.map(stopServer))
     rmSync(dir, { recursive: true, force: true })
   }
 }

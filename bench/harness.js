@@ -1,0 +1,43 @@
+/**
+ * What the benchmark drivers share: each server (convene or a bare baseline) runs in a child process of
+ * its own and reports its URL over IPC; requests carry a bearer key; autocannon measures after a warm-up.
+ */
+import autocannon from "autocannon"
+import { fork } from "node:child_process"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const here = dirname(fileURLToPath(import.meta.url))
+
+/** Forks bench/<script> on the database file and waits for the URL it reports: `{ name, url, child }`. */
+export const startServer = (name, script, filename, execArgv = []) =>
+  new Promise((resolve, reject) => {
+    const child = fork(join(here, script), [filename], { execArgv })
+    child.once("message", (m) => resolve({ name, url: m.url, child }))
+    child.once("exit", (code) => reject(new Error(`${name} exited with ${code} before listening`)))
+  })
+
+/** Asks a server to stop and waits until its process has exited. */
+export const stopServer = (s) =>
+  new Promise((resolve) => {
+    if (s.child.exitCode !== null) return resolve()
+    s.child.once("exit", () => resolve())
+    s.child.send("stop")
+  })
+
+/** GET with a bearer key; anything but 200 is an error (a benchmark of failures measures nothing). */
+export const getBody = async (url, apiKey) => {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } })
+  const text = await res.text()
+  if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${text.slice(0, 300)}`)
+  return text
+}
+
+/** autocannon on one URL: a warm-up, then the measured run; errors, timeouts or non-2xx answers fail it. */
+export const measure = async (url, apiKey, { connections, warmup, seconds }) => {
+  const run = (duration) => autocannon({ url, duration, connections, headers: { authorization: `Bearer ${apiKey}` } })
+  if (warmup > 0) await run(warmup)
+  const r = await run(seconds)
+  if (r.errors + r.timeouts + r.non2xx > 0) throw new Error(`GET ${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`)
+  return { reqPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, requests: r.requests.total }
+}
