@@ -10,33 +10,12 @@
  * default paging (50, offset 0), no compact/exclude_types.
  */
 import { Rules } from "@convene/core"
-import Database from "better-sqlite3"
+import { bool, GROUP, openDatabase } from "./baseline-sql.js"
 import { createHash } from "node:crypto"
 import * as http from "node:http"
 
-const filename = process.argv[2]
-if (filename === undefined) throw new Error("usage: threads-baseline.js <database file>")
-const db = new Database(filename, { fileMustExist: true })
-db.pragma("busy_timeout = 5000")
-db.pragma("query_only = ON")
+const db = openDatabase("threads-baseline.js")
 
-const bool = (col) => `json(CASE WHEN ${col} THEN 'true' ELSE 'false' END)`
-const GROUP = `json_object('id', g.id, 'key', g.key, 'handle', g.handle, 'name', g.name,
-  'full_name', CASE WHEN p.id IS NULL THEN g.name ELSE p.name || ' - ' || g.name END, 'parent_id', g.parent_id,
-  'description', g.description, 'enabled', ${bool("g.enabled")}, 'is_visible_to_public', ${bool("g.is_visible_to_public")},
-  'is_visible_to_parent_members', ${bool("g.is_visible_to_parent_members")}, 'discussion_privacy_options', g.discussion_privacy_options,
-  'parent_members_can_see_discussions', ${bool("g.parent_members_can_see_discussions")},
-  'members_can_start_discussions', ${bool("g.members_can_start_discussions")}, 'members_can_edit_discussions', ${bool("g.members_can_edit_discussions")},
-  'members_can_edit_comments', ${bool("g.members_can_edit_comments")}, 'members_can_raise_motions', ${bool("g.members_can_raise_motions")},
-  'members_can_vote', ${bool("g.members_can_vote")}, 'members_can_add_members', ${bool("g.members_can_add_members")},
-  'admins_can_edit_user_content', ${bool("g.admins_can_edit_user_content")},
-  'memberships_count', (SELECT count(*) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL),
-  'accepted_memberships_count', (SELECT count(accepted_at) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL),
-  'pending_memberships_count', (SELECT count(*) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL AND m.accepted_at IS NULL),
-  'admin_memberships_count', (SELECT count(*) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL AND m.admin = 1),
-  'delegates_count', (SELECT count(*) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL AND m.delegate = 1),
-  'discussions_count', (SELECT count(*) FROM discussions d JOIN topics t ON t.id = d.topic_id WHERE t.group_id = g.id AND d.discarded_at IS NULL),
-  'polls_count', 0, 'subgroups_count', (SELECT count(*) FROM groups s WHERE s.parent_id = g.id), 'created_at', g.created_at)`
 const TOPIC = `json_object('id', t.id, 'group_id', t.group_id, 'topicable_type', t.topicable_type, 'topicable_id', t.topicable_id,
   'private', ${bool("t.private")}, 'tags', json(t.tags), 'items_count', t.items_count, 'replies_count', max(t.items_count - 1, 0),
   'max_depth', t.max_depth, 'last_activity_at', t.last_activity_at, 'closed_at', t.closed_at, 'locked_at', t.closed_at,

@@ -23,40 +23,16 @@
  * group members (no guests, no public or parent-group visibility); no `reason`; no compact/exclude_types; no
  * `{"stance": {…}}` wrapper or `api_key` body field.
  */
-import Database from "better-sqlite3"
+import { bool, GROUP, openDatabase } from "./baseline-sql.js"
 import { createHash } from "node:crypto"
 import * as http from "node:http"
 
-const filename = process.argv[2]
-if (filename === undefined) throw new Error("usage: votes-baseline.js <database file>")
-const db = new Database(filename, { fileMustExist: true })
-db.pragma("busy_timeout = 5000")
-db.pragma("journal_mode = WAL")
-db.pragma("synchronous = FULL")
-db.pragma("foreign_keys = ON")
+const db = openDatabase("votes-baseline.js", { writable: true })
 
 /** Loomio's results cap (convene's `Polls.VOTER_NAMES`): at most this many voters named per option. */
 const VOTER_NAMES = 50
 const LIVE = `s.poll_id = @poll AND s.latest = 1 AND s.revoked_at IS NULL`
 
-const bool = (col) => `json(CASE WHEN ${col} THEN 'true' ELSE 'false' END)`
-const GROUP = `json_object('id', g.id, 'key', g.key, 'handle', g.handle, 'name', g.name,
-  'full_name', CASE WHEN p.id IS NULL THEN g.name ELSE p.name || ' - ' || g.name END, 'parent_id', g.parent_id,
-  'description', g.description, 'enabled', ${bool("g.enabled")}, 'is_visible_to_public', ${bool("g.is_visible_to_public")},
-  'is_visible_to_parent_members', ${bool("g.is_visible_to_parent_members")}, 'discussion_privacy_options', g.discussion_privacy_options,
-  'parent_members_can_see_discussions', ${bool("g.parent_members_can_see_discussions")},
-  'members_can_start_discussions', ${bool("g.members_can_start_discussions")}, 'members_can_edit_discussions', ${bool("g.members_can_edit_discussions")},
-  'members_can_edit_comments', ${bool("g.members_can_edit_comments")}, 'members_can_raise_motions', ${bool("g.members_can_raise_motions")},
-  'members_can_vote', ${bool("g.members_can_vote")}, 'members_can_add_members', ${bool("g.members_can_add_members")},
-  'admins_can_edit_user_content', ${bool("g.admins_can_edit_user_content")},
-  'memberships_count', (SELECT count(*) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL),
-  'accepted_memberships_count', (SELECT count(accepted_at) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL),
-  'pending_memberships_count', (SELECT count(*) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL AND m.accepted_at IS NULL),
-  'admin_memberships_count', (SELECT count(*) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL AND m.admin = 1),
-  'delegates_count', (SELECT count(*) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL AND m.delegate = 1),
-  'discussions_count', (SELECT count(*) FROM topics t WHERE t.group_id = g.id AND t.topicable_type = 'Discussion' AND t.discarded_at IS NULL),
-  'polls_count', (SELECT count(*) FROM polls x JOIN topics t ON t.id = x.topic_id WHERE t.group_id = g.id AND x.discarded_at IS NULL),
-  'subgroups_count', (SELECT count(*) FROM groups s WHERE s.parent_id = g.id), 'created_at', g.created_at)`
 const TOPIC = `json_object('id', t.id, 'group_id', t.group_id, 'topicable_type', t.topicable_type, 'topicable_id', t.topicable_id,
   'private', ${bool("t.private")}, 'tags', json(t.tags), 'items_count', t.items_count, 'replies_count', max(t.items_count - 1, 0),
   'max_depth', t.max_depth, 'last_activity_at', t.last_activity_at, 'closed_at', t.closed_at, 'locked_at', t.closed_at,

@@ -1,0 +1,43 @@
+/**
+ * What the bare baselines share: opening the seeded file, and the SQL that builds a group's JSON exactly as
+ * convene serializes it (with its counters recounted per request: the baselines keep no counters).
+ */
+import Database from "better-sqlite3"
+
+/** The database file named on the command line; `writable` for a baseline that votes. */
+export const openDatabase = (script, { writable = false } = {}) => {
+  const filename = process.argv[2]
+  if (filename === undefined) throw new Error(`usage: ${script} <database file>`)
+  const db = new Database(filename, { fileMustExist: true })
+  db.pragma("busy_timeout = 5000")
+  if (writable) {
+    db.pragma("journal_mode = WAL")
+    db.pragma("synchronous = FULL")
+    db.pragma("foreign_keys = ON")
+  } else {
+    db.pragma("query_only = ON")
+  }
+  return db
+}
+
+/** A 0/1 column as a JSON boolean. */
+export const bool = (col) => `json(CASE WHEN ${col} THEN 'true' ELSE 'false' END)`
+
+/** A group `g` (with its parent `p`, possibly null) as convene's group JSON. */
+export const GROUP = `json_object('id', g.id, 'key', g.key, 'handle', g.handle, 'name', g.name,
+  'full_name', CASE WHEN p.id IS NULL THEN g.name ELSE p.name || ' - ' || g.name END, 'parent_id', g.parent_id,
+  'description', g.description, 'enabled', ${bool("g.enabled")}, 'is_visible_to_public', ${bool("g.is_visible_to_public")},
+  'is_visible_to_parent_members', ${bool("g.is_visible_to_parent_members")}, 'discussion_privacy_options', g.discussion_privacy_options,
+  'parent_members_can_see_discussions', ${bool("g.parent_members_can_see_discussions")},
+  'members_can_start_discussions', ${bool("g.members_can_start_discussions")}, 'members_can_edit_discussions', ${bool("g.members_can_edit_discussions")},
+  'members_can_edit_comments', ${bool("g.members_can_edit_comments")}, 'members_can_raise_motions', ${bool("g.members_can_raise_motions")},
+  'members_can_vote', ${bool("g.members_can_vote")}, 'members_can_add_members', ${bool("g.members_can_add_members")},
+  'admins_can_edit_user_content', ${bool("g.admins_can_edit_user_content")},
+  'memberships_count', (SELECT count(*) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL),
+  'accepted_memberships_count', (SELECT count(accepted_at) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL),
+  'pending_memberships_count', (SELECT count(*) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL AND m.accepted_at IS NULL),
+  'admin_memberships_count', (SELECT count(*) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL AND m.admin = 1),
+  'delegates_count', (SELECT count(*) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL AND m.delegate = 1),
+  'discussions_count', (SELECT count(*) FROM topics t WHERE t.group_id = g.id AND t.topicable_type = 'Discussion' AND t.discarded_at IS NULL),
+  'polls_count', (SELECT count(*) FROM polls x JOIN topics t ON t.id = x.topic_id WHERE t.group_id = g.id AND x.discarded_at IS NULL),
+  'subgroups_count', (SELECT count(*) FROM groups s WHERE s.parent_id = g.id), 'created_at', g.created_at)`
