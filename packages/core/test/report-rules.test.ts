@@ -1,11 +1,9 @@
 import t from "tap"
+import { aUser } from "./fixtures.js"
 import { type PersonActivity, Rules, type User } from "@convene/core"
 
 const now = new Date("2026-03-15T12:00:00Z")
-const user = (id: number, name: string | null, country: string | null = null): User => ({
-  id, name, username: null, email: null, email_sha256: null, country, is_admin: false, bot: false,
-  deactivated_at: null, deactivator_id: null, redacted_at: null, created_at: "", updated_at: ""
-})
+const user = (id: number, name: string | null, country: string | null = null): User => aUser({ id, name, email: null, country })
 const act = (user_id: number, over: Partial<PersonActivity> = {}): PersonActivity => ({
   user_id, threads: 0, comments: 0, polls: 0, outcomes: 0, reactions: 0, votes_issued: 0, votes_cast: 0, ...over
 })

@@ -1,21 +1,10 @@
 import t from "tap"
+import { aGroup, aMembership, aUser } from "./fixtures.js"
 import { type Group, type Membership, Rules, type User } from "@convene/core"
 
-const user = (id: number, over: Partial<User> = {}): User => ({
-  id, name: `U${id}`, username: null, email: `u${id}@x.org`, email_sha256: null, country: null, is_admin: false, bot: false,
-  deactivated_at: null, deactivator_id: null, redacted_at: null, created_at: "", updated_at: "", ...over
-})
-const group = (id: number, over: Partial<Group> = {}): Group => ({
-  id, key: `k${id}`, handle: null, name: `G${id}`, parent_id: null, creator_id: null, created_at: "", updated_at: "",
-  description: null, enabled: true, is_visible_to_public: false, is_visible_to_parent_members: false,
-  discussion_privacy_options: "private_only", parent_members_can_see_discussions: false, members_can_start_discussions: true,
-  members_can_edit_discussions: true, members_can_edit_comments: true, members_can_raise_motions: true, members_can_vote: true,
-  members_can_add_members: false, admins_can_edit_user_content: true, ...over
-})
-const membership = (groupId: number, userId: number, over: Partial<Membership> = {}): Membership => ({
-  id: groupId * 100 + userId, group_id: groupId, user_id: userId, inviter_id: null, admin: false, delegate: false, title: null,
-  accepted_at: "x", revoked_at: null, revoker_id: null, created_at: "", updated_at: "", ...over
-})
+const user = (id: number, over: Partial<User> = {}): User => aUser({ id, name: `U${id}`, email: `u${id}@x.org`, ...over })
+const group = aGroup
+const membership = aMembership
 
 t.test("canShowGroup", async (t) => {
   const parent = group(1)

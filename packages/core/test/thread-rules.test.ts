@@ -1,21 +1,11 @@
 import t from "tap"
+import { aGroup, aMembership, aUser } from "./fixtures.js"
 import { type Group, type Membership, Rules, type Topic, type TopicReader, type User } from "@convene/core"
 
-const user = (over: Partial<User> = {}): User => ({
-  id: 9, name: "U", username: null, email: "u@x.org", email_sha256: null, country: null, is_admin: false, bot: false,
-  deactivated_at: null, deactivator_id: null, redacted_at: null, created_at: "", updated_at: "", ...over
-})
-const group = (id: number, over: Partial<Group> = {}): Group => ({
-  id, key: `k${id}`, handle: null, name: `G${id}`, parent_id: null, creator_id: null, created_at: "", updated_at: "",
-  description: null, enabled: true, is_visible_to_public: false, is_visible_to_parent_members: false,
-  discussion_privacy_options: "private_only", parent_members_can_see_discussions: false, members_can_start_discussions: true,
-  members_can_edit_discussions: true, members_can_edit_comments: true, members_can_raise_motions: true, members_can_vote: true,
-  members_can_add_members: false, admins_can_edit_user_content: true, ...over
-})
-const member = (groupId: number, over: Partial<Membership> = {}): Membership => ({
-  id: groupId, group_id: groupId, user_id: 9, inviter_id: null, admin: false, delegate: false, title: null,
-  accepted_at: "x", revoked_at: null, revoker_id: null, created_at: "", updated_at: "", ...over
-})
+const user = aUser
+const group = aGroup
+/** The test user's (id 9) membership. */
+const member = (groupId: number, over: Partial<Membership> = {}): Membership => aMembership(groupId, 9, { id: groupId, ...over })
 const topic = (groupId: number, over: Partial<Topic> = {}): Topic => ({
   id: 1, group_id: groupId, topicable_type: "Discussion", topicable_id: 1, private: true, tags: [], items_count: 1, max_depth: 3,
   last_activity_at: "", closed_at: null, closer_id: null, discarded_at: null, created_at: "", updated_at: "", ...over
