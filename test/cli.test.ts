@@ -1,8 +1,11 @@
 /**
- * The `convene` binary end to end: each check spawns the built CLI on a temp database and asserts the
- * exit code, stdout and the effect in the database file (decisions.md §4).
+ * The `convene` command line: commands run in-process through commander (`runCli` with buffers for
+ * stdout and stderr) on a temp database and assert the exit code, the output and the effect in the
+ * database file (decisions.md §4). A few smoke checks spawn the real binary, and `serve` runs as a
+ * child process (it listens and stops on signals).
  */
 import { makeConvene } from "@convene/core"
+import { runCli } from "@convene/cli"
 import Database from "better-sqlite3"
 import { execFile, spawn } from "node:child_process"
 import { existsSync, rmSync } from "node:fs"
@@ -12,9 +15,6 @@ import { startReceiver } from "./receiver.js"
 import { tempDbFile } from "./helpers.js"
 
 const BIN = fileURLToPath(new URL("../packages/cli/bin/convene.js", import.meta.url))
-if (!existsSync(new URL("../packages/cli/dist/main.js", import.meta.url))) {
-  throw new Error("packages/cli is not built: run `npx tsc -b` first")
-}
 
 interface Result {
   readonly code: number
@@ -33,7 +33,22 @@ const childEnv = (extra: Record<string, string> = {}) => ({
   ...extra
 })
 
-const run = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Result> =>
+/** One command line, in-process, with its own output buffers and environment. */
+const run = async (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Result> => {
+  let stdout = ""
+  let stderr = ""
+  const io = {
+    stdout: (s: string) => void (stdout += s),
+    stderr: (s: string) => void (stderr += s),
+    env: { CONVENE_DB: "", ...env },
+    exitCode: 0
+  }
+  const code = await runCli(args, io)
+  return { code, stdout, stderr }
+}
+
+/** The real binary, for the smoke checks. */
+const spawnRun = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Result> =>
   new Promise((resolve) => {
     execFile(process.execPath, [BIN, ...args], { env: childEnv(env) }, (err, stdout, stderr) => {
       const code = err === null ? 0 : typeof err.code === "number" ? err.code : -1
@@ -71,9 +86,25 @@ const fixture = (t: { teardown: (fn: () => void) => void }) => {
 
 const USER_KEYS = ["id", "name", "username", "email", "is_admin", "active", "deactivated_at", "identities"]
 
-// Each run starts a Node process (about a second): independent commands run concurrently (Promise.all).
-
-
+t.test("the real binary: exit codes and output streams", async (t) => {
+  const { filename } = tempDbFile()
+  const [help, unknownCmd, missing, init] = await Promise.all([
+    spawnRun(["--help"]),
+    spawnRun(["frobnicate"]),
+    spawnRun(["users", "list", "--db", `${filename}.missing`]),
+    spawnRun(["init", "--admin-email", "root@example.org", "--json"], { CONVENE_DB: filename })
+  ])
+  t.equal(help.code, 0)
+  t.match(help.stdout, /Usage: convene/)
+  t.equal(unknownCmd.code, 2)
+  t.match(unknownCmd.stderr, /unknown command 'frobnicate'/)
+  t.equal(unknownCmd.stdout, "")
+  t.equal(missing.code, 1)
+  t.match(missing.stderr, /^error: no database at /)
+  t.equal(init.code, 0, init.stderr)
+  t.match(JSON.parse(init.stdout), { id: 1, email: "root@example.org", api_key: String })
+  t.ok(existsSync(filename), "CONVENE_DB is read from the environment")
+})
 
 t.test("usage errors exit 2, --help exits 0", async (t) => {
   const { filename } = fixture(t)

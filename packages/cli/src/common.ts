@@ -3,6 +3,7 @@ import { type Convene, makeConvene, notFound, type NotFound, Rules, Store, type 
 import { type Command, InvalidArgumentError } from "commander"
 import { Effect } from "effect"
 import { existsSync } from "node:fs"
+import { io } from "./io.js"
 import { CliError, makeOutput, type Output } from "./output.js"
 
 export interface CommonOptions {
@@ -21,7 +22,7 @@ export const addCommonOptions = (cmd: Command): void => {
     .option("--json", "print machine-readable JSON on stdout")
 }
 
-export const dbPath = (opts: CommonOptions): string => opts.db ?? (process.env.CONVENE_DB || "./convene.db")
+export const dbPath = (opts: CommonOptions): string => opts.db ?? (io().env.CONVENE_DB || "./convene.db")
 
 /**
  * Opens the database, runs `body`, closes it. A domain error becomes exit code 1 with its message.

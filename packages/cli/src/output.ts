@@ -3,6 +3,7 @@
  * otherwise), messages on stderr, and the one mapping from errors to exit codes (decisions.md §4).
  */
 import type { DomainError } from "@convene/core"
+import { io } from "./io.js"
 
 export const EXIT_OK = 0
 export const EXIT_DOMAIN = 1
@@ -21,15 +22,15 @@ export interface Output {
 export const makeOutput = (json: boolean): Output => ({
   json,
   emit: (value, human) => {
-    if (json) process.stdout.write(JSON.stringify(value, null, 2) + "\n")
-    else for (const line of typeof human === "string" ? [human] : human) process.stdout.write(line + "\n")
+    if (json) io().stdout(JSON.stringify(value, null, 2) + "\n")
+    else for (const line of typeof human === "string" ? [human] : human) io().stdout(line + "\n")
   },
   note: (message) => {
-    process.stderr.write(message + "\n")
+    io().stderr(message + "\n")
   },
   fail: (error) => {
-    process.stderr.write(`error: ${errorMessage(error)}\n`)
-    process.exitCode = EXIT_DOMAIN
+    io().stderr(`error: ${errorMessage(error)}\n`)
+    io().exitCode = EXIT_DOMAIN
   }
 })
 

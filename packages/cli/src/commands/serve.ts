@@ -6,6 +6,7 @@ import { type Convene, makeConvene, Users } from "@convene/core"
 import type { Command } from "commander"
 import { type CommonOptions, dbPath, parsePort } from "../common.js"
 import { userJson, userLine } from "../format.js"
+import { io } from "../io.js"
 import { CliError, errorMessage, EXIT_USAGE, makeOutput, type Output } from "../output.js"
 import { withIdentities } from "./users.js"
 
@@ -33,23 +34,24 @@ export const registerServe = (program: Command) =>
     .option("--host <host>", "address to listen on (default: $HOST, else 127.0.0.1)")
     .action(async (opts: ServeOptions, cmd: Command) => {
       let port = opts.port
+      const envPort = io().env.PORT
       if (port === undefined) {
         try {
-          port = process.env.PORT ? parsePort(process.env.PORT) : 3000
+          port = envPort ? parsePort(envPort) : 3000
         } catch {
-          cmd.error(`error: PORT=${process.env.PORT} is not a port number`, { exitCode: EXIT_USAGE })
+          cmd.error(`error: PORT=${envPort} is not a port number`, { exitCode: EXIT_USAGE })
         }
       }
-      const host = opts.host ?? (process.env.HOST || "127.0.0.1")
+      const host = opts.host ?? (io().env.HOST || "127.0.0.1")
       const out = makeOutput(opts.json === true)
       let convene: Convene | undefined
       try {
-        const allowPrivateWebhooks = process.env.CONVENE_ALLOW_PRIVATE_WEBHOOKS === "1"
+        const allowPrivateWebhooks = io().env.CONVENE_ALLOW_PRIVATE_WEBHOOKS === "1"
         convene = makeConvene({ filename: dbPath(opts), allowPrivateWebhooks })
         const admin = await ensureAdmin(convene)
         // loaded here only: the HTTP stack roughly doubles start-up time of the other commands
         const { settingsFromEnv, startDeliveryWorker, startScheduler, startServer } = await import("@convene/http")
-        const settings = settingsFromEnv(process.env, { host, port })
+        const settings = settingsFromEnv(io().env, { host, port })
         const server = await startServer({ store: convene.store, settings, host, port }).catch((e: unknown) => {
           // startServer's error is a pretty-printed Cause with a stack; its first line is the useful part
           throw new CliError(`cannot listen on ${host}:${port}: ${errorMessage(e).split("\n")[0]}`)
@@ -82,7 +84,7 @@ export const registerServe = (program: Command) =>
 
 /** CONVENE_SCHEDULER_INTERVAL_MS, default one minute. */
 const schedulerInterval = (cmd: Command): number => {
-  const raw = process.env.CONVENE_SCHEDULER_INTERVAL_MS
+  const raw = io().env.CONVENE_SCHEDULER_INTERVAL_MS
   if (raw === undefined || raw === "") return 60_000
   const ms = Number(raw)
   if (!Number.isInteger(ms) || ms < 10) cmd.error(`error: CONVENE_SCHEDULER_INTERVAL_MS=${raw} is not a whole number of milliseconds`, { exitCode: EXIT_USAGE })
