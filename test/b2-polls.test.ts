@@ -202,7 +202,9 @@ t.test("polls: create rules, voting, results, lifecycle, outcomes", async (t) =>
     const r = (res.body as any).polls[0].results
     t.same(r.map((x: any) => [x.name, x.score]).sort(), [["green", 1], ["red", 1], ["yellow", 0]])
     t.equal((await N.patch(`api/b2/polls/${p.id}`, { json: { title: "Mine now" } })).statusCode, 403, "only poll admins edit")
-    t.equal((await A.patch(`api/b2/polls/${p.id}`, { json: { poll_type: "score" } })).statusCode, 400, "type cannot change")
+    const typeChange = await A.patch(`api/b2/polls/${p.id}`, { json: { poll_type: "score" } })
+    t.equal(typeChange.statusCode, 422, "type cannot change")
+    t.match(typeChange.body, { errors: { poll_type: [/changed/] } })
   })
 
   t.test("members who join an open poll get a ballot; members removed lose theirs", async (t) => {

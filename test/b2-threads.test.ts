@@ -215,7 +215,7 @@ t.test("threads, thread items, markdown and reactions", async (t) => {
       [{ reactable_type: "Widget", reactable_id: c1.id, reaction: "x" }, 400],
       [{ reactable_type: "Comment", reactable_id: c1.id }, 400],
       [{ reactable_type: "Comment", reactable_id: 999999, reaction: "x" }, 404],
-      [{ reactable_type: "Poll", reactable_id: 1, reaction: "x" }, 404],
+      [{ reactable_type: "Poll", reactable_id: 99999, reaction: "x" }, 404],
       [{ reactable_type: "Comment", reactable_id: c5.id, reaction: "x" }, 404]
     ]
     for (const [json, status] of bad) t.equal((await A.post("api/b2/reactions", { json })).statusCode, status, JSON.stringify(json))

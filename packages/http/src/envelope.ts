@@ -3,8 +3,6 @@
  * primary records under their plural root, related records side-loaded under their own roots,
  * `meta: {root, total?}` with `total` absent where no exact size is defined.
  */
-import { badRequest, type BadRequest } from "@convene/core"
-import { Effect } from "effect"
 
 /** Singular type name → the root keys it removes when excluded. */
 const EXCLUDES: Record<string, ReadonlyArray<string>> = {
@@ -33,15 +31,15 @@ export interface ResponseOptions {
   readonly exclude: ReadonlySet<string>
 }
 
-/** Parses `compact` (only 1) and `exclude_types` (separated by spaces or '+'). */
-export const responseOptions = (q: URLSearchParams): Effect.Effect<ResponseOptions, BadRequest> =>
-  Effect.suspend(() => {
-    const compact = q.get("compact")
-    if (compact !== null && compact !== "1") return Effect.fail(badRequest("compact: the only allowed value is 1"))
-    const exclude = new Set((q.get("exclude_types") ?? "").split(/[\s+]+/).filter((t) => t !== ""))
-    if (compact === "1") for (const t of COMPACT) exclude.add(t)
-    return Effect.succeed({ exclude })
-  })
+/** `compact` (already decoded: only 1) and `exclude_types` (separated by spaces or '+'). */
+export const responseOptions = (p: { readonly compact?: 1 | undefined; readonly exclude_types?: string | undefined }): ResponseOptions => {
+  const exclude = new Set((p.exclude_types ?? "").split(/[\s+]+/).filter((t) => t !== ""))
+  if (p.compact === 1) for (const t of COMPACT) exclude.add(t)
+  return { exclude }
+}
+
+/** What the endpoints that take no response parameters answer with: everything. */
+export const ALL: ResponseOptions = { exclude: new Set() }
 
 /** Whether related records of a type are wanted (so handlers skip loading what is excluded). */
 export const wants = (opts: ResponseOptions, type: string) => !opts.exclude.has(type)

@@ -28,6 +28,14 @@ export const errorResponse = (e: ApiError): HttpServerResponse.HttpServerRespons
   }
 }
 
+/** A decoding problem (a body field or a parameter) as the 400 message naming it. */
+export const issueMessage = (issue: { readonly _tag: string; readonly path: ReadonlyArray<PropertyKey>; readonly message: string }): string => {
+  const field = issue.path.map(String).join(".")
+  if (issue._tag === "Unexpected") return `Unknown field: ${field}`
+  if (issue._tag === "Missing") return `Missing required parameter: ${field}`
+  return field === "" ? issue.message : `Invalid ${field}: ${issue.message}`
+}
+
 export const internalError = (requestId: string) => json(500, { error: "Internal error", request_id: requestId })
 
 /** Every handler ends here: success is already a response, every expected error becomes one. */

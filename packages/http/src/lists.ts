@@ -1,14 +1,15 @@
 import { Effect } from "effect"
 import { requireAccess } from "./auth.js"
 import { responseOptions } from "./envelope.js"
-import { pageParams, query, requiredIntParam } from "./request.js"
+import { page } from "./params.js"
 
-/** What every list of a group's records reads first: the caller, response options, `group_id`, paging (with per/from). */
-export const groupListRequest = Effect.gen(function*() {
-  const access = yield* requireAccess
-  const q = yield* query
-  const opts = yield* responseOptions(q)
-  const groupId = yield* requiredIntParam(q, "group_id")
-  const page = yield* pageParams(q, { aliases: true })
-  return { access, q, opts, groupId, page }
-})
+/** What every list of a group's records starts from: the caller, response options and the page, from decoded parameters. */
+export const groupListRequest = (p: {
+  readonly group_id: number
+  readonly compact?: 1 | undefined
+  readonly exclude_types?: string | undefined
+  readonly limit?: number | undefined
+  readonly offset?: number | undefined
+  readonly per?: number | undefined
+  readonly from?: number | undefined
+}) => Effect.map(requireAccess, (access) => ({ access, opts: responseOptions(p), groupId: p.group_id, page: page(p) }))

@@ -19,8 +19,25 @@ import {
   type User,
   Users
 } from "@convene/core"
+import type {
+  ChatbotJson,
+  CommentJson,
+  DiscussionJson,
+  GroupJson,
+  MembershipJson,
+  OutcomeJson,
+  PollJson,
+  PollOptionJson,
+  ReactionJson,
+  SearchResultJson,
+  ServerUserJson,
+  StanceJson,
+  ThreadItemJson,
+  TopicJson,
+  UserJson
+} from "./records.js"
 
-export const groupJson = (view: { group: Group; counts: GroupCounts; parent: Group | undefined }) => {
+export const groupJson = (view: { group: Group; counts: GroupCounts; parent: Group | undefined }): GroupJson => {
   const g = view.group
   return {
     id: g.id,
@@ -48,7 +65,7 @@ export const groupJson = (view: { group: Group; counts: GroupCounts; parent: Gro
 }
 
 /** `user_email` only for the caller's own membership or for administrators of the group. */
-export const membershipJson = (access: Access, m: Membership, email: string | null | undefined) => ({
+export const membershipJson = (access: Access, m: Membership, email: string | null | undefined): MembershipJson => ({
   id: m.id,
   group_id: m.group_id,
   user_id: m.user_id,
@@ -62,7 +79,7 @@ export const membershipJson = (access: Access, m: Membership, email: string | nu
 })
 
 /** A side-loaded user; the e-mail address only on the caller's own record. */
-export const userJson = (access: Access, u: User) => ({
+export const userJson = (access: Access, u: User): UserJson => ({
   id: u.id,
   name: Rules.displayName(u),
   username: u.username,
@@ -73,10 +90,10 @@ export const userJson = (access: Access, u: User) => ({
 })
 
 /** The Server API user (spec: "Server user account"): the core's account view, shared with the CLI. */
-export const serverUserJson = Users.accountJson
+export const serverUserJson: (...args: Parameters<typeof Users.accountJson>) => ServerUserJson = Users.accountJson
 
 /** A thread (Loomio's TopicSerializer); `locked_at` is the newest name of `closed_at`. */
-export const topicJson = (t: Topic) => ({
+export const topicJson = (t: Topic): TopicJson => ({
   id: t.id,
   group_id: t.group_id,
   topicable_type: t.topicable_type,
@@ -96,7 +113,7 @@ export const topicJson = (t: Topic) => ({
 })
 
 /** A discussion; thread state (privacy, closed, activity) comes from its topic. Deleted: title and description null. */
-export const discussionJson = ({ discussion: d, topic: t }: { discussion: Discussion; topic: Topic }) => {
+export const discussionJson = ({ discussion: d, topic: t }: { discussion: Discussion; topic: Topic }): DiscussionJson => {
   const hidden = d.discarded_at !== null
   return {
     id: d.id,
@@ -118,7 +135,7 @@ export const discussionJson = ({ discussion: d, topic: t }: { discussion: Discus
 }
 
 /** A comment; deleted: body null. `parent_id` is the comment replied to (null for a reply to the discussion). */
-export const commentJson = (c: Comment) => ({
+export const commentJson = (c: Comment): CommentJson => ({
   id: c.id,
   discussion_id: c.discussion_id,
   topic_id: c.topic_id,
@@ -134,7 +151,7 @@ export const commentJson = (c: Comment) => ({
 })
 
 /** A thread item (Loomio's TopicItemSerializer). */
-export const itemJson = (i: ThreadItem) => ({
+export const itemJson = (i: ThreadItem): ThreadItemJson => ({
   id: i.id,
   topic_id: i.topic_id,
   sequence_id: i.sequence_id,
@@ -151,7 +168,7 @@ export const itemJson = (i: ThreadItem) => ({
   created_at: i.created_at
 })
 
-export const reactionJson = (r: Reaction) => ({
+export const reactionJson = (r: Reaction): ReactionJson => ({
   id: r.id,
   reactable_type: r.reactable_type,
   reactable_id: r.reactable_id,
@@ -161,7 +178,7 @@ export const reactionJson = (r: Reaction) => ({
 })
 
 /** Webhooks are only ever serialized for administrators of their group (the URL is the credential). */
-export const chatbotJson = (c: Chatbot) => ({
+export const chatbotJson = (c: Chatbot): ChatbotJson => ({
   id: c.id,
   group_id: c.group_id,
   author_id: c.author_id,
@@ -176,7 +193,7 @@ export const chatbotJson = (c: Chatbot) => ({
 })
 
 /** A poll; results only for readers who may see them now (hide_results). Deleted: details null. */
-export const pollJson = (access: Access, v: Polls.PollView) => {
+export const pollJson = (access: Access, v: Polls.PollView): PollJson => {
   const p = v.poll
   const ordered = p.shuffle_options ? Rules.shuffledFor(access.user.id, v.options) : v.options
   return {
@@ -221,7 +238,7 @@ export const pollJson = (access: Access, v: Polls.PollView) => {
 }
 
 /** An option, with its totals when the reader may see results. */
-export const pollOptionJson = (v: Polls.PollView, o: PollOption) => {
+export const pollOptionJson = (v: Polls.PollView, o: PollOption): PollOptionJson => {
   const r = v.results?.options.find((x) => x.id === o.id)
   return {
     id: o.id,
@@ -244,7 +261,7 @@ export const pollOptionJson = (v: Polls.PollView, o: PollOption) => {
 }
 
 /** A ballot; an anonymous poll's ballots carry no participant except the reader's own. */
-export const stanceJson = (access: Access, v: Polls.PollView, s: Stance) => {
+export const stanceJson = (access: Access, v: Polls.PollView, s: Stance): StanceJson => {
   const own = s.participant_id === access.user.id
   const names = new Map(v.options.map((o) => [o.id, o.name]))
   return {
@@ -263,7 +280,7 @@ export const stanceJson = (access: Access, v: Polls.PollView, s: Stance) => {
   }
 }
 
-export const outcomeJson = (o: Outcome) => ({
+export const outcomeJson = (o: Outcome): OutcomeJson => ({
   id: o.id,
   poll_id: o.poll_id,
   author_id: o.author_id,
@@ -277,7 +294,7 @@ export const outcomeJson = (o: Outcome) => ({
 })
 
 /** An element of `search_results` (spec: Search result, plus Loomio's extra fields). */
-export const searchResultJson = (r: SearchResult) => ({
+export const searchResultJson = (r: SearchResult): SearchResultJson => ({
   id: r.id,
   searchable_type: r.searchable_type,
   searchable_id: r.searchable_id,

@@ -1,6 +1,6 @@
 import { HttpApiBuilder, type HttpApp, HttpMiddleware, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { NodeUrlPolicyLive, Store, type StoreService } from "@convene/core"
+import { badRequest, NodeUrlPolicyLive, Store, type StoreService } from "@convene/core"
 import { Cause, Effect, Exit, Fiber, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import * as http from "node:http"
@@ -21,7 +21,7 @@ import { B2SearchLive } from "./b2/search.js"
 import { B1DiscussionsLive } from "./b1/discussions.js"
 import { B1MembershipsLive } from "./b1/memberships.js"
 import { B1PollsLive } from "./b1/polls.js"
-import { internalError } from "./errors.js"
+import { errorResponse, internalError, issueMessage } from "./errors.js"
 import { type HttpSettings, Settings } from "./settings.js"
 import { SystemLive } from "./system.js"
 
@@ -38,6 +38,11 @@ const lastResort = (app: HttpApp.Default): HttpApp.Default =>
       const unrouted = value._tag === "RouteNotFound" ||
         (HttpServerResponse.isServerResponse(value) && value.status === 404)
       if (unrouted) return Effect.succeed(HttpServerResponse.unsafeJson({ error: "Not found" }, { status: 404 }))
+      // a path or query parameter that its declaration does not decode: the one 400 body (errors.ts)
+      if (value._tag === "HttpApiDecodeError") {
+        const issues = (value as unknown as { issues: ReadonlyArray<Parameters<typeof issueMessage>[0]> }).issues
+        return Effect.succeed(errorResponse(badRequest(issues[0] === undefined ? "Invalid request" : issueMessage(issues[0]))))
+      }
       if (HttpServerResponse.isServerResponse(value)) return Effect.succeed(value)
     }
     if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)

@@ -3,8 +3,8 @@ import type { Id } from "./records.js"
 export const POLL_TYPES = ["proposal", "poll", "count", "score", "ranked_choice", "meeting", "dot_vote"] as const
 export type PollType = (typeof POLL_TYPES)[number]
 
-/** The only options a proposal may have (spec: Poll create rules). */
-export const PROPOSAL_OPTIONS = ["agree", "disagree", "abstain", "block"] as const
+/** The only options a proposal may have (spec: Poll create rules), in Loomio's order. */
+export const PROPOSAL_OPTIONS = ["agree", "abstain", "disagree", "block"] as const
 
 export const HIDE_RESULTS = ["off", "until_vote", "until_closed"] as const
 export type HideResults = (typeof HIDE_RESULTS)[number]
@@ -85,4 +85,49 @@ export interface Outcome {
   readonly review_sent_at: string | null
   readonly created_at: string
   readonly updated_at: string
+}
+
+/** What each poll type is, in one table (as Loomio's config/poll_types.yml); the rules read only this. */
+export interface PollTypeFacts {
+  /** options a poll gets when created without any */
+  readonly defaultOptions: ReadonlyArray<string>
+  readonly minOptions: number
+  /** what an option name must be: anything, one of PROPOSAL_OPTIONS, or an ISO 8601 date or date-time */
+  readonly optionNames: "any" | "proposal" | "dates"
+  /** Loomio's prevent_anonymous */
+  readonly anonymousAllowed: boolean
+  /** results keep the option order (priority) or rank by total score */
+  readonly resultsOrder: "priority" | "score"
+  /** ballot settings a poll starts from */
+  readonly ballot: Omit<BallotConfig, "poll_type">
+}
+
+const ballot = (b: Partial<Omit<BallotConfig, "poll_type">>): Omit<BallotConfig, "poll_type"> => ({
+  min_score: 1, max_score: 1, minimum_stance_choices: 1, maximum_stance_choices: 1, dots_per_person: 1, can_respond_maybe: false, ...b
+})
+
+export const POLL_TYPE_FACTS: Readonly<Record<PollType, PollTypeFacts>> = {
+  proposal: {
+    defaultOptions: PROPOSAL_OPTIONS, minOptions: 1, optionNames: "proposal", anonymousAllowed: true, resultsOrder: "priority", ballot: ballot({})
+  },
+  poll: { defaultOptions: [], minOptions: 1, optionNames: "any", anonymousAllowed: true, resultsOrder: "score", ballot: ballot({}) },
+  count: {
+    defaultOptions: ["accept", "decline"], minOptions: 1, optionNames: "any", anonymousAllowed: false, resultsOrder: "priority", ballot: ballot({})
+  },
+  score: {
+    defaultOptions: [], minOptions: 1, optionNames: "any", anonymousAllowed: true, resultsOrder: "score",
+    ballot: ballot({ min_score: 0, max_score: 5, maximum_stance_choices: 0 })
+  },
+  ranked_choice: {
+    defaultOptions: [], minOptions: 2, optionNames: "any", anonymousAllowed: true, resultsOrder: "score",
+    ballot: ballot({ max_score: 0, minimum_stance_choices: 0, maximum_stance_choices: 0 })
+  },
+  meeting: {
+    defaultOptions: [], minOptions: 1, optionNames: "dates", anonymousAllowed: false, resultsOrder: "priority",
+    ballot: ballot({ min_score: 0, max_score: 2, minimum_stance_choices: 0, maximum_stance_choices: 0, can_respond_maybe: true })
+  },
+  dot_vote: {
+    defaultOptions: [], minOptions: 1, optionNames: "any", anonymousAllowed: true, resultsOrder: "score",
+    ballot: ballot({ min_score: 0, max_score: 0, maximum_stance_choices: 0, dots_per_person: 8 })
+  }
 }

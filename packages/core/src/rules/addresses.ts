@@ -1,7 +1,9 @@
 /**
- * Which destinations a webhook may reach (Loomio's SafeHttpService ranges, reference/loomio-api.md §5).
- * Range checks use ipaddr.js. IPv4-mapped IPv6 addresses are judged as the IPv4 address they carry,
- * so `::ffff:127.0.0.1` is as blocked as `127.0.0.1`.
+ * Which destinations a webhook may reach: globally routable unicast addresses only. An address is
+ * refused when ipaddr.js puts it in any special range (private, loopback, link-local, documentation,
+ * benchmarking, reserved, …), when it is in Loomio's SafeHttpService list (reference/loomio-api.md §5),
+ * or, for IPv6, when it lies outside the global unicast block 2000::/3. IPv4-mapped IPv6 addresses
+ * are judged as the IPv4 address they carry, so `::ffff:127.0.0.1` is as blocked as `127.0.0.1`.
  */
 import ipaddr from "ipaddr.js"
 
@@ -12,12 +14,15 @@ const BLOCKED_CIDRS = [
 ]
 
 const BLOCKED = BLOCKED_CIDRS.map((c) => ipaddr.parseCIDR(c))
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3")
 
 /** True when the address is private, reserved, or not an address at all (unparseable counts as blocked). */
 export const isBlockedAddress = (address: string): boolean => {
   if (!ipaddr.isValid(address)) return true
   let ip = ipaddr.parse(address)
   if (ip.kind() === "ipv6" && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address()
+  if (ip.range() !== "unicast") return true
+  if (ip.kind() === "ipv6" && !ip.match(GLOBAL_UNICAST_V6)) return true
   return BLOCKED.some(([range, bits]) => range.kind() === ip.kind() && ip.match(range, bits))
 }
 

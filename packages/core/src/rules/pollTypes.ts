@@ -2,43 +2,25 @@
  * Poll types (Loomio's rules, reference/loomio-domain.md §1): per-type ballot defaults, option validation,
  * ballot validation, and results. Pure functions; the services apply them.
  */
+import { isIsoDateOrDateTime, parseDateTime } from "./dates.js"
 import type { Id } from "../domain/records.js"
 import {
   type BallotConfig,
   type HideResults,
   type PollOption,
+  POLL_TYPE_FACTS,
   type PollType,
   PROPOSAL_OPTIONS,
   type Stance
 } from "../domain/polls.js"
 
-/** Options a poll gets when it is created without any (Loomio's templates for these types). */
-export const DEFAULT_OPTIONS: Partial<Record<PollType, ReadonlyArray<string>>> = {
-  proposal: ["agree", "abstain", "disagree", "block"],
-  count: ["accept", "decline"]
-}
-
-/** Fewest options a poll of each type needs. */
-export const MIN_OPTIONS: Record<PollType, number> = {
-  proposal: 1, poll: 1, count: 1, score: 1, ranked_choice: 2, meeting: 1, dot_vote: 1
-}
-
 export type ConfigInput = Partial<Omit<BallotConfig, "poll_type">>
 
 /** Loomio's per-type defaults, overridden by what the poll sets. */
 export const ballotConfig = (poll_type: PollType, set: ConfigInput = {}): BallotConfig => {
-  const base: Record<PollType, Omit<BallotConfig, "poll_type">> = {
-    proposal: { min_score: 1, max_score: 1, minimum_stance_choices: 1, maximum_stance_choices: 1, dots_per_person: 1, can_respond_maybe: false },
-    poll: { min_score: 1, max_score: 1, minimum_stance_choices: 1, maximum_stance_choices: 1, dots_per_person: 1, can_respond_maybe: false },
-    count: { min_score: 1, max_score: 1, minimum_stance_choices: 1, maximum_stance_choices: 1, dots_per_person: 1, can_respond_maybe: false },
-    score: { min_score: 0, max_score: 5, minimum_stance_choices: 1, maximum_stance_choices: 0, dots_per_person: 1, can_respond_maybe: false },
-    ranked_choice: { min_score: 1, max_score: 0, minimum_stance_choices: 0, maximum_stance_choices: 0, dots_per_person: 1, can_respond_maybe: false },
-    meeting: { min_score: 0, max_score: 2, minimum_stance_choices: 0, maximum_stance_choices: 0, dots_per_person: 1, can_respond_maybe: true },
-    dot_vote: { min_score: 0, max_score: 0, minimum_stance_choices: 1, maximum_stance_choices: 0, dots_per_person: 8, can_respond_maybe: false }
-  }
   const keys = ["min_score", "max_score", "minimum_stance_choices", "maximum_stance_choices", "dots_per_person", "can_respond_maybe"] as const
   const defined = Object.fromEntries(keys.filter((k) => set[k] !== undefined).map((k) => [k, set[k]]))
-  return { poll_type, ...base[poll_type], ...defined }
+  return { poll_type, ...POLL_TYPE_FACTS[poll_type].ballot, ...defined }
 }
 
 /** Checks the numbers a client may set; returns [field, message] or null. */
@@ -56,31 +38,19 @@ export const configError = (c: BallotConfig): [string, string] | null => {
   return null
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
-
-/** An ISO 8601 calendar date (2027-03-01) or date-time with a zone (2027-03-01T10:00:00Z), and a real one. */
-export const isIsoDateOrDateTime = (s: string): boolean => {
-  const d = DATE.exec(s) ?? DATE_TIME.exec(s)
-  if (d === null) return false
-  const [, y, m, day, hh = "00", mm = "00", ss = "00"] = d
-  const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(day)))
-  return date.getUTCFullYear() === Number(y) && date.getUTCMonth() === Number(m) - 1 && date.getUTCDate() === Number(day) &&
-    Number(hh) < 24 && Number(mm) < 60 && Number(ss) < 60
-}
-
 /** Validates a poll's complete option list; returns the message for `options`, or null. */
 export const optionsError = (type: PollType, names: ReadonlyArray<string>): string | null => {
-  if (names.length < MIN_OPTIONS[type]) return `a ${type} needs at least ${MIN_OPTIONS[type]} option${MIN_OPTIONS[type] > 1 ? "s" : ""}`
+  const facts = POLL_TYPE_FACTS[type]
+  if (names.length < facts.minOptions) return `a ${type} needs at least ${facts.minOptions} option${facts.minOptions > 1 ? "s" : ""}`
   if (names.length > 100) return "at most 100 options"
   if (names.some((n) => n.trim() === "")) return "can't contain a blank option"
   if (names.some((n) => Array.from(n).length > 200)) return "an option is longer than 200 characters"
   if (new Set(names).size !== names.length) return "must be unique"
-  if (type === "proposal") {
+  if (facts.optionNames === "proposal") {
     const bad = names.filter((n) => !(PROPOSAL_OPTIONS as ReadonlyArray<string>).includes(n))
     if (bad.length > 0) return `a proposal's options must be among ${PROPOSAL_OPTIONS.join(", ")} (not ${bad.join(", ")})`
   }
-  if (type === "meeting") {
+  if (facts.optionNames === "dates") {
     const bad = names.filter((n) => !isIsoDateOrDateTime(n))
     if (bad.length > 0) return `a meeting's options must be ISO 8601 dates or date-times (not ${bad.join(", ")})`
   }
@@ -89,7 +59,7 @@ export const optionsError = (type: PollType, names: ReadonlyArray<string>): stri
 
 /** Meeting options are kept in chronological order (their priority); others in the order given. */
 export const orderOptions = (type: PollType, names: ReadonlyArray<string>): ReadonlyArray<string> =>
-  type === "meeting" ? [...names].sort((a, b) => Date.parse(a) - Date.parse(b) || a.localeCompare(b)) : names
+  POLL_TYPE_FACTS[type].optionNames === "dates" ? [...names].sort((a, b) => parseDateTime(a)! - parseDateTime(b)! || a.localeCompare(b)) : names
 
 /**
  * Validates a ballot (option name → score) for the poll's type; returns what is wrong, or null.
@@ -181,8 +151,6 @@ export interface PollResults {
 
 const pct = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10000) / 100)
 
-/** Types whose results keep the option order; the others are ordered by total score. */
-const BY_PRIORITY: ReadonlyArray<PollType> = ["proposal", "count", "meeting"]
 
 /** Results name at most this many voters per option; `voter_count` has the number. */
 export const VOTER_NAMES = 50
@@ -254,7 +222,7 @@ export const resultsFromTally = (type: PollType, options: ReadonlyArray<PollOpti
       voter_ids: anonymous ? [] : t.voter_ids
     }
   })
-  const ordered = BY_PRIORITY.includes(type)
+  const ordered = POLL_TYPE_FACTS[type].resultsOrder === "priority"
     ? [...rows].sort((a, b) => a.priority - b.priority)
     : [...rows].sort((a, b) => b.score - a.score || a.priority - b.priority)
   return {

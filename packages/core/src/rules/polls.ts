@@ -1,5 +1,5 @@
 /** Loomio `ability/poll.rb`, `ability/stance.rb`, `ability/outcome.rb`, pure. A poll is as visible as its thread. */
-import type { Poll, Stance } from "../domain/polls.js"
+import { HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, type Poll, POLL_TYPE_FACTS, POLL_TYPES, type PollType, type Stance } from "../domain/polls.js"
 import type { Group } from "../domain/records.js"
 import { type Access, isAdmin, isMember } from "./access.js"
 import { isDiscussionMember } from "./discussions.js"
@@ -65,3 +65,38 @@ export const canSeeResults = (p: Poll, ballot: Stance | undefined): boolean =>
 export const canStateOutcome = (access: Access, ctx: TopicContext, p: Poll): boolean =>
   isClosed(p) && p.discarded_at === null &&
   (isPollAdmin(access, ctx, p) || (ctx.group !== undefined && ctx.group.members_can_edit_discussions && isPollMember(access, ctx)))
+
+/** The settings a client may send when creating or updating a poll (words as sent, checked here). */
+export interface PollSettingsInput {
+  readonly poll_type?: string | undefined
+  readonly hide_results?: string | undefined
+  readonly notify_on_closing_soon?: string | undefined
+  readonly anonymous?: boolean | undefined
+}
+
+const oneOf = <T extends string>(values: ReadonlyArray<T>, v: string): v is T => (values as ReadonlyArray<string>).includes(v)
+
+/**
+ * What is wrong with a poll's settings, as [field, message], or null. On update (`current` given) the type
+ * cannot change, results cannot be revealed early (an open poll's `until_closed` stays, as Loomio's
+ * cannot_reveal_results_early), and a poll is never de-anonymised.
+ */
+export const pollSettingsError = (input: PollSettingsInput, current?: Poll): [string, string] | null => {
+  if (current === undefined && (input.poll_type === undefined || input.poll_type.trim() === "")) return ["poll_type", "can't be blank"]
+  if (input.poll_type !== undefined && !oneOf(POLL_TYPES, input.poll_type)) return ["poll_type", `must be one of ${POLL_TYPES.join(", ")}`]
+  if (current !== undefined && input.poll_type !== undefined && input.poll_type !== current.poll_type) return ["poll_type", "can't be changed"]
+  const type = (current?.poll_type ?? input.poll_type) as PollType
+  if (input.hide_results !== undefined && !oneOf(HIDE_RESULTS, input.hide_results)) {
+    return ["hide_results", `must be one of ${HIDE_RESULTS.join(", ")}`]
+  }
+  if (current !== undefined && input.hide_results !== undefined && current.hide_results === "until_closed" &&
+    input.hide_results !== "until_closed" && !isClosed(current)) {
+    return ["hide_results", "can't reveal results before the poll closes"]
+  }
+  if (input.notify_on_closing_soon !== undefined && !oneOf(NOTIFY_ON_CLOSING_SOON, input.notify_on_closing_soon)) {
+    return ["notify_on_closing_soon", `must be one of ${NOTIFY_ON_CLOSING_SOON.join(", ")}`]
+  }
+  if (input.anonymous === true && !POLL_TYPE_FACTS[type].anonymousAllowed) return ["anonymous", `is not available for a ${type} poll`]
+  if (current !== undefined && input.anonymous === false && current.anonymous) return ["anonymous", "can't be turned off"]
+  return null
+}

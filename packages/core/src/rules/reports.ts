@@ -54,6 +54,12 @@ export interface ReportParamError {
 
 const MONTH = /^([0-9]{4})-(0[1-9]|1[0-2])$/
 
+/** Bounds that keep one report request cheap: ten years, a thousand intervals, a thousand groups. */
+export const MAX_REPORT_MONTHS = 120
+export const MAX_REPORT_INTERVALS = 1000
+export const MAX_REPORT_GROUPS = 1000
+const INTERVAL_DAYS: Record<ReportInterval, number> = { day: 1, week: 7, month: 28, year: 365 }
+
 const pad = (n: number, w = 2) => String(n).padStart(w, "0")
 const monthText = (year: number, month0: number) => `${pad(year, 4)}-${pad(month0 + 1)}`
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -73,6 +79,8 @@ export const reportWindow = (startMonth: string | undefined, endMonth: string | 
   const yearAgo = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 12, 1))
   const start_month = present(startMonth) ? startMonth : monthText(yearAgo.getUTCFullYear(), yearAgo.getUTCMonth())
   if (start_month > end_month) return { param: "start_month", message: "start_month must not be after end_month" }
+  const months = (Number(end_month.slice(0, 4)) - Number(start_month.slice(0, 4))) * 12 + Number(end_month.slice(5)) - Number(start_month.slice(5)) + 1
+  if (months > MAX_REPORT_MONTHS) return { param: "start_month", message: `the window is at most ${MAX_REPORT_MONTHS} months` }
   return { start_month, end_month, start: iso(monthStart(start_month)), end: iso(monthStart(end_month, 1)) }
 }
 
@@ -98,8 +106,13 @@ export const readReportParams = (p: ReportParams, now: Date): ReportRequest | Re
   if (!oneOf<ReportGroupScope>(REPORT_GROUP_SCOPES, scope)) {
     return { param: "group_scope", message: `group_scope must be one of ${REPORT_GROUP_SCOPES.join(", ")}` }
   }
+  if (pieces.length > MAX_REPORT_GROUPS) return { param: "group_ids", message: `group_ids holds at most ${MAX_REPORT_GROUPS} ids` }
   const window = reportWindow(p.start_month, p.end_month, now)
   if ("param" in window) return window
+  const days = (Date.parse(window.end) - Date.parse(window.start)) / 86_400_000
+  if (section === "base" && Math.ceil(days / INTERVAL_DAYS[interval]) > MAX_REPORT_INTERVALS) {
+    return { param: "interval", message: `at most ${MAX_REPORT_INTERVALS} intervals: choose a longer interval or a shorter window` }
+  }
   return {
     section,
     group_scope: scope === "custom" ? "custom" : "my",

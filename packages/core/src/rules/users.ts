@@ -1,8 +1,18 @@
 /** Input rules for user records that every path (HTTP, CLI, embedding) shares. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+/**
+ * The HTML standard's "valid e-mail address" (printable ASCII only: no control characters, no bidi
+ * overrides), with a dot required in the domain; at most 254 characters.
+ */
+const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase()
-export const isEmail = (email: string): boolean => EMAIL.test(email) && email.length <= 254
+export const isEmail = (email: string): boolean => email.length <= 254 && EMAIL.test(email)
+
+/** The first address of a list that is not a valid e-mail address (after normalising), as a message; else null. */
+export const emailsError = (emails: ReadonlyArray<string> | undefined): string | null => {
+  const bad = (emails ?? []).find((e) => !isEmail(normaliseEmail(e)))
+  return bad === undefined ? null : `${JSON.stringify(bad)} is not a valid e-mail address`
+}
 
 const USERNAME = /^[a-zA-Z0-9_.-]{1,64}$/
 export const isUsername = (username: string): boolean => USERNAME.test(username)

@@ -9,9 +9,9 @@ import { canDeleteDiscussion, canEditDiscussion, canStartDiscussion } from "../r
 import { canShowGroup } from "../rules/groups.js"
 import { canShowTopic, groupTopicScope, privacyError, privateDefault } from "../rules/topics.js"
 import { type GroupView, viewGroups } from "./groups.js"
-import { nowIso, type Paged } from "./common.js"
+import { checkEmails, nowIso, type Paged } from "./common.js"
 import { newRecordKey } from "./keys.js"
-import { announce, checkRecipientEmails, hasRecipients, recordItem, rootItem, threadEvent, topicContext } from "./threads.js"
+import { announce, hasRecipients, recordItem, rootItem, threadEvent, topicContext } from "./threads.js"
 
 /** A discussion as every reader gets it: the record and its thread. */
 export interface DiscussionView {
@@ -126,7 +126,7 @@ export const createDiscussion = (
       const isPrivate = input.private ?? privateDefault(group)
       const privacy = privacyError(group, isPrivate)
       if (privacy !== null) return yield* invalid("private", privacy)
-      yield* checkRecipientEmails(input.recipient_emails)
+      yield* checkEmails("recipient_emails", input.recipient_emails)
       const now = yield* nowIso
       const topic = yield* store.topics.insert({
         group_id: group.id,
@@ -184,7 +184,7 @@ export const updateDiscussion = (
         const privacy = privacyError(ctx.group, input.private)
         if (privacy !== null) return yield* invalid("private", privacy)
       }
-      yield* checkRecipientEmails(input.recipient_emails)
+      yield* checkEmails("recipient_emails", input.recipient_emails)
       const format = input.description_format ?? (input.description !== undefined ? "md" : discussion.description_format)
       const description = cleanBody(input.description === undefined ? discussion.description : input.description ?? "", format)
       const title = input.title ?? discussion.title

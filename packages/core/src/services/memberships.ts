@@ -5,8 +5,8 @@ import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { canListMembers, canManageMembers } from "../rules/groups.js"
 import { planMembershipSync } from "../rules/memberships.js"
-import { isEmail, normaliseEmail } from "../rules/users.js"
-import { nowIso, type Paged } from "./common.js"
+import { normaliseEmail } from "../rules/users.js"
+import { checkEmails, nowIso, type Paged } from "./common.js"
 import { hashApiKey, newApiKey } from "./keys.js"
 import { ballotsForNewMembers, revokeBallots } from "./ballots.js"
 import { recordGroupInvitation } from "./mail.js"
@@ -93,8 +93,7 @@ export const syncMemberships = (
 ): Effect.Effect<SyncResult, NotFound | Forbidden | Invalid, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
-    const bad = emails.find((e) => !isEmail(normaliseEmail(e)))
-    if (bad !== undefined) return yield* invalid("emails", `${JSON.stringify(bad)} is not a valid e-mail address`)
+    yield* checkEmails("emails", emails)
     const requested = [...new Set(emails.map(normaliseEmail))]
     return yield* store.transaction(Effect.gen(function*() {
       const group = yield* groupById(groupId)

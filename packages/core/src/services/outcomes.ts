@@ -6,7 +6,7 @@ import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFou
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { cleanBody } from "../rules/bodies.js"
-import { isIsoDateOrDateTime } from "../rules/pollTypes.js"
+import { isIsoDate } from "../rules/dates.js"
 import { canStateOutcome } from "../rules/polls.js"
 import { bodyMarkdown } from "../rules/threadMarkdown.js"
 import { displayName } from "../rules/users.js"
@@ -30,7 +30,7 @@ export interface OutcomeResult {
 }
 
 const checkReviewOn = (v: string | null | undefined): Effect.Effect<void, Invalid> =>
-  v == null || (/^\d{4}-\d{2}-\d{2}$/.test(v) && isIsoDateOrDateTime(v)) ? Effect.void : Effect.fail(invalid("review_on", "must be a date (YYYY-MM-DD)"))
+  v == null || isIsoDate(v) ? Effect.void : Effect.fail(invalid("review_on", "must be a date (YYYY-MM-DD)"))
 
 export const outcomeEvent = (kind: "outcome_created" | "outcome_updated" | "outcome_review_due", poll: Poll, o: Outcome, actor: User | null) =>
   publishEvent({

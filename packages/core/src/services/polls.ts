@@ -5,25 +5,24 @@
  */
 import { Effect } from "effect"
 import {
-  HIDE_RESULTS,
   type HideResults,
-  NOTIFY_ON_CLOSING_SOON,
   type NotifyOnClosingSoon,
   type Outcome,
   type Poll,
   type PollOption,
-  POLL_TYPES,
+  POLL_TYPE_FACTS,
   type PollType,
   type Stance
 } from "../domain/polls.js"
 import type { Group, Id, Page, Topic, User } from "../domain/records.js"
 import type { EventKind } from "../domain/webhooks.js"
+import { parseDateTime } from "../rules/dates.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import type { PollStatus } from "../ports/polls.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { cleanBody } from "../rules/bodies.js"
-import { ballotConfig, configError, DEFAULT_OPTIONS, optionsError, orderOptions, type PollResults, resultsFromTally } from "../rules/pollTypes.js"
+import { ballotConfig, configError, optionsError, orderOptions, type PollResults, resultsFromTally } from "../rules/pollTypes.js"
 import {
   canClosePoll,
   canDeletePoll,
@@ -33,13 +32,14 @@ import {
   canShowPoll,
   canStartPoll,
   isActive,
-  isDraft
+  isDraft,
+  pollSettingsError
 } from "../rules/polls.js"
 import { groupTopicScope, privateDefault, type TopicContext } from "../rules/topics.js"
 import { headlineFor } from "../rules/webhookPayloads.js"
 import { bodyMarkdown } from "../rules/threadMarkdown.js"
-import { displayName, isEmail, normaliseEmail } from "../rules/users.js"
-import { nowIso, type Paged } from "./common.js"
+import { displayName, normaliseEmail } from "../rules/users.js"
+import { checkEmails, nowIso, type Paged } from "./common.js"
 import { type GroupView, viewGroups } from "./groups.js"
 import { giveBallot, issueBallots } from "./ballots.js"
 import { publishEvent } from "./events.js"
@@ -77,17 +77,13 @@ export interface PollInput {
   readonly can_respond_maybe?: boolean
 }
 
-/** Types that cannot be anonymous (Loomio `prevent_anonymous`). */
-const NO_ANONYMOUS: ReadonlyArray<PollType> = ["count", "meeting"]
-
-const oneOf = <T extends string>(values: ReadonlyArray<T>, v: string): v is T => (values as ReadonlyArray<string>).includes(v)
 const blank = (s: string | undefined | null) => s === undefined || s === null || s.trim() === ""
 
 /** A future ISO 8601 date-time, or null (draft). */
 const closingTime = (value: string | null | undefined, now: string): Effect.Effect<string | null, Invalid> => {
   if (value === undefined || value === null) return Effect.succeed(null)
-  const ms = Date.parse(value)
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(ms)) return Effect.fail(invalid("closing_at", "must be an ISO 8601 date-time"))
+  const ms = /^\d{4}-\d{2}-\d{2}[T ]/.test(value) ? parseDateTime(value) : undefined
+  if (ms === undefined) return Effect.fail(invalid("closing_at", "must be an ISO 8601 date-time"))
   if (ms <= Date.parse(now)) return Effect.fail(invalid("closing_at", "must be in the future"))
   return Effect.succeed(new Date(ms).toISOString())
 }
@@ -250,11 +246,6 @@ const invite = (poll: Poll, ctx: TopicContext, actor: User, r: PollRecipients) =
     }
   })
 
-const checkEmails = (emails: ReadonlyArray<string> | undefined): Effect.Effect<void, Invalid> => {
-  const bad = (emails ?? []).find((e) => !isEmail(normaliseEmail(e)))
-  return bad === undefined ? Effect.void : Effect.fail(invalid("recipient_emails", `${JSON.stringify(bad)} is not a valid e-mail address`))
-}
-
 /** The thread a new poll joins (`discussion_id` or `topic_id`), or none for a poll of its own. */
 const targetThread = (access: Access, input: PollInput) =>
   Effect.gen(function*() {
@@ -276,24 +267,19 @@ const targetThread = (access: Access, input: PollInput) =>
 export const createPoll = (access: Access, input: PollInput): Effect.Effect<PollView, NotFound | Forbidden | Invalid, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
-    if (blank(input.poll_type)) return yield* invalid("poll_type", "can't be blank")
-    if (!oneOf(POLL_TYPES, input.poll_type!)) return yield* invalid("poll_type", `must be one of ${POLL_TYPES.join(", ")}`)
+    const settingsProblem = pollSettingsError(input)
+    if (settingsProblem !== null) return yield* invalid(settingsProblem[0], settingsProblem[1])
     const type = input.poll_type as PollType
     if (blank(input.title)) return yield* invalid("title", "can't be blank")
-    const hide = input.hide_results ?? "off"
-    if (!oneOf(HIDE_RESULTS, hide)) return yield* invalid("hide_results", `must be one of ${HIDE_RESULTS.join(", ")}`)
-    const notify = input.notify_on_closing_soon ?? "nobody"
-    if (!oneOf(NOTIFY_ON_CLOSING_SOON, notify)) {
-      return yield* invalid("notify_on_closing_soon", `must be one of ${NOTIFY_ON_CLOSING_SOON.join(", ")}`)
-    }
-    if (input.anonymous && NO_ANONYMOUS.includes(type)) return yield* invalid("anonymous", `is not available for a ${type} poll`)
-    const names = input.options ?? DEFAULT_OPTIONS[type] ?? []
+    const hide = (input.hide_results ?? "off") as HideResults
+    const notify = (input.notify_on_closing_soon ?? "nobody") as NotifyOnClosingSoon
+    const names = input.options ?? POLL_TYPE_FACTS[type].defaultOptions
     const optionProblem = optionsError(type, names)
     if (optionProblem !== null) return yield* invalid("options", optionProblem)
     const config = ballotConfig(type, input)
     const configProblem = configError(config)
     if (configProblem !== null) return yield* invalid(configProblem[0], configProblem[1])
-    yield* checkEmails(input.recipient_emails)
+    yield* checkEmails("recipient_emails", input.recipient_emails)
     const now = yield* nowIso
     const closingAt = yield* closingTime(input.closing_at, now)
 
@@ -366,10 +352,19 @@ const reload = (access: Access, id: Id) =>
     return (yield* viewPolls(access, [(yield* store.polls.byId(id))!]))[0]!
   })
 
-export type PollPatchInput = Pick<
+/** Update accepts the create fields but the ballot settings (decisions §1 "Poll update fields"). */
+export type PollPatchInput = Omit<
   PollInput,
-  "title" | "details" | "details_format" | "options" | "closing_at" | "recipient_audience" | "recipient_user_ids" | "recipient_emails" | "recipient_message" | "notify_recipients"
+  "min_score" | "max_score" | "minimum_stance_choices" | "maximum_stance_choices" | "dots_per_person" | "can_respond_maybe"
 >
+
+/** `group_id`, `discussion_id`, `topic_id` name where a poll lives: accepted when unchanged, refused when they would move it. */
+const placementError = (poll: Poll, discussionId: Id | null, input: PollPatchInput): [string, string] | null => {
+  if (input.group_id !== undefined && input.group_id !== poll.group_id) return ["group_id", "can't be changed"]
+  if (input.discussion_id !== undefined && input.discussion_id !== discussionId) return ["discussion_id", "can't be changed"]
+  if (input.topic_id !== undefined && input.topic_id !== poll.topic_id) return ["topic_id", "can't be changed"]
+  return null
+}
 
 /**
  * PATCH /polls/{id}. Changing options keeps the votes on options that stay and deletes the votes on options
@@ -379,11 +374,14 @@ export const updatePoll = (access: Access, ref: string, input: PollPatchInput): 
   Effect.gen(function*() {
     const store = yield* Store
     if (input.title !== undefined && blank(input.title)) return yield* invalid("title", "can't be blank")
-    yield* checkEmails(input.recipient_emails)
+    yield* checkEmails("recipient_emails", input.recipient_emails)
     const now = yield* nowIso
     return yield* store.transaction(Effect.gen(function*() {
       const { ctx, poll } = yield* visiblePoll(access, ref)
       if (!canEditPoll(access, ctx, poll)) return yield* forbidden("Not authorized to update Poll.")
+      const discussionId = ctx.topic.topicable_type === "Discussion" ? ctx.topic.topicable_id : null
+      const problem = pollSettingsError(input, poll) ?? placementError(poll, discussionId, input)
+      if (problem !== null) return yield* invalid(problem[0], problem[1])
       if (input.options !== undefined) {
         const problem = optionsError(poll.poll_type, input.options)
         if (problem !== null) return yield* invalid("options", problem)
@@ -400,6 +398,11 @@ export const updatePoll = (access: Access, ref: string, input: PollPatchInput): 
         details: input.details === undefined ? poll.details : cleanBody(input.details, format),
         details_format: format,
         closing_at: closingAt,
+        ...(input.specified_voters_only === undefined ? {} : { specified_voters_only: input.specified_voters_only }),
+        ...(input.hide_results === undefined ? {} : { hide_results: input.hide_results as HideResults }),
+        ...(input.shuffle_options === undefined ? {} : { shuffle_options: input.shuffle_options }),
+        ...(input.anonymous === undefined ? {} : { anonymous: input.anonymous }),
+        ...(input.notify_on_closing_soon === undefined ? {} : { notify_on_closing_soon: input.notify_on_closing_soon as NotifyOnClosingSoon }),
         ...(opens ? { opened_at: now } : {}),
         ...(closingAt !== poll.closing_at ? { closing_soon_sent_at: null } : {}),
         updated_at: now

@@ -1,10 +1,11 @@
-/** Reactions (extension): a participant's emoji or shortcode on a discussion or comment. */
+/** Reactions (extension): a participant's emoji or shortcode on a discussion, comment, poll, vote or outcome. */
 import { Effect } from "effect"
 import type { Id, ItemableType, Reaction, Topic } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { canReact } from "../rules/comments.js"
+import { canSeeResults } from "../rules/polls.js"
 import { canShowTopic } from "../rules/topics.js"
 import { nowIso } from "./common.js"
 import { topicContext } from "./threads.js"
@@ -15,21 +16,46 @@ export interface ReactionInput {
   readonly reaction: string
 }
 
-/** The thread of a kept reactable; polls, votes and outcomes do not exist yet, so they are never found. */
-const threadOf = (type: ItemableType, id: Id): Effect.Effect<Topic, NotFound, Store> =>
+/**
+ * The thread of a kept reactable, or not found. A vote is a reactable only once cast, and only for
+ * readers who may see it now (their own, or others' once results are visible).
+ */
+const threadOf = (access: Access, type: ItemableType, id: Id): Effect.Effect<Topic, NotFound, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
     const missing = notFound(`${type} ${id} not found`)
-    let discussionId: Id | undefined
-    if (type === "Discussion") discussionId = id
-    else if (type === "Comment") {
-      const comment = yield* store.comments.byId(id)
-      if (comment === undefined || comment.discarded_at !== null) return yield* missing
-      discussionId = comment.discussion_id
-    } else return yield* missing
-    const discussion = yield* store.discussions.byId(discussionId)
-    if (discussion === undefined || discussion.discarded_at !== null) return yield* missing
-    return (yield* store.topics.byId(discussion.topic_id))!
+    const topicOf = (topicId: Id) => Effect.map(store.topics.byId(topicId), (t) => t!)
+    const keptPoll = (pollId: Id) =>
+      Effect.flatMap(store.polls.byId(pollId), (p) => (p === undefined || p.discarded_at !== null ? missing : Effect.succeed(p)))
+    switch (type) {
+      case "Discussion":
+      case "Comment": {
+        let discussionId = id
+        if (type === "Comment") {
+          const comment = yield* store.comments.byId(id)
+          if (comment === undefined || comment.discarded_at !== null) return yield* missing
+          discussionId = comment.discussion_id
+        }
+        const discussion = yield* store.discussions.byId(discussionId)
+        if (discussion === undefined || discussion.discarded_at !== null) return yield* missing
+        return yield* topicOf(discussion.topic_id)
+      }
+      case "Poll":
+        return yield* topicOf((yield* keptPoll(id)).topic_id)
+      case "Outcome": {
+        const outcome = yield* store.outcomes.byId(id)
+        if (outcome === undefined) return yield* missing
+        return yield* topicOf((yield* keptPoll(outcome.poll_id)).topic_id)
+      }
+      case "Stance": {
+        const stance = yield* store.stances.byId(id)
+        if (stance === undefined || stance.cast_at === null || stance.revoked_at !== null) return yield* missing
+        const poll = yield* keptPoll(stance.poll_id)
+        const own = stance.participant_id === access.user.id
+        if (!own && !canSeeResults(poll, yield* store.stances.latestFor(poll.id, access.user.id))) return yield* missing
+        return yield* topicOf(poll.topic_id)
+      }
+    }
   })
 
 /** POST /reactions: adding the same reaction twice returns the first. An unreadable record is not found. */
@@ -43,7 +69,7 @@ export const addReaction = (
     if (reaction === "") return yield* invalid("reaction", "can't be blank")
     if (reaction.length > 64) return yield* invalid("reaction", "is too long (maximum is 64 characters)")
     return yield* store.transaction(Effect.gen(function*() {
-      const ctx = yield* topicContext(access, yield* threadOf(input.reactable_type, input.reactable_id))
+      const ctx = yield* topicContext(access, yield* threadOf(access, input.reactable_type, input.reactable_id))
       if (!canShowTopic(access, ctx)) return yield* notFound(`${input.reactable_type} ${input.reactable_id} not found`)
       if (!canReact(access, ctx)) return yield* forbidden("Not authorized to react.")
       const key = { reactable_type: input.reactable_type, reactable_id: input.reactable_id, user_id: access.user.id, reaction }

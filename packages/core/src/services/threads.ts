@@ -22,7 +22,7 @@ import { fullName } from "../rules/groups.js"
 import { bodyMarkdown, renderThreadMarkdown } from "../rules/threadMarkdown.js"
 import { headlineFor } from "../rules/webhookPayloads.js"
 import { canShowTopic, type TopicContext, topicScope } from "../rules/topics.js"
-import { displayName, isEmail, normaliseEmail } from "../rules/users.js"
+import { displayName, normaliseEmail } from "../rules/users.js"
 import { nowIso, type Paged } from "./common.js"
 import { publishEvent } from "./events.js"
 import { recordThreadMessage, type ThreadMessage } from "./mail.js"
@@ -126,12 +126,6 @@ export const threadEvent = (
       recipient_message: about.message ?? null
     }
   })
-
-/** Invalid addresses are refused before anything is written. */
-export const checkRecipientEmails = (emails: ReadonlyArray<string> | undefined): Effect.Effect<void, Invalid> => {
-  const bad = (emails ?? []).find((e) => !isEmail(normaliseEmail(e)))
-  return bad === undefined ? Effect.void : Effect.fail(invalid("recipient_emails", `${JSON.stringify(bad)} is not a valid e-mail address`))
-}
 
 /**
  * Brings people into a thread (Loomio's announce): `audience: "group"` notifies every human member;

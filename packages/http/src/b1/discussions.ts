@@ -1,9 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { ConveneApi } from "../api.js"
+import { responseOptions } from "../envelope.js"
 import { createDiscussionResponse, showDiscussionResponse } from "../b2/discussions.js"
 
 /** Legacy create/show discussion: the b2 handlers, the key read by B1Auth. */
 export const B1DiscussionsLive = HttpApiBuilder.group(ConveneApi, "b1.discussions", (handlers) =>
   handlers
     .handleRaw("create", () => createDiscussionResponse)
-    .handleRaw("show", ({ path }) => showDiscussionResponse(path.id)))
+    .handleRaw("show", ({ path, urlParams }) => showDiscussionResponse(path.id, responseOptions(urlParams))))

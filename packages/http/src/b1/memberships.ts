@@ -5,5 +5,5 @@ import { listMembershipsResponse, syncMembershipsResponse } from "../b2/membersh
 /** Legacy list and manage memberships (`emails`, `remove_absent` → added_emails/removed_emails): the b2 handlers. */
 export const B1MembershipsLive = HttpApiBuilder.group(ConveneApi, "b1.memberships", (handlers) =>
   handlers
-    .handleRaw("list", () => listMembershipsResponse)
+    .handleRaw("list", ({ urlParams }) => listMembershipsResponse(urlParams))
     .handleRaw("sync", () => syncMembershipsResponse))

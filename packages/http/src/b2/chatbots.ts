@@ -1,11 +1,12 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Chatbots, invalid, Rules } from "@convene/core"
 import { Effect } from "effect"
-import { ChatbotCheckInput, ChatbotCreateInput, ChatbotUpdateInput, ConveneApi } from "../api.js"
+import { ConveneApi } from "../api.js"
+import { ChatbotCheckInput, ChatbotCreateInput, ChatbotUpdateInput } from "../inputs.js"
 import { requireAccess } from "../auth.js"
-import { envelope } from "../envelope.js"
+import { ALL, envelope } from "../envelope.js"
 import { ok, respond } from "../errors.js"
-import { decode, inputFields, numericId, query, requiredIntParam } from "../request.js"
+import { decode, inputFields, numericId } from "../request.js"
 import { chatbotJson } from "../serializers.js"
 import { Settings } from "../settings.js"
 import { sendJson } from "../webhooks/send.js"
@@ -16,7 +17,7 @@ const decodeUpdate = decode(ChatbotUpdateInput)
 const decodeCheck = decode(ChatbotCheckInput)
 
 const document = (bots: ReadonlyArray<Parameters<typeof chatbotJson>[0]>) =>
-  ok(envelope({ exclude: new Set() }, "chatbots", bots.map(chatbotJson), []))
+  ok(envelope(ALL, "chatbots", bots.map(chatbotJson), []))
 
 const chatbotId = (id: string) => numericId(id, "Chatbot")
 
@@ -29,27 +30,26 @@ const update = (id: string) =>
 
 export const B2ChatbotsLive = HttpApiBuilder.group(ConveneApi, "b2.chatbots", (handlers) =>
   handlers
-    .handleRaw("list", () =>
+    .handleRaw("listWebhooks", ({ urlParams }) =>
       respond(Effect.gen(function*() {
         const access = yield* requireAccess
-        const groupId = yield* Effect.flatMap(query, (q) => requiredIntParam(q, "group_id"))
-        return document(yield* Chatbots.listChatbots(access, groupId))
+        return document(yield* Chatbots.listChatbots(access, urlParams.group_id))
       })))
-    .handleRaw("create", () =>
+    .handleRaw("createWebhook", () =>
       respond(Effect.gen(function*() {
         const access = yield* requireAccess
         const { group_id, ...input } = yield* Effect.flatMap(inputFields("chatbot"), decodeCreate)
         return document([yield* Chatbots.createChatbot(access, group_id, input)])
       })))
-    .handleRaw("update", ({ path }) => update(path.id))
-    .handleRaw("put", ({ path }) => update(path.id))
-    .handleRaw("delete", ({ path }) =>
+    .handleRaw("updateWebhook", ({ path }) => update(path.id))
+    .handleRaw("replaceWebhook", ({ path }) => update(path.id))
+    .handleRaw("deleteWebhook", ({ path }) =>
       respond(Effect.gen(function*() {
         const access = yield* requireAccess
         yield* Chatbots.deleteChatbot(access, yield* chatbotId(path.id))
         return ok({ success: true })
       })))
-    .handleRaw("check", () =>
+    .handleRaw("checkWebhook", () =>
       respond(Effect.gen(function*() {
         const access = yield* requireAccess
         const settings = yield* Settings

@@ -1,11 +1,12 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { type Access, badRequest, Comments, type Store } from "@convene/core"
 import { Effect } from "effect"
-import { CommentInput, ConveneApi } from "../api.js"
+import { ConveneApi } from "../api.js"
+import { CommentInput } from "../inputs.js"
 import { requireAccess } from "../auth.js"
-import { envelope, responseOptions } from "../envelope.js"
+import { ALL, envelope } from "../envelope.js"
 import { type ApiError, ok, respond } from "../errors.js"
-import { decode, inputFields, numericId, query } from "../request.js"
+import { decode, inputFields, numericId } from "../request.js"
 import { commentJson, discussionJson, topicJson, userJson } from "../serializers.js"
 
 const decodeInput = decode(CommentInput)
@@ -16,10 +17,9 @@ const input = Effect.flatMap(inputFields("comment"), decodeInput)
 const one = <E, R>(run: (access: Access) => Effect.Effect<Comments.CommentView, E, R>) =>
   Effect.gen(function*() {
     const access = yield* requireAccess
-    const opts = yield* Effect.flatMap(query, responseOptions)
     const view = yield* run(access)
     const users = yield* Comments.authors([view])
-    return ok(envelope(opts, "comments", [commentJson(view.comment)], [
+    return ok(envelope(ALL, "comments", [commentJson(view.comment)], [
       { type: "discussion", root: "discussions", records: [discussionJson(view)] },
       { type: "topic", root: "topics", records: [topicJson(view.topic)] },
       { type: "user", root: "users", records: users.map((u) => userJson(access, u)) }
@@ -31,14 +31,14 @@ const update = (id: string) =>
 
 export const B2CommentsLive = HttpApiBuilder.group(ConveneApi, "b2.comments", (handlers) =>
   handlers
-    .handleRaw("create", () =>
+    .handleRaw("createComment", () =>
       respond(one((access) =>
         Effect.flatMap(input, (i): Effect.Effect<Comments.CommentView, ApiError, Store> =>
           i.discussion_id === undefined
             ? Effect.fail(badRequest("Missing required field: discussion_id"))
             : Comments.createComment(access, i.discussion_id, i))
       )))
-    .handleRaw("update", ({ path }) => respond(update(path.id)))
-    .handleRaw("put", ({ path }) => respond(update(path.id)))
-    .handleRaw("delete", ({ path }) =>
+    .handleRaw("updateComment", ({ path }) => respond(update(path.id)))
+    .handleRaw("replaceComment", ({ path }) => respond(update(path.id)))
+    .handleRaw("deleteComment", ({ path }) =>
       respond(one((access) => Effect.flatMap(numericId(path.id, "Comment"), (n) => Comments.deleteComment(access, n))))))

@@ -1,11 +1,12 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { type Access, Discussions, type ThreadStatus } from "@convene/core"
+import { type Access, Discussions } from "@convene/core"
 import { Effect } from "effect"
-import { ConveneApi, DiscussionInput } from "../api.js"
+import { ConveneApi } from "../api.js"
+import { DiscussionInput } from "../inputs.js"
 import { requireAccess } from "../auth.js"
-import { envelope, type Related, type ResponseOptions, responseOptions, wants } from "../envelope.js"
+import { ALL, envelope, type Related, type ResponseOptions, responseOptions, wants } from "../envelope.js"
 import { ok, respond } from "../errors.js"
-import { decode, enumParam, inputFields, query } from "../request.js"
+import { decode, inputFields } from "../request.js"
 import { groupListRequest } from "../lists.js"
 import { discussionJson, groupJson, topicJson, userJson } from "../serializers.js"
 
@@ -26,10 +27,9 @@ const document = (access: Access, opts: ResponseOptions, views: ReadonlyArray<Vi
   Effect.map(discussionRelated(access, opts, views, true), (rel) => envelope(opts, "discussions", views.map(discussionJson), rel, total))
 
 /** Runs a use case on one discussion and answers with the discussion document. */
-const one = <E, R>(run: (access: Access) => Effect.Effect<View, E, R>) =>
+const one = <E, R>(run: (access: Access) => Effect.Effect<View, E, R>, opts: ResponseOptions = ALL) =>
   Effect.gen(function*() {
     const access = yield* requireAccess
-    const opts = yield* Effect.flatMap(query, responseOptions)
     const view = yield* run(access)
     return ok(yield* document(access, opts, [view]))
   })
@@ -40,26 +40,25 @@ const input = Effect.map(Effect.flatMap(inputFields("discussion"), decodeInput),
   title: i.title === null ? "" : i.title
 }))
 
-/** Loomio also knows `locked`/`unlocked` for closed/open. */
-const STATUS: Record<string, ThreadStatus> = { open: "open", unlocked: "open", closed: "closed", locked: "closed", all: "all" }
-
 /** POST and GET one discussion, shared with /api/b1. */
 export const createDiscussionResponse = respond(one((access) => Effect.flatMap(input, (i) => Discussions.createDiscussion(access, i))))
-export const showDiscussionResponse = (id: string) => respond(one((access) => Discussions.showDiscussion(access, id)))
+export const showDiscussionResponse = (id: string, opts: ResponseOptions) =>
+  respond(one((access) => Discussions.showDiscussion(access, id), opts))
+
+const update = (id: string) => respond(one((access) => Effect.flatMap(input, (i) => Discussions.updateDiscussion(access, id, i))))
 
 export const B2DiscussionsLive = HttpApiBuilder.group(ConveneApi, "b2.discussions", (handlers) =>
   handlers
-    .handleRaw("list", () =>
+    .handleRaw("listDiscussions", ({ urlParams }) =>
       respond(Effect.gen(function*() {
-        const { access, groupId, opts, page, q } = yield* groupListRequest
-        const status = yield* enumParam<ThreadStatus>(q, "status", STATUS, "open")
-        const list = yield* Discussions.listDiscussions(access, groupId, status, page)
+        const { access, groupId, opts, page } = yield* groupListRequest(urlParams)
+        const list = yield* Discussions.listDiscussions(access, groupId, urlParams.status ?? "open", page)
         return ok(yield* document(access, opts, list.records, list.total))
       })))
-    .handleRaw("create", () => createDiscussionResponse)
-    .handleRaw("show", ({ path }) => showDiscussionResponse(path.id))
-    .handleRaw("update", ({ path }) => respond(one((access) => Effect.flatMap(input, (i) => Discussions.updateDiscussion(access, path.id, i)))))
-    .handleRaw("put", ({ path }) => respond(one((access) => Effect.flatMap(input, (i) => Discussions.updateDiscussion(access, path.id, i)))))
-    .handleRaw("delete", ({ path }) => respond(one((access) => Discussions.deleteDiscussion(access, path.id))))
-    .handleRaw("close", ({ path }) => respond(one((access) => Discussions.setClosed(access, path.id, true))))
-    .handleRaw("reopen", ({ path }) => respond(one((access) => Discussions.setClosed(access, path.id, false)))))
+    .handleRaw("createDiscussion", () => createDiscussionResponse)
+    .handleRaw("getDiscussion", ({ path, urlParams }) => showDiscussionResponse(path.id, responseOptions(urlParams)))
+    .handleRaw("updateDiscussion", ({ path }) => update(path.id))
+    .handleRaw("replaceDiscussion", ({ path }) => update(path.id))
+    .handleRaw("deleteDiscussion", ({ path }) => respond(one((access) => Discussions.deleteDiscussion(access, path.id))))
+    .handleRaw("closeDiscussion", ({ path }) => respond(one((access) => Discussions.setClosed(access, path.id, true))))
+    .handleRaw("reopenDiscussion", ({ path }) => respond(one((access) => Discussions.setClosed(access, path.id, false)))))

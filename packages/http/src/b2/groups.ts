@@ -5,7 +5,6 @@ import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
 import { envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
 import { ok, respond } from "../errors.js"
-import { query } from "../request.js"
 import { groupJson, membershipJson } from "../serializers.js"
 
 /** Groups with their parents (under `parent_groups`) and the caller's own memberships. */
@@ -35,17 +34,17 @@ const groupsDocument = (access: Access, opts: ResponseOptions, views: ReadonlyAr
 
 export const B2GroupsLive = HttpApiBuilder.group(ConveneApi, "b2.groups", (handlers) =>
   handlers
-    .handleRaw("list", () =>
+    .handleRaw("listGroups", ({ urlParams }) =>
       respond(Effect.gen(function*() {
         const access = yield* requireAccess
-        const opts = yield* Effect.flatMap(query, responseOptions)
+        const opts = responseOptions(urlParams)
         const views = yield* Groups.listGroupsFor(access)
         return ok(yield* groupsDocument(access, opts, views))
       })))
-    .handleRaw("show", ({ path }) =>
+    .handleRaw("getGroup", ({ path, urlParams }) =>
       respond(Effect.gen(function*() {
         const access = yield* requireAccess
-        const opts = yield* Effect.flatMap(query, responseOptions)
+        const opts = responseOptions(urlParams)
         const view = yield* Groups.showGroup(access, path.id)
         return ok(yield* groupsDocument(access, opts, [view]))
       }))))

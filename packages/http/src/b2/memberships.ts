@@ -1,7 +1,8 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Groups, Memberships } from "@convene/core"
 import { Effect } from "effect"
-import { ConveneApi, MembershipsInput } from "../api.js"
+import { ConveneApi } from "../api.js"
+import { MembershipsInput } from "../inputs.js"
 import { requireAccess } from "../auth.js"
 import { envelope, wants } from "../envelope.js"
 import { ok, respond } from "../errors.js"
@@ -12,8 +13,8 @@ import { groupJson, membershipJson, userJson } from "../serializers.js"
 const decodeSync = decode(MembershipsInput)
 
 /** GET /memberships, shared with /api/b1. */
-export const listMembershipsResponse = respond(Effect.gen(function*() {
-  const { access, groupId, opts, page } = yield* groupListRequest
+export const listMembershipsResponse = (params: Parameters<typeof groupListRequest>[0]) => respond(Effect.gen(function*() {
+  const { access, groupId, opts, page } = yield* groupListRequest(params)
   const list = yield* Memberships.listMemberships(access, groupId, page)
   const emails = new Map(list.users.map((u) => [u.id, u.email]))
   const groups = wants(opts, "group") && list.records.length > 0 ? yield* Groups.viewGroups([list.group]) : []
@@ -38,5 +39,5 @@ export const syncMembershipsResponse = respond(Effect.gen(function*() {
 
 export const B2MembershipsLive = HttpApiBuilder.group(ConveneApi, "b2.memberships", (handlers) =>
   handlers
-    .handleRaw("list", () => listMembershipsResponse)
-    .handleRaw("sync", () => syncMembershipsResponse))
+    .handleRaw("listMemberships", ({ urlParams }) => listMembershipsResponse(urlParams))
+    .handleRaw("manageMemberships", () => syncMembershipsResponse))

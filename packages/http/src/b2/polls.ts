@@ -1,11 +1,12 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { type Access, Outcomes, Polls, type PollStatus, Stances } from "@convene/core"
+import { type Access, Outcomes, Polls, Stances } from "@convene/core"
 import { Effect } from "effect"
-import { ConveneApi, OutcomeInput, OutcomePatchInput, PollInput, PollPatchInput, PollReopenInput, StanceInput } from "../api.js"
+import { ConveneApi } from "../api.js"
+import { OutcomeInput, OutcomePatchInput, PollInput, PollPatchInput, PollReopenInput, StanceInput } from "../inputs.js"
 import { requireAccess } from "../auth.js"
-import { envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
+import { ALL, envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
 import { type ApiError, ok, respond } from "../errors.js"
-import { decode, enumParam, inputFields, numericId, query } from "../request.js"
+import { decode, inputFields, numericId } from "../request.js"
 import { groupListRequest } from "../lists.js"
 import { groupJson, outcomeJson, pollJson, pollOptionJson, stanceJson, topicJson, userJson } from "../serializers.js"
 
@@ -28,15 +29,12 @@ const document = (access: Access, opts: ResponseOptions, views: ReadonlyArray<Vi
     ], total))
 
 /** Runs a use case that yields one poll and answers with the poll document. */
-const one = <E extends ApiError, R>(run: (access: Access) => Effect.Effect<View, E, R>) =>
+const one = <E extends ApiError, R>(run: (access: Access) => Effect.Effect<View, E, R>, opts: ResponseOptions = ALL) =>
   respond(Effect.gen(function*() {
     const access = yield* requireAccess
-    const opts = yield* Effect.flatMap(query, responseOptions)
     const view = yield* run(access)
     return ok(yield* document(access, opts, [view]))
   }))
-
-const STATUS: Record<string, PollStatus> = { active: "active", closed: "closed", all: "all" }
 
 const decodeCreate = decode(PollInput)
 const decodePatch = decode(PollPatchInput)
@@ -51,26 +49,25 @@ const update = (id: string) =>
 /** POST and GET one poll, shared with /api/b1. */
 export const createPollResponse =
   one((access) => Effect.flatMap(Effect.flatMap(inputFields("poll"), decodeCreate), (i) => Polls.createPoll(access, { ...i, details: i.details ?? undefined })))
-export const showPollResponse = (id: string) => one((access) => Polls.showPoll(access, id))
+export const showPollResponse = (id: string, opts: ResponseOptions) => one((access) => Polls.showPoll(access, id), opts)
 
 export const B2PollsLive = HttpApiBuilder.group(ConveneApi, "b2.polls", (handlers) =>
   handlers
-    .handleRaw("list", () =>
+    .handleRaw("listPolls", ({ urlParams }) =>
       respond(Effect.gen(function*() {
-        const { access, groupId, opts, page, q } = yield* groupListRequest
-        const status = yield* enumParam<PollStatus>(q, "status", STATUS, "active")
-        const list = yield* Polls.listPolls(access, groupId, status, page)
+        const { access, groupId, opts, page } = yield* groupListRequest(urlParams)
+        const list = yield* Polls.listPolls(access, groupId, urlParams.status ?? "active", page)
         return ok(yield* document(access, opts, list.records, list.total))
       })))
-    .handleRaw("create", () => createPollResponse)
-    .handleRaw("show", ({ path }) => showPollResponse(path.id))
-    .handleRaw("update", ({ path }) => update(path.id))
-    .handleRaw("put", ({ path }) => update(path.id))
-    .handleRaw("delete", ({ path }) => one((access) => Polls.deletePoll(access, path.id)))
-    .handleRaw("close", ({ path }) => one((access) => Polls.closePoll(access, path.id)))
-    .handleRaw("reopen", ({ path }) =>
+    .handleRaw("createPoll", () => createPollResponse)
+    .handleRaw("getPoll", ({ path, urlParams }) => showPollResponse(path.id, responseOptions(urlParams)))
+    .handleRaw("updatePoll", ({ path }) => update(path.id))
+    .handleRaw("replacePoll", ({ path }) => update(path.id))
+    .handleRaw("deletePoll", ({ path }) => one((access) => Polls.deletePoll(access, path.id)))
+    .handleRaw("closePoll", ({ path }) => one((access) => Polls.closePoll(access, path.id)))
+    .handleRaw("reopenPoll", ({ path }) =>
       one((access) => Effect.flatMap(Effect.flatMap(inputFields("poll"), decodeReopen), (i) => Polls.reopenPoll(access, path.id, i.closing_at))))
-    .handleRaw("vote", () =>
+    .handleRaw("castVote", () =>
       one((access) => Effect.map(Effect.flatMap(Effect.flatMap(inputFields("stance"), decodeStance), (i) => Stances.castVote(access, i)), (r) => r.view)))
     .handleRaw("createOutcome", () =>
       one((access) =>

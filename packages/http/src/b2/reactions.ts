@@ -1,28 +1,28 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Reactions } from "@convene/core"
 import { Effect } from "effect"
-import { ConveneApi, ReactionInput } from "../api.js"
+import { ConveneApi } from "../api.js"
+import { ReactionInput } from "../inputs.js"
 import { requireAccess } from "../auth.js"
-import { envelope, responseOptions } from "../envelope.js"
+import { ALL, envelope } from "../envelope.js"
 import { ok, respond } from "../errors.js"
-import { decode, inputFields, numericId, query } from "../request.js"
+import { decode, inputFields, numericId } from "../request.js"
 import { reactionJson, userJson } from "../serializers.js"
 
 const decodeInput = decode(ReactionInput)
 
 export const B2ReactionsLive = HttpApiBuilder.group(ConveneApi, "b2.reactions", (handlers) =>
   handlers
-    .handleRaw("create", () =>
+    .handleRaw("createReaction", () =>
       respond(Effect.gen(function*() {
         const access = yield* requireAccess
-        const opts = yield* Effect.flatMap(query, responseOptions)
         const input = yield* Effect.flatMap(inputFields("reaction"), decodeInput)
         const reaction = yield* Reactions.addReaction(access, input)
-        return ok(envelope(opts, "reactions", [reactionJson(reaction)], [
+        return ok(envelope(ALL, "reactions", [reactionJson(reaction)], [
           { type: "user", root: "users", records: [userJson(access, access.user)] }
         ]))
       })))
-    .handleRaw("delete", ({ path }) =>
+    .handleRaw("deleteReaction", ({ path }) =>
       respond(Effect.gen(function*() {
         const access = yield* requireAccess
         yield* Reactions.removeReaction(access, yield* numericId(path.id, "Reaction"))

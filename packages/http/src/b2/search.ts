@@ -5,28 +5,26 @@ import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
 import { envelope, responseOptions, wants } from "../envelope.js"
 import { ok, respond } from "../errors.js"
-import { intParam, query } from "../request.js"
 import { groupJson, searchResultJson, userJson } from "../serializers.js"
 
 /** `type` and `types` (comma-separated) together. */
-const typesParam = (q: URLSearchParams) =>
-  [...q.getAll("type"), ...q.getAll("types")].flatMap((v) => v.split(",")).map((t) => t.trim()).filter((t) => t !== "")
+const typesParam = (p: { type?: string | undefined; types?: string | undefined }) =>
+  [p.type, p.types].flatMap((v) => (v ?? "").split(",")).map((t) => t.trim()).filter((t) => t !== "")
 
 /** `search_results` with the groups and authors of the results; bounded (at most 20), so `meta` has no total. */
 export const B2SearchLive = HttpApiBuilder.group(ConveneApi, "b2.search", (handlers) =>
-  handlers.handleRaw("search", () =>
+  handlers.handleRaw("searchContent", ({ urlParams: p }) =>
     respond(Effect.gen(function*() {
       const access = yield* requireAccess
-      const q = yield* query
-      const opts = yield* responseOptions(q)
+      const opts = responseOptions(p)
       const found = yield* Search.search(access, {
-        query: q.get("query") ?? undefined,
-        group_id: yield* intParam(q, "group_id"),
-        org_id: yield* intParam(q, "org_id", { min: 0 }),
-        types: typesParam(q),
-        tag: q.get("tag") ?? undefined,
-        author_id: yield* intParam(q, "author_id"),
-        order: q.get("order") ?? undefined
+        query: p.query,
+        group_id: p.group_id,
+        org_id: p.org_id,
+        types: typesParam(p),
+        tag: p.tag,
+        author_id: p.author_id,
+        order: p.order
       }, { groups: wants(opts, "group") })
       return ok(envelope(opts, "search_results", found.results.map(searchResultJson), [
         { type: "group", root: "groups", records: found.groups.map(groupJson) },

@@ -5,7 +5,8 @@ import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
 import { envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
 import { ok, respond } from "../errors.js"
-import { numericId, pageParams, query } from "../request.js"
+import { numericId } from "../request.js"
+import { page } from "../params.js"
 import {
   commentJson,
   discussionJson,
@@ -37,25 +38,24 @@ const threadId = (id: string) => numericId(id, "Thread")
 
 export const B2ThreadsLive = HttpApiBuilder.group(ConveneApi, "b2.threads", (handlers) =>
   handlers
-    .handleRaw("list", () =>
+    .handleRaw("listThreads", ({ urlParams }) =>
       respond(Effect.gen(function*() {
         const access = yield* requireAccess
-        const q = yield* query
-        const opts = yield* responseOptions(q)
-        const list = yield* Threads.listThreads(access, yield* pageParams(q))
+        const opts = responseOptions(urlParams)
+        const list = yield* Threads.listThreads(access, page(urlParams))
         return ok(yield* threadsDocument(access, opts, list.records, list.total))
       })))
-    .handleRaw("show", ({ path }) =>
+    .handleRaw("getThread", ({ path, urlParams }) =>
       respond(Effect.gen(function*() {
         const access = yield* requireAccess
-        const opts = yield* Effect.flatMap(query, responseOptions)
+        const opts = responseOptions(urlParams)
         const { topic } = yield* Threads.findThread(access, yield* threadId(path.id))
         return ok(yield* threadsDocument(access, opts, [topic]))
       })))
-    .handleRaw("items", ({ path }) =>
+    .handleRaw("listThreadItems", ({ path, urlParams }) =>
       respond(Effect.gen(function*() {
         const access = yield* requireAccess
-        const opts = yield* Effect.flatMap(query, responseOptions)
+        const opts = responseOptions(urlParams)
         const t = yield* Threads.threadContents(access, yield* threadId(path.id))
         const groups = wants(opts, "group") && t.group !== undefined ? yield* Groups.viewGroups([t.group]) : []
         const polls = new Map(t.polls.map((v) => [v.poll.id, v]))
@@ -72,7 +72,7 @@ export const B2ThreadsLive = HttpApiBuilder.group(ConveneApi, "b2.threads", (han
           { type: "user", root: "users", records: t.users.map((u) => userJson(access, u)) }
         ], t.items.length))
       })))
-    .handleRaw("markdown", ({ path }) =>
+    .handleRaw("getThreadMarkdown", ({ path }) =>
       respond(Effect.gen(function*() {
         const access = yield* requireAccess
         return ok({ markdown: yield* Threads.threadMarkdown(access, yield* threadId(path.id)) })

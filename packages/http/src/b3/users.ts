@@ -1,10 +1,12 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Users } from "@convene/core"
 import { Effect } from "effect"
-import { ConveneApi, ServerUserUpdate } from "../api.js"
+import { ConveneApi } from "../api.js"
+import { ServerUserUpdate } from "../inputs.js"
 import { requireServerAdmin } from "../auth.js"
 import { type ApiError, ok, respond } from "../errors.js"
-import { boolParam, decode, inputFields, numericId, pageParams, query, requiredIntParam } from "../request.js"
+import { decode, inputFields, numericId } from "../request.js"
+import { page } from "../params.js"
 import { serverUserJson } from "../serializers.js"
 
 type Ref = Users.UserRef
@@ -13,7 +15,7 @@ const decodeUpdate = decode(ServerUserUpdate)
 /** A path id that is not a whole number names no user. */
 const refById = (id: string) => Effect.map(numericId(id, "User"), (n): Ref => ({ id: n }))
 const refByIdentity = (p: { identity_type: string; uid: string }) => Effect.succeed<Ref>({ identity_type: p.identity_type, uid: p.uid })
-const refByQuery = Effect.flatMap(query, (q) => Effect.map(requiredIntParam(q, "id"), (id): Ref => ({ id })))
+const refByQuery = (p: { id: number }) => Effect.succeed<Ref>({ id: p.id })
 
 const userDoc = (u: Users.UserWithIdentities) => ({ user: serverUserJson(u.user, u.identities) })
 const successWithUser = (u: Users.UserWithIdentities) => ({ success: true, ...userDoc(u) })
@@ -35,27 +37,24 @@ const serve = <R1, R2>(ref: Effect.Effect<Ref, ApiError, R1>, run: (ref: Ref) =>
 
 export const B3UsersLive = HttpApiBuilder.group(ConveneApi, "b3.users", (handlers) =>
   handlers
-    .handleRaw("list", () =>
+    .handleRaw("listServerUsers", ({ urlParams: p }) =>
       respond(Effect.gen(function*() {
         yield* requireServerAdmin
-        const q = yield* query
-        const isAdmin = yield* boolParam(q, "is_admin")
-        const page = yield* pageParams(q, { defaultLimit: 200, maxLimit: 1000 })
-        const list = yield* Users.listUsers(isAdmin === undefined ? {} : { is_admin: isAdmin }, page)
+        const list = yield* Users.listUsers(p.is_admin === undefined ? {} : { is_admin: p.is_admin }, page(p, 200))
         return ok({ users: list.records.map((u) => serverUserJson(u.user, u.identities)), meta: { root: "users", total: list.total } })
       })))
-    .handleRaw("byId.show", ({ path }) => serve(refById(path.id), op.show))
-    .handleRaw("byId.update", ({ path }) => serve(refById(path.id), op.update))
-    .handleRaw("byId.put", ({ path }) => serve(refById(path.id), op.update))
-    .handleRaw("byId.delete", ({ path }) => serve(refById(path.id), op.delete))
-    .handleRaw("byId.deactivate", ({ path }) => serve(refById(path.id), op.deactivate))
-    .handleRaw("byId.reactivate", ({ path }) => serve(refById(path.id), op.reactivate))
-    .handleRaw("byId.redact", ({ path }) => serve(refById(path.id), op.redact))
-    .handleRaw("byIdentity.show", ({ path }) => serve(refByIdentity(path), op.show))
-    .handleRaw("byIdentity.update", ({ path }) => serve(refByIdentity(path), op.update))
-    .handleRaw("byIdentity.delete", ({ path }) => serve(refByIdentity(path), op.delete))
-    .handleRaw("byIdentity.deactivate", ({ path }) => serve(refByIdentity(path), op.deactivate))
-    .handleRaw("byIdentity.reactivate", ({ path }) => serve(refByIdentity(path), op.reactivate))
-    .handleRaw("byIdentity.redact", ({ path }) => serve(refByIdentity(path), op.redact))
-    .handleRaw("legacy.deactivate", () => serve(refByQuery, op.deactivate))
-    .handleRaw("legacy.reactivate", () => serve(refByQuery, op.reactivate)))
+    .handleRaw("getServerUser", ({ path }) => serve(refById(path.id), op.show))
+    .handleRaw("updateServerUser", ({ path }) => serve(refById(path.id), op.update))
+    .handleRaw("replaceServerUser", ({ path }) => serve(refById(path.id), op.update))
+    .handleRaw("deleteServerUser", ({ path }) => serve(refById(path.id), op.delete))
+    .handleRaw("deactivateServerUser", ({ path }) => serve(refById(path.id), op.deactivate))
+    .handleRaw("reactivateServerUser", ({ path }) => serve(refById(path.id), op.reactivate))
+    .handleRaw("redactServerUser", ({ path }) => serve(refById(path.id), op.redact))
+    .handleRaw("getServerUserByIdentity", ({ path }) => serve(refByIdentity(path), op.show))
+    .handleRaw("updateServerUserByIdentity", ({ path }) => serve(refByIdentity(path), op.update))
+    .handleRaw("deleteServerUserByIdentity", ({ path }) => serve(refByIdentity(path), op.delete))
+    .handleRaw("deactivateServerUserByIdentity", ({ path }) => serve(refByIdentity(path), op.deactivate))
+    .handleRaw("reactivateServerUserByIdentity", ({ path }) => serve(refByIdentity(path), op.reactivate))
+    .handleRaw("redactServerUserByIdentity", ({ path }) => serve(refByIdentity(path), op.redact))
+    .handleRaw("deactivateServerUserLegacy", ({ urlParams }) => serve(refByQuery(urlParams), op.deactivate))
+    .handleRaw("reactivateServerUserLegacy", ({ urlParams }) => serve(refByQuery(urlParams), op.reactivate)))

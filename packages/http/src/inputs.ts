@@ -1,0 +1,173 @@
+/**
+ * Every request body, declared once as a Schema: the handlers decode with it (request.ts `decode`) and
+ * the OpenAPI documents describe it. Scalars accept what JSON sends typed and forms send as text.
+ * Arrays are bounded (MAX_ITEMS) so that one request cannot hold the server; enumerated fields take
+ * their words from the core's constants.
+ */
+import { CHATBOT_KINDS, HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, POLL_TYPES, REACTABLE_TYPES, WEBHOOK_KINDS } from "@convene/core"
+import { Schema } from "effect"
+
+/** The most items any array input may hold (addresses, user ids, options, event kinds). */
+export const MAX_ITEMS = 1000
+
+export const Int = Schema.Union(Schema.Int, Schema.compose(Schema.NumberFromString, Schema.Int)).annotations({
+  message: () => "must be an integer",
+  jsonSchema: { type: "integer" }
+})
+
+const boolWords = { true: true, false: false, "1": true, "0": false } as const
+export const Bool = Schema.Union(
+  Schema.Boolean,
+  Schema.transform(Schema.Literal("true", "false", "1", "0", 1, 0), Schema.Boolean, {
+    strict: true,
+    decode: (v) => boolWords[String(v) as keyof typeof boolWords],
+    encode: (b) => (b ? "true" : "false")
+  })
+).annotations({ message: () => "must be true, false, 1 or 0", jsonSchema: { type: "boolean" } })
+
+export const Str = Schema.String.annotations({ message: () => "must be a string" })
+
+const bounded = <A, I>(item: Schema.Schema<A, I>, what: string) =>
+  Schema.Array(item).pipe(Schema.maxItems(MAX_ITEMS)).annotations({
+    message: () => `must be an array of at most ${MAX_ITEMS} ${what}`
+  })
+
+export const StrArray = bounded(Str, "strings")
+const Email = Str.annotations({ jsonSchema: { type: "string", format: "email" } })
+const EmailArray = bounded(Email, "e-mail addresses")
+const IntArray = bounded(Int, "integers")
+
+const oneOf = <const T extends ReadonlyArray<string>>(values: T) =>
+  Schema.Literal(...values).annotations({ message: () => `must be one of ${values.join(", ")}` })
+
+/**
+ * A field whose words the core validates (422 naming the field, as Loomio's model validations): decoded
+ * as a string, documented as the enumeration of the same constants the core checks against.
+ */
+const word = (values: ReadonlyArray<string>) => Str.annotations({ jsonSchema: { type: "string", enum: [...values] } })
+
+const BodyFormat = oneOf(["md", "html"])
+const DateTime = Schema.NullOr(Str).annotations({
+  description: "ISO 8601 date-time (without an offset: UTC); null: a draft (voting disabled)",
+  jsonSchema: { type: ["string", "null"], format: "date-time" }
+})
+const Audience = Schema.NullOr(Schema.Literal("group")).annotations({ message: () => "must be group or null" })
+
+const recipients = {
+  recipient_audience: Schema.optional(Audience.annotations({ description: "group: notify the whole group" })),
+  recipient_user_ids: Schema.optional(IntArray.annotations({ description: "People to notify, or invite as guests" })),
+  recipient_emails: Schema.optional(EmailArray.annotations({ description: "Addresses to invite" })),
+  recipient_message: Schema.optional(Schema.NullOr(Str).annotations({ description: "Included in the e-mail invitation" }))
+}
+
+export const DiscussionInput = Schema.Struct({
+  group_id: Schema.optional(Int),
+  title: Schema.optional(Schema.NullOr(Str)),
+  description: Schema.optional(Schema.NullOr(Str)),
+  description_format: Schema.optional(BodyFormat),
+  private: Schema.optional(Bool).annotations({ description: "Loomio's privacy flag; checked against the group's discussion_privacy_options" }),
+  ...recipients
+}).annotations({ identifier: "DiscussionInput" })
+
+export const CommentInput = Schema.Struct({
+  discussion_id: Schema.optional(Int),
+  parent_id: Schema.optional(Schema.NullOr(Int).annotations({ description: "The comment replied to" })),
+  body: Schema.optional(Schema.NullOr(Str)),
+  body_format: Schema.optional(BodyFormat)
+}).annotations({ identifier: "CommentInput" })
+
+export const ReactionInput = Schema.Struct({
+  reactable_type: oneOf(REACTABLE_TYPES),
+  reactable_id: Int,
+  reaction: Str.annotations({ description: "An emoji or a shortcode" })
+}).annotations({ identifier: "ReactionInput" })
+
+export const MembershipsInput = Schema.Struct({
+  group_id: Int,
+  emails: EmailArray,
+  remove_absent: Schema.optional(Bool.annotations({ description: "true or 1: remove current members whose address is absent from emails" }))
+}).annotations({ identifier: "MembershipsInput" })
+
+/** The spec's Poll input, plus Loomio 3.8's `topic_id`: what create and update both accept (decisions §1). */
+const pollFields = {
+  group_id: Schema.optional(Schema.NullOr(Int).annotations({ description: "Ignored when discussion_id or topic_id is sent" })),
+  discussion_id: Schema.optional(Schema.NullOr(Int)),
+  topic_id: Schema.optional(Schema.NullOr(Int).annotations({ description: "Loomio 3.8: the thread to add the poll to" })),
+  title: Schema.optional(Str),
+  poll_type: Schema.optional(word(POLL_TYPES)),
+  details: Schema.optional(Schema.NullOr(Str)),
+  details_format: Schema.optional(BodyFormat),
+  options: Schema.optional(StrArray.annotations({ description: "proposal: agree, disagree, abstain, block; meeting: ISO 8601 dates or date-times" })),
+  closing_at: Schema.optional(DateTime),
+  specified_voters_only: Schema.optional(Bool),
+  hide_results: Schema.optional(word(HIDE_RESULTS)),
+  shuffle_options: Schema.optional(Bool),
+  anonymous: Schema.optional(Bool),
+  notify_on_closing_soon: Schema.optional(word(NOTIFY_ON_CLOSING_SOON)),
+  ...recipients,
+  notify_recipients: Schema.optional(Bool)
+}
+
+export const PollInput = Schema.Struct({
+  ...pollFields,
+  min_score: Schema.optional(Int.annotations({ description: "extension (Loomio): lowest score of a score poll" })),
+  max_score: Schema.optional(Int.annotations({ description: "extension (Loomio): highest score of a score poll" })),
+  minimum_stance_choices: Schema.optional(Int.annotations({ description: "extension (Loomio): fewest choices on a ballot" })),
+  maximum_stance_choices: Schema.optional(Int.annotations({ description: "extension (Loomio): most choices (multiple choice poll)" })),
+  dots_per_person: Schema.optional(Int.annotations({ description: "extension (Loomio): a dot vote's budget" })),
+  can_respond_maybe: Schema.optional(Bool.annotations({ description: "extension (Loomio): meetings offer 'maybe'" }))
+}).annotations({ identifier: "PollInput" })
+
+export const PollPatchInput = Schema.Struct(pollFields).annotations({
+  identifier: "PollUpdateInput",
+  description: "poll_type, group_id, discussion_id and topic_id are accepted when unchanged; anonymous only from false to true"
+})
+export const PollReopenInput = Schema.Struct({ closing_at: Str.annotations({ jsonSchema: { type: "string", format: "date-time" } }) })
+  .annotations({ identifier: "PollReopenInput" })
+
+export const StanceInput = Schema.Struct({
+  poll_id: Int,
+  option_scores: Schema.Record({ key: Schema.String, value: Int }).annotations({
+    description: "option name → integer score; proposal/poll: {\"agree\": 1}",
+    message: () => "must be an object of option names to integer scores"
+  }),
+  reason: Schema.optional(Schema.NullOr(Str)),
+  reason_format: Schema.optional(BodyFormat)
+}).annotations({ identifier: "StanceInput" })
+
+const outcomeFields = {
+  statement: Schema.optional(Str),
+  statement_format: Schema.optional(BodyFormat),
+  review_on: Schema.optional(Schema.NullOr(Str).annotations({
+    description: "YYYY-MM-DD: when outcome_review_due is raised",
+    jsonSchema: { type: ["string", "null"], format: "date" }
+  }))
+}
+export const OutcomeInput = Schema.Struct({ ...outcomeFields, poll_id: Int, poll_option_id: Schema.optional(Schema.NullOr(Int)) })
+  .annotations({ identifier: "OutcomeInput" })
+export const OutcomePatchInput = Schema.Struct(outcomeFields).annotations({ identifier: "OutcomeUpdateInput" })
+
+const chatbotFields = {
+  name: Schema.optional(Str),
+  kind: Schema.optional(word(CHATBOT_KINDS).annotations({ description: "webhook (default) or matrix" })),
+  webhook_kind: Schema.optional(Schema.NullOr(word(WEBHOOK_KINDS)).annotations({ description: "markdown (default), slack, discord, microsoft, webex" })),
+  server: Schema.optional(Str.annotations({ description: "Destination URL; must resolve to a public address", jsonSchema: { type: "string", format: "uri" } })),
+  event_kinds: Schema.optional(StrArray),
+  notification_only: Schema.optional(Bool)
+}
+export const ChatbotCreateInput = Schema.Struct({ group_id: Int, ...chatbotFields }).annotations({ identifier: "WebhookInput" })
+/** `group_id` is accepted and ignored: a webhook never moves to another group. */
+export const ChatbotUpdateInput = Schema.Struct({ group_id: Schema.optional(Int), ...chatbotFields }).annotations({ identifier: "WebhookUpdateInput" })
+export const ChatbotCheckInput = Schema.Struct({
+  group_id: Int,
+  server: Str.annotations({ jsonSchema: { type: "string", format: "uri" } })
+}).annotations({ identifier: "WebhookCheckInput" })
+
+export const ServerUserUpdate = Schema.Struct({
+  user: Schema.Struct({
+    name: Schema.optional(Schema.NullOr(Str)),
+    username: Schema.optional(Schema.NullOr(Str)),
+    email: Schema.optional(Email),
+    is_admin: Schema.optional(Bool)
+  })
+}).annotations({ identifier: "ServerUserUpdate" })
