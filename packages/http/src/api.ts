@@ -139,7 +139,7 @@ const SearchDocument = Schema.Struct({
   users: related(UserRecord),
   meta: Schema.Struct({ root: Schema.String }).annotations({ description: "No total: the result set is bounded (at most 20)" })
 }).annotations({ identifier: "SearchResponse" })
-const AnyJson = Schema.Unknown.annotations({ jsonSchema: {} })
+const AnyJson = Schema.Unknown.annotations({ jsonSchema: { type: ["string", "number", "integer", "boolean", "object", "array", "null"] } })
 const ReportDocument = Schema.Struct(
   { users: Schema.optional(Schema.Array(ReportUserRowRecord)) },
   Schema.Record({ key: Schema.String, value: AnyJson })
@@ -167,7 +167,7 @@ export class B2Groups extends HttpApiGroup.make("b2.groups", { topLevel: true })
       .annotate(OpenApi.Summary, "List the groups where the caller has an active membership (not paginated)"))
     .add(HttpApiEndpoint.get("getGroup")`/api/b2/groups/${groupRef}`.setUrlParams(Responses).addSuccess(GroupsDocument)
       .annotate(OpenApi.Summary, "Get a visible group by id, key or handle"))
-    .annotate(OpenApi.Title, "Groups")
+    .annotate(OpenApi.Title, "Groups").annotate(OpenApi.Description, "Groups the caller belongs to")
     .middleware(B2Auth) {}
 
 const MembershipListParams = Schema.Struct({ group_id: groupIdRequired, ...PageParams, ...ResponseParams })
@@ -177,7 +177,7 @@ export class B2Memberships extends HttpApiGroup.make("b2.memberships", { topLeve
       .annotate(OpenApi.Summary, "List a group's memberships; e-mail addresses only for yourself or as a group administrator"))
     .add(HttpApiEndpoint.post("manageMemberships", "/api/b2/memberships").setPayload(MembershipsInput).addSuccess(MembershipsResult)
       .annotate(OpenApi.Summary, "Invite listed e-mail addresses and optionally remove absent members (administrators only)"))
-    .annotate(OpenApi.Title, "Memberships")
+    .annotate(OpenApi.Title, "Memberships").annotate(OpenApi.Description, "Who belongs to a group, and inviting or removing people")
     .middleware(B2Auth) {}
 
 const DiscussionListParams = Schema.Struct({
@@ -204,7 +204,7 @@ export class B2Discussions extends HttpApiGroup.make("b2.discussions", { topLeve
       .annotate(OpenApi.Summary, "Extension: close the thread (no new comments)"))
     .add(HttpApiEndpoint.post("reopenDiscussion")`/api/b2/discussions/${recordRef}/reopen`.addSuccess(DiscussionsDocument)
       .annotate(OpenApi.Summary, "Extension: reopen a closed thread"))
-    .annotate(OpenApi.Title, "Discussions")
+    .annotate(OpenApi.Title, "Discussions").annotate(OpenApi.Description, "Discussions: the threads people talk in")
     .middleware(B2Auth) {}
 
 export class B2Comments extends HttpApiGroup.make("b2.comments", { topLevel: true })
@@ -216,7 +216,7 @@ export class B2Comments extends HttpApiGroup.make("b2.comments", { topLevel: tru
       .annotate(OpenApi.Summary, "Update a comment (the deprecated PUT alias)").annotate(OpenApi.Deprecated, true))
     .add(HttpApiEndpoint.del("deleteComment")`/api/b2/comments/${recordId}`.addSuccess(CommentsDocument)
       .annotate(OpenApi.Summary, "Soft-delete a comment: the body is hidden"))
-    .annotate(OpenApi.Title, "Comments")
+    .annotate(OpenApi.Title, "Comments").annotate(OpenApi.Description, "Comments and replies in a discussion")
     .middleware(B2Auth) {}
 
 export class B2Threads extends HttpApiGroup.make("b2.threads", { topLevel: true })
@@ -229,7 +229,7 @@ export class B2Threads extends HttpApiGroup.make("b2.threads", { topLevel: true 
       .annotate(OpenApi.Summary, "List the thread's ordered items (by sequence_id)"))
     .add(HttpApiEndpoint.get("getThreadMarkdown")`/api/b2/threads/${topicId}/markdown`.addSuccess(MarkdownDocument)
       .annotate(OpenApi.Summary, "Get the whole visible thread as one Markdown document"))
-    .annotate(OpenApi.Title, "Threads")
+    .annotate(OpenApi.Title, "Threads").annotate(OpenApi.Description, "Threads, their items, Markdown export, reactions and search")
     .middleware(B2Auth) {}
 
 export class B2Reactions extends HttpApiGroup.make("b2.reactions", { topLevel: true })
@@ -265,7 +265,7 @@ export class B2Polls extends HttpApiGroup.make("b2.polls", { topLevel: true })
       .annotate(OpenApi.Summary, "Extension: state the outcome of a closed poll"))
     .add(HttpApiEndpoint.patch("updateOutcome")`/api/b2/outcomes/${recordId}`.setPayload(OutcomePatchInput).addSuccess(PollsDocument)
       .annotate(OpenApi.Summary, "Extension: change an outcome (outcome_updated)"))
-    .annotate(OpenApi.Title, "Polls")
+    .annotate(OpenApi.Title, "Polls").annotate(OpenApi.Description, "Polls, votes and outcomes")
     .middleware(B2Auth) {}
 
 export class B2Chatbots extends HttpApiGroup.make("b2.chatbots", { topLevel: true })
@@ -283,13 +283,13 @@ export class B2Chatbots extends HttpApiGroup.make("b2.chatbots", { topLevel: tru
       .annotate(OpenApi.Summary, "Update a webhook (the deprecated PUT alias)").annotate(OpenApi.Deprecated, true))
     .add(HttpApiEndpoint.del("deleteWebhook")`/api/b2/chatbots/${recordId}`.addSuccess(Success)
       .annotate(OpenApi.Summary, "Delete a webhook; future deliveries stop"))
-    .annotate(OpenApi.Title, "Webhooks")
+    .annotate(OpenApi.Title, "Webhooks").annotate(OpenApi.Description, "Outgoing webhooks of a group (administrators only)")
     .middleware(B2Auth) {}
 
 export class B2Reports extends HttpApiGroup.make("b2.reports", { topLevel: true })
     .add(HttpApiEndpoint.get("getParticipationReport", "/api/b2/reports").setUrlParams(Schema.Struct(ReportParams)).addSuccess(ReportDocument)
       .annotate(OpenApi.Summary, "Participation report over the caller's groups (a plain JSON object)"))
-    .annotate(OpenApi.Title, "Reports")
+    .annotate(OpenApi.Title, "Reports").annotate(OpenApi.Description, "Participation reports")
     .middleware(B2Auth) {}
 
 export class B2Search extends HttpApiGroup.make("b2.search", { topLevel: true })
@@ -352,7 +352,7 @@ export class B3Users extends HttpApiGroup.make("b3.users", { topLevel: true })
       .annotate(OpenApi.Summary, "Deactivate a user (the legacy query-id route)").annotate(OpenApi.Deprecated, true))
     .add(HttpApiEndpoint.post("reactivateServerUserLegacy", "/api/b3/users/reactivate").setUrlParams(LegacyId).addSuccess(SuccessWithUser)
       .annotate(OpenApi.Summary, "Reactivate a user (the legacy query-id route)").annotate(OpenApi.Deprecated, true))
-    .annotate(OpenApi.Title, "Server users")
+    .annotate(OpenApi.Title, "Server users").annotate(OpenApi.Description, "User accounts of the installation (server secret)")
     .middleware(B3Auth) {}
 
 // Unauthenticated system routes (not in the documents)
@@ -394,6 +394,8 @@ export class ConveneApi extends HttpApi.make("convene").add(System).add(B2Groups
   .addError(BadRequest, { status: 400 }).addError(Forbidden, { status: 403 }).addError(NotFound, { status: 404 })
   .addError(Unprocessable, { status: 422 }) {}
 
+const LICENSE = { name: "AGPL-3.0-only", url: "https://www.gnu.org/licenses/agpl-3.0.html" }
+
 const DESCRIPTION = "Loomio-compatible. Every operation acts as the user who owns the API key, with that user's memberships and " +
   "permissions. Responses are compound documents: primary records under their root key, related records side-loaded under " +
   "theirs. Operations marked Extension are convene's additions."
@@ -402,6 +404,7 @@ const DESCRIPTION = "Loomio-compatible. Every operation acts as the user who own
 export const UserApiDoc = HttpApi.make("convene-b2").add(B2Groups).add(B2Memberships)
   .add(B2Discussions).add(B2Comments).add(B2Threads).add(B2Reactions).add(B2Polls).add(B2Chatbots).add(B2Reports).add(B2Search)
   .annotate(OpenApi.Title, "convene User API (Loomio b2 compatible)").annotate(OpenApi.Version, "1")
+  .annotate(OpenApi.License, LICENSE)
   .addError(BadRequest, { status: 400 }).addError(Forbidden, { status: 403 }).addError(NotFound, { status: 404 })
   .addError(Unprocessable, { status: 422 })
   .annotate(OpenApi.Description, DESCRIPTION)
@@ -409,4 +412,5 @@ export const ServerApiDoc = HttpApi.make("convene-b3").add(B3Users)
   .addError(BadRequest, { status: 400 }).addError(Forbidden, { status: 403 }).addError(NotFound, { status: 404 })
   .addError(Unprocessable, { status: 422 })
   .annotate(OpenApi.Title, "convene Server API (Loomio b3 compatible)").annotate(OpenApi.Version, "1")
+  .annotate(OpenApi.License, LICENSE)
   .annotate(OpenApi.Description, "Instance administration of user accounts, enabled by the B3_API_KEY secret (longer than 16 characters).")

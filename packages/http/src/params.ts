@@ -55,6 +55,7 @@ export const QueryInt = (o: IntOptions) => {
     description: o.description,
     jsonSchema: {
       type: "integer",
+      description: o.description,
       ...(o.minimum === undefined ? {} : { minimum: o.minimum }),
       ...(o.default === undefined ? {} : { default: o.default })
     }
@@ -71,7 +72,7 @@ export const QueryEnum = <const T extends ReadonlyArray<string>>(values: T, desc
         ? ParseOk((Object.hasOwn(aliases, s) ? aliases[s]! : s) as T[number])
         : ParseFail(ast, s, `must be one of ${values.join(", ")}`),
     encode: (v) => ParseOk(v)
-  }).annotations({ description, jsonSchema: { type: "string", enum: accepted } })
+  }).annotations({ description, jsonSchema: { type: "string", enum: accepted, description } })
 }
 
 export const QueryBool = (description: string) =>
@@ -80,7 +81,7 @@ export const QueryBool = (description: string) =>
     decode: (s, _, ast) =>
       s === "true" || s === "1" ? ParseOk(true) : s === "false" || s === "0" ? ParseOk(false) : ParseFail(ast, s, "must be true, false, 1 or 0"),
     encode: (b) => ParseOk(b ? "true" : "false")
-  }).annotations({ description, jsonSchema: { type: "boolean" } })
+  }).annotations({ description, jsonSchema: { type: "boolean", description } })
 
 export const QueryText = (description: string, pattern?: RegExp) =>
   (pattern === undefined
@@ -89,7 +90,7 @@ export const QueryText = (description: string, pattern?: RegExp) =>
       strict: true,
       decode: (s, _, ast) => (pattern.test(s) ? ParseOk(s) : ParseFail(ast, s, `must match ${pattern.source}`)),
       encode: ParseOk
-    })).annotations({ description, jsonSchema: { type: "string", ...(pattern === undefined ? {} : { pattern: pattern.source }) } })
+    })).annotations({ description, jsonSchema: { type: "string", description, ...(pattern === undefined ? {} : { pattern: pattern.source }) } })
 
 // The common parameters (spec: "Common query parameters").
 
@@ -97,7 +98,9 @@ export const compact = Schema.optional(Schema.transformOrFail(Text, Schema.Liter
   strict: true,
   decode: (s, _, ast) => (s === "1" ? ParseOk(1 as const) : ParseFail(ast, s, "the only allowed value is 1")),
   encode: () => ParseOk("1")
-}).annotations({ description: "Only 1: omit bulky related records (topics, groups, parents, memberships, reactions, tags)", jsonSchema: { type: "integer", enum: [1] } }))
+}).annotations({
+  jsonSchema: { type: "integer", enum: [1], description: "Only 1: omit bulky related records (topics, groups, parents, memberships, reactions, tags)" }
+}))
 
 export const exclude_types = Schema.optional(QueryText("Singular record types to omit from the related records, separated by spaces or '+'"))
 

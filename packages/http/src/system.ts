@@ -1,7 +1,8 @@
-import { HttpApiBuilder, OpenApi } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
 import { Store } from "@convene/core"
 import { Effect } from "effect"
-import { ConveneApi, ServerApiDoc, UserApiDoc } from "./api.js"
+import { ConveneApi } from "./api.js"
+import { serverApiDocument, userApiDocument } from "./openapi.js"
 import { ok } from "./errors.js"
 import { Settings } from "./settings.js"
 
@@ -10,8 +11,8 @@ export const SystemLive = HttpApiBuilder.group(ConveneApi, "system", (handlers) 
     const store = yield* Store
     const settings = yield* Settings
     // generated once at start-up from the endpoint declarations
-    const b2 = { ...OpenApi.fromApi(UserApiDoc), openapi: "3.1.0" }
-    const b3 = { ...OpenApi.fromApi(ServerApiDoc), openapi: "3.1.0" }
+    const b2 = userApiDocument(settings.baseUrl)
+    const b3 = serverApiDocument(settings.baseUrl)
     return handlers
       .handleRaw("healthz", () =>
         Effect.map(Effect.orElseSucceed(store.ping, () => false), (up) =>
