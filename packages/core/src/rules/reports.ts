@@ -80,7 +80,7 @@ export const reportWindow = (startMonth: string | undefined, endMonth: string | 
   const start_month = present(startMonth) ? startMonth : monthText(yearAgo.getUTCFullYear(), yearAgo.getUTCMonth())
   if (start_month > end_month) return { param: "start_month", message: "start_month must not be after end_month" }
   const months = (Number(end_month.slice(0, 4)) - Number(start_month.slice(0, 4))) * 12 + Number(end_month.slice(5)) - Number(start_month.slice(5)) + 1
-  if (months > MAX_REPORT_MONTHS) return { param: "start_month", message: `the window is at most ${MAX_REPORT_MONTHS} months` }
+  if (months > MAX_REPORT_MONTHS) return { param: "start_month", message: `start_month must be at most ${MAX_REPORT_MONTHS} months before end_month` }
   return { start_month, end_month, start: iso(monthStart(start_month)), end: iso(monthStart(end_month, 1)) }
 }
 
@@ -106,12 +106,12 @@ export const readReportParams = (p: ReportParams, now: Date): ReportRequest | Re
   if (!oneOf<ReportGroupScope>(REPORT_GROUP_SCOPES, scope)) {
     return { param: "group_scope", message: `group_scope must be one of ${REPORT_GROUP_SCOPES.join(", ")}` }
   }
-  if (pieces.length > MAX_REPORT_GROUPS) return { param: "group_ids", message: `group_ids holds at most ${MAX_REPORT_GROUPS} ids` }
+  if (pieces.length > MAX_REPORT_GROUPS) return { param: "group_ids", message: `group_ids must hold at most ${MAX_REPORT_GROUPS} ids` }
   const window = reportWindow(p.start_month, p.end_month, now)
   if ("param" in window) return window
   const days = (Date.parse(window.end) - Date.parse(window.start)) / 86_400_000
   if (section === "base" && Math.ceil(days / INTERVAL_DAYS[interval]) > MAX_REPORT_INTERVALS) {
-    return { param: "interval", message: `at most ${MAX_REPORT_INTERVALS} intervals: choose a longer interval or a shorter window` }
+    return { param: "interval", message: `interval: at most ${MAX_REPORT_INTERVALS} intervals per report; choose a longer interval or a shorter window` }
   }
   return {
     section,

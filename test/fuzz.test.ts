@@ -1,0 +1,101 @@
+/**
+ * Fuzzing every endpoint of the served documents (fast-check): wrong types, huge numbers, floats and
+ * negatives as ids, long strings, invalid UTF-8, prototype keys, duplicate keys and odd content types in
+ * paths, query strings and bodies. No answer is a 5xx, and a refused request (4xx) changes nothing.
+ */
+import fc from "fast-check"
+import t from "tap"
+import { seedUser, startTestServer } from "./helpers.js"
+
+/** FUZZ_RUNS and FUZZ_SEED widen or vary a run by hand; the suite runs a fixed seed. */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 800)
+const s = await startTestServer({ allowPrivateWebhooks: false })
+t.teardown(s.close)
+const owner = await seedUser(s.convene, { name: "Owner" })
+const { group } = await s.convene.groups.create({ name: "Fuzz", owner: owner.user })
+const O = s.as(owner.apiKey)
+const d = ((await O.post("api/b2/discussions", { json: { group_id: group.id, title: "Fuzzed" } })).body as any).discussions[0]
+await O.post("api/b2/comments", { json: { discussion_id: d.id, body: "c" } })
+await O.post("api/b2/polls", { json: { group_id: group.id, title: "P", poll_type: "proposal", closing_at: new Date(Date.now() + 86_400_000).toISOString() } })
+
+const docs = [(await s.api.get("api/b2/openapi.json")).body as any, (await s.api.get("api/b3/openapi.json")).body as any]
+const operations = docs.flatMap((doc) =>
+  Object.entries<any>(doc.paths).flatMap(([path, methods]) =>
+    Object.entries<any>(methods).map(([method, op]) => ({
+      path,
+      method: method.toUpperCase(),
+      params: (op.parameters ?? []).filter((p: any) => p.in === "query").map((p: any) => p.name as string)
+    }))))
+
+const TABLES = ["users", "groups", "memberships", "topics", "discussions", "comments", "polls", "stances", "outcomes", "reactions", "chatbots", "mail_outbox", "webhook_events", "webhook_deliveries", "topic_items", "topic_readers"]
+const snapshot = () =>
+  TABLES.map((table) => {
+    const columns = (s.sql(`PRAGMA table_info(${table})`) as Array<{ name: string }>).map((c) => c.name)
+    const stamp = columns.includes("updated_at") ? "max(updated_at)" : "NULL"
+    return JSON.stringify(s.sql(`SELECT count(*) AS n, ${stamp} AS u FROM ${table}`)[0])
+  }).join("|")
+
+const weird = fc.oneof(
+  fc.integer({ min: -1e15, max: 1e15 }).map(String),
+  fc.double({ noNaN: false }).map(String),
+  fc.constantFrom("__proto__", "constructor", "prototype", "0x10", "1e400", "-0", "", " ", "%00", "%FF%FE", "..%2F..", "null", "true", "[]", "{}"),
+  fc.string({ maxLength: 40 }).map(encodeURIComponent),
+  fc.string({ minLength: 2000, maxLength: 3000 }).map(encodeURIComponent)
+)
+const jsonValue = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.string({ maxLength: 30 }),
+    fc.constant(Number.MAX_SAFE_INTEGER * 1000), fc.constant(-1), fc.constant(1.5),
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom("__proto__", "constructor", "group_id", "title", "user", "poll_id")), tie("value"), { maxKeys: 4 })
+  )
+})).value
+const fieldNames = fc.constantFrom("group_id", "discussion_id", "poll_id", "title", "body", "options", "poll_type", "emails", "user", "server",
+  "option_scores", "closing_at", "recipient_user_ids", "recipient_emails", "reactable_type", "reactable_id", "reaction", "__proto__", "api_key")
+const body = fc.oneof(
+  fc.dictionary(fieldNames, jsonValue, { maxKeys: 6 }).map((o) => ({ type: "application/json", text: JSON.stringify(o) })),
+  fc.record({ a: fieldNames, v: jsonValue }).map(({ a, v }) => ({ type: "application/json", text: `{"${a}":1,"${a}":${JSON.stringify(v)}}` })),
+  fc.string({ maxLength: 60 }).map((text) => ({ type: "application/json", text })),
+  fc.uint8Array({ maxLength: 60 }).map((bytes) => ({ type: "application/json", bytes: Buffer.from([0x7b, 0x22, 0xff, 0xfe, ...bytes]) })),
+  fc.dictionary(fieldNames, fc.string({ maxLength: 20 }), { maxKeys: 4 }).map((o) => ({ type: "application/x-www-form-urlencoded", text: new URLSearchParams(o).toString() })),
+  fc.constantFrom("text/plain", "multipart/form-data; boundary=x", "application/xml", "").map((type) => ({ type, text: "<x/>" }))
+)
+const request = fc.record({
+  op: fc.constantFrom(...operations),
+  ids: fc.array(fc.oneof(weird, fc.constantFrom(String(d.id), String(group.id), group.key, "1")), { minLength: 3, maxLength: 3 }),
+  query: fc.array(fc.tuple(fc.oneof(fc.constant("limit"), fc.constant("group_id"), fc.string({ maxLength: 8 })), weird), { maxLength: 4 }),
+  body
+})
+
+t.test("no 5xx, and nothing changes on refusal", async (t) => {
+  let requests = 0
+  let refused = 0
+  await fc.assert(
+    fc.asyncProperty(request, async ({ op, ids, query, body }) => {
+      let i = 0
+      const path = op.path.replace(/\{[^}]+\}/g, () => ids[i++]!)
+      const q = [...query, ...op.params.slice(0, 2).map((p: string, k: number) => [p, ids[k]!] as const)]
+        .map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join("&")
+      const before = snapshot()
+      const res = await O(`${path.slice(1)}${q === "" ? "" : `?${q}`}`, {
+        method: op.method,
+        responseType: "text",
+        ...(op.method === "GET" || op.method === "DELETE" ? {} : {
+          body: "bytes" in body ? body.bytes : body.text,
+          headers: { "content-type": body.type }
+        })
+      })
+      requests++
+      if (res.statusCode >= 500) throw new Error(`${op.method} ${path}?${q} → ${res.statusCode} ${res.body}`)
+      if (res.statusCode >= 400) {
+        refused++
+        if (snapshot() !== before) throw new Error(`${op.method} ${path}?${q} was refused (${res.statusCode}) but changed the database`)
+        JSON.parse(res.body)
+      }
+    }),
+    { numRuns: RUNS, seed: Number(process.env.FUZZ_SEED ?? 20261123) }
+  )
+  t.equal(requests, RUNS)
+  t.ok(refused > 300, `most fuzzed requests are refused (${refused})`)
+})
