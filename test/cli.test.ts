@@ -9,12 +9,13 @@ import { runCli } from "@convene/cli"
 import Database from "better-sqlite3"
 import { execFile, spawn } from "node:child_process"
 import { existsSync, rmSync } from "node:fs"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import t from "tap"
 import { startReceiver } from "./receiver.js"
 import { tempDbFile } from "./helpers.js"
 
-const BIN = fileURLToPath(new URL("../packages/cli/bin/convene.js", import.meta.url))
+/** tap runs every test from the repository root. */
+const BIN = join(process.cwd(), "packages/cli/bin/convene.js")
 
 interface Result {
   readonly code: number
@@ -334,7 +335,7 @@ t.test("serve on an empty database", async (t) => {
   t.equal((await fetch(`${started.url}/api/b2/groups`, { headers: { authorization: "Bearer wrong" } })).status, 403)
 
   // the CLI's user JSON is the b3 API's user JSON
-  const b3 = await (await fetch(`${started.url}/api/b3/users/1`, { headers: { authorization: `Bearer ${b3Key}` } })).json()
+  const b3 = await (await fetch(`${started.url}/api/b3/users/1`, { headers: { authorization: `Bearer ${b3Key}` } })).json() as { user: unknown }
   t.same(json(await f.cli("users", "show", "1", "--json")), b3.user)
 
   // serve runs the webhook delivery worker and the scheduler

@@ -8,7 +8,7 @@ import t from "tap"
 import { seedUser, startTestServer } from "./helpers.js"
 
 /** FUZZ_RUNS and FUZZ_SEED widen or vary a run by hand; the suite runs a fixed seed. */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 800)
+const RUNS = Number(process.env.FUZZ_RUNS ?? 500)
 const s = await startTestServer({ allowPrivateWebhooks: false })
 t.teardown(s.close)
 const owner = await seedUser(s.convene, { name: "Owner" })
@@ -79,7 +79,7 @@ t.test("no 5xx, and nothing changes on refusal", async (t) => {
         .map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join("&")
       const before = snapshot()
       const res = await O(`${path.slice(1)}${q === "" ? "" : `?${q}`}`, {
-        method: op.method,
+        method: op.method as "GET",
         responseType: "text",
         ...(op.method === "GET" || op.method === "DELETE" ? {} : {
           body: "bytes" in body ? body.bytes : body.text,
@@ -97,5 +97,5 @@ t.test("no 5xx, and nothing changes on refusal", async (t) => {
     { numRuns: RUNS, seed: Number(process.env.FUZZ_SEED ?? 20261123) }
   )
   t.equal(requests, RUNS)
-  t.ok(refused > 300, `most fuzzed requests are refused (${refused})`)
+  t.ok(refused > RUNS / 2, `most fuzzed requests are refused (${refused})`)
 })

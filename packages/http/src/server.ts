@@ -1,5 +1,6 @@
 import { HttpApiBuilder, type HttpApp, HttpMiddleware, HttpServerResponse } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+// the module, not the package index: the index loads every Node platform module (workers, sockets, …)
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { badRequest, NodeUrlPolicyLive, Store, type StoreService } from "@convene/core"
 import { Cause, Effect, Exit, Fiber, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
