@@ -27,6 +27,9 @@ const WORD = /^[\p{L}\p{N}]+$/u
 export const searchTerms = (query: string): ReadonlyArray<string> =>
   query.replace(/\p{Cc}/gu, " ").split(/\s+/u).filter((t) => WORDY.test(t)).map((t) => t.toLowerCase())
 
+/** A word as FTS5's `unicode61 remove_diacritics 2` keeps it: lower case, diacritics removed ("Ärger" → "arger"). */
+export const foldTerm = (term: string): string => term.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase()
+
 /** One term as an FTS5 string: inside double quotes every character is text (a quote is doubled). */
 export const quoteTerm = (term: string): string => `"${term.replace(/"/g, "\"\"")}"`
 

@@ -23,6 +23,7 @@ import type { Access } from "../rules/access.js"
 import { fullName } from "../rules/groups.js"
 import { resultsVisible } from "../rules/pollTypes.js"
 import {
+  foldTerm,
   fuzzyAlternatives,
   fuzzyEligible,
   fuzzyLengths,
@@ -92,9 +93,11 @@ const alternativesOf = (terms: ReadonlyArray<string>) =>
     const out = new Map<string, ReadonlyArray<string>>()
     for (const term of new Set(terms)) {
       if (!fuzzyEligible(term)) continue
-      const { max, min } = fuzzyLengths(term)
-      const words = yield* store.search.similarWords(trigramExpression(term), min, max, WORD_CANDIDATES)
-      const alts = fuzzyAlternatives(term, words)
+      // the vocabulary holds words as FTS5's unicode61 tokenizer folds them
+      const folded = foldTerm(term)
+      const { max, min } = fuzzyLengths(folded)
+      const words = yield* store.search.similarWords(trigramExpression(folded), min, max, WORD_CANDIDATES)
+      const alts = fuzzyAlternatives(folded, words)
       if (alts.length > 0) out.set(term, alts)
     }
     return out

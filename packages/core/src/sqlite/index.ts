@@ -17,6 +17,7 @@ import { makeReportsRepo } from "./reports.js"
 import { makeSearchRepo } from "./search.js"
 
 export { migrate } from "./db.js"
+export { migrations } from "./migrations/index.js"
 
 /** Opens (and migrates) the SQLite file and returns the Store plus a close function. */
 export const makeSqliteStore = (filename: string): StoreService & { readonly close: () => void } => {

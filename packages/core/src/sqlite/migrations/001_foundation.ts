@@ -1,4 +1,5 @@
-export const m001_foundation = `
+/** Frozen SQL text: a released migration never changes (test: migration checksums). */
+export const m001_foundation = String.raw`
 CREATE TABLE users (
   id INTEGER PRIMARY KEY,
   name TEXT,

@@ -2,8 +2,10 @@
  * Threads: a topic per discussion (later also per standalone poll) holding the thread state and its
  * ordered items; discussions, comments, reactions and the thread's readers (guests).
  * Every reference to a user either cascades or is set null, so deleting a user (b3) never fails.
+ *
+ * Frozen SQL text: a released migration never changes (test: migration checksums).
  */
-export const m002_discussions = `
+export const m002_discussions = String.raw`
 CREATE TABLE topics (
   id INTEGER PRIMARY KEY,
   group_id INTEGER REFERENCES groups(id) ON DELETE CASCADE,

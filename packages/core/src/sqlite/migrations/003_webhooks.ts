@@ -1,4 +1,5 @@
-export const m003_webhooks = `
+/** Frozen SQL text: a released migration never changes (test: migration checksums). */
+export const m003_webhooks = String.raw`
 CREATE TABLE chatbots (
   id INTEGER PRIMARY KEY,
   group_id INTEGER NOT NULL REFERENCES groups(id) ON DELETE CASCADE,

@@ -1,8 +1,10 @@
 /**
  * Polls, their options, ballots (stances with their choices) and outcomes.
  * A poll's group is its thread's group (read through the topic, not stored twice).
+ *
+ * Frozen SQL text: a released migration never changes (test: migration checksums).
  */
-export const m004_polls = `
+export const m004_polls = String.raw`
 CREATE TABLE polls (
   id INTEGER PRIMARY KEY,
   key TEXT NOT NULL UNIQUE,

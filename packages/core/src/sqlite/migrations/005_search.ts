@@ -12,80 +12,10 @@
  * a vote of an anonymous poll have no document. What depends on the reader (thread visibility, hidden
  * results) is decided at query time. The triggers are plain SQL (no application functions), so any
  * connection may write to the file. The vocabulary only grows: a word no longer used finds nothing.
+ *
+ * Frozen SQL text: a released migration never changes (test: migration checksums).
  */
-
-/** A SQL string literal. */
-const lit = (s: string) => `'${s.replace(/'/g, "''")}'`
-
-/** HTML bodies lose their tags (text between tags kept, separated by spaces) and common entities. */
-const stripHtml = (col: string) => {
-  const text = `(SELECT group_concat(value, ' ') FROM json_each('[' || replace(replace(json_quote(${col}), '<', '","<'), '>', '","') || ']')
-     WHERE value NOT LIKE '<%')`
-  const entities: Array<[string, string]> = [["&nbsp;", " "], ["&lt;", "<"], ["&gt;", ">"], ["&quot;", "\""], ["&#39;", "'"], ["&amp;", "&"]]
-  return entities.reduce((e, [from, to]) => `replace(${e}, ${lit(from)}, ${lit(to)})`, `coalesce(${text}, '')`)
-}
-
-/** The searchable text of a body in its format. */
-const plain = (col: string, format: string) => `CASE WHEN ${format} = 'html' THEN ${stripHtml(col)} ELSE coalesce(${col}, '') END`
-
-/** Characters that separate words for the vocabulary (unicode61 treats every non-alphanumeric as one). */
-const SEPARATORS = [
-  "\t", "\n", "\r", ".", ",", ";", ":", "!", "?", "\"", "'", "`", "(", ")", "[", "]", "{", "}", "<", ">", "/", "\\", "|", "*",
-  "_", "~", "#", "+", "=", "&", "%", "$", "@", "^", "-", "\u00a0", "\u201c", "\u201d", "\u2018", "\u2019", "\u00ab", "\u00bb",
-  "\u2013", "\u2014", "\u2026", "\u00b7", "\u2022", "\u00bf", "\u00a1"
-]
-const separated = (col: string) => SEPARATORS.reduce((e, ch) => `replace(${e}, ${lit(ch)}, ' ')`, col)
-
-/** The words of a text as a json_each source (split on spaces once separators became spaces). */
-const wordsOf = (col: string) => `json_each('[' || replace(json_quote(lower(${separated(col)})), ' ', '","') || ']')`
-
-const COLUMNS = "(searchable_type, searchable_id, topic_id, poll_id, author_id, authored_at, content)"
-
-/** The document of each type, for the rows matching `where` (soft-deleted and non-searchable rows have none). */
-const documents = {
-  Discussion: (where: string) => `
-    INSERT INTO search_documents ${COLUMNS}
-    SELECT 'Discussion', d.id, d.topic_id, NULL, d.author_id, d.created_at, d.title || char(10) || ${plain("d.description", "d.description_format")}
-    FROM discussions d WHERE ${where} AND d.discarded_at IS NULL;`,
-  Comment: (where: string) => `
-    INSERT INTO search_documents ${COLUMNS}
-    SELECT 'Comment', c.id, d.topic_id, NULL, c.author_id, c.created_at, ${plain("c.body", "c.body_format")}
-    FROM comments c JOIN discussions d ON d.id = c.discussion_id WHERE ${where} AND c.discarded_at IS NULL;`,
-  Poll: (where: string) => `
-    INSERT INTO search_documents ${COLUMNS}
-    SELECT 'Poll', p.id, p.topic_id, p.id, p.author_id, p.created_at, p.title || char(10) || ${plain("p.details", "p.details_format")}
-    FROM polls p WHERE ${where} AND p.discarded_at IS NULL;`,
-  // cast, latest, un-revoked ballots of polls that are not anonymous; authored when cast
-  Stance: (where: string) => `
-    INSERT INTO search_documents ${COLUMNS}
-    SELECT 'Stance', s.id, p.topic_id, p.id, s.participant_id, s.cast_at, ${plain("s.reason", "s.reason_format")}
-    FROM stances s JOIN polls p ON p.id = s.poll_id
-    WHERE ${where} AND s.latest = 1 AND s.revoked_at IS NULL AND s.cast_at IS NOT NULL AND p.anonymous = 0;`,
-  Outcome: (where: string) => `
-    INSERT INTO search_documents ${COLUMNS}
-    SELECT 'Outcome', o.id, p.topic_id, p.id, o.author_id, o.created_at, ${plain("o.statement", "o.statement_format")}
-    FROM outcomes o JOIN polls p ON p.id = o.poll_id WHERE ${where};`
-}
-
-const drop = (type: string, id: string) => `DELETE FROM search_documents WHERE searchable_type = '${type}' AND searchable_id = ${id};`
-
-/** Insert, update of the listed columns (re-index) and delete triggers for one source table. */
-const sync = (table: string, type: keyof typeof documents, alias: string, columns: ReadonlyArray<string>) => `
-CREATE TRIGGER ${table}_search_insert AFTER INSERT ON ${table}
-BEGIN
-  ${documents[type](`${alias}.id = NEW.id`)}
-END;
-CREATE TRIGGER ${table}_search_update AFTER UPDATE OF ${columns.join(", ")} ON ${table}
-BEGIN
-  ${drop(type, "OLD.id")}
-  ${documents[type](`${alias}.id = NEW.id`)}
-END;
-CREATE TRIGGER ${table}_search_delete AFTER DELETE ON ${table}
-BEGIN
-  ${drop(type, "OLD.id")}
-END;`
-
-export const m005_search = `
+export const m005_search = String.raw`
 CREATE TABLE search_documents (
   id INTEGER PRIMARY KEY,
   searchable_type TEXT NOT NULL CHECK (searchable_type IN ('Discussion', 'Comment', 'Poll', 'Stance', 'Outcome')),
@@ -114,7 +44,8 @@ CREATE VIRTUAL TABLE search_trigrams USING fts5(word, content = '', tokenize = '
 CREATE TRIGGER search_documents_index AFTER INSERT ON search_documents
 BEGIN
   INSERT INTO search_fts (rowid, content) VALUES (NEW.id, NEW.content);
-  INSERT OR IGNORE INTO search_words (word) SELECT value FROM ${wordsOf("NEW.content")} WHERE length(value) BETWEEN 4 AND 64;
+  INSERT OR IGNORE INTO search_words (word) SELECT value FROM json_each('[' || replace(json_quote(lower(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(NEW.content, '	', ' '), '
+', ' '), '${"\r"}', ' '), '.', ' '), ',', ' '), ';', ' '), ':', ' '), '!', ' '), '?', ' '), '"', ' '), '''', ' '), '${"`"}', ' '), '(', ' '), ')', ' '), '[', ' '), ']', ' '), '{', ' '), '}', ' '), '<', ' '), '>', ' '), '/', ' '), '${"\\"}', ' '), '|', ' '), '*', ' '), '_', ' '), '~', ' '), '#', ' '), '+', ' '), '=', ' '), '&', ' '), '%', ' '), '$', ' '), '@', ' '), '^', ' '), '-', ' '), ' ', ' '), '“', ' '), '”', ' '), '‘', ' '), '’', ' '), '«', ' '), '»', ' '), '–', ' '), '—', ' '), '…', ' '), '·', ' '), '•', ' '), '¿', ' '), '¡', ' '))), ' ', '","') || ']') WHERE length(value) BETWEEN 4 AND 64;
 END;
 CREATE TRIGGER search_documents_unindex AFTER DELETE ON search_documents
 BEGIN
@@ -124,22 +55,155 @@ CREATE TRIGGER search_words_index AFTER INSERT ON search_words
 BEGIN
   INSERT INTO search_trigrams (rowid, word) VALUES (NEW.id, '  ' || NEW.word || ' ');
 END;
-${sync("discussions", "Discussion", "d", ["title", "description", "description_format", "discarded_at", "author_id", "created_at"])}
-${sync("comments", "Comment", "c", ["body", "body_format", "discarded_at", "author_id", "created_at"])}
-${sync("polls", "Poll", "p", ["title", "details", "details_format", "discarded_at", "author_id", "created_at"])}
-${sync("stances", "Stance", "s", ["latest", "cast_at", "reason", "reason_format", "revoked_at"])}
-${sync("outcomes", "Outcome", "o", ["statement", "statement_format", "author_id", "created_at"])}
+
+CREATE TRIGGER discussions_search_insert AFTER INSERT ON discussions
+BEGIN
+  
+    INSERT INTO search_documents (searchable_type, searchable_id, topic_id, poll_id, author_id, authored_at, content)
+    SELECT 'Discussion', d.id, d.topic_id, NULL, d.author_id, d.created_at, d.title || char(10) || CASE WHEN d.description_format = 'html' THEN replace(replace(replace(replace(replace(replace(coalesce((SELECT group_concat(value, ' ') FROM json_each('[' || replace(replace(json_quote(d.description), '<', '","<'), '>', '","') || ']')
+     WHERE value NOT LIKE '<%'), ''), '&nbsp;', ' '), '&lt;', '<'), '&gt;', '>'), '&quot;', '"'), '&#39;', ''''), '&amp;', '&') ELSE coalesce(d.description, '') END
+    FROM discussions d WHERE d.id = NEW.id AND d.discarded_at IS NULL;
+END;
+CREATE TRIGGER discussions_search_update AFTER UPDATE OF title, description, description_format, discarded_at, author_id, created_at ON discussions
+BEGIN
+  DELETE FROM search_documents WHERE searchable_type = 'Discussion' AND searchable_id = OLD.id;
+  
+    INSERT INTO search_documents (searchable_type, searchable_id, topic_id, poll_id, author_id, authored_at, content)
+    SELECT 'Discussion', d.id, d.topic_id, NULL, d.author_id, d.created_at, d.title || char(10) || CASE WHEN d.description_format = 'html' THEN replace(replace(replace(replace(replace(replace(coalesce((SELECT group_concat(value, ' ') FROM json_each('[' || replace(replace(json_quote(d.description), '<', '","<'), '>', '","') || ']')
+     WHERE value NOT LIKE '<%'), ''), '&nbsp;', ' '), '&lt;', '<'), '&gt;', '>'), '&quot;', '"'), '&#39;', ''''), '&amp;', '&') ELSE coalesce(d.description, '') END
+    FROM discussions d WHERE d.id = NEW.id AND d.discarded_at IS NULL;
+END;
+CREATE TRIGGER discussions_search_delete AFTER DELETE ON discussions
+BEGIN
+  DELETE FROM search_documents WHERE searchable_type = 'Discussion' AND searchable_id = OLD.id;
+END;
+
+CREATE TRIGGER comments_search_insert AFTER INSERT ON comments
+BEGIN
+  
+    INSERT INTO search_documents (searchable_type, searchable_id, topic_id, poll_id, author_id, authored_at, content)
+    SELECT 'Comment', c.id, d.topic_id, NULL, c.author_id, c.created_at, CASE WHEN c.body_format = 'html' THEN replace(replace(replace(replace(replace(replace(coalesce((SELECT group_concat(value, ' ') FROM json_each('[' || replace(replace(json_quote(c.body), '<', '","<'), '>', '","') || ']')
+     WHERE value NOT LIKE '<%'), ''), '&nbsp;', ' '), '&lt;', '<'), '&gt;', '>'), '&quot;', '"'), '&#39;', ''''), '&amp;', '&') ELSE coalesce(c.body, '') END
+    FROM comments c JOIN discussions d ON d.id = c.discussion_id WHERE c.id = NEW.id AND c.discarded_at IS NULL;
+END;
+CREATE TRIGGER comments_search_update AFTER UPDATE OF body, body_format, discarded_at, author_id, created_at ON comments
+BEGIN
+  DELETE FROM search_documents WHERE searchable_type = 'Comment' AND searchable_id = OLD.id;
+  
+    INSERT INTO search_documents (searchable_type, searchable_id, topic_id, poll_id, author_id, authored_at, content)
+    SELECT 'Comment', c.id, d.topic_id, NULL, c.author_id, c.created_at, CASE WHEN c.body_format = 'html' THEN replace(replace(replace(replace(replace(replace(coalesce((SELECT group_concat(value, ' ') FROM json_each('[' || replace(replace(json_quote(c.body), '<', '","<'), '>', '","') || ']')
+     WHERE value NOT LIKE '<%'), ''), '&nbsp;', ' '), '&lt;', '<'), '&gt;', '>'), '&quot;', '"'), '&#39;', ''''), '&amp;', '&') ELSE coalesce(c.body, '') END
+    FROM comments c JOIN discussions d ON d.id = c.discussion_id WHERE c.id = NEW.id AND c.discarded_at IS NULL;
+END;
+CREATE TRIGGER comments_search_delete AFTER DELETE ON comments
+BEGIN
+  DELETE FROM search_documents WHERE searchable_type = 'Comment' AND searchable_id = OLD.id;
+END;
+
+CREATE TRIGGER polls_search_insert AFTER INSERT ON polls
+BEGIN
+  
+    INSERT INTO search_documents (searchable_type, searchable_id, topic_id, poll_id, author_id, authored_at, content)
+    SELECT 'Poll', p.id, p.topic_id, p.id, p.author_id, p.created_at, p.title || char(10) || CASE WHEN p.details_format = 'html' THEN replace(replace(replace(replace(replace(replace(coalesce((SELECT group_concat(value, ' ') FROM json_each('[' || replace(replace(json_quote(p.details), '<', '","<'), '>', '","') || ']')
+     WHERE value NOT LIKE '<%'), ''), '&nbsp;', ' '), '&lt;', '<'), '&gt;', '>'), '&quot;', '"'), '&#39;', ''''), '&amp;', '&') ELSE coalesce(p.details, '') END
+    FROM polls p WHERE p.id = NEW.id AND p.discarded_at IS NULL;
+END;
+CREATE TRIGGER polls_search_update AFTER UPDATE OF title, details, details_format, discarded_at, author_id, created_at ON polls
+BEGIN
+  DELETE FROM search_documents WHERE searchable_type = 'Poll' AND searchable_id = OLD.id;
+  
+    INSERT INTO search_documents (searchable_type, searchable_id, topic_id, poll_id, author_id, authored_at, content)
+    SELECT 'Poll', p.id, p.topic_id, p.id, p.author_id, p.created_at, p.title || char(10) || CASE WHEN p.details_format = 'html' THEN replace(replace(replace(replace(replace(replace(coalesce((SELECT group_concat(value, ' ') FROM json_each('[' || replace(replace(json_quote(p.details), '<', '","<'), '>', '","') || ']')
+     WHERE value NOT LIKE '<%'), ''), '&nbsp;', ' '), '&lt;', '<'), '&gt;', '>'), '&quot;', '"'), '&#39;', ''''), '&amp;', '&') ELSE coalesce(p.details, '') END
+    FROM polls p WHERE p.id = NEW.id AND p.discarded_at IS NULL;
+END;
+CREATE TRIGGER polls_search_delete AFTER DELETE ON polls
+BEGIN
+  DELETE FROM search_documents WHERE searchable_type = 'Poll' AND searchable_id = OLD.id;
+END;
+
+CREATE TRIGGER stances_search_insert AFTER INSERT ON stances
+BEGIN
+  
+    INSERT INTO search_documents (searchable_type, searchable_id, topic_id, poll_id, author_id, authored_at, content)
+    SELECT 'Stance', s.id, p.topic_id, p.id, s.participant_id, s.cast_at, CASE WHEN s.reason_format = 'html' THEN replace(replace(replace(replace(replace(replace(coalesce((SELECT group_concat(value, ' ') FROM json_each('[' || replace(replace(json_quote(s.reason), '<', '","<'), '>', '","') || ']')
+     WHERE value NOT LIKE '<%'), ''), '&nbsp;', ' '), '&lt;', '<'), '&gt;', '>'), '&quot;', '"'), '&#39;', ''''), '&amp;', '&') ELSE coalesce(s.reason, '') END
+    FROM stances s JOIN polls p ON p.id = s.poll_id
+    WHERE s.id = NEW.id AND s.latest = 1 AND s.revoked_at IS NULL AND s.cast_at IS NOT NULL AND p.anonymous = 0;
+END;
+CREATE TRIGGER stances_search_update AFTER UPDATE OF latest, cast_at, reason, reason_format, revoked_at ON stances
+BEGIN
+  DELETE FROM search_documents WHERE searchable_type = 'Stance' AND searchable_id = OLD.id;
+  
+    INSERT INTO search_documents (searchable_type, searchable_id, topic_id, poll_id, author_id, authored_at, content)
+    SELECT 'Stance', s.id, p.topic_id, p.id, s.participant_id, s.cast_at, CASE WHEN s.reason_format = 'html' THEN replace(replace(replace(replace(replace(replace(coalesce((SELECT group_concat(value, ' ') FROM json_each('[' || replace(replace(json_quote(s.reason), '<', '","<'), '>', '","') || ']')
+     WHERE value NOT LIKE '<%'), ''), '&nbsp;', ' '), '&lt;', '<'), '&gt;', '>'), '&quot;', '"'), '&#39;', ''''), '&amp;', '&') ELSE coalesce(s.reason, '') END
+    FROM stances s JOIN polls p ON p.id = s.poll_id
+    WHERE s.id = NEW.id AND s.latest = 1 AND s.revoked_at IS NULL AND s.cast_at IS NOT NULL AND p.anonymous = 0;
+END;
+CREATE TRIGGER stances_search_delete AFTER DELETE ON stances
+BEGIN
+  DELETE FROM search_documents WHERE searchable_type = 'Stance' AND searchable_id = OLD.id;
+END;
+
+CREATE TRIGGER outcomes_search_insert AFTER INSERT ON outcomes
+BEGIN
+  
+    INSERT INTO search_documents (searchable_type, searchable_id, topic_id, poll_id, author_id, authored_at, content)
+    SELECT 'Outcome', o.id, p.topic_id, p.id, o.author_id, o.created_at, CASE WHEN o.statement_format = 'html' THEN replace(replace(replace(replace(replace(replace(coalesce((SELECT group_concat(value, ' ') FROM json_each('[' || replace(replace(json_quote(o.statement), '<', '","<'), '>', '","') || ']')
+     WHERE value NOT LIKE '<%'), ''), '&nbsp;', ' '), '&lt;', '<'), '&gt;', '>'), '&quot;', '"'), '&#39;', ''''), '&amp;', '&') ELSE coalesce(o.statement, '') END
+    FROM outcomes o JOIN polls p ON p.id = o.poll_id WHERE o.id = NEW.id;
+END;
+CREATE TRIGGER outcomes_search_update AFTER UPDATE OF statement, statement_format, author_id, created_at ON outcomes
+BEGIN
+  DELETE FROM search_documents WHERE searchable_type = 'Outcome' AND searchable_id = OLD.id;
+  
+    INSERT INTO search_documents (searchable_type, searchable_id, topic_id, poll_id, author_id, authored_at, content)
+    SELECT 'Outcome', o.id, p.topic_id, p.id, o.author_id, o.created_at, CASE WHEN o.statement_format = 'html' THEN replace(replace(replace(replace(replace(replace(coalesce((SELECT group_concat(value, ' ') FROM json_each('[' || replace(replace(json_quote(o.statement), '<', '","<'), '>', '","') || ']')
+     WHERE value NOT LIKE '<%'), ''), '&nbsp;', ' '), '&lt;', '<'), '&gt;', '>'), '&quot;', '"'), '&#39;', ''''), '&amp;', '&') ELSE coalesce(o.statement, '') END
+    FROM outcomes o JOIN polls p ON p.id = o.poll_id WHERE o.id = NEW.id;
+END;
+CREATE TRIGGER outcomes_search_delete AFTER DELETE ON outcomes
+BEGIN
+  DELETE FROM search_documents WHERE searchable_type = 'Outcome' AND searchable_id = OLD.id;
+END;
 -- a poll made anonymous (or not) takes its votes out of (or back into) the index
 CREATE TRIGGER polls_search_anonymous AFTER UPDATE OF anonymous ON polls
 BEGIN
   DELETE FROM search_documents WHERE searchable_type = 'Stance' AND poll_id = NEW.id;
-  ${documents.Stance("s.poll_id = NEW.id")}
+  
+    INSERT INTO search_documents (searchable_type, searchable_id, topic_id, poll_id, author_id, authored_at, content)
+    SELECT 'Stance', s.id, p.topic_id, p.id, s.participant_id, s.cast_at, CASE WHEN s.reason_format = 'html' THEN replace(replace(replace(replace(replace(replace(coalesce((SELECT group_concat(value, ' ') FROM json_each('[' || replace(replace(json_quote(s.reason), '<', '","<'), '>', '","') || ']')
+     WHERE value NOT LIKE '<%'), ''), '&nbsp;', ' '), '&lt;', '<'), '&gt;', '>'), '&quot;', '"'), '&#39;', ''''), '&amp;', '&') ELSE coalesce(s.reason, '') END
+    FROM stances s JOIN polls p ON p.id = s.poll_id
+    WHERE s.poll_id = NEW.id AND s.latest = 1 AND s.revoked_at IS NULL AND s.cast_at IS NOT NULL AND p.anonymous = 0;
 END;
 
 -- what was written before search existed
-${documents.Discussion("1")}
-${documents.Comment("1")}
-${documents.Poll("1")}
-${documents.Stance("1")}
-${documents.Outcome("1")}
+
+    INSERT INTO search_documents (searchable_type, searchable_id, topic_id, poll_id, author_id, authored_at, content)
+    SELECT 'Discussion', d.id, d.topic_id, NULL, d.author_id, d.created_at, d.title || char(10) || CASE WHEN d.description_format = 'html' THEN replace(replace(replace(replace(replace(replace(coalesce((SELECT group_concat(value, ' ') FROM json_each('[' || replace(replace(json_quote(d.description), '<', '","<'), '>', '","') || ']')
+     WHERE value NOT LIKE '<%'), ''), '&nbsp;', ' '), '&lt;', '<'), '&gt;', '>'), '&quot;', '"'), '&#39;', ''''), '&amp;', '&') ELSE coalesce(d.description, '') END
+    FROM discussions d WHERE 1 AND d.discarded_at IS NULL;
+
+    INSERT INTO search_documents (searchable_type, searchable_id, topic_id, poll_id, author_id, authored_at, content)
+    SELECT 'Comment', c.id, d.topic_id, NULL, c.author_id, c.created_at, CASE WHEN c.body_format = 'html' THEN replace(replace(replace(replace(replace(replace(coalesce((SELECT group_concat(value, ' ') FROM json_each('[' || replace(replace(json_quote(c.body), '<', '","<'), '>', '","') || ']')
+     WHERE value NOT LIKE '<%'), ''), '&nbsp;', ' '), '&lt;', '<'), '&gt;', '>'), '&quot;', '"'), '&#39;', ''''), '&amp;', '&') ELSE coalesce(c.body, '') END
+    FROM comments c JOIN discussions d ON d.id = c.discussion_id WHERE 1 AND c.discarded_at IS NULL;
+
+    INSERT INTO search_documents (searchable_type, searchable_id, topic_id, poll_id, author_id, authored_at, content)
+    SELECT 'Poll', p.id, p.topic_id, p.id, p.author_id, p.created_at, p.title || char(10) || CASE WHEN p.details_format = 'html' THEN replace(replace(replace(replace(replace(replace(coalesce((SELECT group_concat(value, ' ') FROM json_each('[' || replace(replace(json_quote(p.details), '<', '","<'), '>', '","') || ']')
+     WHERE value NOT LIKE '<%'), ''), '&nbsp;', ' '), '&lt;', '<'), '&gt;', '>'), '&quot;', '"'), '&#39;', ''''), '&amp;', '&') ELSE coalesce(p.details, '') END
+    FROM polls p WHERE 1 AND p.discarded_at IS NULL;
+
+    INSERT INTO search_documents (searchable_type, searchable_id, topic_id, poll_id, author_id, authored_at, content)
+    SELECT 'Stance', s.id, p.topic_id, p.id, s.participant_id, s.cast_at, CASE WHEN s.reason_format = 'html' THEN replace(replace(replace(replace(replace(replace(coalesce((SELECT group_concat(value, ' ') FROM json_each('[' || replace(replace(json_quote(s.reason), '<', '","<'), '>', '","') || ']')
+     WHERE value NOT LIKE '<%'), ''), '&nbsp;', ' '), '&lt;', '<'), '&gt;', '>'), '&quot;', '"'), '&#39;', ''''), '&amp;', '&') ELSE coalesce(s.reason, '') END
+    FROM stances s JOIN polls p ON p.id = s.poll_id
+    WHERE 1 AND s.latest = 1 AND s.revoked_at IS NULL AND s.cast_at IS NOT NULL AND p.anonymous = 0;
+
+    INSERT INTO search_documents (searchable_type, searchable_id, topic_id, poll_id, author_id, authored_at, content)
+    SELECT 'Outcome', o.id, p.topic_id, p.id, o.author_id, o.created_at, CASE WHEN o.statement_format = 'html' THEN replace(replace(replace(replace(replace(replace(coalesce((SELECT group_concat(value, ' ') FROM json_each('[' || replace(replace(json_quote(o.statement), '<', '","<'), '>', '","') || ']')
+     WHERE value NOT LIKE '<%'), ''), '&nbsp;', ' '), '&lt;', '<'), '&gt;', '>'), '&quot;', '"'), '&#39;', ''''), '&amp;', '&') ELSE coalesce(o.statement, '') END
+    FROM outcomes o JOIN polls p ON p.id = o.poll_id WHERE 1;
 `

@@ -7,29 +7,10 @@
  *
  * A ballot is live when latest = 1 AND revoked_at IS NULL, and counted in results when also cast.
  * An option's voter_count counts ballots that scored it above 0 (a meeting's: any answer).
+ *
+ * Frozen SQL text: a released migration never changes (test: migration checksums).
  */
-const live = (s: string) => `(${s}.latest = 1 AND ${s}.revoked_at IS NULL)`
-const counted = (s: string) => `(${live(s)} AND ${s}.cast_at IS NOT NULL)`
-
-/** Moves choices `c` (of a poll `p`) into (1) or out of (-1) their options' counters. */
-const move = (sign: 1 | -1, from: string, where: string) => `
-  UPDATE poll_options SET
-    total_score = poll_options.total_score + ${sign} * c.score,
-    voter_count = poll_options.voter_count + ${sign} * (c.score > 0 OR p.poll_type = 'meeting'),
-    yes_count = poll_options.yes_count + ${sign} * (c.score = 2),
-    maybe_count = poll_options.maybe_count + ${sign} * (c.score = 1),
-    no_count = poll_options.no_count + ${sign} * (c.score = 0)
-  FROM ${from}
-  WHERE poll_options.id = c.poll_option_id AND ${where};`
-
-/** One choice row (NEW or OLD) of a counted ballot. */
-const moveChoice = (sign: 1 | -1, row: "NEW" | "OLD") =>
-  move(sign, `(SELECT ${row}.poll_option_id AS poll_option_id, ${row}.score AS score) c, polls p`, "p.id = poll_options.poll_id")
-
-/** Every choice of a ballot. */
-const moveBallot = (sign: 1 | -1) => move(sign, "stance_choices c JOIN polls p ON p.id = NEW.poll_id", "c.stance_id = NEW.id")
-
-export const m009_poll_counters = `
+export const m009_poll_counters = String.raw`
 ALTER TABLE poll_options ADD COLUMN total_score INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE poll_options ADD COLUMN voter_count INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE poll_options ADD COLUMN yes_count INTEGER NOT NULL DEFAULT 0;
@@ -40,44 +21,84 @@ ALTER TABLE polls ADD COLUMN cast_count INTEGER NOT NULL DEFAULT 0;
 
 -- the counters of polls that already have ballots
 UPDATE polls SET
-  voters_count = (SELECT count(*) FROM stances s WHERE s.poll_id = polls.id AND ${live("s")}),
-  cast_count = (SELECT count(*) FROM stances s WHERE s.poll_id = polls.id AND ${counted("s")});
-${move(1, "stance_choices c JOIN stances s ON s.id = c.stance_id JOIN polls p ON p.id = s.poll_id", counted("s"))}
+  voters_count = (SELECT count(*) FROM stances s WHERE s.poll_id = polls.id AND (s.latest = 1 AND s.revoked_at IS NULL)),
+  cast_count = (SELECT count(*) FROM stances s WHERE s.poll_id = polls.id AND ((s.latest = 1 AND s.revoked_at IS NULL) AND s.cast_at IS NOT NULL));
+
+  UPDATE poll_options SET
+    total_score = poll_options.total_score + 1 * c.score,
+    voter_count = poll_options.voter_count + 1 * (c.score > 0 OR p.poll_type = 'meeting'),
+    yes_count = poll_options.yes_count + 1 * (c.score = 2),
+    maybe_count = poll_options.maybe_count + 1 * (c.score = 1),
+    no_count = poll_options.no_count + 1 * (c.score = 0)
+  FROM stance_choices c JOIN stances s ON s.id = c.stance_id JOIN polls p ON p.id = s.poll_id
+  WHERE poll_options.id = c.poll_option_id AND ((s.latest = 1 AND s.revoked_at IS NULL) AND s.cast_at IS NOT NULL);
 
 CREATE TRIGGER stance_choices_count_insert AFTER INSERT ON stance_choices
-WHEN (SELECT ${counted("s")} FROM stances s WHERE s.id = NEW.stance_id)
-BEGIN ${moveChoice(1, "NEW")} END;
+WHEN (SELECT ((s.latest = 1 AND s.revoked_at IS NULL) AND s.cast_at IS NOT NULL) FROM stances s WHERE s.id = NEW.stance_id)
+BEGIN 
+  UPDATE poll_options SET
+    total_score = poll_options.total_score + 1 * c.score,
+    voter_count = poll_options.voter_count + 1 * (c.score > 0 OR p.poll_type = 'meeting'),
+    yes_count = poll_options.yes_count + 1 * (c.score = 2),
+    maybe_count = poll_options.maybe_count + 1 * (c.score = 1),
+    no_count = poll_options.no_count + 1 * (c.score = 0)
+  FROM (SELECT NEW.poll_option_id AS poll_option_id, NEW.score AS score) c, polls p
+  WHERE poll_options.id = c.poll_option_id AND p.id = poll_options.poll_id; END;
 
 CREATE TRIGGER stance_choices_count_delete AFTER DELETE ON stance_choices
-WHEN (SELECT ${counted("s")} FROM stances s WHERE s.id = OLD.stance_id)
-BEGIN ${moveChoice(-1, "OLD")} END;
+WHEN (SELECT ((s.latest = 1 AND s.revoked_at IS NULL) AND s.cast_at IS NOT NULL) FROM stances s WHERE s.id = OLD.stance_id)
+BEGIN 
+  UPDATE poll_options SET
+    total_score = poll_options.total_score + -1 * c.score,
+    voter_count = poll_options.voter_count + -1 * (c.score > 0 OR p.poll_type = 'meeting'),
+    yes_count = poll_options.yes_count + -1 * (c.score = 2),
+    maybe_count = poll_options.maybe_count + -1 * (c.score = 1),
+    no_count = poll_options.no_count + -1 * (c.score = 0)
+  FROM (SELECT OLD.poll_option_id AS poll_option_id, OLD.score AS score) c, polls p
+  WHERE poll_options.id = c.poll_option_id AND p.id = poll_options.poll_id; END;
 
 CREATE TRIGGER stances_count_insert AFTER INSERT ON stances
 BEGIN
-  UPDATE polls SET voters_count = voters_count + ${live("NEW")}, cast_count = cast_count + ${counted("NEW")} WHERE id = NEW.poll_id;
+  UPDATE polls SET voters_count = voters_count + (NEW.latest = 1 AND NEW.revoked_at IS NULL), cast_count = cast_count + ((NEW.latest = 1 AND NEW.revoked_at IS NULL) AND NEW.cast_at IS NOT NULL) WHERE id = NEW.poll_id;
 END;
 
 CREATE TRIGGER stances_count_delete AFTER DELETE ON stances
 BEGIN
-  UPDATE polls SET voters_count = voters_count - ${live("OLD")}, cast_count = cast_count - ${counted("OLD")} WHERE id = OLD.poll_id;
+  UPDATE polls SET voters_count = voters_count - (OLD.latest = 1 AND OLD.revoked_at IS NULL), cast_count = cast_count - ((OLD.latest = 1 AND OLD.revoked_at IS NULL) AND OLD.cast_at IS NOT NULL) WHERE id = OLD.poll_id;
 END;
 
 -- a ballot entering or leaving the count (cast, replaced, revoked, restored) moves its choices with it
 CREATE TRIGGER stances_count_update AFTER UPDATE OF latest, revoked_at, cast_at ON stances
 BEGIN
   UPDATE polls SET
-    voters_count = voters_count - ${live("OLD")} + ${live("NEW")},
-    cast_count = cast_count - ${counted("OLD")} + ${counted("NEW")}
+    voters_count = voters_count - (OLD.latest = 1 AND OLD.revoked_at IS NULL) + (NEW.latest = 1 AND NEW.revoked_at IS NULL),
+    cast_count = cast_count - ((OLD.latest = 1 AND OLD.revoked_at IS NULL) AND OLD.cast_at IS NOT NULL) + ((NEW.latest = 1 AND NEW.revoked_at IS NULL) AND NEW.cast_at IS NOT NULL)
   WHERE id = NEW.poll_id;
 END;
 
 CREATE TRIGGER stances_count_leave AFTER UPDATE OF latest, revoked_at, cast_at ON stances
-WHEN ${counted("OLD")} AND NOT ${counted("NEW")}
-BEGIN ${moveBallot(-1)} END;
+WHEN ((OLD.latest = 1 AND OLD.revoked_at IS NULL) AND OLD.cast_at IS NOT NULL) AND NOT ((NEW.latest = 1 AND NEW.revoked_at IS NULL) AND NEW.cast_at IS NOT NULL)
+BEGIN 
+  UPDATE poll_options SET
+    total_score = poll_options.total_score + -1 * c.score,
+    voter_count = poll_options.voter_count + -1 * (c.score > 0 OR p.poll_type = 'meeting'),
+    yes_count = poll_options.yes_count + -1 * (c.score = 2),
+    maybe_count = poll_options.maybe_count + -1 * (c.score = 1),
+    no_count = poll_options.no_count + -1 * (c.score = 0)
+  FROM stance_choices c JOIN polls p ON p.id = NEW.poll_id
+  WHERE poll_options.id = c.poll_option_id AND c.stance_id = NEW.id; END;
 
 CREATE TRIGGER stances_count_enter AFTER UPDATE OF latest, revoked_at, cast_at ON stances
-WHEN NOT ${counted("OLD")} AND ${counted("NEW")}
-BEGIN ${moveBallot(1)} END;
+WHEN NOT ((OLD.latest = 1 AND OLD.revoked_at IS NULL) AND OLD.cast_at IS NOT NULL) AND ((NEW.latest = 1 AND NEW.revoked_at IS NULL) AND NEW.cast_at IS NOT NULL)
+BEGIN 
+  UPDATE poll_options SET
+    total_score = poll_options.total_score + 1 * c.score,
+    voter_count = poll_options.voter_count + 1 * (c.score > 0 OR p.poll_type = 'meeting'),
+    yes_count = poll_options.yes_count + 1 * (c.score = 2),
+    maybe_count = poll_options.maybe_count + 1 * (c.score = 1),
+    no_count = poll_options.no_count + 1 * (c.score = 0)
+  FROM stance_choices c JOIN polls p ON p.id = NEW.poll_id
+  WHERE poll_options.id = c.poll_option_id AND c.stance_id = NEW.id; END;
 
 -- the first voters of each option, in ballot order, read without a sort
 CREATE INDEX stance_choices_option_order ON stance_choices(poll_option_id, stance_id, score);

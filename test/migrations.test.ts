@@ -1,0 +1,114 @@
+/**
+ * Migrations are frozen SQL text (each held by its checksum here), a served database opens in Debian's
+ * sqlite3 shell and Python's sqlite3, and search splits and folds words as FTS5 does, on a new database
+ * and on one upgraded from before the vocabulary came from FTS5.
+ */
+import { makeConvene, migrate, migrations } from "@convene/core"
+import Database from "better-sqlite3"
+import { execFileSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import { rmSync } from "node:fs"
+import t from "tap"
+import { startTestServer, tempDbFile } from "./helpers.js"
+
+/** sha256 of each released migration's SQL. A changed line here means a released migration was edited: add a new one instead. */
+const CHECKSUMS = [
+  "0bd46e0cfa724f4fb02fc667c31942ef456242632a864f78f3c9c8502e843133",
+  "1ee47f9aa6747e66ad2ce3e553804a333f54bd893fa0d98a78394da858152da1",
+  "c56fee5e5d4a1b17721aa4bf27fed1ecf94e788a823c37c3e88600ac86380059",
+  "e1725fcda31eb70ba775ab754412e71ee3a3d3de2b82a8aafa1eaacd9c683312",
+  "76c7502c2fe79ddd32a86e455ad0bc4b33de4038d9f2c30e8a4d29dbdeefa668",
+  "4e1003ea2ce5257f9f3a7d540b709b6a84873396f0755768df8ce91890e5a835",
+  "fc97413b31735934cd21dc16d92bfa2e8f18d4946b78a35cb6c206e05c6981e5",
+  "81384a0b1f7f959b18c1438fe8f18f80053115d475cd255a36301c0c519a9aff",
+  "3ed498ef6d6957318e0f39bd3e73b31952cfcf8e28f9024b6b942ad4be57b426",
+  "1b54c4d08426ad25338c6973c22879ee9035f5c2ecb047b01eae13ec33275385",
+  "a1f023d3b6361582a814da7f7f61d0ecbfc917026b3341e6f43e4bc58e898479"
+]
+
+t.test("released migrations never change", async (t) => {
+  t.equal(migrations.length, CHECKSUMS.length, "every migration has a recorded checksum")
+  migrations.forEach((sql, i) => t.equal(createHash("sha256").update(sql).digest("hex"), CHECKSUMS[i], `migration ${i + 1}`))
+})
+
+const hasTool = (cmd: string, args: ReadonlyArray<string>) => {
+  try {
+    execFileSync(cmd, args, { stdio: "ignore" })
+    return true
+  } catch {
+    return false
+  }
+}
+
+t.test("a served database opens in the stock sqlite3 shell and in Python", async (t) => {
+  const file = tempDbFile()
+  t.teardown(() => rmSync(file.dir, { recursive: true, force: true }))
+  const s = await startTestServer({}, { filename: file.filename })
+  const user = await s.convene.users.create({ email: "shell@example.org", name: "Shell" })
+  const { group } = await s.convene.groups.create({ name: "Shells", owner: user.user })
+  await s.as(user.apiKey).post("api/b2/discussions", { json: { group_id: group.id, title: "Readable everywhere", description: "Ärger über Budget→Plan" } })
+  await s.close()
+  t.ok(hasTool("sqlite3", ["-version"]), "Debian's sqlite3 is installed (npm test's pretest installs it)")
+  const shell = execFileSync("sqlite3", [s.filename, "PRAGMA integrity_check; SELECT count(*) FROM sqlite_master; SELECT title FROM discussions;"], { encoding: "utf8" })
+  t.match(shell, /^ok\n\d+\nReadable everywhere\n$/)
+  const py = execFileSync("python3", ["-c", `import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute("select count(*) from sqlite_master").fetchone()[0] > 0, c.execute("pragma integrity_check").fetchone()[0])`, s.filename], { encoding: "utf8" })
+  t.equal(py.trim(), "True ok")
+})
+
+const searchWords = async (filename: string) => {
+  const db = new Database(filename, { readonly: true })
+  try {
+    return new Set((db.prepare("SELECT word FROM search_words").pluck().all() as Array<string>))
+  } finally {
+    db.close()
+  }
+}
+
+t.test("search finds words as FTS5 tokenizes them, typos included", async (t) => {
+  const s = await startTestServer()
+  t.teardown(s.close)
+  const user = await s.convene.users.create({ email: "words@example.org", name: "Words" })
+  const { group } = await s.convene.groups.create({ name: "Words", owner: user.user })
+  const A = s.as(user.apiKey)
+  const d = ((await A.post("api/b2/discussions", { json: { group_id: group.id, title: "Ärger im Garten", description: "日本語です and the Budget→Plan" } })).body as any).discussions[0]
+  const words = await searchWords(s.filename)
+  for (const w of ["arger", "garten", "日本語です", "budget", "plan"]) t.ok(words.has(w), `${w} is in the vocabulary as FTS5 folds it`)
+  t.notOk(words.has("budget→plan"), "→ separates words, as in FTS5")
+  const find = async (q: string) => ((await A.get(`api/b2/search?query=${encodeURIComponent(q)}`)).body as any).search_results.map((r: any) => r.searchable_id)
+  t.same(await find("Ärger"), [d.id])
+  t.same(await find("ärger"), [d.id])
+  t.same(await find("Ärgar"), [d.id], "one typo away, diacritics folded")
+  t.same(await find("日本語"), [d.id], "a prefix of a CJK run")
+  t.same(await find("日本語です"), [d.id])
+  t.same(await find("Budget→Plan"), [d.id])
+  t.same(await find("Plan"), [d.id])
+  t.same(await find("Budgte"), [d.id], "a transposition in a word that came after an arrow")
+})
+
+t.test("an older database is upgraded: its vocabulary is rebuilt from FTS5's tokens", async (t) => {
+  const { dir, filename } = tempDbFile()
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const db = new Database(filename)
+  for (let i = 0; i < 10; i++) db.exec(migrations[i]!)
+  db.pragma("user_version = 10")
+  const at = "2026-01-01T00:00:00.000Z"
+  db.exec(`
+    INSERT INTO users (id, name, email, api_key_hash, created_at, updated_at) VALUES (1, 'Old', 'old@example.org', 'x', '${at}', '${at}');
+    INSERT INTO groups (id, key, name, created_at, updated_at) VALUES (1, 'oldgroup', 'Old', '${at}', '${at}');
+    INSERT INTO topics (id, group_id, topicable_type, last_activity_at, created_at, updated_at) VALUES (1, 1, 'Discussion', '${at}', '${at}', '${at}');
+    INSERT INTO discussions (id, key, topic_id, author_id, title, description, created_at, updated_at)
+      VALUES (1, 'olddisc', 1, 1, 'Ärger mit Budget→Plan', '', '${at}', '${at}');`)
+  const before = await (async () => { db.close(); return searchWords(filename) })()
+  t.ok(before.has("budget→plan"), "the old vocabulary kept the arrow inside a word")
+  t.notOk(before.has("arger"), "and did not fold diacritics")
+  const convene = makeConvene({ filename })
+  await convene.close()
+  const after = await searchWords(filename)
+  for (const w of ["arger", "budget", "plan"]) t.ok(after.has(w), `${w} after the upgrade`)
+  t.notOk(after.has("budget→plan"))
+  const raw = new Database(filename)
+  t.equal(raw.pragma("user_version", { simple: true }), migrations.length, "migrated to the newest")
+  t.equal(migrate(raw), migrations.length, "migrating again does nothing")
+  t.equal((raw.prepare("SELECT count(*) AS n FROM search_tokenizer").get() as { n: number }).n, 0, "the scratch tokenizer is left empty")
+  raw.close()
+})
