@@ -9,7 +9,7 @@ import { canCreateComment, canDeleteComment, canEditComment } from "../rules/com
 import { isGuest } from "../rules/topics.js"
 import { nowIso } from "./common.js"
 import { recordThreadMessage } from "./mail.js"
-import { recordItem, replyParent, rootItem, threadEvent, topicContext } from "./threads.js"
+import { recordItem, replyParent, rootItem, threadEvent, topicContext } from "./threads/kernel.js"
 
 export interface CommentView {
   readonly comment: Comment

@@ -11,7 +11,7 @@ import { canShowTopic, groupTopicScope, privacyError, privateDefault } from "../
 import { type GroupView, viewGroups } from "./groups.js"
 import { checkEmails, nowIso, type Paged } from "./common.js"
 import { newRecordKey } from "./keys.js"
-import { announce, hasRecipients, recordItem, rootItem, threadEvent, topicContext } from "./threads.js"
+import { announce, hasRecipients, recordItem, rootItem, threadEvent, topicContext } from "./threads/kernel.js"
 
 /** A discussion as every reader gets it: the record and its thread. */
 export interface DiscussionView {

@@ -38,15 +38,14 @@ import {
 import { groupTopicScope, privateDefault, type TopicContext } from "../rules/topics.js"
 import { headlineFor } from "../rules/webhookPayloads.js"
 import { bodyMarkdown } from "../rules/threadMarkdown.js"
-import { displayName, normaliseEmail } from "../rules/users.js"
+import { displayName } from "../rules/users.js"
 import { checkEmails, nowIso, type Paged } from "./common.js"
 import { type GroupView, viewGroups } from "./groups.js"
 import { giveBallot, issueBallots } from "./ballots.js"
 import { publishEvent } from "./events.js"
 import { newRecordKey } from "./keys.js"
 import { recordThreadMessage } from "./mail.js"
-import { userForEmail } from "./memberships.js"
-import { recordItem, rootItem, topicById, topicContext } from "./threads.js"
+import { type Recipients, recordItem, resolveRecipients, rootItem, topicById, topicContext } from "./threads/kernel.js"
 
 export interface PollInput {
   readonly group_id?: number | null
@@ -206,38 +205,19 @@ const openPoll = (poll: Poll, group: Group | undefined, actor: User) =>
     yield* pollEvent("poll_created", poll, actor)
   })
 
-interface PollRecipients {
-  readonly audience?: "group" | null
-  readonly userIds?: ReadonlyArray<number>
-  readonly emails?: ReadonlyArray<string>
-  readonly message?: string | null
+interface PollRecipients extends Recipients {
   readonly notify: boolean
 }
 
 /**
  * Invites people to vote: each gets a ballot (and, when not a group member, guest access to the thread);
- * with `notify`, each is told through the mail outbox. `audience: "group"` invites every human member.
+ * with `notify`, each is told through the mail outbox. The people are the thread kernel's recipients.
  */
 const invite = (poll: Poll, ctx: TopicContext, actor: User, r: PollRecipients) =>
   Effect.gen(function*() {
     const store = yield* Store
     const now = yield* nowIso
-    const people: Array<User> = []
-    if (r.audience === "group" && ctx.group !== undefined) {
-      const members = yield* store.memberships.activeEmails(ctx.group.id)
-      for (const u of yield* store.users.byIds(members.map((m) => m.membership.user_id))) if (!u.bot) people.push(u)
-    }
-    for (const id of r.userIds ?? []) {
-      const u = yield* store.users.byId(id)
-      if (u === undefined) return yield* invalid("recipient_user_ids", `${id} is not a user`)
-      people.push(u)
-    }
-    for (const email of r.emails ?? []) people.push(yield* userForEmail(normaliseEmail(email)))
-    const done = new Set<Id>()
-    for (const user of people) {
-      if (done.has(user.id) || user.deactivated_at !== null) continue
-      done.add(user.id)
-      const member = ctx.group !== undefined && (yield* store.memberships.activeFor(ctx.group.id, user.id)) !== undefined
+    for (const { member, user } of yield* resolveRecipients(ctx.group, actor, r, { includeActor: true })) {
       if (!member) yield* store.readers.upsert({ topic_id: poll.topic_id, user_id: user.id, inviter_id: actor.id, guest: true, created_at: now })
       yield* giveBallot(poll, user.id, actor.id)
       if (r.notify && user.id !== actor.id) {

@@ -8,7 +8,7 @@ import { canReact } from "../rules/comments.js"
 import { canSeeResults } from "../rules/polls.js"
 import { canShowTopic } from "../rules/topics.js"
 import { nowIso } from "./common.js"
-import { topicContext } from "./threads.js"
+import { topicContext } from "./threads/kernel.js"
 
 export interface ReactionInput {
   readonly reactable_type: ItemableType

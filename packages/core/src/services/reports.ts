@@ -20,7 +20,7 @@ import {
   readReportParams,
   userReportRows
 } from "../rules/reports.js"
-import { candidateGroups } from "./threads.js"
+import { candidateGroups } from "./threads/kernel.js"
 
 /** What every section carries (Loomio's report meta). */
 export interface ReportMeta {

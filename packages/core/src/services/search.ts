@@ -37,7 +37,7 @@ import {
 import { topicScope } from "../rules/topics.js"
 import { displayName } from "../rules/users.js"
 import { type GroupView, viewGroups } from "./groups.js"
-import { candidateGroups } from "./threads.js"
+import { candidateGroups } from "./threads/kernel.js"
 
 export interface SearchInput {
   /** text; always matched as text (exact words, prefixes, and words a typo away) */

@@ -17,7 +17,7 @@ import { headlineFor } from "../rules/webhookPayloads.js"
 import { nowIso } from "./common.js"
 import { publishEvent } from "./events.js"
 import { findPoll, pollItemParent, type PollView, viewPolls, visiblePoll } from "./polls.js"
-import { recordItem } from "./threads.js"
+import { recordItem } from "./threads/kernel.js"
 
 export interface VoteInput {
   readonly poll_id: number

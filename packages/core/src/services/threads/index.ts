@@ -1,0 +1,2 @@
+export * from "./kernel.js"
+export * from "./read.js"

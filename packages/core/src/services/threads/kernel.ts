@@ -1,0 +1,206 @@
+/**
+ * The thread kernel every writer uses: loading what the visibility rule needs, appending thread items,
+ * the webhook event of a thread write, and bringing people into a thread. The read side of /threads
+ * is threads/read.ts (it gathers polls; this module must not, so polls can use it).
+ */
+import { Effect } from "effect"
+import type { Comment, Discussion, Group, Id, ThreadItem, ThreadItemKind, Topic, User } from "../../domain/records.js"
+import { type Invalid, invalid, notFound, type NotFound } from "../../errors.js"
+import { Store } from "../../ports/store.js"
+import { type Access, isMember } from "../../rules/access.js"
+import { isGroupAudience } from "../../rules/recipients.js"
+import { bodyMarkdown } from "../../rules/threadMarkdown.js"
+import { headlineFor } from "../../rules/webhookPayloads.js"
+import { canShowTopic, type TopicContext } from "../../rules/topics.js"
+import { displayName, normaliseEmail } from "../../rules/users.js"
+import { nowIso } from "../common.js"
+import { publishEvent } from "../events.js"
+import { recordThreadMessage, type ThreadMessage } from "../mail.js"
+import { userForEmail } from "../memberships.js"
+
+/** The thread, its group and the caller's reader row: what `rules/topics.ts` decides on. */
+export const topicContext = (access: Access, topic: Topic): Effect.Effect<TopicContext, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const group = topic.group_id === null ? undefined : yield* store.groups.byId(topic.group_id)
+    const reader = yield* store.readers.find(topic.id, access.user.id)
+    return { topic, group, reader }
+  })
+
+export const topicById = (id: Id): Effect.Effect<Topic, NotFound, Store> =>
+  Effect.flatMap(Store, (store) =>
+    Effect.flatMap(store.topics.byId(id), (t) => (t === undefined ? Effect.fail(notFound()) : Effect.succeed(t))))
+
+export interface NewItem {
+  readonly topic: Topic
+  readonly kind: ThreadItemKind
+  readonly itemable_type: ThreadItem["itemable_type"]
+  readonly itemable_id: Id
+  /** null for an item that must name nobody (an anonymous vote) */
+  readonly actor: User | null
+  /** null: the thread's own (root) item */
+  readonly parent: ThreadItem | null
+  /** whether the item counts as activity (moves the thread up the lists) */
+  readonly bump: boolean
+}
+
+/** Appends an item to the thread's stream; call inside the writing transaction. */
+export const recordItem = (item: NewItem): Effect.Effect<ThreadItem, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const now = yield* nowIso
+    const appended = yield* store.items.append({
+      topic_id: item.topic.id,
+      kind: item.kind,
+      itemable_type: item.itemable_type,
+      itemable_id: item.itemable_id,
+      actor_id: item.actor?.id ?? null,
+      created_at: now,
+      parent: item.parent,
+      root: item.parent === null
+    })
+    if (item.bump) yield* store.topics.update(item.topic.id, { last_activity_at: now, updated_at: now })
+    return appended
+  })
+
+/** The root item of a thread (sequence 0). */
+export const rootItem = (topic: Topic): Effect.Effect<ThreadItem, never, Store> =>
+  Effect.flatMap(Store, (store) =>
+    Effect.map(store.items.byItemable(topic.topicable_type, topic.topicable_id!), (i) => i!))
+
+/** The parent item of a reply: the item replied to, moved up to stay within the thread's max_depth. */
+export const replyParent = (topic: Topic, parent: ThreadItem): Effect.Effect<ThreadItem, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    let p = parent
+    while (p.depth >= topic.max_depth && p.parent_id !== null) p = (yield* store.items.byId(p.parent_id))!
+    return p
+  })
+
+export interface Recipients {
+  readonly audience?: "group" | null
+  readonly userIds?: ReadonlyArray<Id>
+  readonly emails?: ReadonlyArray<string>
+  readonly message?: string | null
+}
+
+export const hasRecipients = (r: Recipients) =>
+  r.audience === "group" || (r.userIds?.length ?? 0) > 0 || (r.emails?.length ?? 0) > 0
+
+/**
+ * The webhook event of a thread write (decisions.md §1: discussion create → new_discussion, PATCH →
+ * discussion_edited, comment → new_comment), published in the writing transaction.
+ */
+export const threadEvent = (
+  kind: "new_discussion" | "discussion_edited" | "new_comment",
+  topic: Topic,
+  discussion: Discussion,
+  actor: User,
+  about: { readonly comment?: Comment; readonly message?: string | null }
+): Effect.Effect<void, never, Store> =>
+  publishEvent({
+    kind,
+    group_id: topic.group_id,
+    actor_id: actor.id,
+    eventable_type: about.comment === undefined ? "Discussion" : "Comment",
+    eventable_id: about.comment?.id ?? discussion.id,
+    message: {
+      headline: headlineFor(kind, displayName(actor)),
+      title: discussion.title,
+      path: about.comment === undefined ? `/d/${discussion.key}` : `/d/${discussion.key}/comment/${about.comment.id}`,
+      body: (about.comment === undefined
+        ? bodyMarkdown(discussion.description, discussion.description_format)
+        : bodyMarkdown(about.comment.body, about.comment.body_format)) || null,
+      recipient_message: about.message ?? null
+    }
+  })
+
+/** A person a write names as a recipient, and whether they belong to the thread's group. */
+export interface Recipient {
+  readonly user: User
+  readonly member: boolean
+}
+
+/**
+ * The people a write names (`recipient_audience`, `recipient_user_ids`, `recipient_emails`), once each, in
+ * that order: the group audience is its accepted human members (rules/recipients.ts); an address without
+ * an account gets one; deactivated people and (unless asked) the actor are left out. An unknown user id
+ * fails the write.
+ * Shared by discussions (announce) and polls (invitations to vote).
+ */
+export const resolveRecipients = (
+  group: Group | undefined,
+  actor: User,
+  r: Recipients,
+  { includeActor = false } = {}
+): Effect.Effect<ReadonlyArray<Recipient>, Invalid, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const out: Array<Recipient> = []
+    const seen = new Set<Id>(includeActor ? [] : [actor.id])
+    const memberOf = (user: User) =>
+      group === undefined ? Effect.succeed(false) : Effect.map(store.memberships.activeFor(group.id, user.id), (m) => m !== undefined)
+    const add = (user: User, member: boolean) => {
+      if (seen.has(user.id) || user.deactivated_at !== null) return
+      seen.add(user.id)
+      out.push({ user, member })
+    }
+    if (r.audience === "group" && group !== undefined) {
+      const members = yield* store.memberships.activeEmails(group.id)
+      const users = new Map((yield* store.users.byIds(members.map((m) => m.membership.user_id))).map((u) => [u.id, u]))
+      for (const { membership } of members) {
+        const user = users.get(membership.user_id)
+        if (user !== undefined && isGroupAudience(membership, user)) add(user, true)
+      }
+    }
+    for (const id of r.userIds ?? []) {
+      const user = yield* store.users.byId(id)
+      if (user === undefined) return yield* invalid("recipient_user_ids", `${id} is not a user`)
+      add(user, yield* memberOf(user))
+    }
+    for (const email of r.emails ?? []) {
+      const user = yield* userForEmail(normaliseEmail(email))
+      add(user, yield* memberOf(user))
+    }
+    return out
+  })
+
+/**
+ * Brings people into a thread (Loomio's announce): members are notified, others invited as guests of the
+ * thread. Each person gets one message in the mail outbox. Call inside the transaction.
+ */
+export const announce = (
+  topic: Topic,
+  group: Group | undefined,
+  actor: User,
+  kind: "new_discussion" | "discussion_edited",
+  title: string,
+  recipients: Recipients
+): Effect.Effect<void, Invalid, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const now = yield* nowIso
+    const message: Omit<ThreadMessage, "kind"> = { group, title, actor, message: recipients.message ?? null }
+    for (const { member, user } of yield* resolveRecipients(group, actor, recipients)) {
+      yield* store.readers.upsert({ topic_id: topic.id, user_id: user.id, inviter_id: actor.id, guest: !member, created_at: now })
+      yield* recordThreadMessage(user, { ...message, kind: member ? kind : "thread_invitation" })
+    }
+  })
+
+/** A visible thread, or 404 (an invisible thread is not found, as Loomio). */
+export const findThread = (access: Access, topicId: Id): Effect.Effect<TopicContext, NotFound, Store> =>
+  Effect.gen(function*() {
+    const ctx = yield* topicContext(access, yield* topicById(topicId))
+    if (!canShowTopic(access, ctx)) return yield* notFound()
+    return ctx
+  })
+
+/** The groups where membership widens what the caller reads: their own groups and those groups' subgroups. */
+export const candidateGroups = (access: Access) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const mine = yield* store.groups.byIds([...access.memberships.keys()])
+    const children = yield* store.groups.children(mine.map((g) => g.id))
+    return [...mine, ...children.filter((c) => !isMember(access, c.id))]
+  })
+
