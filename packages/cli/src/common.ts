@@ -1,5 +1,5 @@
 /** What every command shares: the --db/--json options, argument parsers, and opening the database. */
-import { type Convene, makeConvene, notFound, type NotFound, Rules, Store, type User, Users } from "@convene/core"
+import { type Convene, isNumericId, makeConvene, notFound, type NotFound, Rules, Store, type User, Users } from "@convene/core"
 import { type Command, InvalidArgumentError } from "commander"
 import { Effect } from "effect"
 import { existsSync } from "node:fs"
@@ -52,11 +52,9 @@ export const withConvene = async (
 
 // Parsers for commander: an InvalidArgumentError is bad usage (exit 2), reported by commander.
 
-const ID = /^[0-9]{1,15}$/
-
 /** `ID`: a numeric id or `identity:TYPE:UID` (the UID may itself contain ':'). */
 export const parseUserRef = (value: string): Users.UserRef => {
-  if (ID.test(value)) return { id: Number(value) }
+  if (isNumericId(value)) return { id: Number(value) }
   const m = /^identity:([^:]+):(.+)$/.exec(value)
   if (m !== null) return { identity_type: m[1]!, uid: m[2]! }
   throw new InvalidArgumentError("expected a numeric id or identity:TYPE:UID")

@@ -4,7 +4,7 @@
  * decoding (unknown fields and wrong types → 400 naming the field).
  */
 import { HttpServerRequest } from "@effect/platform"
-import { BadRequest, badRequest, type NotFound, notFound } from "@convene/core"
+import { BadRequest, badRequest, isNumericId, type NotFound, notFound } from "@convene/core"
 import { Effect, Either, Option, ParseResult, Schema } from "effect"
 import qs from "qs"
 import { issueMessage, PayloadTooLarge, UnsupportedMediaType } from "./errors.js"
@@ -119,6 +119,6 @@ export const decode = <A, I>(schema: Schema.Schema<A, I>) => {
 
 /** A path id that is not a whole number names no record: 404, like an unknown one. */
 export const numericId = (id: string, what: string): Effect.Effect<number, NotFound> =>
-  /^[0-9]{1,15}$/.test(id) ? Effect.succeed(Number(id)) : Effect.fail(notFound(`${what} ${id} not found`))
+  isNumericId(id) ? Effect.succeed(Number(id)) : Effect.fail(notFound(`${what} ${id} not found`))
 
 export type { BadRequest }

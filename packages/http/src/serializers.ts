@@ -112,16 +112,16 @@ export const topicJson = (t: Topic): TopicJson => ({
   updated_at: t.updated_at
 })
 
-/** A discussion; thread state (privacy, closed, activity) comes from its topic. Deleted: title and description null. */
+/** A discussion; thread state (privacy, closed, activity) comes from its topic; its text as rules/reveal.ts allows. */
 export const discussionJson = ({ discussion: d, topic: t }: { discussion: Discussion; topic: Topic }): DiscussionJson => {
-  const hidden = d.discarded_at !== null
+  const text = Rules.revealDiscussionText(d)
   return {
     id: d.id,
     key: d.key,
     topic_id: d.topic_id,
     group_id: t.group_id,
-    title: hidden ? null : d.title,
-    description: hidden ? null : d.description,
+    title: text.title,
+    description: text.description,
     description_format: d.description_format,
     private: t.private,
     closed_at: t.closed_at,
@@ -134,14 +134,14 @@ export const discussionJson = ({ discussion: d, topic: t }: { discussion: Discus
   }
 }
 
-/** A comment; deleted: body null. `parent_id` is the comment replied to (null for a reply to the discussion). */
+/** A comment; `parent_id` is the comment replied to (null for a reply to the discussion). */
 export const commentJson = (c: Comment): CommentJson => ({
   id: c.id,
   discussion_id: c.discussion_id,
   topic_id: c.topic_id,
   parent_id: c.parent_id,
   author_id: c.author_id,
-  body: c.discarded_at === null ? c.body : null,
+  body: Rules.revealCommentBody(c),
   body_format: c.body_format,
   edited_at: c.edited_at,
   discarded_at: c.discarded_at,
@@ -203,8 +203,7 @@ export const pollJson = (access: Access, v: Polls.PollView): PollJson => {
     discussion_id: v.discussion_id,
     group_id: p.group_id,
     author_id: p.author_id,
-    title: p.discarded_at === null ? p.title : null,
-    details: p.discarded_at === null ? p.details : null,
+    ...Rules.revealPollText(p),
     details_format: p.details_format,
     poll_type: p.poll_type,
     closing_at: p.closing_at,
@@ -262,12 +261,11 @@ export const pollOptionJson = (v: Polls.PollView, o: PollOption): PollOptionJson
 
 /** A ballot; an anonymous poll's ballots carry no participant except the reader's own. */
 export const stanceJson = (access: Access, v: Polls.PollView, s: Stance): StanceJson => {
-  const own = s.participant_id === access.user.id
   const names = new Map(v.options.map((o) => [o.id, o.name]))
   return {
     id: s.id,
     poll_id: s.poll_id,
-    participant_id: v.poll.anonymous && !own ? null : s.participant_id,
+    participant_id: Rules.revealVoter(access.user.id, v.poll, s),
     latest: s.latest,
     cast_at: s.cast_at,
     reason: s.reason,

@@ -5,6 +5,7 @@ import { type Access, isAdmin, isMember } from "./access.js"
 import { isDiscussionMember } from "./discussions.js"
 import { resultsVisible } from "./pollTypes.js"
 import { canShowTopic, isGuest, type TopicContext } from "./topics.js"
+import { isOneOf } from "./values.js"
 
 export const isDraft = (p: Poll) => p.opened_at === null && p.closed_at === null
 export const isClosed = (p: Poll) => p.closed_at !== null
@@ -43,19 +44,38 @@ export const canClosePoll = (access: Access, ctx: TopicContext, p: Poll): boolea
 export const canReopenPoll = (access: Access, ctx: TopicContext, p: Poll): boolean =>
   isClosed(p) && p.discarded_at === null && !p.anonymous && ctx.topic.closed_at === null && isPollAdmin(access, ctx, p)
 
-/**
- * vote (Loomio vote_in): a live issued ballot, or (not specified_voters_only and a poll member, group members
- * only when `members_can_vote` unless they administer the group). The poll must be open: callers check that first
- * to say why not.
- */
-export const mayVote = (access: Access, ctx: TopicContext, p: Poll, ballot: Stance | undefined): boolean => {
-  if (access.user.deactivated_at !== null) return false
-  if (ballot !== undefined && ballot.revoked_at === null) return true
-  if (p.specified_voters_only) return false
-  if (isGuest(ctx.reader)) return true
-  if (ctx.group === undefined || !isMember(access, ctx.group.id)) return false
-  return ctx.group.members_can_vote || isAdmin(access, ctx.group.id)
+/** Why a vote is refused: the poll is not open to votes (422, naming poll_id) or the caller may not vote (403). */
+export type VoteRefusal =
+  | { readonly _tag: "NotOpen"; readonly message: string }
+  | { readonly _tag: "NotVoter"; readonly message: string }
+
+/** A poll takes votes only while open: not deleted, not a draft, not closed. */
+export const notOpenToVotes = (p: Poll): VoteRefusal | null => {
+  if (p.discarded_at !== null) return { _tag: "NotOpen", message: "the poll has been deleted" }
+  if (isDraft(p)) return { _tag: "NotOpen", message: "the poll is a draft: voting has not opened" }
+  if (isClosed(p)) return { _tag: "NotOpen", message: "the poll is closed" }
+  return null
 }
+
+/**
+ * vote (Loomio vote_in), the whole rule: the poll must be open (not deleted, not a draft, not closed); the
+ * caller needs a live issued ballot, or (not specified_voters_only and a poll member: group members only
+ * when `members_can_vote` unless they administer the group). Null when the vote may be cast.
+ */
+export const voteRefusal = (access: Access, ctx: TopicContext, p: Poll, ballot: Stance | undefined): VoteRefusal | null => {
+  const closed = notOpenToVotes(p)
+  if (closed !== null) return closed
+  const notVoter = { _tag: "NotVoter", message: "You may not vote in this poll" } as const
+  if (access.user.deactivated_at !== null) return notVoter
+  if (ballot !== undefined && ballot.revoked_at === null) return null
+  if (p.specified_voters_only) return notVoter
+  if (isGuest(ctx.reader)) return null
+  if (ctx.group === undefined || !isMember(access, ctx.group.id)) return notVoter
+  return ctx.group.members_can_vote || isAdmin(access, ctx.group.id) ? null : notVoter
+}
+
+export const mayVote = (access: Access, ctx: TopicContext, p: Poll, ballot: Stance | undefined): boolean =>
+  voteRefusal(access, ctx, p, ballot) === null
 
 /** Results and other people's votes, for this viewer now (hide_results). */
 export const canSeeResults = (p: Poll, ballot: Stance | undefined): boolean =>
@@ -74,7 +94,6 @@ export interface PollSettingsInput {
   readonly anonymous?: boolean | undefined
 }
 
-const oneOf = <T extends string>(values: ReadonlyArray<T>, v: string): v is T => (values as ReadonlyArray<string>).includes(v)
 
 /**
  * What is wrong with a poll's settings, as [field, message], or null. On update (`current` given) the type
@@ -83,17 +102,17 @@ const oneOf = <T extends string>(values: ReadonlyArray<T>, v: string): v is T =>
  */
 export const pollSettingsError = (input: PollSettingsInput, current?: Poll): [string, string] | null => {
   if (current === undefined && (input.poll_type === undefined || input.poll_type.trim() === "")) return ["poll_type", "can't be blank"]
-  if (input.poll_type !== undefined && !oneOf(POLL_TYPES, input.poll_type)) return ["poll_type", `must be one of ${POLL_TYPES.join(", ")}`]
+  if (input.poll_type !== undefined && !isOneOf(POLL_TYPES, input.poll_type)) return ["poll_type", `must be one of ${POLL_TYPES.join(", ")}`]
   if (current !== undefined && input.poll_type !== undefined && input.poll_type !== current.poll_type) return ["poll_type", "can't be changed"]
   const type = (current?.poll_type ?? input.poll_type) as PollType
-  if (input.hide_results !== undefined && !oneOf(HIDE_RESULTS, input.hide_results)) {
+  if (input.hide_results !== undefined && !isOneOf(HIDE_RESULTS, input.hide_results)) {
     return ["hide_results", `must be one of ${HIDE_RESULTS.join(", ")}`]
   }
   if (current !== undefined && input.hide_results !== undefined && current.hide_results === "until_closed" &&
     input.hide_results !== "until_closed" && !isClosed(current)) {
     return ["hide_results", "can't reveal results before the poll closes"]
   }
-  if (input.notify_on_closing_soon !== undefined && !oneOf(NOTIFY_ON_CLOSING_SOON, input.notify_on_closing_soon)) {
+  if (input.notify_on_closing_soon !== undefined && !isOneOf(NOTIFY_ON_CLOSING_SOON, input.notify_on_closing_soon)) {
     return ["notify_on_closing_soon", `must be one of ${NOTIFY_ON_CLOSING_SOON.join(", ")}`]
   }
   if (input.anonymous === true && !POLL_TYPE_FACTS[type].anonymousAllowed) return ["anonymous", `is not available for a ${type} poll`]

@@ -23,6 +23,8 @@ import {
   type UserReportRow
 } from "../domain/reports.js"
 import { displayName } from "./users.js"
+import { isOneOf } from "./values.js"
+import { isNumericId } from "../domain/refs.js"
 
 /** What a caller sent, as text (query parameters). */
 export interface ReportParams {
@@ -84,7 +86,6 @@ export const reportWindow = (startMonth: string | undefined, endMonth: string | 
   return { start_month, end_month, start: iso(monthStart(start_month)), end: iso(monthStart(end_month, 1)) }
 }
 
-const oneOf = <T extends string>(values: ReadonlyArray<T>, v: string): v is T => (values as ReadonlyArray<string>).includes(v)
 
 /**
  * Reads the parameters. Unknown values are refused (Loomio answers 500 for some and guesses for others; we
@@ -93,17 +94,17 @@ const oneOf = <T extends string>(values: ReadonlyArray<T>, v: string): v is T =>
 export const readReportParams = (p: ReportParams, now: Date): ReportRequest | ReportParamError => {
   const given = (v: string | undefined): v is string => v !== undefined && v !== ""
   const section = given(p.section) ? p.section : "base"
-  if (!oneOf(REPORT_SECTIONS, section)) return { param: "section", message: `section must be one of ${REPORT_SECTIONS.join(", ")}` }
+  if (!isOneOf(REPORT_SECTIONS, section)) return { param: "section", message: `section must be one of ${REPORT_SECTIONS.join(", ")}` }
   const interval = given(p.interval) ? p.interval : "month"
-  if (!oneOf(REPORT_INTERVALS, interval)) return { param: "interval", message: `interval must be one of ${REPORT_INTERVALS.join(", ")}` }
+  if (!isOneOf(REPORT_INTERVALS, interval)) return { param: "interval", message: `interval must be one of ${REPORT_INTERVALS.join(", ")}` }
   const memberType = given(p.member_type) ? p.member_type : null
-  if (memberType !== null && !oneOf(REPORT_MEMBER_TYPES, memberType)) {
+  if (memberType !== null && !isOneOf(REPORT_MEMBER_TYPES, memberType)) {
     return { param: "member_type", message: `member_type must be ${REPORT_MEMBER_TYPES.join(" or ")}` }
   }
   const pieces = given(p.group_ids) ? p.group_ids.split(",").map((x) => x.trim()).filter((x) => x !== "") : []
-  if (pieces.some((x) => !/^[0-9]{1,15}$/.test(x))) return { param: "group_ids", message: "group_ids must be a comma-separated list of integers" }
+  if (pieces.some((x) => !isNumericId(x))) return { param: "group_ids", message: "group_ids must be a comma-separated list of integers" }
   const scope = given(p.group_scope) ? p.group_scope : given(p.group_ids) ? "custom" : "my"
-  if (!oneOf<ReportGroupScope>(REPORT_GROUP_SCOPES, scope)) {
+  if (!isOneOf<ReportGroupScope>(REPORT_GROUP_SCOPES, scope)) {
     return { param: "group_scope", message: `group_scope must be one of ${REPORT_GROUP_SCOPES.join(", ")}` }
   }
   if (pieces.length > MAX_REPORT_GROUPS) return { param: "group_ids", message: `group_ids must hold at most ${MAX_REPORT_GROUPS} ids` }

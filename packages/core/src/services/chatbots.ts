@@ -16,6 +16,7 @@ import type { Access } from "../rules/access.js"
 import { canManageWebhooks } from "../rules/groups.js"
 import { nowIso } from "./common.js"
 import { checkDestination, type CheckedDestination, UrlPolicy } from "./urls.js"
+import { isOneOf } from "../rules/values.js"
 
 export interface ChatbotInput {
   readonly name?: string
@@ -44,20 +45,19 @@ const adminChatbot = (access: Access, id: Id): Effect.Effect<Chatbot, NotFound |
     return bot
   })
 
-const oneOf = <T extends string>(values: ReadonlyArray<T>, v: string): v is T => (values as ReadonlyArray<string>).includes(v)
 
 /** Field rules of a chatbot, applied to the record as it would be after the change. */
 const validate = (c: { name: string; kind: string; webhook_kind: string | null; event_kinds: ReadonlyArray<string> }) =>
   Effect.gen(function*() {
     if (c.name.trim() === "") return yield* invalid("name", "can't be blank")
-    if (!oneOf(CHATBOT_KINDS, c.kind)) return yield* invalid("kind", `must be one of ${CHATBOT_KINDS.join(", ")}`)
+    if (!isOneOf(CHATBOT_KINDS, c.kind)) return yield* invalid("kind", `must be one of ${CHATBOT_KINDS.join(", ")}`)
     if (c.kind === "matrix" && c.webhook_kind !== null) {
       return yield* invalid("webhook_kind", "must be empty for a matrix integration")
     }
-    if (c.webhook_kind !== null && !oneOf(WEBHOOK_KINDS, c.webhook_kind)) {
+    if (c.webhook_kind !== null && !isOneOf(WEBHOOK_KINDS, c.webhook_kind)) {
       return yield* invalid("webhook_kind", `must be one of ${WEBHOOK_KINDS.join(", ")}`)
     }
-    const unknown = c.event_kinds.filter((k) => !oneOf(EVENT_KINDS, k))
+    const unknown = c.event_kinds.filter((k) => !isOneOf(EVENT_KINDS, k))
     if (unknown.length > 0) return yield* invalid("event_kinds", `unknown event kind: ${unknown.join(", ")}`)
     return {
       name: c.name.trim(),

@@ -10,6 +10,7 @@ import { isGuest } from "../rules/topics.js"
 import { nowIso } from "./common.js"
 import { recordThreadMessage } from "./mail.js"
 import { recordItem, replyParent, rootItem, threadEvent, topicContext } from "./threads/kernel.js"
+import { isBlank } from "../rules/values.js"
 
 export interface CommentView {
   readonly comment: Comment
@@ -24,7 +25,6 @@ export interface CommentInput {
   readonly body_format?: BodyFormat
 }
 
-const blank = (s: string | null | undefined) => s == null || s.trim() === ""
 
 /** The discussion and thread around a discussion id. */
 const inDiscussion = (access: Access, discussionId: Id) =>
@@ -67,7 +67,7 @@ export const createComment = (
     return yield* store.transaction(Effect.gen(function*() {
       const { ctx, discussion, topic } = yield* inDiscussion(access, discussionId)
       if (!canCreateComment(access, ctx, discussion)) return yield* forbidden("Not authorized to create Comment.")
-      if (blank(input.body)) return yield* invalid("body", "can't be blank")
+      if (isBlank(input.body)) return yield* invalid("body", "can't be blank")
       let parent: Comment | undefined
       if (input.parent_id != null) {
         parent = yield* store.comments.byId(input.parent_id)
@@ -122,7 +122,7 @@ export const updateComment = (
     return yield* store.transaction(Effect.gen(function*() {
       const { comment, ctx, discussion } = yield* loadKept(access, id)
       if (!canEditComment(access, ctx, discussion, comment)) return yield* forbidden("Not authorized to update Comment.")
-      if (input.body !== undefined && blank(input.body)) return yield* invalid("body", "can't be blank")
+      if (input.body !== undefined && isBlank(input.body)) return yield* invalid("body", "can't be blank")
       const format = input.body_format ?? (input.body !== undefined ? "md" : comment.body_format)
       const now = yield* nowIso
       yield* store.comments.update(comment.id, {

@@ -12,6 +12,8 @@ import { type GroupView, viewGroups } from "./groups.js"
 import { checkEmails, nowIso, type Paged } from "./common.js"
 import { newRecordKey } from "./keys.js"
 import { announce, hasRecipients, recordItem, rootItem, threadEvent, topicContext } from "./threads/kernel.js"
+import { recordRef } from "../domain/refs.js"
+import { isBlank } from "../rules/values.js"
 
 /** A discussion as every reader gets it: the record and its thread. */
 export interface DiscussionView {
@@ -38,13 +40,14 @@ const recipientsOf = (input: DiscussionInput) => ({
   message: input.recipient_message ?? null
 })
 
-const blank = (s: string | undefined | null) => s == null || s.trim() === ""
 
 /** By numeric id or key; a key may carry a `-slug` suffix (Loomio's ModelLocator). */
 export const findDiscussion = (ref: string): Effect.Effect<Discussion, NotFound, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
-    const found = /^[0-9]{1,15}$/.test(ref) ? yield* store.discussions.byId(Number(ref)) : yield* store.discussions.byKey(ref.split("-")[0]!)
+    const r = recordRef(ref)
+    // Loomio's discussion URLs append the title to the key: /d/KEY-the-title
+    const found = "id" in r ? yield* store.discussions.byId(r.id) : yield* store.discussions.byKey(r.key.split("-")[0]!)
     if (found === undefined) return yield* notFound(`Discussion ${ref} not found`)
     return found
   })
@@ -122,7 +125,7 @@ export const createDiscussion = (
       const group = yield* store.groups.byId(input.group_id!)
       if (group === undefined) return yield* notFound(`Group ${input.group_id} not found`)
       if (!canStartDiscussion(access, group)) return yield* forbidden("Not authorized to create Discussion.")
-      if (blank(input.title)) return yield* invalid("title", "can't be blank")
+      if (isBlank(input.title)) return yield* invalid("title", "can't be blank")
       const isPrivate = input.private ?? privateDefault(group)
       const privacy = privacyError(group, isPrivate)
       if (privacy !== null) return yield* invalid("private", privacy)
@@ -179,7 +182,7 @@ export const updateDiscussion = (
       if (input.group_id !== undefined && input.group_id !== topic.group_id) {
         return yield* invalid("group_id", "cannot be changed: moving a discussion to another group is not supported")
       }
-      if (input.title !== undefined && blank(input.title)) return yield* invalid("title", "can't be blank")
+      if (input.title !== undefined && isBlank(input.title)) return yield* invalid("title", "can't be blank")
       if (input.private !== undefined && ctx.group !== undefined) {
         const privacy = privacyError(ctx.group, input.private)
         if (privacy !== null) return yield* invalid("private", privacy)

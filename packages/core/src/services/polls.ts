@@ -46,6 +46,8 @@ import { publishEvent } from "./events.js"
 import { newRecordKey } from "./keys.js"
 import { recordThreadMessage } from "./mail.js"
 import { type Recipients, recordItem, resolveRecipients, rootItem, topicById, topicContext } from "./threads/kernel.js"
+import { recordRef } from "../domain/refs.js"
+import { isBlank } from "../rules/values.js"
 
 export interface PollInput {
   readonly group_id?: number | null
@@ -76,7 +78,6 @@ export interface PollInput {
   readonly can_respond_maybe?: boolean
 }
 
-const blank = (s: string | undefined | null) => s === undefined || s === null || s.trim() === ""
 
 /** A future ISO 8601 date-time, or null (draft). */
 const closingTime = (value: string | null | undefined, now: string): Effect.Effect<string | null, Invalid> => {
@@ -90,9 +91,9 @@ const closingTime = (value: string | null | undefined, now: string): Effect.Effe
 export const findPoll = (ref: string | number): Effect.Effect<Poll, NotFound, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
-    const text = String(ref)
-    const poll = /^[0-9]{1,15}$/.test(text) ? yield* store.polls.byId(Number(text)) : yield* store.polls.byKey(text)
-    if (poll === undefined) return yield* notFound(`Poll ${text} not found`)
+    const r = recordRef(ref)
+    const poll = "id" in r ? yield* store.polls.byId(r.id) : yield* store.polls.byKey(r.key)
+    if (poll === undefined) return yield* notFound(`Poll ${ref} not found`)
     return poll
   })
 
@@ -250,7 +251,7 @@ export const createPoll = (access: Access, input: PollInput): Effect.Effect<Poll
     const settingsProblem = pollSettingsError(input)
     if (settingsProblem !== null) return yield* invalid(settingsProblem[0], settingsProblem[1])
     const type = input.poll_type as PollType
-    if (blank(input.title)) return yield* invalid("title", "can't be blank")
+    if (isBlank(input.title)) return yield* invalid("title", "can't be blank")
     const hide = (input.hide_results ?? "off") as HideResults
     const notify = (input.notify_on_closing_soon ?? "nobody") as NotifyOnClosingSoon
     const names = input.options ?? POLL_TYPE_FACTS[type].defaultOptions
@@ -353,7 +354,7 @@ const placementError = (poll: Poll, discussionId: Id | null, input: PollPatchInp
 export const updatePoll = (access: Access, ref: string, input: PollPatchInput): Effect.Effect<PollView, NotFound | Forbidden | Invalid, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
-    if (input.title !== undefined && blank(input.title)) return yield* invalid("title", "can't be blank")
+    if (input.title !== undefined && isBlank(input.title)) return yield* invalid("title", "can't be blank")
     yield* checkEmails("recipient_emails", input.recipient_emails)
     const now = yield* nowIso
     return yield* store.transaction(Effect.gen(function*() {

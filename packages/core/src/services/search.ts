@@ -38,6 +38,7 @@ import { topicScope } from "../rules/topics.js"
 import { displayName } from "../rules/users.js"
 import { type GroupView, viewGroups } from "./groups.js"
 import { candidateGroups } from "./threads/kernel.js"
+import { isOneOf } from "../rules/values.js"
 
 export interface SearchInput {
   /** text; always matched as text (exact words, prefixes, and words a typo away) */
@@ -103,7 +104,6 @@ const alternativesOf = (terms: ReadonlyArray<string>) =>
     return out
   })
 
-const oneOf = <T extends string>(values: ReadonlyArray<T>, v: string): v is T => (values as ReadonlyArray<string>).includes(v)
 
 /** Which groups' threads: one group, an organisation (the group and its subgroups), or threads with no group. */
 const groupFilter = (input: SearchInput): Effect.Effect<Pick<SearchFilter, "groupIds" | "direct">, never, Store> =>
@@ -130,10 +130,10 @@ export const search = (
   Effect.gen(function*() {
     const store = yield* Store
     const types = [...new Set(input.types ?? [])]
-    const unknown = types.find((t) => !oneOf(SEARCHABLE_TYPES, t))
+    const unknown = types.find((t) => !isOneOf(SEARCHABLE_TYPES, t))
     if (unknown !== undefined) return yield* badRequest(`type must be one of ${SEARCHABLE_TYPES.join(", ")} (got ${JSON.stringify(unknown)})`)
     const order = input.order === undefined || input.order === "" ? "relevance" : input.order
-    if (!oneOf(SEARCH_ORDERS, order)) return yield* badRequest(`order must be ${SEARCH_ORDERS.filter((o) => o !== "relevance").join(" or ")}`)
+    if (!isOneOf(SEARCH_ORDERS, order)) return yield* badRequest(`order must be ${SEARCH_ORDERS.filter((o) => o !== "relevance").join(" or ")}`)
 
     const scope = topicScope(access, yield* candidateGroups(access))
     const filter: SearchFilter = {

@@ -10,7 +10,8 @@ import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { cleanBody } from "../rules/bodies.js"
 import { ballotError } from "../rules/pollTypes.js"
-import { isDraft, mayVote } from "../rules/polls.js"
+import { notOpenToVotes, voteRefusal } from "../rules/polls.js"
+import { revealVoteEvent } from "../rules/reveal.js"
 import { bodyMarkdown, describeChoices } from "../rules/threadMarkdown.js"
 import { displayName } from "../rules/users.js"
 import { headlineFor } from "../rules/webhookPayloads.js"
@@ -34,9 +35,7 @@ export interface VoteResult {
 
 /** The webhook text of a vote: never who voted in an anonymous poll, never the choice while results are hidden. */
 const voteEvent = (kind: "stance_created" | "stance_updated", poll: Poll, options: ReadonlyArray<PollOption>, stance: Stance, voter: User) => {
-  const named = !poll.anonymous
-  // an anonymous ballot's choice and reason are not individual news either; hidden results stay hidden
-  const shown = poll.hide_results === "off" && !poll.anonymous
+  const { choice: shown, voter: named } = revealVoteEvent(poll)
   const reason = stance.reason ? bodyMarkdown(stance.reason, stance.reason_format) : ""
   return publishEvent({
     kind,
@@ -60,12 +59,13 @@ export const castVote = (access: Access, input: VoteInput): Effect.Effect<VoteRe
     const store = yield* Store
     const now = yield* nowIso
     return yield* store.transaction(Effect.gen(function*() {
+      // a deleted poll is no longer visible, but a voter deserves to hear why their vote is not taken
       const found = yield* findPoll(input.poll_id)
-      if (found.discarded_at !== null) return yield* invalid("poll_id", "the poll has been deleted")
+      const deleted = found.discarded_at === null ? null : notOpenToVotes(found)
+      if (deleted !== null) return yield* invalid("poll_id", deleted.message)
       const { ballot, ctx, poll } = yield* visiblePoll(access, input.poll_id)
-      if (isDraft(poll)) return yield* invalid("poll_id", "the poll is a draft: voting has not opened")
-      if (poll.closed_at !== null) return yield* invalid("poll_id", "the poll is closed")
-      if (!mayVote(access, ctx, poll, ballot)) return yield* forbidden("You may not vote in this poll")
+      const refusal = voteRefusal(access, ctx, poll, ballot)
+      if (refusal !== null) return yield* (refusal._tag === "NotOpen" ? invalid("poll_id", refusal.message) : forbidden(refusal.message))
       const options = yield* store.pollOptions.ofPolls([poll.id])
       const problem = ballotError(poll, options, input.option_scores)
       if (problem !== null) return yield* invalid("option_scores", problem)
