@@ -13,7 +13,7 @@ import { displayName } from "../rules/users.js"
 import { headlineFor } from "../rules/webhookPayloads.js"
 import { nowIso } from "./common.js"
 import { publishEvent } from "./events.js"
-import { pollItemParent, type PollView, viewPolls, visiblePoll } from "./polls.js"
+import { pollItemParent, type PollView, viewPolls, visiblePoll } from "./polls/index.js"
 import { recordItem } from "./threads/kernel.js"
 
 export interface OutcomeInput {

@@ -9,7 +9,7 @@ import type { Poll } from "../domain/polls.js"
 import type { User } from "../domain/records.js"
 import { Store } from "../ports/store.js"
 import { outcomeEvent } from "./outcomes.js"
-import { closeNow, pollEvent } from "./polls.js"
+import { closeNow, pollEvent } from "./polls/index.js"
 import { recordThreadMessage } from "./mail.js"
 
 const DAY_MS = 24 * 60 * 60 * 1000

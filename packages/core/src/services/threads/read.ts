@@ -9,7 +9,7 @@ import { fullName } from "../../rules/groups.js"
 import { renderThreadMarkdown } from "../../rules/threadMarkdown.js"
 import { topicScope } from "../../rules/topics.js"
 import type { Paged } from "../common.js"
-import { type PollView, viewPolls } from "../polls.js"
+import { type PollView, viewPolls } from "../polls/read.js"
 import { candidateGroups, findThread } from "./kernel.js"
 
 /** GET /threads: every thread the caller may read, latest activity first. */

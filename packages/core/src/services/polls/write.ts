@@ -1,53 +1,27 @@
 /**
- * Polls: create (in a discussion's thread or in a thread of their own), read, list, edit, close, reopen,
- * soft delete, and the ballots they issue. Each write is one transaction with its thread item, mail and
- * webhook event.
+ * Writing polls: create (in a discussion's thread or in a thread of their own), edit, delete, close and reopen.
+ * Each write is one transaction with its thread item, ballots, mail and webhook event.
  */
 import { Effect } from "effect"
-import {
-  type HideResults,
-  type NotifyOnClosingSoon,
-  type Outcome,
-  type Poll,
-  type PollOption,
-  POLL_TYPE_FACTS,
-  type PollType,
-  type Stance
-} from "../domain/polls.js"
-import type { Group, Id, Page, Topic, User } from "../domain/records.js"
-import type { EventKind } from "../domain/webhooks.js"
-import { parseDateTime } from "../rules/dates.js"
-import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
-import type { PollStatus } from "../ports/polls.js"
-import { Store } from "../ports/store.js"
-import type { Access } from "../rules/access.js"
-import { cleanBody } from "../rules/bodies.js"
-import { ballotConfig, configError, optionsError, orderOptions, type PollResults, resultsFromTally } from "../rules/pollTypes.js"
-import {
-  canClosePoll,
-  canDeletePoll,
-  canEditPoll,
-  canReopenPoll,
-  canSeeResults,
-  canShowPoll,
-  canStartPoll,
-  isActive,
-  isDraft,
-  pollSettingsError
-} from "../rules/polls.js"
-import { groupTopicScope, privateDefault, type TopicContext } from "../rules/topics.js"
-import { headlineFor } from "../rules/webhookPayloads.js"
-import { bodyMarkdown } from "../rules/threadMarkdown.js"
-import { displayName } from "../rules/users.js"
-import { checkEmails, nowIso, type Paged } from "./common.js"
-import { type GroupView, viewGroups } from "./groups.js"
-import { giveBallot, issueBallots } from "./ballots.js"
-import { publishEvent } from "./events.js"
-import { newRecordKey } from "./keys.js"
-import { recordThreadMessage } from "./mail.js"
-import { type Recipients, recordItem, resolveRecipients, rootItem, topicById, topicContext } from "./threads/kernel.js"
-import { recordRef } from "../domain/refs.js"
-import { isBlank } from "../rules/values.js"
+import { type HideResults, type NotifyOnClosingSoon, type Poll, POLL_TYPE_FACTS, type PollType } from "../../domain/polls.js"
+import type { Id, User } from "../../domain/records.js"
+import { parseDateTime } from "../../rules/dates.js"
+import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../../errors.js"
+import { Store } from "../../ports/store.js"
+import type { Access } from "../../rules/access.js"
+import { cleanBody } from "../../rules/bodies.js"
+import { ballotConfig, configError, optionsError, orderOptions } from "../../rules/pollTypes.js"
+import { canClosePoll, canDeletePoll, canEditPoll, canReopenPoll, canStartPoll, isActive, isDraft, pollSettingsError } from "../../rules/polls.js"
+import { privateDefault, type TopicContext } from "../../rules/topics.js"
+import { giveBallot } from "../ballots.js"
+import { checkEmails, nowIso } from "../common.js"
+import { newRecordKey } from "../keys.js"
+import { recordThreadMessage } from "../mail.js"
+import { type Recipients, recordItem, resolveRecipients, rootItem, topicById, topicContext } from "../threads/kernel.js"
+import { isBlank } from "../../rules/values.js"
+
+import { type PollView, viewPolls, visiblePoll } from "./read.js"
+import { closeNow, openPoll, pollEvent, pollItemParent } from "./events.js"
 
 export interface PollInput {
   readonly group_id?: number | null
@@ -87,124 +61,6 @@ const closingTime = (value: string | null | undefined, now: string): Effect.Effe
   if (ms <= Date.parse(now)) return Effect.fail(invalid("closing_at", "must be in the future"))
   return Effect.succeed(new Date(ms).toISOString())
 }
-
-export const findPoll = (ref: string | number): Effect.Effect<Poll, NotFound, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const r = recordRef(ref)
-    const poll = "id" in r ? yield* store.polls.byId(r.id) : yield* store.polls.byKey(r.key)
-    if (poll === undefined) return yield* notFound(`Poll ${ref} not found`)
-    return poll
-  })
-
-export interface PollContext {
-  readonly poll: Poll
-  readonly ctx: TopicContext
-  /** the caller's latest ballot, if any */
-  readonly ballot: Stance | undefined
-}
-
-/** A poll the caller may see (its thread is visible, or they hold a ballot), else 404. */
-export const visiblePoll = (access: Access, ref: string | number): Effect.Effect<PollContext, NotFound, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const poll = yield* findPoll(ref)
-    const ctx = yield* topicContext(access, yield* topicById(poll.topic_id))
-    const ballot = yield* store.stances.latestFor(poll.id, access.user.id)
-    if (!canShowPoll(access, ctx, poll, ballot)) return yield* notFound(`Poll ${ref} not found`)
-    return { poll, ctx, ballot }
-  })
-
-/** What a reader gets: the poll, its options, results when the reader may see them, the current outcome. */
-export interface PollView {
-  readonly poll: Poll
-  readonly topic: Topic
-  readonly options: ReadonlyArray<PollOption>
-  /** null while hidden from this reader (hide_results) */
-  readonly results: PollResults | null
-  /** counts of ballots issued and cast are always shown */
-  readonly voters_count: number
-  readonly cast_count: number
-  /** the reader's own latest ballot; other people's ballots are not side-loaded (a poll may have thousands) */
-  readonly my_stance: Stance | undefined
-  readonly outcome: Outcome | undefined
-  readonly discussion_id: Id | null
-}
-
-/** Views of many polls in one query per record type. */
-export const viewPolls = (access: Access, polls: ReadonlyArray<Poll>): Effect.Effect<ReadonlyArray<PollView>, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const ids = polls.map((p) => p.id)
-    const options = yield* store.pollOptions.ofPolls(ids)
-    const tallies = yield* store.stances.tallies(ids)
-    const mine = yield* store.stances.mineOf(ids, access.user.id)
-    const outcomes = yield* store.outcomes.latestOf(ids)
-    const topics = new Map((yield* store.topics.byIds([...new Set(polls.map((p) => p.topic_id))])).map((t) => [t.id, t]))
-    const discussions = yield* store.discussions.byTopicIds([...topics.values()].filter((t) => t.topicable_type === "Discussion").map((t) => t.id))
-    return polls.map((poll) => {
-      const opts = options.filter((o) => o.poll_id === poll.id)
-      const myStance = mine.find((s) => s.poll_id === poll.id)
-      const visible = canSeeResults(poll, myStance)
-      const results = resultsFromTally(poll.poll_type, opts, tallies.get(poll.id)!, poll.anonymous)
-      return {
-        poll,
-        topic: topics.get(poll.topic_id)!,
-        options: opts,
-        results: visible ? results : null,
-        voters_count: results.voters_count,
-        cast_count: results.cast_count,
-        my_stance: myStance,
-        outcome: outcomes.find((o) => o.poll_id === poll.id),
-        discussion_id: discussions.find((d) => d.topic_id === poll.topic_id)?.id ?? null
-      }
-    })
-  })
-
-export const showPoll = (access: Access, ref: string): Effect.Effect<PollView, NotFound, Store> =>
-  Effect.flatMap(visiblePoll(access, ref), ({ poll }) => Effect.map(viewPolls(access, [poll]), (v) => v[0]!))
-
-/** GET /polls: the group's polls the caller may see; group unknown → 404, invisible group → 403. */
-export const listPolls = (
-  access: Access,
-  groupId: Id,
-  status: PollStatus,
-  page: Page
-): Effect.Effect<Paged<PollView>, NotFound | Forbidden, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const group = yield* store.groups.byId(groupId)
-    if (group === undefined) return yield* notFound(`Group ${groupId} not found`)
-    const scope = groupTopicScope(access, group)
-    if (scope.allIn.length === 0 && scope.publicIn.length === 0) return yield* forbidden("Not authorized to show Group.")
-    const polls = yield* store.polls.inGroup(scope, group.id, status, page)
-    const total = yield* store.polls.countInGroup(scope, group.id, status)
-    return { records: yield* viewPolls(access, polls), total }
-  })
-
-/** The text of a poll's webhook events (never a vote or a result: the group sees those in the poll). */
-const pollEvent = (kind: EventKind, poll: Poll, actor: User | null, message: string | null = null) =>
-  publishEvent({
-    kind,
-    group_id: poll.group_id,
-    actor_id: actor?.id ?? null,
-    eventable_type: "Poll",
-    eventable_id: poll.id,
-    message: {
-      headline: headlineFor(kind, actor === null ? "Someone" : displayName(actor), poll.poll_type.replace("_", " ")),
-      title: poll.title,
-      path: `/p/${poll.key}`,
-      body: bodyMarkdown(poll.details, poll.details_format) || null,
-      recipient_message: message
-    }
-  })
-
-/** Opening a poll: ballots, the `poll_created` item and event (decisions.md: create non-draft or draft opened). */
-const openPoll = (poll: Poll, group: Group | undefined, actor: User) =>
-  Effect.gen(function*() {
-    yield* issueBallots(poll, group)
-    yield* pollEvent("poll_created", poll, actor)
-  })
 
 interface PollRecipients extends Recipients {
   readonly notify: boolean
@@ -418,26 +274,6 @@ export const deletePoll = (access: Access, ref: string): Effect.Effect<PollView,
     }))
   })
 
-/** Closing: by a person (`poll_closed_by_user`) or by the scheduler at closing time (`poll_expired`). */
-export const closeNow = (poll: Poll, topic: Topic, actor: User | null, kind: "poll_closed_by_user" | "poll_expired") =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const now = yield* nowIso
-    yield* store.polls.update(poll.id, { closed_at: now, updated_at: now })
-    const closed = (yield* store.polls.byId(poll.id))!
-    if (actor !== null) {
-      yield* recordItem({
-        topic, kind, itemable_type: "Poll", itemable_id: poll.id, actor, parent: yield* pollItemParent(topic, poll), bump: true
-      })
-    }
-    yield* pollEvent(kind, closed, actor)
-  })
-
-/** Items about a poll hang under the poll's own item. */
-export const pollItemParent = (topic: Topic, poll: Poll) =>
-  Effect.flatMap(Store, (store) =>
-    Effect.flatMap(store.items.byItemable("Poll", poll.id), (item) => (item === undefined ? rootItem(topic) : Effect.succeed(item))))
-
 export const closePoll = (access: Access, ref: string): Effect.Effect<PollView, NotFound | Forbidden | Invalid, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
@@ -470,27 +306,4 @@ export const reopenPoll = (access: Access, ref: string, closingAt: string): Effe
       yield* pollEvent("poll_reopened", reopened, access.user)
       return yield* reload(access, poll.id)
     }))
-  })
-
-export { pollEvent }
-
-/** Groups and people that poll documents side-load, in one query per type. */
-export const related = (
-  access: Access,
-  views: ReadonlyArray<PollView>,
-  want: { groups: boolean; users: boolean }
-): Effect.Effect<{ groups: ReadonlyArray<GroupView>; users: ReadonlyArray<User> }, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const groupIds = [...new Set(views.flatMap((v) => (v.poll.group_id === null ? [] : [v.poll.group_id])))]
-    const groups = want.groups ? yield* viewGroups(yield* store.groups.byIds(groupIds)) : []
-    const userIds = new Set<Id>([access.user.id])
-    for (const v of views) {
-      userIds.add(v.poll.author_id)
-      if (v.outcome !== undefined) userIds.add(v.outcome.author_id)
-      // the voters named in results (the first few per option)
-      for (const r of v.results?.options ?? []) for (const id of r.voter_ids) userIds.add(id)
-    }
-    const users = want.users ? yield* store.users.byIds([...userIds]) : []
-    return { groups, users }
   })

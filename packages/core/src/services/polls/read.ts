@@ -1,0 +1,131 @@
+/** Reading polls: finding one the caller may see, the views readers get, the lists, and what documents side-load. */
+import { Effect } from "effect"
+import { type Outcome, type Poll, type PollOption, type Stance } from "../../domain/polls.js"
+import type { Id, Page, Topic, User } from "../../domain/records.js"
+import { forbidden, type Forbidden, notFound, type NotFound } from "../../errors.js"
+import type { PollStatus } from "../../ports/polls.js"
+import { Store } from "../../ports/store.js"
+import type { Access } from "../../rules/access.js"
+import { type PollResults, resultsFromTally } from "../../rules/pollTypes.js"
+import { canSeeResults, canShowPoll } from "../../rules/polls.js"
+import { groupTopicScope, type TopicContext } from "../../rules/topics.js"
+import type { Paged } from "../common.js"
+import { type GroupView, viewGroups } from "../groups.js"
+import { topicById, topicContext } from "../threads/kernel.js"
+import { recordRef } from "../../domain/refs.js"
+
+
+export const findPoll = (ref: string | number): Effect.Effect<Poll, NotFound, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const r = recordRef(ref)
+    const poll = "id" in r ? yield* store.polls.byId(r.id) : yield* store.polls.byKey(r.key)
+    if (poll === undefined) return yield* notFound(`Poll ${ref} not found`)
+    return poll
+  })
+
+export interface PollContext {
+  readonly poll: Poll
+  readonly ctx: TopicContext
+  /** the caller's latest ballot, if any */
+  readonly ballot: Stance | undefined
+}
+
+/** A poll the caller may see (its thread is visible, or they hold a ballot), else 404. */
+export const visiblePoll = (access: Access, ref: string | number): Effect.Effect<PollContext, NotFound, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const poll = yield* findPoll(ref)
+    const ctx = yield* topicContext(access, yield* topicById(poll.topic_id))
+    const ballot = yield* store.stances.latestFor(poll.id, access.user.id)
+    if (!canShowPoll(access, ctx, poll, ballot)) return yield* notFound(`Poll ${ref} not found`)
+    return { poll, ctx, ballot }
+  })
+
+/** What a reader gets: the poll, its options, results when the reader may see them, the current outcome. */
+export interface PollView {
+  readonly poll: Poll
+  readonly topic: Topic
+  readonly options: ReadonlyArray<PollOption>
+  /** null while hidden from this reader (hide_results) */
+  readonly results: PollResults | null
+  /** counts of ballots issued and cast are always shown */
+  readonly voters_count: number
+  readonly cast_count: number
+  /** the reader's own latest ballot; other people's ballots are not side-loaded (a poll may have thousands) */
+  readonly my_stance: Stance | undefined
+  readonly outcome: Outcome | undefined
+  readonly discussion_id: Id | null
+}
+
+/** Views of many polls in one query per record type. */
+export const viewPolls = (access: Access, polls: ReadonlyArray<Poll>): Effect.Effect<ReadonlyArray<PollView>, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const ids = polls.map((p) => p.id)
+    const options = yield* store.pollOptions.ofPolls(ids)
+    const tallies = yield* store.stances.tallies(ids)
+    const mine = yield* store.stances.mineOf(ids, access.user.id)
+    const outcomes = yield* store.outcomes.latestOf(ids)
+    const topics = new Map((yield* store.topics.byIds([...new Set(polls.map((p) => p.topic_id))])).map((t) => [t.id, t]))
+    const discussions = yield* store.discussions.byTopicIds([...topics.values()].filter((t) => t.topicable_type === "Discussion").map((t) => t.id))
+    return polls.map((poll) => {
+      const opts = options.filter((o) => o.poll_id === poll.id)
+      const myStance = mine.find((s) => s.poll_id === poll.id)
+      const visible = canSeeResults(poll, myStance)
+      const results = resultsFromTally(poll.poll_type, opts, tallies.get(poll.id)!, poll.anonymous)
+      return {
+        poll,
+        topic: topics.get(poll.topic_id)!,
+        options: opts,
+        results: visible ? results : null,
+        voters_count: results.voters_count,
+        cast_count: results.cast_count,
+        my_stance: myStance,
+        outcome: outcomes.find((o) => o.poll_id === poll.id),
+        discussion_id: discussions.find((d) => d.topic_id === poll.topic_id)?.id ?? null
+      }
+    })
+  })
+
+export const showPoll = (access: Access, ref: string): Effect.Effect<PollView, NotFound, Store> =>
+  Effect.flatMap(visiblePoll(access, ref), ({ poll }) => Effect.map(viewPolls(access, [poll]), (v) => v[0]!))
+
+/** GET /polls: the group's polls the caller may see; group unknown → 404, invisible group → 403. */
+export const listPolls = (
+  access: Access,
+  groupId: Id,
+  status: PollStatus,
+  page: Page
+): Effect.Effect<Paged<PollView>, NotFound | Forbidden, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const group = yield* store.groups.byId(groupId)
+    if (group === undefined) return yield* notFound(`Group ${groupId} not found`)
+    const scope = groupTopicScope(access, group)
+    if (scope.allIn.length === 0 && scope.publicIn.length === 0) return yield* forbidden("Not authorized to show Group.")
+    const polls = yield* store.polls.inGroup(scope, group.id, status, page)
+    const total = yield* store.polls.countInGroup(scope, group.id, status)
+    return { records: yield* viewPolls(access, polls), total }
+  })
+
+/** Groups and people that poll documents side-load, in one query per type. */
+export const related = (
+  access: Access,
+  views: ReadonlyArray<PollView>,
+  want: { groups: boolean; users: boolean }
+): Effect.Effect<{ groups: ReadonlyArray<GroupView>; users: ReadonlyArray<User> }, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const groupIds = [...new Set(views.flatMap((v) => (v.poll.group_id === null ? [] : [v.poll.group_id])))]
+    const groups = want.groups ? yield* viewGroups(yield* store.groups.byIds(groupIds)) : []
+    const userIds = new Set<Id>([access.user.id])
+    for (const v of views) {
+      userIds.add(v.poll.author_id)
+      if (v.outcome !== undefined) userIds.add(v.outcome.author_id)
+      // the voters named in results (the first few per option)
+      for (const r of v.results?.options ?? []) for (const id of r.voter_ids) userIds.add(id)
+    }
+    const users = want.users ? yield* store.users.byIds([...userIds]) : []
+    return { groups, users }
+  })
