@@ -17,15 +17,10 @@ import { canManageWebhooks } from "../rules/groups.js"
 import { nowIso } from "./common.js"
 import { checkDestination, type CheckedDestination, UrlPolicy } from "./urls.js"
 import { isOneOf } from "../rules/values.js"
+import * as Inputs from "../domain/inputs.js"
 
-export interface ChatbotInput {
-  readonly name?: string
-  readonly kind?: string
-  readonly webhook_kind?: string | null
-  readonly server?: string
-  readonly event_kinds?: ReadonlyArray<string>
-  readonly notification_only?: boolean
-}
+/** A webhook's settings (declared once in domain/inputs.ts); its group is given apart. */
+export type ChatbotInput = Omit<typeof Inputs.ChatbotUpdateInput.Type, "group_id">
 
 const adminGroup = (access: Access, groupId: Id): Effect.Effect<Group, NotFound | Forbidden, Store> =>
   Effect.gen(function*() {

@@ -1,6 +1,6 @@
 /** Comments: create (replies nest as thread items), edit, soft delete; permissions from `rules/comments.ts`. */
 import { Effect } from "effect"
-import type { BodyFormat, Comment, Discussion, Id, Topic, User } from "../domain/records.js"
+import type { Comment, Discussion, Id, Topic, User } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
@@ -11,6 +11,7 @@ import { nowIso } from "./common.js"
 import { recordThreadMessage } from "./mail.js"
 import { recordItem, replyParent, rootItem, threadEvent, topicContext } from "./threads/kernel.js"
 import { isBlank } from "../rules/values.js"
+import * as Inputs from "../domain/inputs.js"
 
 export interface CommentView {
   readonly comment: Comment
@@ -18,12 +19,8 @@ export interface CommentView {
   readonly topic: Topic
 }
 
-export interface CommentInput {
-  readonly discussion_id?: Id
-  readonly parent_id?: Id | null
-  readonly body?: string | null
-  readonly body_format?: BodyFormat
-}
+/** What creating or editing a comment takes (declared once in domain/inputs.ts). */
+export type CommentInput = typeof Inputs.CommentInput.Type
 
 
 /** The discussion and thread around a discussion id. */

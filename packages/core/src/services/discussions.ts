@@ -1,6 +1,6 @@
 /** Discussions: create, read, list, edit, close/reopen, soft delete. Each write is one transaction with its thread item and mail. */
 import { Effect } from "effect"
-import type { BodyFormat, Discussion, Group, Id, Page, ThreadStatus, Topic, User } from "../domain/records.js"
+import type { Discussion, Group, Id, Page, ThreadStatus, Topic, User } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
@@ -14,6 +14,7 @@ import { newRecordKey } from "./keys.js"
 import { announce, hasRecipients, recordItem, rootItem, threadEvent, topicContext } from "./threads/kernel.js"
 import { recordRef } from "../domain/refs.js"
 import { isBlank } from "../rules/values.js"
+import * as Inputs from "../domain/inputs.js"
 
 /** A discussion as every reader gets it: the record and its thread. */
 export interface DiscussionView {
@@ -21,17 +22,8 @@ export interface DiscussionView {
   readonly topic: Topic
 }
 
-export interface DiscussionInput {
-  readonly group_id?: Id
-  readonly title?: string
-  readonly description?: string | null
-  readonly description_format?: BodyFormat
-  readonly private?: boolean
-  readonly recipient_audience?: "group" | null
-  readonly recipient_user_ids?: ReadonlyArray<Id>
-  readonly recipient_emails?: ReadonlyArray<string>
-  readonly recipient_message?: string | null
-}
+/** What creating or editing a discussion takes (declared once in domain/inputs.ts). */
+export type DiscussionInput = typeof Inputs.DiscussionInput.Type
 
 const recipientsOf = (input: DiscussionInput) => ({
   audience: input.recipient_audience ?? null,

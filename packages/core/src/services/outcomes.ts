@@ -15,14 +15,10 @@ import { nowIso } from "./common.js"
 import { publishEvent } from "./events.js"
 import { pollItemParent, type PollView, viewPolls, visiblePoll } from "./polls/index.js"
 import { recordItem } from "./threads/kernel.js"
+import * as Inputs from "../domain/inputs.js"
 
-export interface OutcomeInput {
-  readonly statement?: string
-  readonly statement_format?: "md" | "html"
-  /** YYYY-MM-DD: the day `outcome_review_due` is raised */
-  readonly review_on?: string | null
-  readonly poll_option_id?: number | null
-}
+/** What stating or changing an outcome takes (declared once in domain/inputs.ts); its poll is given apart. */
+export type OutcomeInput = Omit<typeof Inputs.OutcomeInput.Type, "poll_id">
 
 export interface OutcomeResult {
   readonly outcome: Outcome

@@ -9,12 +9,9 @@ import { canSeeResults } from "../rules/polls.js"
 import { canShowTopic } from "../rules/topics.js"
 import { nowIso } from "./common.js"
 import { topicContext } from "./threads/kernel.js"
+import * as Inputs from "../domain/inputs.js"
 
-export interface ReactionInput {
-  readonly reactable_type: ItemableType
-  readonly reactable_id: Id
-  readonly reaction: string
-}
+export type ReactionInput = typeof Inputs.ReactionInput.Type
 
 /**
  * The thread of a kept reactable, or not found. A vote is a reactable only once cast, and only for

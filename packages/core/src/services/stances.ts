@@ -19,14 +19,10 @@ import { nowIso } from "./common.js"
 import { publishEvent } from "./events.js"
 import { findPoll, pollItemParent, type PollView, viewPolls, visiblePoll } from "./polls/index.js"
 import { recordItem } from "./threads/kernel.js"
+import * as Inputs from "../domain/inputs.js"
 
-export interface VoteInput {
-  readonly poll_id: number
-  /** option name → score (proposal/poll/count: `{"agree": 1}`) */
-  readonly option_scores: Readonly<Record<string, number>>
-  readonly reason?: string | null
-  readonly reason_format?: "md" | "html"
-}
+/** A vote (declared once in domain/inputs.ts): option name → score, e.g. `{"agree": 1}`. */
+export type VoteInput = typeof Inputs.StanceInput.Type
 
 export interface VoteResult {
   readonly stance: Stance

@@ -1,8 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Chatbots, invalid, Rules } from "@convene/core"
+import { Chatbots, Inputs, invalid, Rules } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
-import { ChatbotCheckInput, ChatbotCreateInput, ChatbotUpdateInput } from "../inputs.js"
 import { requireAccess } from "../auth.js"
 import { ALL, envelope } from "../envelope.js"
 import { ok, respond } from "../errors.js"
@@ -12,9 +11,9 @@ import { Settings } from "../settings.js"
 import { sendJson } from "../webhooks/send.js"
 import { site } from "../webhooks/site.js"
 
-const decodeCreate = decode(ChatbotCreateInput)
-const decodeUpdate = decode(ChatbotUpdateInput)
-const decodeCheck = decode(ChatbotCheckInput)
+const decodeCreate = decode(Inputs.ChatbotCreateInput)
+const decodeUpdate = decode(Inputs.ChatbotUpdateInput)
+const decodeCheck = decode(Inputs.ChatbotCheckInput)
 
 const document = (bots: ReadonlyArray<Parameters<typeof chatbotJson>[0]>) =>
   ok(envelope(ALL, "chatbots", bots.map(chatbotJson), []))

@@ -1,15 +1,14 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { type Access, badRequest, Comments, type Store } from "@convene/core"
+import { type Access, badRequest, Comments, Inputs, type Store } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
-import { CommentInput } from "../inputs.js"
 import { requireAccess } from "../auth.js"
 import { ALL, envelope } from "../envelope.js"
 import { type ApiError, ok, respond } from "../errors.js"
 import { decode, inputFields, numericId } from "../request.js"
 import { commentJson, discussionJson, topicJson, userJson } from "../serializers.js"
 
-const decodeInput = decode(CommentInput)
+const decodeInput = decode(Inputs.CommentInput)
 const input = Effect.flatMap(inputFields("comment"), decodeInput)
 
 /** A path id that is not a whole number names no comment. */

@@ -1,8 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { type Access, Discussions } from "@convene/core"
+import { type Access, Discussions, Inputs } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
-import { DiscussionInput } from "../inputs.js"
 import { requireAccess } from "../auth.js"
 import { ALL, envelope, type Related, type ResponseOptions, responseOptions, wants } from "../envelope.js"
 import { ok, respond } from "../errors.js"
@@ -34,11 +33,8 @@ const one = <E, R>(run: (access: Access) => Effect.Effect<View, E, R>, opts: Res
     return ok(yield* document(access, opts, [view]))
   })
 
-const decodeInput = decode(DiscussionInput)
-const input = Effect.map(Effect.flatMap(inputFields("discussion"), decodeInput), (i): Discussions.DiscussionInput => ({
-  ...i,
-  title: i.title === null ? "" : i.title
-}))
+const decodeInput = decode(Inputs.DiscussionInput)
+const input = Effect.flatMap(inputFields("discussion"), decodeInput)
 
 /** POST and GET one discussion, shared with /api/b1. */
 export const createDiscussionResponse = respond(one((access) => Effect.flatMap(input, (i) => Discussions.createDiscussion(access, i))))

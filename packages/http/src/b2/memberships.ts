@@ -1,8 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Groups, Memberships } from "@convene/core"
+import { Groups, Inputs, Memberships } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
-import { MembershipsInput } from "../inputs.js"
 import { requireAccess } from "../auth.js"
 import { envelope, wants } from "../envelope.js"
 import { ok, respond } from "../errors.js"
@@ -10,7 +9,7 @@ import { decode, inputFields } from "../request.js"
 import { groupListRequest } from "../lists.js"
 import { groupJson, membershipJson, userJson } from "../serializers.js"
 
-const decodeSync = decode(MembershipsInput)
+const decodeSync = decode(Inputs.MembershipsInput)
 
 /** GET /memberships, shared with /api/b1. */
 export const listMembershipsResponse = (params: Parameters<typeof groupListRequest>[0]) => respond(Effect.gen(function*() {

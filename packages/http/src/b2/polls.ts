@@ -1,8 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { type Access, Outcomes, Polls, Stances } from "@convene/core"
+import { type Access, Inputs, Outcomes, Polls, Stances } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
-import { OutcomeInput, OutcomePatchInput, PollInput, PollPatchInput, PollReopenInput, StanceInput } from "../inputs.js"
 import { requireAccess } from "../auth.js"
 import { ALL, envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
 import { type ApiError, ok, respond } from "../errors.js"
@@ -36,19 +35,19 @@ const one = <E extends ApiError, R>(run: (access: Access) => Effect.Effect<View,
     return ok(yield* document(access, opts, [view]))
   }))
 
-const decodeCreate = decode(PollInput)
-const decodePatch = decode(PollPatchInput)
-const decodeReopen = decode(PollReopenInput)
-const decodeStance = decode(StanceInput)
-const decodeOutcome = decode(OutcomeInput)
-const decodeOutcomePatch = decode(OutcomePatchInput)
+const decodeCreate = decode(Inputs.PollInput)
+const decodePatch = decode(Inputs.PollPatchInput)
+const decodeReopen = decode(Inputs.PollReopenInput)
+const decodeStance = decode(Inputs.StanceInput)
+const decodeOutcome = decode(Inputs.OutcomeInput)
+const decodeOutcomePatch = decode(Inputs.OutcomePatchInput)
 
 const update = (id: string) =>
-  one((access) => Effect.flatMap(Effect.flatMap(inputFields("poll"), decodePatch), (i) => Polls.updatePoll(access, id, { ...i, details: i.details ?? undefined })))
+  one((access) => Effect.flatMap(Effect.flatMap(inputFields("poll"), decodePatch), (i) => Polls.updatePoll(access, id, i)))
 
 /** POST and GET one poll, shared with /api/b1. */
 export const createPollResponse =
-  one((access) => Effect.flatMap(Effect.flatMap(inputFields("poll"), decodeCreate), (i) => Polls.createPoll(access, { ...i, details: i.details ?? undefined })))
+  one((access) => Effect.flatMap(Effect.flatMap(inputFields("poll"), decodeCreate), (i) => Polls.createPoll(access, i)))
 export const showPollResponse = (id: string, opts: ResponseOptions) => one((access) => Polls.showPoll(access, id), opts)
 
 export const B2PollsLive = HttpApiBuilder.group(ConveneApi, "b2.polls", (handlers) =>

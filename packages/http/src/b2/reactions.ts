@@ -1,15 +1,14 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Reactions } from "@convene/core"
+import { Inputs, Reactions } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
-import { ReactionInput } from "../inputs.js"
 import { requireAccess } from "../auth.js"
 import { ALL, envelope } from "../envelope.js"
 import { ok, respond } from "../errors.js"
 import { decode, inputFields, numericId } from "../request.js"
 import { reactionJson, userJson } from "../serializers.js"
 
-const decodeInput = decode(ReactionInput)
+const decodeInput = decode(Inputs.ReactionInput)
 
 export const B2ReactionsLive = HttpApiBuilder.group(ConveneApi, "b2.reactions", (handlers) =>
   handlers

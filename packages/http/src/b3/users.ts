@@ -1,8 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Users } from "@convene/core"
+import { Inputs, Users } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
-import { ServerUserUpdate } from "../inputs.js"
 import { requireServerAdmin } from "../auth.js"
 import { type ApiError, ok, respond } from "../errors.js"
 import { decode, inputFields, numericId } from "../request.js"
@@ -10,7 +9,7 @@ import { page } from "../params.js"
 import { serverUserJson } from "../serializers.js"
 
 type Ref = Users.UserRef
-const decodeUpdate = decode(ServerUserUpdate)
+const decodeUpdate = decode(Inputs.ServerUserUpdate)
 
 /** A path id that is not a whole number names no user. */
 const refById = (id: string) => Effect.map(numericId(id, "User"), (n): Ref => ({ id: n }))

@@ -22,35 +22,10 @@ import { isBlank } from "../../rules/values.js"
 
 import { type PollView, viewPolls, visiblePoll } from "./read.js"
 import { closeNow, openPoll, pollEvent, pollItemParent } from "./events.js"
+import * as Inputs from "../../domain/inputs.js"
 
-export interface PollInput {
-  readonly group_id?: number | null
-  readonly discussion_id?: number | null
-  readonly topic_id?: number | null
-  readonly title?: string
-  readonly poll_type?: string
-  readonly details?: string
-  readonly details_format?: "md" | "html"
-  readonly options?: ReadonlyArray<string>
-  readonly closing_at?: string | null
-  readonly specified_voters_only?: boolean
-  readonly hide_results?: string
-  readonly shuffle_options?: boolean
-  readonly anonymous?: boolean
-  readonly notify_on_closing_soon?: string
-  readonly recipient_audience?: "group" | null
-  readonly recipient_user_ids?: ReadonlyArray<number>
-  readonly recipient_emails?: ReadonlyArray<string>
-  readonly recipient_message?: string | null
-  readonly notify_recipients?: boolean
-  // Loomio's ballot settings (compatibility extensions): multiple choice, score range, dot budget
-  readonly min_score?: number
-  readonly max_score?: number
-  readonly minimum_stance_choices?: number
-  readonly maximum_stance_choices?: number
-  readonly dots_per_person?: number
-  readonly can_respond_maybe?: boolean
-}
+/** What creating a poll takes (declared once in domain/inputs.ts). */
+export type PollInput = typeof Inputs.PollInput.Type
 
 
 /** A future ISO 8601 date-time, or null (draft). */
@@ -190,10 +165,7 @@ const reload = (access: Access, id: Id) =>
   })
 
 /** Update accepts the create fields but the ballot settings (decisions §1 "Poll update fields"). */
-export type PollPatchInput = Omit<
-  PollInput,
-  "min_score" | "max_score" | "minimum_stance_choices" | "maximum_stance_choices" | "dots_per_person" | "can_respond_maybe"
->
+export type PollPatchInput = typeof Inputs.PollPatchInput.Type
 
 /** `group_id`, `discussion_id`, `topic_id` name where a poll lives: accepted when unchanged, refused when they would move it. */
 const placementError = (poll: Poll, discussionId: Id | null, input: PollPatchInput): [string, string] | null => {
@@ -229,10 +201,10 @@ export const updatePoll = (access: Access, ref: string, input: PollPatchInput): 
         closingAt = yield* closingTime(input.closing_at, now)
       }
       const opens = isDraft(poll) && closingAt !== null
-      const format = input.details_format ?? (input.details !== undefined ? "md" : poll.details_format)
+      const format = input.details_format ?? (input.details != null ? "md" : poll.details_format)
       yield* store.polls.update(poll.id, {
         title: input.title?.trim() ?? poll.title,
-        details: input.details === undefined ? poll.details : cleanBody(input.details, format),
+        details: input.details == null ? poll.details : cleanBody(input.details, format),
         details_format: format,
         closing_at: closingAt,
         ...(input.specified_voters_only === undefined ? {} : { specified_voters_only: input.specified_voters_only }),

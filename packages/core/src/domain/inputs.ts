@@ -1,22 +1,24 @@
 /**
- * Every request body, declared once as a Schema: the handlers decode with it (request.ts `decode`) and
- * the OpenAPI documents describe it. Scalars accept what JSON sends typed and forms send as text.
+ * Every input of a use case, declared once as a Schema: the HTTP handlers decode request bodies with it,
+ * the OpenAPI documents describe it, and the services take its type. Scalars accept what JSON sends typed and forms send as text.
  * Arrays are bounded (MAX_ITEMS) so that one request cannot hold the server; enumerated fields take
  * their words from the core's constants.
  */
-import { CHATBOT_KINDS, HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, POLL_TYPES, REACTABLE_TYPES, WEBHOOK_KINDS } from "@convene/core"
+import { HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, POLL_TYPES } from "./polls.js"
+import { REACTABLE_TYPES } from "./records.js"
+import { CHATBOT_KINDS, WEBHOOK_KINDS } from "./webhooks.js"
 import { Schema } from "effect"
 
 /** The most items any array input may hold (addresses, user ids, options, event kinds). */
 export const MAX_ITEMS = 1000
 
-export const Int = Schema.Union(Schema.Int, Schema.compose(Schema.NumberFromString, Schema.Int)).annotations({
+const Int = Schema.Union(Schema.Int, Schema.compose(Schema.NumberFromString, Schema.Int)).annotations({
   message: () => "must be an integer",
   jsonSchema: { type: "integer" }
 })
 
 const boolWords = { true: true, false: false, "1": true, "0": false } as const
-export const Bool = Schema.Union(
+const Bool = Schema.Union(
   Schema.Boolean,
   Schema.transform(Schema.Literal("true", "false", "1", "0", 1, 0), Schema.Boolean, {
     strict: true,
@@ -25,14 +27,14 @@ export const Bool = Schema.Union(
   })
 ).annotations({ message: () => "must be true, false, 1 or 0", jsonSchema: { type: "boolean" } })
 
-export const Str = Schema.String.annotations({ message: () => "must be a string" })
+const Str = Schema.String.annotations({ message: () => "must be a string" })
 
 const bounded = <A, I>(item: Schema.Schema<A, I>, what: string) =>
   Schema.Array(item).pipe(Schema.maxItems(MAX_ITEMS)).annotations({
     message: () => `must be an array of at most ${MAX_ITEMS} ${what}`
   })
 
-export const StrArray = bounded(Str, "strings")
+const StrArray = bounded(Str, "strings")
 const Email = Str.annotations({ jsonSchema: { type: "string", format: "email" } })
 const EmailArray = bounded(Email, "e-mail addresses")
 const IntArray = bounded(Int, "integers")
