@@ -139,6 +139,14 @@ t.test("usage errors exit 2, --help exits 0", async (t) => {
   t.notOk(existsSync(filename), "no usage error opened (or created) the database")
 })
 
+t.test("serve refuses an unknown LOG_LEVEL before opening anything", async (t) => {
+  const { filename } = fixture(t)
+  const r = await run(["serve", "--port", "0", "--db", filename], { LOG_LEVEL: "loud" })
+  t.equal(r.code, 1)
+  t.match(r.stderr, /LOG_LEVEL=loud is not one of fatal, error, warn, info, debug, trace, silent/)
+  t.notOk(existsSync(filename), "no database was created")
+})
+
 t.test("admin commands against one database", async (t) => {
   const f = fixture(t)
   const count = (query: string, ...params: Array<unknown>): number => f.sql(`SELECT count(*) AS n FROM ${query}`, ...params)[0].n

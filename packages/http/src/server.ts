@@ -2,7 +2,7 @@ import { HttpApiBuilder, type HttpApp, HttpMiddleware, HttpServerResponse } from
 // the module, not the package index: the index loads every Node platform module (workers, sockets, …)
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { badRequest, NodeUrlPolicyLive, Store, type StoreService } from "@convene/core"
-import { Cause, Effect, Exit, Fiber, Layer, Option } from "effect"
+import { Cause, Effect, Exit, Fiber, Layer, Logger, LogLevel, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -96,7 +96,9 @@ export const startServer = (options: ServerOptions): Promise<RunningServer> => {
   const server = http.createServer()
   const fiber = Effect.runFork(
     // no tracing spans per request: they cost time on the hot path and nothing consumes them
-    Layer.launch(serverLayer(options, server).pipe(HttpMiddleware.withTracerDisabledWhen(() => true)))
+    Layer.launch(serverLayer(options, server).pipe(HttpMiddleware.withTracerDisabledWhen(() => true))).pipe(
+      Logger.withMinimumLogLevel(options.settings.logLevel ?? LogLevel.Info)
+    )
   )
   return new Promise((resolve, reject) => {
     const onListening = () => {

@@ -1,4 +1,4 @@
-import { Context } from "effect"
+import { Context, type LogLevel } from "effect"
 
 export interface HttpSettings {
   /** The server-wide secret of /api/b3; the Server API is off unless it is longer than 16 characters. */
@@ -10,6 +10,8 @@ export interface HttpSettings {
   readonly version: string
   /** Allow webhooks to private and reserved addresses (CONVENE_ALLOW_PRIVATE_WEBHOOKS=1). */
   readonly allowPrivateWebhooks?: boolean
+  /** The least severe log entry written (LOG_LEVEL); default Info. */
+  readonly logLevel?: LogLevel.LogLevel
 }
 
 export class Settings extends Context.Tag("@convene/http/Settings")<Settings, HttpSettings>() {}

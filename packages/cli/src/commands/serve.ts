@@ -46,12 +46,13 @@ export const registerServe = (program: Command) =>
       const out = makeOutput(opts.json === true)
       let convene: Convene | undefined
       try {
-        const allowPrivateWebhooks = io().env.CONVENE_ALLOW_PRIVATE_WEBHOOKS === "1"
-        convene = makeConvene({ filename: dbPath(opts), allowPrivateWebhooks })
-        const admin = await ensureAdmin(convene)
         // loaded here only: the HTTP stack roughly doubles start-up time of the other commands
         const { settingsFromEnv, startDeliveryWorker, startScheduler, startServer } = await import("@convene/http")
+        // the environment is checked before anything is opened or created
         const settings = settingsFromEnv(io().env, { host, port })
+        const allowPrivateWebhooks = settings.allowPrivateWebhooks ?? false
+        convene = makeConvene({ filename: dbPath(opts), allowPrivateWebhooks })
+        const admin = await ensureAdmin(convene)
         const server = await startServer({ store: convene.store, settings, host, port }).catch((e: unknown) => {
           // startServer's error is a pretty-printed Cause with a stack; its first line is the useful part
           throw new CliError(`cannot listen on ${host}:${port}: ${errorMessage(e).split("\n")[0]}`)
