@@ -250,7 +250,7 @@ t.test("admin commands against one database", async (t) => {
   t.equal(noGroup.code, 1, "unknown group")
   t.equal(member.code, 1, "already a member")
   t.match(json(mailJson), [{ kind: "group_invitation", recipient_email: "bob@example.org", group_id: 1 }])
-  t.match(mailText.stdout, /^mail 1 .* to=bob@example\.org unsent: .*Board\n$/)
+  t.match(mailText.stdout, /^mail 1 .* group_invitation to=bob@example\.org pending attempts=0: .*Board\n$/)
   t.match(json(delegate), { group_id: 2, user_id: 2, delegate: true, accepted_at: String })
 
   const [groups, removed] = await Promise.all([
@@ -369,6 +369,7 @@ t.test("serve on an empty database", async (t) => {
   child.kill("SIGTERM")
   t.equal(await exited, 0, "SIGTERM stops it cleanly")
   t.equal(stdout.trim().split("\n").filter((l) => l.includes("api_key")).length, 1, "the key is printed once")
+  t.equal(stderr.split("\n").filter((l) => /no mail transport/.test(l)).length, 1, "serve says once that mail stays in the outbox")
 
   // a second start on the same database creates no second admin and prints no key
   const again = spawn(process.execPath, [BIN, "serve", "--port", "0", "--db", f.filename], { env: childEnv() })

@@ -41,7 +41,10 @@ export const membershipLine = (m: Membership): string =>
   ].filter((s) => s !== "").join(" ")
 
 export const mailLine = (m: MailMessage): string =>
-  `mail ${m.id} ${m.created_at} ${m.kind} to=${m.recipient_email} ${m.sent_at === null ? "unsent" : "sent"}: ${m.subject}`
+  `mail ${m.id} ${m.created_at} ${m.kind} to=${m.recipient_email} ${m.status} attempts=${m.attempts}: ${m.subject}` +
+  (m.last_error === null ? "" : ` error=${m.last_error}`) +
+  (m.status === "failed" ? ` next=${m.next_attempt_at}` : "") +
+  (m.sent_at === null ? "" : ` sent=${m.sent_at}`)
 
 export const deliveryLine = (d: Deliveries.DeliveryRow): string =>
   `delivery ${d.id} ${d.status} ${d.event_kind} group=${d.group_id} chatbot=${d.chatbot_id} attempts=${d.attempts}` +

@@ -28,7 +28,7 @@ t.test("scheduler: reminder 24 h before, close at closing time, outcome review; 
   t.same(await at(T0 + 2 * HOUR)(Scheduler.runScheduler), { expired: 0, reminded: 0, reviews: 0 }, "nothing due yet")
   t.same(await at(T0 + 25 * HOUR)(Scheduler.runScheduler), { expired: 0, reminded: 1, reviews: 0 }, "reminder inside the last 24 hours")
   t.same(await at(T0 + 26 * HOUR)(Scheduler.runScheduler), { expired: 0, reminded: 0, reviews: 0 }, "reminded once")
-  const mail = await convene.run(Effect.flatMap(Store, (s) => s.mail.list({ limit: 100, offset: 0 })))
+  const mail = await convene.run(Effect.flatMap(Store, (s) => s.mail.list(undefined, { limit: 100, offset: 0 })))
   t.same(mail.filter((m) => m.kind === "poll_closing_soon").map((m) => m.recipient_email), ["voter@example.org"], "only undecided voters")
 
   t.same(await at(T0 + 48 * HOUR)(Scheduler.runScheduler), { expired: 1, reminded: 0, reviews: 0 }, "closed at closing time")

@@ -1,17 +1,80 @@
-/** `convene mail list`: the outbox of invitations and notifications (decisions.md §2). */
-import { Mail } from "@convene/core"
-import type { Command } from "commander"
+/**
+ * `convene mail`: the outbox (decisions §5): `list [--status]`; `test --to ADDRESS`, which sends one message
+ * now and prints the SMTP server's answer or exactly what failed; `retry ID…|--dead`.
+ */
+import { Mail, MAIL_STATUSES, type MailStatus, Rules } from "@convene/core"
+import { type Command, InvalidArgumentError } from "commander"
 import { allPages, type CommonOptions, withConvene } from "../common.js"
 import { mailLine } from "../format.js"
+import { io } from "../io.js"
+import { CliError, makeOutput } from "../output.js"
+
+const parseStatus = (value: string): MailStatus => {
+  if ((MAIL_STATUSES as ReadonlyArray<string>).includes(value)) return value as MailStatus
+  throw new InvalidArgumentError(`expected one of ${MAIL_STATUSES.join(", ")}`)
+}
+
+const parseId = (value: string, previous: ReadonlyArray<number> = []): ReadonlyArray<number> => {
+  if (!/^[0-9]{1,15}$/.test(value)) throw new InvalidArgumentError("expected message ids")
+  return [...previous, Number(value)]
+}
+
+/** BASE_URL as `serve` reads it: links and the default sender are made from it. */
+export const baseUrlFromEnv = (env: Readonly<Record<string, string | undefined>>): string =>
+  env.BASE_URL || `http://${env.HOST || "127.0.0.1"}:${env.PORT || "3000"}`
 
 export const registerMail = (program: Command) => {
   const mail = program.command("mail").description("the mail outbox")
 
   mail.command("list")
     .description("show the mail outbox, oldest first")
-    .action((opts: CommonOptions) =>
+    .option("--status <status>", `only ${MAIL_STATUSES.join("/")}`, parseStatus)
+    .action((opts: CommonOptions & { status?: MailStatus }) =>
       withConvene(opts, async (c, out) => {
-        const messages = await allPages((page) => c.run(Mail.listMail(page)))
+        const messages = await allPages((page) => c.run(Mail.listMail(opts.status, page)))
         out.emit(messages, messages.map(mailLine))
       }))
+
+  mail.command("test")
+    .description("send one message now through the configured transport and print the server's answer")
+    .requiredOption("--to <address>", "where to send it")
+    .action(async (opts: CommonOptions & { to: string }) => {
+      const out = makeOutput(opts.json === true)
+      try {
+        if (!Rules.isEmail(Rules.normaliseEmail(opts.to))) throw new CliError(`${opts.to} is not an e-mail address`)
+        const env = io().env
+        const baseUrl = baseUrlFromEnv(env)
+        const { createMailTransport, mailSettingsFromEnv, sendMail } = await import("@convene/http")
+        const settings = mailSettingsFromEnv(env, baseUrl)
+        if (settings === undefined) throw new CliError("no mail transport: set SMTP_URL (smtp://user:password@host:587) or SMTP_SERVER")
+        const transport = createMailTransport(settings)
+        const outcome = await sendMail(transport, settings, {
+          from: { name: "convene", address: settings.from },
+          to: opts.to,
+          subject: "convene mail test",
+          text: `This is a test message from convene at ${baseUrl}. Mail works.`,
+          html: `<p>This is a test message from convene at ${baseUrl}. Mail works.</p>`,
+          headers: { "Auto-Submitted": "auto-generated" },
+          messageId: `<test-${Date.now()}@${new URL(baseUrl).hostname}>`
+        })
+        transport.close()
+        if (!outcome.ok) throw new CliError(outcome.error)
+        out.emit({ ok: true, to: opts.to, server: settings.target, from: settings.from, reply: outcome.reply },
+          `sent to ${opts.to} via ${settings.target} from ${settings.from}: ${outcome.reply}`)
+      } catch (e) {
+        out.fail(e)
+      }
+    })
+
+  mail.command("retry")
+    .description("send failed or dead messages again now: by id, or every dead one with --dead")
+    .argument("[ids...]", "message ids", parseId)
+    .option("--dead", "every dead message")
+    .action((ids: ReadonlyArray<number> | undefined, opts: CommonOptions & { dead?: boolean }, cmd: Command) => {
+      if ((ids === undefined || ids.length === 0) && opts.dead !== true) cmd.error("error: name message ids or pass --dead", { exitCode: 2 })
+      return withConvene(opts, async (c, out) => {
+        const count = await c.run(Mail.retryMail(opts.dead === true ? undefined : ids))
+        out.emit({ retried: count }, `${count} message${count === 1 ? "" : "s"} will be sent again`)
+      })
+    })
 }

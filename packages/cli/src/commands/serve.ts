@@ -47,9 +47,10 @@ export const registerServe = (program: Command) =>
       let convene: Convene | undefined
       try {
         // loaded here only: the HTTP stack roughly doubles start-up time of the other commands
-        const { settingsFromEnv, startDeliveryWorker, startScheduler, startServer } = await import("@convene/http")
+        const { mailSettingsFromEnv, settingsFromEnv, startDeliveryWorker, startMailWorker, startScheduler, startServer } = await import("@convene/http")
         // the environment is checked before anything is opened or created
         const settings = settingsFromEnv(io().env, { host, port })
+        const mailSettings = mailSettingsFromEnv(io().env, settings.baseUrl, mailTimeout(cmd))
         const allowPrivateWebhooks = settings.allowPrivateWebhooks ?? false
         convene = makeConvene({ filename: dbPath(opts), allowPrivateWebhooks })
         const admin = await ensureAdmin(convene)
@@ -59,6 +60,12 @@ export const registerServe = (program: Command) =>
         })
         const worker = startDeliveryWorker({ store: convene.store, baseUrl: settings.baseUrl, allowPrivateWebhooks })
         const scheduler = startScheduler(convene.store, schedulerInterval(cmd))
+        const mailer = mailSettings === undefined
+          ? undefined
+          : startMailWorker({ store: convene.store, settings: mailSettings, baseUrl: settings.baseUrl, timeoutMs: mailTimeout(cmd) })
+        if (mailer === undefined) {
+          out.note("convene: no mail transport (SMTP_URL or SMTP_SERVER): invitations and notifications stay in the outbox (convene mail list)")
+        }
         out.emit(
           {
             url: server.url,
@@ -76,12 +83,21 @@ export const registerServe = (program: Command) =>
         )
         const db = convene
         // requests in flight finish first; pending deliveries stay in the outbox for the next start
-        stopOnSignal(out, () => server.close().then(scheduler.stop).then(worker.stop), db.close)
+        stopOnSignal(out, () => server.close().then(scheduler.stop).then(worker.stop).then(() => mailer?.stop()), db.close)
       } catch (e) {
         out.fail(e)
         await convene?.close()
       }
     })
+
+/** CONVENE_MAIL_TIMEOUT_MS: the longest one SMTP attempt may take, default 30 seconds. */
+const mailTimeout = (cmd: Command): number => {
+  const raw = io().env.CONVENE_MAIL_TIMEOUT_MS
+  if (raw === undefined || raw === "") return 30_000
+  const ms = Number(raw)
+  if (!Number.isInteger(ms) || ms < 100) cmd.error(`error: CONVENE_MAIL_TIMEOUT_MS=${raw} is not a whole number of milliseconds`, { exitCode: EXIT_USAGE })
+  return ms
+}
 
 /** CONVENE_SCHEDULER_INTERVAL_MS, default one minute. */
 const schedulerInterval = (cmd: Command): number => {

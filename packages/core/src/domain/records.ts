@@ -106,18 +106,36 @@ export interface Membership {
   readonly updated_at: string
 }
 
+export const MAIL_STATUSES = ["pending", "sent", "failed", "dead"] as const
+export type MailStatus = (typeof MAIL_STATUSES)[number]
+
+/** A message of the mail outbox: recorded in the writing transaction, sent by the mail worker. */
 export interface MailMessage {
   readonly id: Id
   readonly kind: string
   readonly recipient_user_id: Id | null
   readonly recipient_email: string
   readonly subject: string
+  /** Markdown: the text part as written, the HTML part rendered from it */
   readonly body: string
+  /** what the message concerns (`/d/KEY`, `/p/KEY`, `/g/KEY`), linked with BASE_URL when sent */
+  readonly path: string | null
   readonly group_id: Id | null
   readonly actor_id: Id | null
   readonly created_at: string
+  readonly status: MailStatus
+  readonly attempts: number
+  readonly next_attempt_at: string | null
+  readonly last_error: string | null
+  /** the SMTP server's answer to the successful send */
+  readonly server_reply: string | null
   readonly sent_at: string | null
 }
+
+export type NewMailMessage = Pick<
+  MailMessage,
+  "kind" | "recipient_user_id" | "recipient_email" | "subject" | "body" | "path" | "group_id" | "actor_id" | "created_at"
+>
 
 export interface Page {
   readonly limit: number

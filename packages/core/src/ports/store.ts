@@ -12,6 +12,8 @@ import type {
   Id,
   Identity,
   MailMessage,
+  MailStatus,
+  NewMailMessage,
   Membership,
   Page,
   Reaction,
@@ -85,8 +87,21 @@ export interface MembershipsRepo {
 }
 
 export interface MailRepo {
-  readonly enqueue: (m: Omit<MailMessage, "id" | "sent_at">) => Effect.Effect<MailMessage>
-  readonly list: (page: Page) => Effect.Effect<ReadonlyArray<MailMessage>>
+  readonly enqueue: (m: NewMailMessage) => Effect.Effect<MailMessage>
+  readonly list: (status: MailStatus | undefined, page: Page) => Effect.Effect<ReadonlyArray<MailMessage>>
+  readonly byId: (id: Id) => Effect.Effect<MailMessage | undefined>
+  /** Claims up to `limit` due messages (pending or failed, due by `now`, unclaimed or claim expired) until `until`, oldest first. */
+  readonly claimDue: (now: string, until: string, limit: number) => Effect.Effect<ReadonlyArray<MailMessage>>
+  readonly record: (
+    id: Id,
+    patch: Pick<MailMessage, "status" | "attempts" | "next_attempt_at" | "last_error" | "server_reply" | "sent_at">
+  ) => Effect.Effect<void>
+  /** Makes failed or dead messages due now (all dead ones when `ids` is undefined); returns how many. */
+  readonly retry: (ids: ReadonlyArray<Id> | undefined, now: string) => Effect.Effect<number>
+  /** The earliest time a message becomes due, for the worker's sleep. */
+  readonly nextDueAt: () => Effect.Effect<string | undefined>
+  /** How many messages wait (pending or failed) and since when. */
+  readonly backlog: () => Effect.Effect<{ readonly count: number; readonly oldest: string | null }>
 }
 
 export interface TopicsRepo {

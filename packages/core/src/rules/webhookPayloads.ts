@@ -2,7 +2,7 @@
  * Webhook messages: pure functions from an event's message to each format's JSON
  * (spec: Payload formats; Loomio's shapes in reference/loomio-domain.md §6).
  */
-import MarkdownIt from "markdown-it"
+import { markdownToHtml } from "./markdown.js"
 import type { Chatbot, EventKind, EventMessage, WebhookKind } from "../domain/webhooks.js"
 
 export interface Site {
@@ -92,8 +92,6 @@ export const truncateMarkdown = (text: string, limit = DISCORD_LIMIT): string =>
   return cut.trimEnd() + TRUNCATED
 }
 
-const md = new MarkdownIt({ html: false, linkify: true })
-
 /** The request to send for one event and one chatbot. */
 export const renderDelivery = (chatbot: Chatbot, m: EventMessage, site: Site, txnId: string): OutgoingRequest => {
   const only = chatbot.notification_only
@@ -104,7 +102,7 @@ export const renderDelivery = (chatbot: Chatbot, m: EventMessage, site: Site, tx
     return {
       method: "PUT",
       url: url.toString(),
-      body: { msgtype: "m.text", body: text, format: "org.matrix.custom.html", formatted_body: md.render(text).trim() }
+      body: { msgtype: "m.text", body: text, format: "org.matrix.custom.html", formatted_body: markdownToHtml(text) }
     }
   }
   return { method: "POST", url: chatbot.server, body: formatWebhook(chatbot.webhook_kind ?? "markdown", m, site, only) }

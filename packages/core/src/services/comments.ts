@@ -100,7 +100,7 @@ export const createComment = (
         // only someone who still takes part in the thread hears about it
         const member = ctx.group !== undefined && (yield* store.memberships.activeFor(ctx.group.id, parent.author_id)) !== undefined
         if (author !== undefined && author.deactivated_at === null && (member || isGuest(yield* store.readers.find(topic.id, author.id)))) {
-          yield* recordThreadMessage(author, { kind: "comment_replied_to", group: ctx.group, title: discussion.title, actor: access.user })
+          yield* recordThreadMessage(author, { kind: "comment_replied_to", group: ctx.group, title: discussion.title, actor: access.user, path: `/d/${discussion.key}` })
         }
       }
       yield* threadEvent("new_comment", topic, discussion, access.user, { comment })

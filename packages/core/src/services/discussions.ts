@@ -154,7 +154,7 @@ export const createDiscussion = (
         parent: null,
         bump: true
       })
-      yield* announce(withId, group, access.user, "new_discussion", discussion.title, recipientsOf(input))
+      yield* announce(withId, group, access.user, "new_discussion", { title: discussion.title, path: `/d/${discussion.key}` }, recipientsOf(input))
       yield* threadEvent("new_discussion", withId, discussion, access.user, { message: input.recipient_message })
       return yield* reload(discussion.id)
     }))
@@ -201,7 +201,7 @@ export const updateDiscussion = (
         })
       }
       const recipients = recipientsOf(input)
-      if (hasRecipients(recipients)) yield* announce(topic, ctx.group, access.user, "discussion_edited", title, recipients)
+      if (hasRecipients(recipients)) yield* announce(topic, ctx.group, access.user, "discussion_edited", { title, path: `/d/${discussion.key}` }, recipients)
       const view = yield* reload(discussion.id)
       if (changed || hasRecipients(recipients)) {
         yield* threadEvent("discussion_edited", view.topic, view.discussion, access.user, { message: input.recipient_message })

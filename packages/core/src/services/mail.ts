@@ -1,12 +1,13 @@
-import { Effect } from "effect"
-import type { Group, Page, User } from "../domain/records.js"
+import { Clock, Effect } from "effect"
+import type { Group, Id, MailMessage, MailStatus, Page, User } from "../domain/records.js"
 import { Store } from "../ports/store.js"
+import { afterFailure } from "../rules/deliveries.js"
 import { displayName } from "../rules/users.js"
 import { nowIso } from "./common.js"
 
 /**
- * The mail outbox: invitations and notifications are recorded here in the writing transaction.
- * A transport (SMTP) may send them later; without one they stay here for `convene mail list`.
+ * The mail outbox: invitations and notifications are recorded here in the writing transaction; the mail
+ * worker claims due messages, sends them and records the outcome here. Without a transport they wait.
  */
 export const recordGroupInvitation = (group: Group, invitee: User, actor: User | null) =>
   Effect.gen(function*() {
@@ -18,13 +19,84 @@ export const recordGroupInvitation = (group: Group, invitee: User, actor: User |
       recipient_email: invitee.email!,
       subject: `${who} invited you to join ${group.name}`,
       body: `${who} invited you to join the group "${group.name}".`,
+      path: `/g/${group.key}`,
       group_id: group.id,
       actor_id: actor?.id ?? null,
       created_at: yield* nowIso
     })
   })
 
-export const listMail = (page: Page) => Effect.flatMap(Store, (store) => store.mail.list(page))
+export const listMail = (status: MailStatus | undefined, page: Page) => Effect.flatMap(Store, (store) => store.mail.list(status, page))
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+/** A message to send, with the name of the person it comes from. */
+export interface DueMail {
+  readonly message: MailMessage
+  readonly actorName: string | null
+}
+
+/**
+ * Claims up to `limit` due messages for `leaseMs`. A claim that is never recorded (the process died
+ * mid-send) expires and the message is tried again; a recorded success is never sent again.
+ */
+export const claimMail = (limit: number, leaseMs: number): Effect.Effect<ReadonlyArray<DueMail>, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const now = yield* Clock.currentTimeMillis
+    return yield* store.transaction(Effect.gen(function*() {
+      const claimed = yield* store.mail.claimDue(iso(now), iso(now + leaseMs), limit)
+      const actorIds = [...new Set(claimed.flatMap((m) => (m.actor_id === null ? [] : [m.actor_id])))]
+      const actors = new Map((yield* store.users.byIds(actorIds)).map((u) => [u.id, u]))
+      return claimed.map((message) => {
+        const actor = message.actor_id === null ? undefined : actors.get(message.actor_id)
+        return { message, actorName: actor === undefined ? null : displayName(actor) }
+      })
+    }))
+  })
+
+export type SendOutcome = { readonly ok: true; readonly reply: string } | { readonly ok: false; readonly error: string }
+
+/** Records a send: sent with the server's reply, or failed (tried again after the next delay) or dead after the last. */
+export const recordMail = (message: MailMessage, outcome: SendOutcome, retryDelaysMs: ReadonlyArray<number>): Effect.Effect<void, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const now = yield* Clock.currentTimeMillis
+    const attempts = message.attempts + 1
+    yield* store.transaction(outcome.ok
+      ? store.mail.record(message.id, {
+        status: "sent", attempts, next_attempt_at: message.next_attempt_at, last_error: null, server_reply: outcome.reply.slice(0, 500), sent_at: iso(now)
+      })
+      : Effect.suspend(() => {
+        const next = afterFailure(attempts, now, retryDelaysMs)
+        return store.mail.record(message.id, {
+          status: next.status,
+          attempts,
+          next_attempt_at: next.status === "failed" ? iso(next.nextAttemptMs) : message.next_attempt_at,
+          last_error: outcome.error.slice(0, 500),
+          server_reply: null,
+          sent_at: null
+        })
+      }))
+  })
+
+/** `convene mail retry`: failed or dead messages by id, or every dead one, due now. */
+export const retryMail = (ids: ReadonlyArray<Id> | undefined) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const now = yield* nowIso
+    return yield* store.transaction(store.mail.retry(ids, now))
+  })
+
+/** Milliseconds until the next message is due (undefined: none waiting). */
+export const msUntilNextMail = Effect.gen(function*() {
+  const store = yield* Store
+  const at = yield* store.mail.nextDueAt()
+  if (at === undefined) return undefined
+  return Math.max(0, Date.parse(at) - (yield* Clock.currentTimeMillis))
+})
+
+export const mailBacklog = Effect.flatMap(Store, (store) => store.mail.backlog())
 
 /** What a thread message is about. */
 export interface ThreadMessage {
@@ -41,6 +113,8 @@ export interface ThreadMessage {
   readonly title: string
   readonly actor: User
   readonly message?: string | null
+  /** what the message concerns: `/d/KEY` or `/p/KEY` */
+  readonly path: string
 }
 
 const SUBJECTS: Record<ThreadMessage["kind"], (who: string, title: string) => string> = {
@@ -68,6 +142,7 @@ export const recordThreadMessage = (recipient: User, m: ThreadMessage) =>
       recipient_email: recipient.email,
       subject,
       body: `${subject}${where}.` + (m.message ? `\n\n${m.message}` : ""),
+      path: m.path,
       group_id: m.group?.id ?? null,
       actor_id: m.actor.id,
       created_at: yield* nowIso

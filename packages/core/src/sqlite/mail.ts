@@ -2,15 +2,49 @@ import type { MailMessage } from "../domain/records.js"
 import type { MailRepo } from "../ports/store.js"
 import type { Runner } from "./db.js"
 
+/** Due: waiting (pending or failed), its time come, and nobody's claim on it still running. */
+const DUE = `status IN ('pending', 'failed') AND next_attempt_at <= @now AND (claimed_until IS NULL OR claimed_until <= @now)`
+
 export const makeMailRepo = (run: Runner): MailRepo => ({
   enqueue: (m) =>
     run.write((_, s) => {
       const info = s(
-        `INSERT INTO mail_outbox (kind, recipient_user_id, recipient_email, subject, body, group_id, actor_id, created_at)
-         VALUES (@kind, @recipient_user_id, @recipient_email, @subject, @body, @group_id, @actor_id, @created_at)`
+        `INSERT INTO mail_outbox (kind, recipient_user_id, recipient_email, subject, body, path, group_id, actor_id, created_at, next_attempt_at)
+         VALUES (@kind, @recipient_user_id, @recipient_email, @subject, @body, @path, @group_id, @actor_id, @created_at, @created_at)`
       ).run(m)
-      return { ...m, id: Number(info.lastInsertRowid), sent_at: null }
+      return s(`SELECT * FROM mail_outbox WHERE id = ?`).get(info.lastInsertRowid) as MailMessage
     }),
-  list: (page) =>
-    run.read((_, s) => s(`SELECT * FROM mail_outbox ORDER BY id LIMIT ? OFFSET ?`).all(page.limit, page.offset) as Array<MailMessage>)
+  list: (status, page) =>
+    run.read((_, s) =>
+      (status === undefined
+        ? s(`SELECT * FROM mail_outbox ORDER BY id LIMIT ? OFFSET ?`).all(page.limit, page.offset)
+        : s(`SELECT * FROM mail_outbox WHERE status = ? ORDER BY id LIMIT ? OFFSET ?`).all(status, page.limit, page.offset)) as Array<MailMessage>),
+  byId: (id) => run.read((_, s) => s(`SELECT * FROM mail_outbox WHERE id = ?`).get(id) as MailMessage | undefined),
+  claimDue: (now, until, limit) =>
+    run.write((_, s) => {
+      const rows = s(`SELECT * FROM mail_outbox WHERE ${DUE} ORDER BY next_attempt_at, id LIMIT @limit`).all({ now, limit }) as Array<MailMessage>
+      const claim = s(`UPDATE mail_outbox SET claimed_until = ? WHERE id = ?`)
+      for (const r of rows) claim.run(until, r.id)
+      return rows
+    }),
+  record: (id, patch) =>
+    run.write((_, s) =>
+      void s(`UPDATE mail_outbox SET status = @status, attempts = @attempts, next_attempt_at = @next_attempt_at, last_error = @last_error,
+              server_reply = @server_reply, sent_at = @sent_at, claimed_until = NULL WHERE id = @id`).run({ ...patch, id })),
+  retry: (ids, now) =>
+    run.write((_, s) =>
+      ids === undefined
+        ? s(`UPDATE mail_outbox SET status = 'failed', next_attempt_at = ?, claimed_until = NULL WHERE status = 'dead'`).run(now).changes
+        : s(`UPDATE mail_outbox SET status = 'failed', next_attempt_at = ?, claimed_until = NULL
+             WHERE status IN ('failed', 'dead') AND id IN (SELECT value FROM json_each(?))`).run(now, JSON.stringify(ids)).changes),
+  nextDueAt: () =>
+    run.read((_, s) =>
+      (s(`SELECT min(max(next_attempt_at, coalesce(claimed_until, ''))) AS at FROM mail_outbox WHERE status IN ('pending', 'failed')`)
+        .get() as { at: string | null }).at ?? undefined),
+  backlog: () =>
+    run.read((_, s) =>
+      s(`SELECT count(*) AS count, min(created_at) AS oldest FROM mail_outbox WHERE status IN ('pending', 'failed')`).get() as {
+        count: number
+        oldest: string | null
+      })
 })

@@ -174,13 +174,13 @@ export const announce = (
   group: Group | undefined,
   actor: User,
   kind: "new_discussion" | "discussion_edited",
-  title: string,
+  about: { readonly title: string; readonly path: string },
   recipients: Recipients
 ): Effect.Effect<void, Invalid, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
     const now = yield* nowIso
-    const message: Omit<ThreadMessage, "kind"> = { group, title, actor, message: recipients.message ?? null }
+    const message: Omit<ThreadMessage, "kind"> = { group, ...about, actor, message: recipients.message ?? null }
     for (const { member, user } of yield* resolveRecipients(group, actor, recipients)) {
       yield* store.readers.upsert({ topic_id: topic.id, user_id: user.id, inviter_id: actor.id, guest: !member, created_at: now })
       yield* recordThreadMessage(user, { ...message, kind: member ? kind : "thread_invitation" })

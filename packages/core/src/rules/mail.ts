@@ -1,0 +1,63 @@
+/**
+ * Mail, pure: when a failed send is tried again (decisions §5: 1 min, 5 min, 30 min, 2 h, 12 h, then dead),
+ * and what a message from the outbox looks like on the wire: both parts, the link to what it concerns, the
+ * headers that keep auto-replies away, the sender shown as "<actor> via convene".
+ */
+import type { MailMessage } from "../domain/records.js"
+import { markdownToHtml } from "./markdown.js"
+
+export const MAIL_RETRY_DELAYS_MS: ReadonlyArray<number> = [60_000, 300_000, 1_800_000, 7_200_000, 43_200_000]
+
+export interface MailSite {
+  /** BASE_URL, links are made from it */
+  readonly baseUrl: string
+  /** MAIL_FROM, the address every message is sent from */
+  readonly from: string
+  readonly name: string
+}
+
+export interface OutgoingMail {
+  readonly from: { readonly name: string; readonly address: string }
+  readonly to: string
+  readonly subject: string
+  readonly text: string
+  readonly html: string
+  readonly headers: Readonly<Record<string, string>>
+  /** the same for every attempt at one message, so a receiver can spot a repeat after a crash */
+  readonly messageId: string
+}
+
+/** MAIL_FROM's default: notifications@ the host of BASE_URL. */
+export const defaultMailFrom = (baseUrl: string): string => `notifications@${new URL(baseUrl).hostname}`
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
+
+/** The words of the button that leads to what a message concerns. */
+const ACTION: Readonly<Record<string, string>> = {
+  group_invitation: "Accept invitation",
+  thread_invitation: "Open the discussion",
+  poll_invitation: "Vote",
+  poll_created: "Vote",
+  poll_closing_soon: "Vote",
+  outcome_review_due: "Review the outcome"
+}
+
+export const renderMail = (m: MailMessage, site: MailSite, actorName: string | null): OutgoingMail => {
+  const link = m.path === null ? null : new URL(m.path, site.baseUrl).toString()
+  const action = ACTION[m.kind] ?? "Open in convene"
+  const text = link === null ? m.body : `${m.body}\n\n${action}: ${link}\n`
+  const button = link === null
+    ? ""
+    : `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:8px 16px;background:#2d5b8a;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(action)}</a></p>`
+  const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${markdownToHtml(m.body)}${button}` +
+    `<p style="color:#666;font-size:small">${escapeHtml(site.name)}</p></body></html>`
+  return {
+    from: { name: actorName === null ? site.name : `${actorName} via ${site.name}`, address: site.from },
+    to: m.recipient_email,
+    subject: m.subject,
+    text,
+    html,
+    headers: { "Auto-Submitted": "auto-generated", "X-Auto-Response-Suppress": "OOF, AutoReply", Precedence: "bulk" },
+    messageId: `<outbox-${m.id}.${m.created_at.replace(/[^0-9]/g, "")}@${new URL(site.baseUrl).hostname}>`
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The mail delivery worker: claims due messages from the outbox, renders each (rules/mail.ts), sends it over
+ * SMTP and records the outcome: sent with the server's reply, or failed (tried again after 1 min, 5 min,
+ * 30 min, 2 h, 12 h) and then dead with the SMTP error. A claim outlives the slowest attempt, so a live
+ * worker never loses one; a worker that dies leaves claims that expire and are taken over.
+ */
+import { Mail, Rules, Store, type StoreService } from "@convene/core"
+import { Effect } from "effect"
+import { createMailTransport, explainSmtpError, type MailSettings, type MailTransport } from "./transport.js"
+
+export interface MailWorkerOptions {
+  readonly store: StoreService
+  readonly settings: MailSettings
+  readonly baseUrl: string
+  readonly concurrency?: number
+  readonly pollMs?: number
+  readonly retryDelaysMs?: ReadonlyArray<number>
+  /** the longest one attempt may take (the transport's own timeouts are set from the same number) */
+  readonly timeoutMs?: number
+  /** tests: a claim's lifetime */
+  readonly leaseMs?: number
+}
+
+export interface MailWorker {
+  readonly kick: () => void
+  readonly stop: () => Promise<void>
+}
+
+/** Sends one rendered message now; the server's reply, or the failure in words. */
+export const sendMail = async (transport: MailTransport, settings: MailSettings, mail: Rules.OutgoingMail): Promise<Mail.SendOutcome> => {
+  try {
+    const info = await transport.sendMail({
+      from: mail.from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      headers: mail.headers,
+      messageId: mail.messageId
+    })
+    if (info.rejected.length > 0) return { ok: false, error: explainSmtpError({ command: "RCPT TO", response: String(info.response) }, settings.target) }
+    return { ok: true, reply: String(info.response) }
+  } catch (e) {
+    return { ok: false, error: explainSmtpError(e, settings.target) }
+  }
+}
+
+export const startMailWorker = (options: MailWorkerOptions): MailWorker => {
+  const concurrency = options.concurrency ?? 4
+  const pollMs = options.pollMs ?? 1000
+  const retryDelays = options.retryDelaysMs ?? Rules.MAIL_RETRY_DELAYS_MS
+  const timeoutMs = options.timeoutMs ?? 30_000
+  const leaseMs = options.leaseMs ?? timeoutMs * 3 + 1000
+  const transport = createMailTransport(options.settings)
+  const site: Rules.MailSite = { baseUrl: options.baseUrl, from: options.settings.from, name: "convene" }
+  const run = <A>(effect: Effect.Effect<A, never, Store>) => Effect.runPromise(Effect.provideService(effect, Store, options.store))
+
+  const inFlight = new Set<Promise<void>>()
+  let stopped = false
+  let timer: NodeJS.Timeout | undefined
+  let ticking = false
+
+  const deliver = async (due: Mail.DueMail) => {
+    const outcome = await sendMail(transport, options.settings, Rules.renderMail(due.message, site, due.actorName))
+    if (stopped && !outcome.ok) return // shutting down: the claim expires and the message is tried again
+    await run(Mail.recordMail(due.message, outcome, retryDelays))
+  }
+
+  const schedule = (ms: number) => {
+    if (stopped) return
+    if (timer) clearTimeout(timer)
+    timer = setTimeout(tick, ms)
+    timer.unref()
+  }
+
+  const tick = async () => {
+    if (stopped || ticking) return
+    ticking = true
+    let next = pollMs
+    try {
+      const free = concurrency - inFlight.size
+      if (free > 0) {
+        for (const due of await run(Mail.claimMail(free, leaseMs))) {
+          const p: Promise<void> = deliver(due)
+            .catch((e) => console.error("mail delivery failed to record", due.message.id, (e as Error).message))
+            .finally(() => {
+              inFlight.delete(p)
+              schedule(0)
+            })
+          inFlight.add(p)
+        }
+      }
+      const wait = await run(Mail.msUntilNextMail)
+      if (wait !== undefined) next = Math.min(pollMs, Math.max(wait, 10))
+    } catch (e) {
+      console.error("mail worker tick failed", (e as Error).message)
+    } finally {
+      ticking = false
+      schedule(next)
+    }
+  }
+
+  schedule(0)
+  return {
+    kick: () => schedule(0),
+    stop: async () => {
+      stopped = true
+      if (timer) clearTimeout(timer)
+      await Promise.allSettled([...inFlight])
+      transport.close()
+    }
+  }
+}
