@@ -8,6 +8,7 @@ import { runCli } from "@convene/cli"
 import { Mail } from "@convene/core"
 import { mailSettingsFromEnv, type MailWorker, startMailWorker } from "@convene/http"
 import { spawn } from "node:child_process"
+import { createHash } from "node:crypto"
 import { join } from "node:path"
 import t from "tap"
 import { seedUser, startTestServer, type TestServer } from "./helpers.js"
@@ -67,8 +68,14 @@ t.test("the worker drains the outbox: both parts, the link, the headers, the ser
   t.same(mail.from?.value, [{ address: "notifications@convene.test", name: "Ada Lovelace via convene" }])
   t.equal(mail.to && !Array.isArray(mail.to) ? mail.to.text : "", "bob@example.org")
   t.equal(mail.headers.get("auto-submitted"), "auto-generated")
-  t.match(mail.text, new RegExp(`Accept invitation: ${BASE}/g/${group.key}`))
-  t.match(mail.html, new RegExp(`<a href="${BASE}/g/${group.key}"[^>]*>Accept invitation</a>`))
+  const link = /Accept invitation: (http:\/\/convene\.test\/invitations\/([A-Za-z0-9_-]{32}))\n/.exec(mail.text ?? "")
+  t.ok(link, "the text part carries the invitation link")
+  t.match(mail.html, `<a href="${link![1]}"`, "and so does the HTML part")
+  t.match(mail.text, /Garden Club/)
+  const [row] = s.sql<{ token_hash: string; group_id: number }>("SELECT token_hash, group_id FROM invitation_tokens")
+  t.equal(row!.token_hash, createHash("sha256").update(link![2]!).digest("hex"), "only the token's hash is stored")
+  t.equal(row!.group_id, group.id)
+  t.notOk(JSON.stringify(s.sql("SELECT * FROM mail_outbox")).includes(link![2]!), "the token is not at rest in the outbox")
   t.match(mail.messageId, /^<outbox-\d+\.\d+@convene\.test>$/)
   await until(() => outbox(s)[0]!.status === "sent")
   t.match(outbox(s)[0], { status: "sent", attempts: 1, last_error: null, server_reply: /^250/ })

@@ -34,7 +34,7 @@ export const makeOutput = (json: boolean): Output => ({
   }
 })
 
-const DOMAIN_TAGS = new Set(["NotFound", "Forbidden", "BadRequest", "Invalid"])
+const DOMAIN_TAGS = new Set(["NotFound", "Forbidden", "BadRequest", "Invalid", "TooManyRequests"])
 
 /** Core use cases reject with the error value itself (see makeConvene's `run`). */
 export const isDomainError = (e: unknown): e is DomainError =>

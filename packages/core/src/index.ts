@@ -29,6 +29,7 @@ import * as Events from "./services/events.js"
 import * as Deliveries from "./services/deliveries.js"
 import * as Search from "./services/search.js"
 import * as Reports from "./services/reports.js"
+import * as People from "./services/people.js"
 import { NodeUrlPolicyLive, UrlPolicy } from "./services/urls.js"
 import { loadAccess } from "./services/common.js"
 import type { User } from "./domain/records.js"
@@ -41,7 +42,7 @@ export * as Rules from "./rules/index.js"
 export { Users, Groups, Memberships, Mail, Auth }
 export { Discussions, Comments, Threads, Reactions }
 export { Chatbots, Events, Deliveries, Polls, Stances, Outcomes, Scheduler }
-export { Search, Reports }
+export { Search, Reports, People }
 export * from "./domain/search.js"
 export * from "./domain/reports.js"
 export type { PollStatus } from "./ports/polls.js"

@@ -25,6 +25,8 @@ export const errorResponse = (e: ApiError): HttpServerResponse.HttpServerRespons
       return json(413, { error: e.message })
     case "UnsupportedMediaType":
       return json(415, { error: e.message })
+    case "TooManyRequests":
+      return HttpServerResponse.unsafeJson({ error: e.message }, { status: 429, headers: { "retry-after": String(e.retryAfter) } })
   }
 }
 

@@ -130,12 +130,13 @@ export interface MailMessage {
   /** the SMTP server's answer to the successful send */
   readonly server_reply: string | null
   readonly sent_at: string | null
+  /** the invitation whose link the message carries (its token is made when the message is sent) */
+  readonly invitation_id: Id | null
 }
 
-export type NewMailMessage = Pick<
-  MailMessage,
-  "kind" | "recipient_user_id" | "recipient_email" | "subject" | "body" | "path" | "group_id" | "actor_id" | "created_at"
->
+export type NewMailMessage =
+  & Pick<MailMessage, "kind" | "recipient_user_id" | "recipient_email" | "subject" | "body" | "path" | "group_id" | "actor_id" | "created_at">
+  & { readonly invitation_id?: Id | null }
 
 export interface Page {
   readonly limit: number

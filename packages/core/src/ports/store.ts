@@ -3,6 +3,7 @@ import type { ChatbotsRepo, DeliveriesRepo, EventsRepo } from "./webhooks.js"
 import type { OutcomesRepo, PollOptionsRepo, PollsRepo, StancesRepo } from "./polls.js"
 import type { ReportsRepo } from "./reports.js"
 import type { SearchRepo } from "./search.js"
+import type { InvitationsRepo, LoginCodesRepo, RateEventsRepo, SessionsRepo } from "./people.js"
 import type {
   Comment,
   Discussion,
@@ -81,6 +82,8 @@ export interface MembershipsRepo {
   readonly activeEmails: (groupId: Id) => Effect.Effect<ReadonlyArray<{ membership: Membership; email: string }>>
   readonly insert: (m: Omit<Membership, "id" | "revoked_at" | "revoker_id" | "updated_at">) => Effect.Effect<Membership>
   readonly revoke: (id: Id, at: string, revokerId: Id | null) => Effect.Effect<void>
+  /** A pending invitation accepted. */
+  readonly accept: (id: Id, at: string) => Effect.Effect<void>
   readonly revokeAllOfUser: (userId: Id, at: string, revokerId: Id | null) => Effect.Effect<number>
   /** Undoes `revokeAllOfUser` done at exactly `at` (reactivation). */
   readonly restoreRevokedAt: (userId: Id, at: string) => Effect.Effect<number>
@@ -183,6 +186,10 @@ export interface StoreService {
   readonly groups: GroupsRepo
   readonly memberships: MembershipsRepo
   readonly mail: MailRepo
+  readonly invitations: InvitationsRepo
+  readonly loginCodes: LoginCodesRepo
+  readonly sessions: SessionsRepo
+  readonly rateEvents: RateEventsRepo
   readonly topics: TopicsRepo
   readonly discussions: DiscussionsRepo
   readonly comments: CommentsRepo

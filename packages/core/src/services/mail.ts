@@ -1,9 +1,10 @@
 import { Clock, Effect } from "effect"
-import type { Group, Id, MailMessage, MailStatus, Page, User } from "../domain/records.js"
+import type { Group, Id, MailMessage, MailStatus, Page, Topic, User } from "../domain/records.js"
 import { Store } from "../ports/store.js"
 import { afterFailure } from "../rules/deliveries.js"
 import { displayName } from "../rules/users.js"
 import { nowIso } from "./common.js"
+import { mintSecrets, recordInvitation } from "./people.js"
 
 /**
  * The mail outbox: invitations and notifications are recorded here in the writing transaction; the mail
@@ -13,7 +14,9 @@ export const recordGroupInvitation = (group: Group, invitee: User, actor: User |
   Effect.gen(function*() {
     const store = yield* Store
     const who = actor === null ? "An administrator" : displayName(actor)
+    const invitation = yield* recordInvitation({ kind: "group", user: invitee, inviter: actor, group })
     return yield* store.mail.enqueue({
+      invitation_id: invitation.id,
       kind: "group_invitation",
       recipient_user_id: invitee.id,
       recipient_email: invitee.email!,
@@ -45,7 +48,7 @@ export const claimMail = (limit: number, leaseMs: number): Effect.Effect<Readonl
     const store = yield* Store
     const now = yield* Clock.currentTimeMillis
     return yield* store.transaction(Effect.gen(function*() {
-      const claimed = yield* store.mail.claimDue(iso(now), iso(now + leaseMs), limit)
+      const claimed = yield* Effect.forEach(yield* store.mail.claimDue(iso(now), iso(now + leaseMs), limit), mintSecrets)
       const actorIds = [...new Set(claimed.flatMap((m) => (m.actor_id === null ? [] : [m.actor_id])))]
       const actors = new Map((yield* store.users.byIds(actorIds)).map((u) => [u.id, u]))
       return claimed.map((message) => {
@@ -115,6 +118,8 @@ export interface ThreadMessage {
   readonly message?: string | null
   /** what the message concerns: `/d/KEY` or `/p/KEY` */
   readonly path: string
+  /** a guest invitation: the message carries a link that lets the person in (made when it is sent) */
+  readonly invitation?: { readonly kind: "thread" | "poll"; readonly topic: Topic }
 }
 
 const SUBJECTS: Record<ThreadMessage["kind"], (who: string, title: string) => string> = {
@@ -136,7 +141,11 @@ export const recordThreadMessage = (recipient: User, m: ThreadMessage) =>
     const who = displayName(m.actor)
     const where = m.group === undefined ? "" : ` in ${m.group.name}`
     const subject = SUBJECTS[m.kind](who, m.title)
+    const invitation = m.invitation === undefined
+      ? undefined
+      : yield* recordInvitation({ kind: m.invitation.kind, user: recipient, inviter: m.actor, group: m.group, topic: m.invitation.topic, message: m.message ?? null })
     yield* store.mail.enqueue({
+      invitation_id: invitation?.id ?? null,
       kind: m.kind,
       recipient_user_id: recipient.id,
       recipient_email: recipient.email,

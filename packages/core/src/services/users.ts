@@ -147,6 +147,7 @@ export const deactivateUser = (ref: UserRef): Effect.Effect<UserWithIdentities, 
       if (user.deactivated_at !== null) return yield* notFound(`User ${user.id} is not active`)
       const now = yield* nowIso
       yield* store.memberships.revokeAllOfUser(user.id, now, user.id)
+      yield* store.sessions.deleteForUser(user.id)
       yield* store.users.update(user.id, { deactivated_at: now, deactivator_id: user.id, updated_at: now })
       return yield* withIdentities((yield* store.users.byId(user.id))!)
     }))
@@ -176,6 +177,7 @@ export const redactUser = (ref: UserRef): Effect.Effect<User, NotFound, Store> =
       const now = yield* nowIso
       yield* store.memberships.revokeAllOfUser(user.id, user.deactivated_at ?? now, user.id)
       yield* store.users.deleteIdentities(user.id)
+      yield* store.sessions.deleteForUser(user.id)
       yield* store.users.setApiKeyHash(user.id, hashApiKey(newApiKey()))
       yield* store.users.update(user.id, {
         name: null,

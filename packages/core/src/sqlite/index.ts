@@ -3,6 +3,7 @@ import { Store, type StoreService } from "../ports/store.js"
 import { makeRunner, openConnections } from "./db.js"
 import { makeGroupsRepo } from "./groups.js"
 import { makeMailRepo } from "./mail.js"
+import { makePeopleRepos } from "./people.js"
 import { makeMembershipsRepo } from "./memberships.js"
 import { makeUsersRepo } from "./users.js"
 import { makeCommentsRepo } from "./comments.js"
@@ -30,6 +31,7 @@ export const makeSqliteStore = (filename: string): StoreService & { readonly clo
     groups: makeGroupsRepo(run),
     memberships: makeMembershipsRepo(run),
     mail: makeMailRepo(run),
+    ...makePeopleRepos(run),
     topics: makeTopicsRepo(run),
     discussions: makeDiscussionsRepo(run),
     comments: makeCommentsRepo(run),

@@ -9,9 +9,9 @@ export const makeMailRepo = (run: Runner): MailRepo => ({
   enqueue: (m) =>
     run.write((_, s) => {
       const info = s(
-        `INSERT INTO mail_outbox (kind, recipient_user_id, recipient_email, subject, body, path, group_id, actor_id, created_at, next_attempt_at)
-         VALUES (@kind, @recipient_user_id, @recipient_email, @subject, @body, @path, @group_id, @actor_id, @created_at, @created_at)`
-      ).run(m)
+        `INSERT INTO mail_outbox (kind, recipient_user_id, recipient_email, subject, body, path, group_id, actor_id, created_at, next_attempt_at, invitation_id)
+         VALUES (@kind, @recipient_user_id, @recipient_email, @subject, @body, @path, @group_id, @actor_id, @created_at, @created_at, @invitation_id)`
+      ).run({ invitation_id: null, ...m })
       return s(`SELECT * FROM mail_outbox WHERE id = ?`).get(info.lastInsertRowid) as MailMessage
     }),
   list: (status, page) =>

@@ -33,6 +33,8 @@ export const makeMembershipsRepo = (run: Runner): MembershipsRepo => ({
       ).run(fromBools({ ...m }))
       return toMembership(s(`SELECT * FROM memberships WHERE id = ?`).get(info.lastInsertRowid))
     }),
+  accept: (id, at) =>
+    run.write((_, s) => void s(`UPDATE memberships SET accepted_at = ?, updated_at = ? WHERE id = ? AND accepted_at IS NULL`).run(at, at, id)),
   revoke: (id, at, revokerId) =>
     run.write((_, s) =>
       void s(`UPDATE memberships SET revoked_at = ?, revoker_id = ?, updated_at = ? WHERE id = ? AND revoked_at IS NULL`)

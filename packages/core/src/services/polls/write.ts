@@ -53,7 +53,10 @@ const invite = (poll: Poll, ctx: TopicContext, actor: User, r: PollRecipients) =
       if (!member) yield* store.readers.upsert({ topic_id: poll.topic_id, user_id: user.id, inviter_id: actor.id, guest: true, created_at: now })
       yield* giveBallot(poll, user.id, actor.id)
       if (r.notify && user.id !== actor.id) {
-        yield* recordThreadMessage(user, { kind: "poll_invitation", group: ctx.group, title: poll.title, actor, message: r.message ?? null, path: `/p/${poll.key}` })
+        yield* recordThreadMessage(user, {
+          kind: "poll_invitation", group: ctx.group, title: poll.title, actor, message: r.message ?? null, path: `/p/${poll.key}`,
+          ...(member ? {} : { invitation: { kind: "poll" as const, topic: ctx.topic } })
+        })
       }
     }
   })

@@ -183,7 +183,7 @@ export const announce = (
     const message: Omit<ThreadMessage, "kind"> = { group, ...about, actor, message: recipients.message ?? null }
     for (const { member, user } of yield* resolveRecipients(group, actor, recipients)) {
       yield* store.readers.upsert({ topic_id: topic.id, user_id: user.id, inviter_id: actor.id, guest: !member, created_at: now })
-      yield* recordThreadMessage(user, { ...message, kind: member ? kind : "thread_invitation" })
+      yield* recordThreadMessage(user, member ? { ...message, kind } : { ...message, kind: "thread_invitation", invitation: { kind: "thread", topic } })
     }
   })
 

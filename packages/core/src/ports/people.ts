@@ -1,0 +1,71 @@
+/** Storage of the people pieces: invitation tokens, sign-in codes, sessions, rate-limit events. */
+import type { Effect } from "effect"
+import type { Id } from "../domain/records.js"
+
+export type InvitationKind = "group" | "thread" | "poll"
+
+export interface InvitationToken {
+  readonly id: Id
+  readonly kind: InvitationKind
+  readonly user_id: Id
+  readonly inviter_id: Id | null
+  readonly group_id: Id | null
+  readonly topic_id: Id | null
+  readonly message: string | null
+  readonly created_at: string
+  readonly expires_at: string
+  readonly used_at: string | null
+}
+
+export interface LoginCode {
+  readonly id: Id
+  readonly user_id: Id
+  readonly code_salt: string
+  readonly code_hash: string
+  readonly attempts: number
+  readonly created_at: string
+  readonly expires_at: string
+  readonly used_at: string | null
+}
+
+export interface Session {
+  readonly id: Id
+  readonly user_id: Id
+  readonly created_at: string
+  readonly last_seen_at: string
+  readonly expires_at: string
+}
+
+export interface InvitationsRepo {
+  readonly insert: (t: Omit<InvitationToken, "id" | "used_at"> & { readonly token_hash: string }) => Effect.Effect<InvitationToken>
+  readonly byHash: (hash: string) => Effect.Effect<InvitationToken | undefined>
+  readonly markUsed: (id: Id, at: string) => Effect.Effect<void>
+  readonly byId: (id: Id) => Effect.Effect<InvitationToken | undefined>
+  /** Gives the invitation a new secret (when the message that carries it is sent). */
+  readonly rehash: (id: Id, hash: string) => Effect.Effect<void>
+  /** Ends a person's earlier unused invitations to the same place (inviting again sends a fresh token). */
+  readonly supersede: (userId: Id, kind: InvitationKind, placeId: Id, at: string) => Effect.Effect<void>
+}
+
+export interface LoginCodesRepo {
+  readonly insert: (c: Omit<LoginCode, "id" | "attempts" | "used_at"> & { readonly link_hash: string }) => Effect.Effect<LoginCode>
+  /** The newest unused, unexpired code of a person. */
+  readonly latestLive: (userId: Id, now: string) => Effect.Effect<LoginCode | undefined>
+  readonly byLinkHash: (hash: string) => Effect.Effect<LoginCode | undefined>
+  readonly countAttempt: (id: Id) => Effect.Effect<void>
+  readonly markUsed: (id: Id, at: string) => Effect.Effect<void>
+}
+
+export interface SessionsRepo {
+  readonly insert: (s: Omit<Session, "id"> & { readonly token_hash: string }) => Effect.Effect<Session>
+  readonly byHash: (hash: string) => Effect.Effect<Session | undefined>
+  readonly touch: (id: Id, lastSeenAt: string, expiresAt: string) => Effect.Effect<void>
+  readonly deleteForUser: (userId: Id) => Effect.Effect<void>
+}
+
+export interface RateEventsRepo {
+  readonly record: (key: string, at: string) => Effect.Effect<void>
+  /** Events of `key` since `since`, oldest first (their times say when the window frees up). */
+  readonly since: (key: string, since: string) => Effect.Effect<ReadonlyArray<string>>
+  readonly prune: (before: string) => Effect.Effect<void>
+}

@@ -1,0 +1,37 @@
+/**
+ * People, pure (decisions §5): how long invitations, codes and sessions live, the sign-in rate limits,
+ * and what state an invitation is in.
+ */
+export const INVITATION_TTL_MS = 30 * 86_400_000
+export const LOGIN_CODE_TTL_MS = 15 * 60_000
+export const SESSION_TTL_MS = 30 * 86_400_000
+/** a session's expiry slides forward at most this often (one write an hour, not one per request) */
+export const SESSION_TOUCH_MS = 3_600_000
+export const MAX_CODE_ATTEMPTS = 10
+
+export interface RateLimit {
+  readonly limit: number
+  readonly windowMs: number
+}
+
+/** 5 codes an hour per address, 30 an hour per IP address. */
+export const SIGN_IN_LIMITS = {
+  perAddress: { limit: 5, windowMs: 3_600_000 },
+  perIp: { limit: 30, windowMs: 3_600_000 }
+} as const satisfies Record<string, RateLimit>
+
+/** Milliseconds until one more event is allowed, given the times (ms) of the events in the window; 0: allowed now. */
+export const rateLimitWait = (eventTimesMs: ReadonlyArray<number>, rule: RateLimit, nowMs: number): number => {
+  const inWindow = eventTimesMs.filter((t) => t > nowMs - rule.windowMs).sort((a, b) => a - b)
+  if (inWindow.length < rule.limit) return 0
+  return inWindow[inWindow.length - rule.limit]! + rule.windowMs - nowMs
+}
+
+export type InvitationState = "valid" | "used" | "expired"
+
+export const invitationState = (t: { readonly used_at: string | null; readonly expires_at: string }, nowMs: number): InvitationState =>
+  t.used_at !== null ? "used" : Date.parse(t.expires_at) <= nowMs ? "expired" : "valid"
+
+/** A sign-in code: usable once, before it expires and before too many wrong guesses. */
+export const codeUsable = (c: { readonly used_at: string | null; readonly expires_at: string; readonly attempts: number }, nowMs: number): boolean =>
+  c.used_at === null && Date.parse(c.expires_at) > nowMs && c.attempts < MAX_CODE_ATTEMPTS

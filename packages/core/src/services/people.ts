@@ -1,0 +1,281 @@
+/**
+ * People (decisions §5): invitations that can be accepted, sign-in by a 6-digit code or a one-time link,
+ * and sessions. Every secret is random (192 bits; codes 6 digits), stored as its SHA-256 only, compared
+ * in constant time, and made when the message that carries it is sent (mintSecrets), so none is ever at
+ * rest in plain text. The pages bind these; an embedder gets them unchanged.
+ */
+import { Clock, Effect } from "effect"
+import { randomBytes, randomInt } from "node:crypto"
+import type { Group, Id, MailMessage, Topic, User } from "../domain/records.js"
+import { type Forbidden, forbidden, type Invalid, invalid, type TooManyRequests, tooManyRequests } from "../errors.js"
+import type { InvitationKind, InvitationToken } from "../ports/people.js"
+import { Store } from "../ports/store.js"
+import {
+  codeUsable,
+  INVITATION_TTL_MS,
+  invitationState,
+  type InvitationState,
+  LOGIN_CODE_TTL_MS,
+  MAX_CODE_ATTEMPTS,
+  type RateLimit,
+  rateLimitWait,
+  SESSION_TOUCH_MS,
+  SESSION_TTL_MS,
+  SIGN_IN_LIMITS
+} from "../rules/people.js"
+import { isBlank } from "../rules/values.js"
+import { isEmail, normaliseEmail } from "../rules/users.js"
+import { hashApiKey as sha256, secretsEqual } from "./keys.js"
+
+const iso = (ms: number) => new Date(ms).toISOString()
+const newSecret = () => randomBytes(24).toString("base64url")
+
+// Invitations
+
+export interface NewInvitation {
+  readonly kind: InvitationKind
+  readonly user: User
+  readonly inviter: User | null
+  readonly group: Group | undefined
+  readonly topic?: Topic
+  readonly message?: string | null
+}
+
+/**
+ * Records an invitation (its secret is made when the mail is sent); an earlier unused one to the same place
+ * stops working, so inviting again sends a fresh token. Call inside the writing transaction.
+ */
+export const recordInvitation = (i: NewInvitation): Effect.Effect<InvitationToken, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const now = yield* Clock.currentTimeMillis
+    const placeId = i.kind === "group" ? i.group!.id : i.topic!.id
+    yield* store.invitations.supersede(i.user.id, i.kind, placeId, iso(now))
+    return yield* store.invitations.insert({
+      // a placeholder nobody knows, replaced when the message is sent
+      token_hash: sha256(newSecret()),
+      kind: i.kind,
+      user_id: i.user.id,
+      inviter_id: i.inviter?.id ?? null,
+      group_id: i.group?.id ?? null,
+      topic_id: i.topic?.id ?? null,
+      message: i.message ?? null,
+      created_at: iso(now),
+      expires_at: iso(now + INVITATION_TTL_MS)
+    })
+  })
+
+/**
+ * The secrets a message carries, made now (at send time): an invitation's link, or a sign-in code and its
+ * link. Returns the message as it is to be sent. Call inside the claiming transaction.
+ */
+export const mintSecrets = (m: MailMessage): Effect.Effect<MailMessage, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    if (m.invitation_id !== null) {
+      const token = newSecret()
+      yield* store.invitations.rehash(m.invitation_id, sha256(token))
+      return { ...m, path: `/invitations/${token}` }
+    }
+    if (m.kind === "sign_in" && m.recipient_user_id !== null) {
+      const now = yield* Clock.currentTimeMillis
+      const code = String(randomInt(100_000, 1_000_000))
+      const link = newSecret()
+      const salt = newSecret()
+      yield* store.loginCodes.insert({
+        user_id: m.recipient_user_id,
+        code_salt: salt,
+        code_hash: sha256(salt + code),
+        link_hash: sha256(link),
+        created_at: iso(now),
+        expires_at: iso(now + LOGIN_CODE_TTL_MS)
+      })
+      return {
+        ...m,
+        subject: `Your convene sign-in code: ${code}`,
+        body: `Your sign-in code is **${code}**.\n\nIt works once, for the next 15 minutes. ` +
+          "If you did not ask to sign in, ignore this message.",
+        path: `/sign-in/link/${link}`
+      }
+    }
+    return m
+  })
+
+export interface InvitationView {
+  readonly state: InvitationState
+  readonly invitation: InvitationToken
+  readonly invitee: User
+  readonly inviter: User | undefined
+  readonly group: Group | undefined
+  readonly topic: Topic | undefined
+}
+
+/** What an invitation link shows, or undefined for a token nobody issued. */
+export const showInvitation = (token: string): Effect.Effect<InvitationView | undefined, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const invitation = yield* store.invitations.byHash(sha256(token))
+    if (invitation === undefined) return undefined
+    const now = yield* Clock.currentTimeMillis
+    const invitee = yield* store.users.byId(invitation.user_id)
+    if (invitee === undefined) return undefined
+    return {
+      state: invitee.deactivated_at !== null ? "expired" : invitationState(invitation, now),
+      invitation,
+      invitee,
+      inviter: invitation.inviter_id === null ? undefined : yield* store.users.byId(invitation.inviter_id),
+      group: invitation.group_id === null ? undefined : yield* store.groups.byId(invitation.group_id),
+      topic: invitation.topic_id === null ? undefined : yield* store.topics.byId(invitation.topic_id)
+    }
+  })
+
+export type Unusable = { readonly _tag: "Unusable"; readonly state: InvitationState | "unknown" }
+
+/**
+ * Accepts an invitation: once, before it expires. A group invitation makes the pending membership accepted;
+ * a thread or poll guest was let in when invited. A person without a name gives one here. The invitee is
+ * signed in (a new session) and returned with it.
+ */
+export const acceptInvitation = (
+  token: string,
+  name: string | undefined
+): Effect.Effect<{ readonly user: User; readonly view: InvitationView; readonly session: string }, Unusable | Invalid, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    return yield* store.transaction(Effect.gen(function*() {
+      const view = yield* showInvitation(token)
+      if (view === undefined) return yield* Effect.fail<Unusable>({ _tag: "Unusable", state: "unknown" })
+      if (view.state !== "valid") return yield* Effect.fail<Unusable>({ _tag: "Unusable", state: view.state })
+      const now = iso(yield* Clock.currentTimeMillis)
+      if (view.invitee.name === null) {
+        if (isBlank(name)) return yield* invalid("name", "can't be blank")
+        yield* store.users.update(view.invitee.id, { name: name!.trim().slice(0, 100), updated_at: now })
+      }
+      if (view.invitation.kind === "group" && view.group !== undefined) {
+        const membership = yield* store.memberships.activeFor(view.group.id, view.invitee.id)
+        if (membership !== undefined && membership.accepted_at === null) yield* store.memberships.accept(membership.id, now)
+      }
+      yield* store.invitations.markUsed(view.invitation.id, now)
+      const user = (yield* store.users.byId(view.invitee.id))!
+      return { user, view, session: yield* startSession(user.id) }
+    }))
+  })
+
+// Rate limits
+
+const limited = (key: string, rule: RateLimit) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const now = yield* Clock.currentTimeMillis
+    const times = (yield* store.rateEvents.since(key, iso(now - rule.windowMs))).map((t) => Date.parse(t))
+    return rateLimitWait(times, rule, now)
+  })
+
+// Sign-in
+
+/**
+ * Asks for a sign-in code for an address. The answer is the same whether or not the address has an account
+ * (a code is mailed only when it does); 5 requests an hour per address and 30 per IP address, then 429.
+ */
+export const requestSignIn = (email: string, ip: string): Effect.Effect<void, Invalid | TooManyRequests, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const address = normaliseEmail(email)
+    if (!isEmail(address)) return yield* invalid("email", "is not an e-mail address")
+    return yield* store.transaction(Effect.gen(function*() {
+      const wait = Math.max(
+        yield* limited(`sign-in:address:${address}`, SIGN_IN_LIMITS.perAddress),
+        yield* limited(`sign-in:ip:${ip}`, SIGN_IN_LIMITS.perIp)
+      )
+      if (wait > 0) return yield* tooManyRequests("Too many sign-in requests: wait a while and try again", wait)
+      const now = yield* Clock.currentTimeMillis
+      yield* store.rateEvents.record(`sign-in:address:${address}`, iso(now))
+      yield* store.rateEvents.record(`sign-in:ip:${ip}`, iso(now))
+      yield* store.rateEvents.prune(iso(now - 86_400_000))
+      const user = yield* store.users.byEmail(address)
+      if (user === undefined || user.deactivated_at !== null) return
+      yield* store.mail.enqueue({
+        kind: "sign_in",
+        recipient_user_id: user.id,
+        recipient_email: address,
+        // the code and link are made when the message is sent (mintSecrets)
+        subject: "Your convene sign-in code",
+        body: "",
+        path: null,
+        group_id: null,
+        actor_id: null,
+        created_at: iso(now)
+      })
+    }))
+  })
+
+const WRONG_CODE = "That code is wrong or has expired: ask for a new one"
+
+/** Signs in with the address and its 6-digit code; 10 wrong codes and the code dies (429). */
+export const signInWithCode = (email: string, code: string): Effect.Effect<{ user: User; session: string }, Forbidden | TooManyRequests, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    return yield* store.transaction(Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      const user = yield* store.users.byEmail(normaliseEmail(email))
+      if (user === undefined || user.deactivated_at !== null) return yield* forbidden(WRONG_CODE)
+      const live = yield* store.loginCodes.latestLive(user.id, iso(now))
+      if (live === undefined) return yield* forbidden(WRONG_CODE)
+      if (live.attempts >= MAX_CODE_ATTEMPTS) return yield* tooManyRequests("Too many wrong codes: ask for a new one", LOGIN_CODE_TTL_MS)
+      if (!/^[0-9]{6}$/.test(code.trim()) || !secretsEqual(sha256(live.code_salt + code.trim()), live.code_hash)) {
+        yield* store.loginCodes.countAttempt(live.id)
+        if (live.attempts + 1 >= MAX_CODE_ATTEMPTS) return yield* tooManyRequests("Too many wrong codes: ask for a new one", LOGIN_CODE_TTL_MS)
+        return yield* forbidden(WRONG_CODE)
+      }
+      yield* store.loginCodes.markUsed(live.id, iso(now))
+      return { user, session: yield* startSession(user.id) }
+    }))
+  })
+
+/** Signs in with the one-time link of a sign-in mail. */
+export const signInWithLink = (link: string): Effect.Effect<{ user: User; session: string }, Forbidden, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    return yield* store.transaction(Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      const code = yield* store.loginCodes.byLinkHash(sha256(link))
+      if (code === undefined || !codeUsable(code, now)) return yield* forbidden("That sign-in link was used or has expired: ask for a new one")
+      const user = yield* store.users.byId(code.user_id)
+      if (user === undefined || user.deactivated_at !== null) return yield* forbidden("That sign-in link was used or has expired: ask for a new one")
+      yield* store.loginCodes.markUsed(code.id, iso(now))
+      return { user, session: yield* startSession(user.id) }
+    }))
+  })
+
+// Sessions
+
+/** A new session for a person; returns its secret (the cookie's value). Call inside a transaction. */
+const startSession = (userId: Id): Effect.Effect<string, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const now = yield* Clock.currentTimeMillis
+    const token = newSecret()
+    yield* store.sessions.insert({ token_hash: sha256(token), user_id: userId, created_at: iso(now), last_seen_at: iso(now), expires_at: iso(now + SESSION_TTL_MS) })
+    return token
+  })
+
+/** The person a session cookie belongs to, or undefined (unknown, expired, deactivated). 30 days, sliding. */
+export const sessionUser = (token: string | undefined): Effect.Effect<User | undefined, never, Store> =>
+  Effect.gen(function*() {
+    if (token === undefined || token === "") return undefined
+    const store = yield* Store
+    const hash = sha256(token)
+    const session = yield* store.sessions.byHash(hash)
+    const now = yield* Clock.currentTimeMillis
+    if (session === undefined || Date.parse(session.expires_at) <= now) return undefined
+    const user = yield* store.users.byId(session.user_id)
+    if (user === undefined || user.deactivated_at !== null) return undefined
+    if (now - Date.parse(session.last_seen_at) > SESSION_TOUCH_MS) {
+      yield* store.transaction(store.sessions.touch(session.id, iso(now), iso(now + SESSION_TTL_MS)))
+    }
+    return user
+  })
+
+/** Sign-out ends every session of the person. */
+export const endSessions = (userId: Id): Effect.Effect<void, never, Store> =>
+  Effect.flatMap(Store, (store) => store.transaction(store.sessions.deleteForUser(userId)))
