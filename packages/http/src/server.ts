@@ -25,6 +25,7 @@ import { B1PollsLive } from "./b1/polls.js"
 import { errorResponse, internalError, issueMessage } from "./errors.js"
 import { type HttpSettings, Settings } from "./settings.js"
 import { SystemLive } from "./system.js"
+import { PagesLive } from "./pages/pages.js"
 
 /**
  * The last line of defence: an unknown route is a JSON 404; anything unexpected is logged with a
@@ -60,6 +61,9 @@ const ApiLive = HttpApiBuilder.api(ConveneApi).pipe(
   Layer.provide([B1AuthLive, B2AuthLive, B3AuthLive])
 )
 
+/** The API and, beside it, the pages (which read the same store and settings, never the API's auth). */
+const AppLive = Layer.merge(ApiLive, PagesLive)
+
 export interface ServerOptions {
   readonly store: StoreService
   readonly settings: HttpSettings
@@ -77,7 +81,7 @@ export interface RunningServer {
 /** The server as a Layer, for Effect programs that compose it with other services. */
 export const serverLayer = (options: ServerOptions, server: http.Server) =>
   HttpApiBuilder.serve().pipe(
-    Layer.provide(ApiLive),
+    Layer.provide(AppLive),
     Layer.provide(NodeHttpServer.layer(() => server, { port: options.port, host: options.host })),
     Layer.provide(Layer.succeed(Store, options.store)),
     Layer.provide(NodeUrlPolicyLive(options.settings.allowPrivateWebhooks ?? false)),
