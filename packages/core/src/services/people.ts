@@ -215,21 +215,29 @@ const WRONG_CODE = "That code is wrong or has expired: ask for a new one"
 export const signInWithCode = (email: string, code: string): Effect.Effect<{ user: User; session: string }, Forbidden | TooManyRequests, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
+    // the transaction answers instead of failing, so that a wrong guess is counted (a failure rolls back)
+    const outcome = yield* store.transaction(Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const user = yield* store.users.byEmail(normaliseEmail(email))
-      if (user === undefined || user.deactivated_at !== null) return yield* forbidden(WRONG_CODE)
+      if (user === undefined || user.deactivated_at !== null) return { _tag: "wrong" } as const
       const live = yield* store.loginCodes.latestLive(user.id, iso(now))
-      if (live === undefined) return yield* forbidden(WRONG_CODE)
-      if (live.attempts >= MAX_CODE_ATTEMPTS) return yield* tooManyRequests("Too many wrong codes: ask for a new one", LOGIN_CODE_TTL_MS)
+      if (live === undefined) return { _tag: "wrong" } as const
+      if (live.attempts >= MAX_CODE_ATTEMPTS) return { _tag: "dead" } as const
       if (!/^[0-9]{6}$/.test(code.trim()) || !secretsEqual(sha256(live.code_salt + code.trim()), live.code_hash)) {
         yield* store.loginCodes.countAttempt(live.id)
-        if (live.attempts + 1 >= MAX_CODE_ATTEMPTS) return yield* tooManyRequests("Too many wrong codes: ask for a new one", LOGIN_CODE_TTL_MS)
-        return yield* forbidden(WRONG_CODE)
+        return live.attempts + 1 >= MAX_CODE_ATTEMPTS ? { _tag: "dead" } as const : { _tag: "wrong" } as const
       }
       yield* store.loginCodes.markUsed(live.id, iso(now))
-      return { user, session: yield* startSession(user.id) }
+      return { _tag: "ok", user, session: yield* startSession(user.id) } as const
     }))
+    switch (outcome._tag) {
+      case "ok":
+        return { user: outcome.user, session: outcome.session }
+      case "dead":
+        return yield* tooManyRequests("Too many wrong codes: ask for a new one", LOGIN_CODE_TTL_MS)
+      case "wrong":
+        return yield* forbidden(WRONG_CODE)
+    }
   })
 
 /** Signs in with the one-time link of a sign-in mail. */

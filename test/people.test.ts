@@ -1,0 +1,229 @@
+/**
+ * People through the real server and a real SMTP server: an invitation mailed, opened and accepted; the API
+ * access page and its new key; sign-in by code and by one-time link; sign-out and deactivation ending every
+ * session; and each refusal (missing CSRF token, used or expired invitation, wrong or too many codes, too
+ * many requests, a session on /api).
+ */
+import { mailSettingsFromEnv, startMailWorker } from "@convene/http"
+import type { ParsedMail } from "mailparser"
+import t from "tap"
+import { seedUser, startTestServer } from "./helpers.js"
+import { startSmtp } from "./smtp.js"
+
+const BASE = "http://convene.test"
+const smtp = await startSmtp()
+const s = await startTestServer()
+const worker = startMailWorker({ store: s.convene.store, settings: mailSettingsFromEnv({ SMTP_URL: smtp.url }, BASE, 2000)!, baseUrl: BASE, pollMs: 20 })
+t.teardown(async () => {
+  await worker.stop()
+  await s.close()
+  await smtp.close()
+})
+
+/** A person with a browser: cookies kept between requests, forms posted as a browser posts them, no redirects followed. */
+const browser = () => {
+  const cookies = new Map<string, string>()
+  const remember = (res: Response) => {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(";")
+      const i = pair!.indexOf("=")
+      const name = pair!.slice(0, i)
+      const value = pair!.slice(i + 1)
+      if (value === "" || /max-age=0\b/i.test(line)) cookies.delete(name)
+      else cookies.set(name, value)
+    }
+    return res
+  }
+  const headers = () => ({ cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") })
+  const page = async (res: Response) => ({ status: res.status, headers: res.headers, html: await res.text() })
+  return {
+    cookies,
+    get: async (path: string) => page(remember(await fetch(`${s.url}${path}`, { headers: headers(), redirect: "manual" }))),
+    post: async (path: string, fields: Record<string, string>, { csrf = true } = {}) =>
+      page(remember(await fetch(`${s.url}${path}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { ...headers(), "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ ...(csrf ? { csrf: cookies.get("convene_csrf") ?? "" } : {}), ...fields }).toString()
+      })))
+  }
+}
+
+const mailTo = async (address: string, after: number): Promise<ParsedMail> => {
+  const end = Date.now() + 10_000
+  for (;;) {
+    const found = smtp.received.slice(after).find((m) => m.to !== undefined && !Array.isArray(m.to) && m.to.text === address)
+    if (found !== undefined) return found
+    if (Date.now() > end) throw new Error(`no mail to ${address}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+const linkIn = (mail: ParsedMail) => new URL(/(http:\/\/convene\.test\/\S+)/.exec(mail.text ?? "")![1]!).pathname
+
+const ada = await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
+const { group } = await s.convene.groups.create({ name: "Garden Club", owner: ada.user })
+const A = s.as(ada.apiKey)
+
+t.test("an invitation is mailed, opened and accepted; the person lands on the API access page and gets a key", async (t) => {
+  const before = smtp.received.length
+  t.equal((await A.post("api/b2/memberships", { json: { group_id: group.id, emails: ["bob@example.org"] } })).statusCode, 200)
+  const path = linkIn(await mailTo("bob@example.org", before))
+  t.match(path, /^\/invitations\/[A-Za-z0-9_-]{32}$/)
+  const bob = browser()
+  const shown = await bob.get(path)
+  t.equal(shown.status, 200)
+  t.match(shown.html, /Ada invited you to join the group Garden Club/)
+  t.match(shown.html, /<label for="name">Your name<\/label>/, "a person invited by address is asked their name")
+  t.match(shown.html, /<button type="submit">Accept invitation<\/button>/)
+  t.match(shown.headers.get("content-security-policy"), /default-src 'none'.*frame-ancestors 'none'/)
+  t.notMatch(shown.html, /<script/i, "no script at all")
+
+  const noToken = await bob.post(path, { name: "Bob" }, { csrf: false })
+  t.equal(noToken.status, 403, "no CSRF token: refused")
+  const wrongToken = await bob.post(path, { name: "Bob", csrf: "x".repeat(32) }, { csrf: false })
+  t.equal(wrongToken.status, 403, "a wrong CSRF token: refused")
+  t.equal((await bob.post(path, { name: " " })).status, 422, "a name is needed")
+  t.match(s.sql("SELECT accepted_at FROM memberships WHERE group_id = ? ORDER BY id DESC LIMIT 1", group.id), [{ accepted_at: null }], "nothing changed")
+
+  const accepted = await bob.post(path, { name: "Bob Builder" })
+  t.equal(accepted.status, 303)
+  t.equal(accepted.headers.get("location"), "/profile/api_access")
+  const setCookie = accepted.headers.getSetCookie().find((c) => c.startsWith("convene_session="))!
+  t.match(setCookie, /HttpOnly/i)
+  t.match(setCookie, /SameSite=Lax/i)
+  t.notMatch(setCookie, /Secure/i, "not Secure over http")
+  t.match(s.sql("SELECT m.accepted_at, u.name FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'bob@example.org'"), [{ accepted_at: String, name: "Bob Builder" }])
+  t.equal(s.sql<{ n: number }>("SELECT count(*) AS n FROM sessions WHERE token_hash = ?", bob.cookies.get("convene_session"))[0]!.n, 0, "the session is stored hashed")
+
+  const again = await browser().get(path)
+  t.equal(again.status, 410, "an invitation works once")
+  t.match(again.html, /already been accepted/)
+
+  const access = await bob.get("/profile/api_access")
+  t.equal(access.status, 200)
+  t.equal(access.headers.get("cache-control"), "no-store")
+  t.equal(access.headers.get("referrer-policy"), "no-referrer")
+  t.match(access.html, new RegExp(`<td>${group.id}</td><td><code>${group.key}</code></td><td>Garden Club</td>`))
+  t.match(access.html, /Authorization: Bearer/)
+  t.match(access.html, /http:\/\/convene\.test\/api\/b2/)
+  t.match(access.html, /Sign out/)
+  const made = await bob.post("/profile/api_access", {})
+  const key = /<code id="api-key">([^<]+)<\/code>/.exec(made.html)?.[1]
+  t.ok(key, "the new key is shown once")
+  const groups = await s.api.get("api/b2/groups", { headers: { authorization: `Bearer ${key}` } })
+  t.equal(groups.statusCode, 200, "and works on the API")
+  t.same((groups.body as any).groups.map((g: any) => g.id), [group.id])
+  const viaCookie = await fetch(`${s.url}/api/b2/groups`, { headers: { cookie: `convene_session=${bob.cookies.get("convene_session")}` } })
+  t.equal(viaCookie.status, 403, "a session never authenticates the API")
+  t.notMatch((await bob.get("/profile/api_access")).html, /api-key/, "the key is not shown again")
+})
+
+t.test("an expired invitation says so (410) and cannot be accepted; an unknown one is 404", async (t) => {
+  const before = smtp.received.length
+  await s.convene.members.add({ group, user: (await seedUser(s.convene, { name: "Cy", email: "cy@example.org" })).user, pending: true })
+  const path = linkIn(await mailTo("cy@example.org", before))
+  t.equal((await browser().get(path)).status, 200, "valid for 30 days")
+  const Database = (await import("better-sqlite3")).default
+  const db = new Database(s.filename)
+  db.prepare("UPDATE invitation_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE user_id = (SELECT id FROM users WHERE email = 'cy@example.org')").run()
+  db.close()
+  const b = browser()
+  const gone = await b.get(path)
+  t.equal(gone.status, 410)
+  t.match(gone.html, /expired/)
+  t.match(gone.html, /href="\/sign-in"/, "with a link to sign in")
+  t.equal((await b.post(path, {})).status, 410, "and cannot be accepted")
+  t.match(s.sql("SELECT m.accepted_at FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'cy@example.org'"), [{ accepted_at: null }])
+  t.equal((await browser().get("/invitations/not-a-token")).status, 404)
+})
+
+t.test("sign-in by code: never reveals an account, rate limited, codes single-use, 10 wrong codes kill it", async (t) => {
+  const carol = await seedUser(s.convene, { name: "Carol", email: "carol@example.org" })
+  const b = browser()
+  const form = await b.get("/sign-in")
+  t.match(form.html, /<label for="email">E-mail address<\/label>/)
+  t.match(form.html, /<button type="submit">Send me a code<\/button>/)
+  t.equal((await b.post("/sign-in", { email: "carol@example.org" }, { csrf: false })).status, 403, "CSRF")
+  const before = smtp.received.length
+  const known = await b.post("/sign-in", { email: "carol@example.org" })
+  const unknown = await b.post("/sign-in", { email: "nobody@example.org" })
+  t.equal(known.status, 200)
+  t.equal(unknown.status, 200)
+  t.equal(known.html.replace(/carol@example\.org/g, "X").replace(/value="[^"]*"/g, ""), unknown.html.replace(/nobody@example\.org/g, "X").replace(/value="[^"]*"/g, ""),
+    "the answer is the same with or without an account")
+  const mail = await mailTo("carol@example.org", before)
+  await new Promise((r) => setTimeout(r, 200))
+  t.notOk(smtp.received.slice(before).some((m) => !Array.isArray(m.to) && m.to?.text === "nobody@example.org"), "no mail to an address without an account")
+  const code = /\b(\d{6})\b/.exec(mail.subject ?? "")![1]!
+  t.match(mail.text, /Your sign-in code is \*\*\d{6}\*\*/)
+  t.equal(s.sql<{ n: number }>("SELECT count(*) AS n FROM login_codes WHERE code_hash LIKE ?", `%${code}%`)[0]!.n, 0, "stored hashed")
+
+  const wrong = await b.post("/sign-in/code", { email: "carol@example.org", code: code === "123456" ? "654321" : "123456" })
+  t.equal(wrong.status, 403)
+  t.match(wrong.html, /wrong or has expired/)
+  const right = await b.post("/sign-in/code", { email: "carol@example.org", code })
+  t.equal(right.status, 303)
+  t.match((await b.get("/profile/api_access")).html, /Signed in as <strong>Carol<\/strong>/)
+  t.equal((await browser().post("/sign-in/code", { email: "carol@example.org", code })).status, 403, "a code works once")
+
+  // 10 wrong codes and the code dies
+  const d = browser()
+  await d.get("/sign-in")
+  const m2 = smtp.received.length
+  await d.post("/sign-in", { email: "carol@example.org" })
+  const code2 = /\b(\d{6})\b/.exec((await mailTo("carol@example.org", m2)).subject ?? "")![1]!
+  let last = 0
+  for (let i = 0; i < 10; i++) last = (await d.post("/sign-in/code", { email: "carol@example.org", code: code2 === "000000" ? "111111" : "000000" })).status
+  t.equal(last, 429, "the tenth wrong code")
+  const dead = await d.post("/sign-in/code", { email: "carol@example.org", code: code2 })
+  t.equal(dead.status, 429, "then even the right code is refused")
+  t.ok(Number(dead.headers.get("retry-after")) > 0, "with Retry-After")
+
+  // 5 codes an hour per address (two asked above, and earlier ones count)
+  let status = 200
+  let retry: string | null = null
+  for (let i = 0; i < 5 && status === 200; i++) {
+    const r = await d.post("/sign-in", { email: "carol@example.org" })
+    status = r.status
+    retry = r.headers.get("retry-after")
+  }
+  t.equal(status, 429, "too many codes for one address")
+  t.ok(Number(retry) > 0)
+  t.ok(carol.user.id > 0)
+})
+
+t.test("sign-in by one-time link; sign-out and deactivation end every session", async (t) => {
+  const dan = await seedUser(s.convene, { name: "Dan", email: "dan@example.org" })
+  const one = browser()
+  const two = browser()
+  for (const b of [one, two]) {
+    await b.get("/sign-in")
+    const before = smtp.received.length
+    await b.post("/sign-in", { email: "dan@example.org" })
+    const path = linkIn(await mailTo("dan@example.org", before))
+    t.match(path, /^\/sign-in\/link\//)
+    const landing = await b.get(path)
+    t.equal(landing.status, 200, "a GET only shows a button: mail scanners do not sign anyone in")
+    t.equal((await b.get("/profile/api_access")).status, 303)
+    const res = await b.post(path, {})
+    t.equal(res.status, 303)
+    t.equal((await b.post(path, {})).status, 410, "a link works once")
+  }
+  t.equal((await one.get("/profile/api_access")).status, 200)
+  t.equal((await two.get("/profile/api_access")).status, 200)
+  t.equal((await one.post("/sign-out", {}, { csrf: false })).status, 403, "sign-out needs the CSRF token")
+  const out = await one.post("/sign-out", {})
+  t.equal(out.status, 303)
+  t.equal(out.headers.get("location"), "/sign-in")
+  t.equal((await two.get("/profile/api_access")).status, 303, "every session of the person ended")
+
+  const three = browser()
+  await three.get("/sign-in")
+  const before = smtp.received.length
+  await three.post("/sign-in", { email: "dan@example.org" })
+  await three.post(linkIn(await mailTo("dan@example.org", before)), {})
+  t.equal((await three.get("/profile/api_access")).status, 200)
+  t.equal((await s.b3.post(`api/b3/users/${dan.user.id}/deactivate`)).statusCode, 200)
+  t.equal((await three.get("/profile/api_access")).status, 303, "deactivation ends the sessions")
+  t.equal(s.sql<{ n: number }>("SELECT count(*) AS n FROM sessions WHERE user_id = ?", dan.user.id)[0]!.n, 0)
+})
