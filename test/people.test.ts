@@ -227,3 +227,77 @@ t.test("sign-in by one-time link; sign-out and deactivation end every session", 
   t.equal((await three.get("/profile/api_access")).status, 303, "deactivation ends the sessions")
   t.equal(s.sql<{ n: number }>("SELECT count(*) AS n FROM sessions WHERE user_id = ?", dan.user.id)[0]!.n, 0)
 })
+
+t.test("record pages: signed out, a prompt with no title; signed in, the thread and the poll; every poll type votes from its page", async (t) => {
+  const erin = await seedUser(s.convene, { name: "Erin", email: "erin@example.org" })
+  await s.convene.members.add({ group, user: erin.user })
+  const signIn = async () => {
+    const b = browser()
+    await b.get("/sign-in")
+    const before = smtp.received.length
+    await b.post("/sign-in", { email: "erin@example.org" })
+    await b.post(linkIn(await mailTo("erin@example.org", before)), {})
+    return b
+  }
+  const e = await signIn()
+  const d = ((await A.post("api/b2/discussions", { json: { group_id: group.id, title: "Secret <b>plans</b>", description: "We meet at **noon**." } })).body as any).discussions[0]
+  await A.post("api/b2/comments", { json: { discussion_id: d.id, body: "A <script>alert(1)</script> comment" } })
+
+  const out = await browser().get(`/d/${d.key}`)
+  t.equal(out.status, 403)
+  t.notMatch(out.html, /Secret|plans/, "no title leaks to a signed-out visitor")
+  t.match(out.html, /href="\/sign-in"/)
+  const page = await e.get(`/d/${d.key}`)
+  t.equal(page.status, 200)
+  t.match(page.html, /<h1>Secret &lt;b&gt;plans&lt;\/b&gt;<\/h1>/, "titles are escaped")
+  t.match(page.html, /<strong>noon<\/strong>/, "markdown is rendered")
+  t.notMatch(page.html, /<script>alert/, "and user HTML never runs")
+  const outsider = browser()
+  await outsider.get("/sign-in")
+  await seedUser(s.convene, { name: "Out", email: "out@example.org" })
+  const before = smtp.received.length
+  await outsider.post("/sign-in", { email: "out@example.org" })
+  await outsider.post(linkIn(await mailTo("out@example.org", before)), {})
+  const hidden = await outsider.get(`/d/${d.key}`)
+  t.equal(hidden.status, 404, "a signed-in non-member gets not found")
+  t.notMatch(hidden.html, /Secret/)
+  t.match((await e.get(`/g/${group.key}`)).html, new RegExp(`<a href="/d/${d.key}">Secret &lt;b&gt;plans&lt;/b&gt;</a>`))
+
+  const future = new Date(Date.now() + 86_400_000).toISOString()
+  const poll = async (body: Record<string, unknown>) =>
+    ((await A.post("api/b2/polls", { json: { group_id: group.id, title: `A ${body.poll_type} poll`, closing_at: future, ...body } })).body as any).polls[0]
+  const cases: Array<[Record<string, unknown>, Record<string, string | Array<string>>, Record<string, number>]> = [
+    [{ poll_type: "proposal" }, { choice: "agree" }, { agree: 1 }],
+    [{ poll_type: "poll", options: ["tea", "coffee"] }, { choice: "coffee" }, { coffee: 1 }],
+    [{ poll_type: "poll", options: ["red", "green", "blue"], maximum_stance_choices: 2 }, { choice: ["red", "blue"] }, { red: 1, blue: 1 }],
+    [{ poll_type: "count" }, { choice: "accept" }, { accept: 1 }],
+    [{ poll_type: "score", options: ["a", "b"] }, { "score:a": "4", "score:b": "1" }, { a: 4, b: 1 }],
+    [{ poll_type: "ranked_choice", options: ["x", "y", "z"] }, { "score:x": "2", "score:y": "3", "score:z": "1" }, { x: 2, y: 3, z: 1 }],
+    [{ poll_type: "meeting", options: ["2031-01-01", "2031-01-02"] }, { "score:2031-01-01": "2", "score:2031-01-02": "1" }, { "2031-01-01": 2, "2031-01-02": 1 }],
+    [{ poll_type: "dot_vote", options: ["p", "q"] }, { "score:p": "5", "score:q": "3" }, { p: 5, q: 3 }]
+  ]
+  for (const [body, fields, expected] of cases) {
+    const p = await poll(body)
+    const shown = await e.get(`/p/${p.key}`)
+    t.equal(shown.status, 200, `${body.poll_type}: the page`)
+    t.match(shown.html, /<button type="submit">Vote<\/button>/)
+    const params = new URLSearchParams({ csrf: e.cookies.get("convene_csrf")! })
+    for (const [k, v] of Object.entries(fields)) for (const x of Array.isArray(v) ? v : [v]) params.append(k, x)
+    const res = await fetch(`${s.url}/p/${p.key}/vote`, {
+      method: "POST", redirect: "manual", body: params.toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: [...e.cookies].map(([k, v]) => `${k}=${v}`).join("; ") }
+    })
+    t.equal(res.status, 303, `${body.poll_type}: voted (${res.status === 303 ? "" : await res.text()})`)
+    const mine = ((await s.as(erin.apiKey).get(`api/b2/polls/${p.id}`)).body as any).stances[0]
+    t.same(mine.option_scores, expected, `${body.poll_type}: the ballot as the form said`)
+    const after = await e.get(`/p/${p.key}?voted=1`)
+    t.match(after.html, /Your vote is recorded/)
+    t.match(after.html, /Change vote/)
+  }
+  const ranked = await poll({ poll_type: "ranked_choice", options: ["x", "y"] })
+  const bad = await e.post(`/p/${ranked.key}/vote`, { "score:x": "1", "score:y": "1" })
+  t.equal(bad.status, 422, "a ballot that breaks the type's rules")
+  t.match(bad.html, /class="error" role="alert">rank all 2 options/)
+  t.equal((await e.post(`/p/${ranked.key}/vote`, { "score:x": "1", "score:y": "2" }, { csrf: false })).status, 403, "CSRF")
+  t.equal((await browser().get(`/p/${ranked.key}`)).status, 403, "signed out: a prompt")
+})

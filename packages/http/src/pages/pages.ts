@@ -7,7 +7,7 @@
  * page sends a Content-Security-Policy without inline script and `frame-ancestors 'none'`.
  */
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
-import { Groups, loadAccess, People, Store, type User, Users } from "@convene/core"
+import { type Access, Discussions, Groups, loadAccess, People, type Poll, Polls, Rules, Stances, Store, Threads, type User, Users } from "@convene/core"
 import { Effect, Option } from "effect"
 import { randomBytes, timingSafeEqual } from "node:crypto"
 import { Settings } from "../settings.js"
@@ -31,6 +31,8 @@ interface Page {
   readonly status?: number
   readonly headers?: Record<string, string>
 }
+
+const ALL = Symbol("all values")
 
 const sameSecret = (a: string, b: string) => a.length === b.length && a.length > 0 && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
@@ -67,12 +69,12 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
 
     const currentUser = (request: HttpServerRequest.HttpServerRequest) => run(People.sessionUser(request.cookies[SESSION_COOKIE]))
 
-    /** A form's fields, once its CSRF token matched the cookie's; otherwise undefined (answered 403). */
+    /** A form's fields (and every value of repeated ones), once its CSRF token matched the cookie's; otherwise undefined (answered 403). */
     const form = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.map(Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty), (params) => {
-        const fields = Object.fromEntries(params.map(([k, v]) => [k, v]))
+        const fields: Record<string, string> & { readonly [ALL]?: UrlParams.UrlParams } = Object.fromEntries(params.map(([k, v]) => [k, v]))
         const cookieToken = request.cookies[CSRF_COOKIE] ?? ""
-        return sameSecret(String(fields.csrf ?? ""), cookieToken) ? fields as Record<string, string> : undefined
+        return sameSecret(String(fields.csrf ?? ""), cookieToken) ? Object.assign(fields, { [ALL]: params }) : undefined
       })
 
     const forbiddenForm = (request: HttpServerRequest.HttpServerRequest) =>
@@ -224,6 +226,94 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
       return HttpServerResponse.unsafeSetCookie(seeOther("/sign-in"), SESSION_COOKIE, "", { ...cookie, maxAge: "0 seconds" })
     }))
 
+
+    // Record pages: what the links in mail, webhooks and the markdown export point to, with the API's visibility
+
+    /** A signed-out visitor sees no title: only a prompt to sign in. */
+    const signInPrompt = (request: HttpServerRequest.HttpServerRequest) =>
+      respond(request, undefined, message("Sign in to see this", "This page is visible to the people it is shared with. Sign in to see it.", 403, { href: "/sign-in", label: "Sign in" }))
+    const notVisible = (request: HttpServerRequest.HttpServerRequest, user: User) =>
+      respond(request, user, message("Not found", "There is nothing here, or it is not shared with you.", 404, { href: "/profile/api_access", label: "Your groups" }))
+
+    /** Runs a page that needs a signed-in reader; refusals of the core become the not-found page (no title leaks). */
+    const recordPage = (build: (request: HttpServerRequest.HttpServerRequest, user: User, access: Access) => Effect.Effect<Page, unknown, Store>) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const user = yield* currentUser(request)
+        if (user === undefined) return signInPrompt(request)
+        const access = yield* run(loadAccess(user))
+        const page = yield* Effect.either(run(build(request, user, access)))
+        return page._tag === "Right" ? respond(request, user, page.right) : notVisible(request, user)
+      })
+
+    const keyParam = Effect.map(HttpRouter.params, (p) => String(p.key ?? ""))
+
+    yield* router.get("/g/:key", Effect.flatMap(keyParam, (key) =>
+      recordPage((_request, _user, access) =>
+        Effect.gen(function*() {
+          const view = yield* Groups.showGroup(access, key)
+          const page = { limit: 100, offset: 0 }
+          const discussions = yield* Discussions.listDiscussions(access, view.group.id, "all", page)
+          const polls = yield* Polls.listPolls(access, view.group.id, "all", page)
+          return {
+            title: view.group.name,
+            template: "@group",
+            data: {
+              description: view.group.description,
+              discussions: discussions.records.map((d) => ({ key: d.discussion.key, title: d.discussion.title })),
+              polls: polls.records.map((p) => ({ key: p.poll.key, title: p.poll.title, state: pollState(p.poll) }))
+            }
+          } satisfies Page
+        }))))
+
+    yield* router.get("/d/:key", Effect.flatMap(keyParam, (key) =>
+      recordPage((_request, _user, access) =>
+        Effect.gen(function*() {
+          const view = yield* Discussions.showDiscussion(access, key)
+          const markdown = yield* Threads.threadMarkdown(access, view.topic.id)
+          const group = view.topic.group_id === null ? undefined : yield* Groups.findGroup(String(view.topic.group_id))
+          return {
+            title: view.discussion.title,
+            template: "@thread",
+            data: { group: group === undefined ? undefined : { key: group.key, name: group.name }, html: Rules.markdownToHtml(withoutFrontMatter(markdown)) }
+          } satisfies Page
+        }))))
+
+    const pollPage = (key: string, note: { notice?: string; error?: string; status?: number } = {}) =>
+      recordPage((_request, _user, access) =>
+        Effect.gen(function*() {
+          const view = yield* Polls.showPoll(access, key)
+          const group = view.poll.group_id === null ? undefined : yield* Groups.findGroup(String(view.poll.group_id))
+          return { title: view.poll.title, template: "@poll", status: note.status ?? 200, data: { ...pollData(view, access), ...note, group } } satisfies Page
+        }))
+
+    yield* router.get("/p/:key", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const voted = new URL(request.url, "http://x").searchParams.get("voted") === "1"
+      return yield* pollPage(yield* keyParam, voted ? { notice: "Your vote is recorded." } : {})
+    }))
+
+    yield* router.post("/p/:key/vote", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const key = yield* keyParam
+      const user = yield* currentUser(request)
+      if (user === undefined) return signInPrompt(request)
+      const fields = yield* form(request)
+      if (fields === undefined) return forbiddenForm(request)
+      const access = yield* run(loadAccess(user))
+      const found = yield* Effect.either(run(Polls.showPoll(access, key)))
+      if (found._tag === "Left") return notVisible(request, user)
+      const scores = ballotFromForm(found.right, fields[ALL] ?? UrlParams.empty)
+      const reason = String(fields.reason ?? "")
+      const cast = yield* Effect.either(run(Stances.castVote(access, { poll_id: found.right.poll.id, option_scores: scores, reason })))
+      if (cast._tag === "Left") {
+        const e = cast.left
+        const error = e._tag === "Invalid" ? Object.values(e.errors).flat().join("; ") : e.message
+        return yield* pollPage(key, { error, status: e._tag === "Forbidden" ? 403 : 422 })
+      }
+      return seeOther(`/p/${encodeURIComponent(key)}?voted=1`)
+    }))
+
     // The API access page
 
     yield* router.get("/profile/api_access", Effect.gen(function*() {
@@ -244,3 +334,74 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
     }))
   })
 )
+
+/** The markdown export starts with YAML front matter; a page shows what follows it. */
+const withoutFrontMatter = (markdown: string) => (markdown.startsWith("---\n") ? markdown.slice(markdown.indexOf("\n---\n", 4) + 5) : markdown)
+
+const pollState = (p: Poll) =>
+  p.closed_at !== null ? "closed" : p.opened_at === null ? "draft" : `open until ${new Date(p.closing_at!).toUTCString()}`
+
+/** How a poll type is voted on a page: one choice, several, a number per option, or yes/maybe/no. */
+const inputOf = (p: Poll): "radio" | "checkbox" | "number" | "meeting" => {
+  switch (p.poll_type) {
+    case "proposal":
+    case "count":
+      return "radio"
+    case "poll":
+      return p.maximum_stance_choices > 1 ? "checkbox" : "radio"
+    case "meeting":
+      return "meeting"
+    default:
+      return "number"
+  }
+}
+
+const numberBounds = (p: Poll, optionCount: number) => {
+  switch (p.poll_type) {
+    case "score":
+      return { min: p.min_score, max: p.max_score }
+    case "ranked_choice":
+      return { min: 1, max: optionCount }
+    default:
+      return { min: 0, max: p.dots_per_person }
+  }
+}
+
+const pollData = (view: Polls.PollView, access: Access) => {
+  const p = view.poll
+  const mine = view.my_stance?.cast_at != null ? view.my_stance : undefined
+  const ordered = p.shuffle_options ? Rules.shuffledFor(access.user.id, view.options) : view.options
+  const input = inputOf(p)
+  return {
+    key: p.key,
+    detailsHtml: p.details === "" ? "" : p.details_format === "html" ? p.details : Rules.markdownToHtml(p.details),
+    state: pollState(p),
+    voters: view.voters_count,
+    cast: view.cast_count,
+    canVote: Rules.isActive(p),
+    myVote: mine !== undefined,
+    reason: mine?.reason ?? "",
+    input,
+    maybe: p.can_respond_maybe,
+    ...numberBounds(p, view.options.length),
+    options: ordered.map((o) => ({
+      id: o.id,
+      name: o.name,
+      label: o.name,
+      score: mine?.choices.get(o.id) ?? (input === "meeting" ? 0 : input === "number" ? numberBounds(p, view.options.length).min : 0)
+    })),
+    results: view.results === null ? null : view.results.options.map((r) => ({ label: r.name, score: r.score, voters: r.voter_count })),
+    hiddenUntil: p.hide_results === "until_closed" ? "until the poll closes" : "until you vote"
+  }
+}
+
+/** The ballot a poll page's form describes, as option name → score (the core checks it against the type's rules). */
+const ballotFromForm = (view: Polls.PollView, params: UrlParams.UrlParams): Record<string, number> => {
+  const input = inputOf(view.poll)
+  if (input === "radio" || input === "checkbox") {
+    return Object.fromEntries(UrlParams.getAll(params, "choice").map((name) => [name, 1]))
+  }
+  const out: Record<string, number> = {}
+  for (const [k, v] of params) if (k.startsWith("score:")) out[k.slice("score:".length)] = /^-?[0-9]{1,6}$/.test(v.trim()) ? Number(v.trim()) : Number.NaN
+  return out
+}

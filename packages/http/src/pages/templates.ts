@@ -84,6 +84,43 @@ eta.loadTemplate("@api-access", `<p>Signed in as <strong><%= it.name %></strong>
 </tbody></table><% } %>
 `)
 
+eta.loadTemplate("@group", `<% if (it.description) { %><p><%= it.description %></p><% } %>
+<h2>Discussions</h2>
+<% if (it.discussions.length === 0) { %><p>None yet.</p><% } else { %><ul><% for (const d of it.discussions) { %><li><a href="/d/<%= d.key %>"><%= d.title %></a></li><% } %></ul><% } %>
+<h2>Polls</h2>
+<% if (it.polls.length === 0) { %><p>None yet.</p><% } else { %><ul><% for (const p of it.polls) { %><li><a href="/p/<%= p.key %>"><%= p.title %></a> (<%= p.state %>)</li><% } %></ul><% } %>
+`)
+
+eta.loadTemplate("@thread", `<% if (it.group) { %><p>In <a href="/g/<%= it.group.key %>"><%= it.group.name %></a></p><% } %>
+<article class="thread"><%~ it.html %></article>
+`)
+
+eta.loadTemplate("@poll", `<% if (it.group) { %><p>In <a href="/g/<%= it.group.key %>"><%= it.group.name %></a></p><% } %>
+<% if (it.detailsHtml) { %><div class="details"><%~ it.detailsHtml %></div><% } %>
+<p><%= it.state %>. <%= it.cast %> of <%= it.voters %> voted.</p>
+<% if (it.notice) { %><p role="status"><%= it.notice %></p><% } %>
+<% if (it.error) { %><p class="error" role="alert"><%= it.error %></p><% } %>
+<% if (it.canVote) { %>
+<form method="post" action="/p/<%= it.key %>/vote">
+<input type="hidden" name="csrf" value="<%= it.csrf %>">
+<fieldset><legend><%= it.myVote ? "Change your vote" : "Your vote" %></legend>
+<% for (const o of it.options) { %>
+<% if (it.input === "radio") { %><p><input type="radio" id="o<%= o.id %>" name="choice" value="<%= o.name %>"<%= o.score > 0 ? " checked" : "" %>> <label for="o<%= o.id %>"><%= o.label %></label></p><% } %>
+<% if (it.input === "checkbox") { %><p><input type="checkbox" id="o<%= o.id %>" name="choice" value="<%= o.name %>"<%= o.score > 0 ? " checked" : "" %>> <label for="o<%= o.id %>"><%= o.label %></label></p><% } %>
+<% if (it.input === "number") { %><p><label for="o<%= o.id %>"><%= o.label %></label> <input type="number" id="o<%= o.id %>" name="score:<%= o.name %>" min="<%= it.min %>" max="<%= it.max %>" value="<%= o.score %>" required></p><% } %>
+<% if (it.input === "meeting") { %><p><label for="o<%= o.id %>"><%= o.label %></label> <select id="o<%= o.id %>" name="score:<%= o.name %>"><option value="2"<%= o.score === 2 ? " selected" : "" %>>yes</option><% if (it.maybe) { %><option value="1"<%= o.score === 1 ? " selected" : "" %>>maybe</option><% } %><option value="0"<%= o.score === 0 ? " selected" : "" %>>no</option></select></p><% } %>
+<% } %>
+</fieldset>
+<p><label for="reason">Reason (optional)</label><br><textarea id="reason" name="reason" rows="3" cols="40"><%= it.reason %></textarea></p>
+<p><button type="submit"><%= it.myVote ? "Change vote" : "Vote" %></button></p>
+</form>
+<% } %>
+<h2>Results</h2>
+<% if (it.results) { %><table><thead><tr><th scope="col">option</th><th scope="col">score</th><th scope="col">voters</th></tr></thead><tbody>
+<% for (const r of it.results) { %><tr><td><%= r.label %></td><td><%= r.score %></td><td><%= r.voters %></td></tr><% } %>
+</tbody></table><% } else { %><p>Results are hidden <%= it.hiddenUntil %>.</p><% } %>
+`)
+
 export const render = (template: string, data: object): string => eta.render(template, data)
 
 export const STYLESHEET = `body{font-family:system-ui,sans-serif;max-width:44rem;margin:0 auto;padding:1rem;line-height:1.5;color:#1d2a35}
@@ -95,5 +132,6 @@ input{font-size:1rem;padding:.4rem;width:100%;max-width:24rem;box-sizing:border-
 .error{color:#a4161a;font-weight:bold}
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.25rem .5rem;text-align:left}
 pre{background:#f4f4f4;padding:.5rem;overflow-x:auto}code{overflow-wrap:anywhere}
+fieldset{border:1px solid #ddd;border-radius:4px}textarea{width:100%;max-width:32rem;font-size:1rem}
 blockquote{border-left:3px solid #ddd;margin:0;padding-left:1rem;color:#555}
 `
