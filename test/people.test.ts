@@ -301,3 +301,34 @@ t.test("record pages: signed out, a prompt with no title; signed in, the thread 
   t.equal((await e.post(`/p/${ranked.key}/vote`, { "score:x": "1", "score:y": "2" }, { csrf: false })).status, 403, "CSRF")
   t.equal((await browser().get(`/p/${ranked.key}`)).status, 403, "signed out: a prompt")
 })
+
+t.test("notifications carry one-click List-Unsubscribe; unsubscribing stops the group's notifications, not invitations", async (t) => {
+  const fay = await seedUser(s.convene, { name: "Fay", email: "fay@example.org" })
+  await s.convene.members.add({ group, user: fay.user })
+  let before = smtp.received.length
+  await A.post("api/b2/discussions", { json: { group_id: group.id, title: "Picnic", recipient_user_ids: [fay.user.id] } })
+  const note = await mailTo("fay@example.org", before)
+  t.equal(note.subject, "Ada started a discussion: Picnic")
+  const raw = (name: string) => note.headerLines.find((h) => h.key === name)?.line ?? ""
+  const header = raw("list-unsubscribe")
+  const link = /<(http:\/\/convene\.test\/unsubscribe\/[A-Za-z0-9_-]{32})>/.exec(header)?.[1]
+  t.ok(link, "List-Unsubscribe names the link")
+  t.equal(raw("list-unsubscribe-post"), "List-Unsubscribe-Post: List-Unsubscribe=One-Click")
+  t.match(note.text, /Open in convene: http:\/\/convene\.test\/d\//, "the notification links to the thread")
+  const path = new URL(link!).pathname
+  const page = await browser().get(path)
+  t.equal(page.status, 200)
+  t.match(page.html, /Stop notification e-mails from <strong>Garden Club<\/strong>\?/)
+  // a mail client's one-click POST: no cookie, no CSRF token
+  const click = await fetch(`${s.url}${path}`, { method: "POST", body: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } })
+  t.equal(click.status, 200)
+  t.match(await click.text(), /You no longer receive notification e-mails from <strong>Garden Club<\/strong>/)
+  t.match(s.sql("SELECT * FROM group_mutes WHERE user_id = ?", fay.user.id), [{ group_id: group.id }])
+  before = smtp.received.length
+  const count = () => s.sql<{ n: number }>("SELECT count(*) AS n FROM mail_outbox WHERE recipient_email = 'fay@example.org'")[0]!.n
+  const n = count()
+  await A.post("api/b2/discussions", { json: { group_id: group.id, title: "Picnic two", recipient_user_ids: [fay.user.id] } })
+  t.equal(count(), n, "no more notifications from the group")
+  t.equal((await browser().get("/unsubscribe/nope")).status, 404)
+  t.equal(smtp.received.length >= before, true)
+})

@@ -63,6 +63,13 @@ export interface SessionsRepo {
   readonly deleteForUser: (userId: Id) => Effect.Effect<void>
 }
 
+export interface MutesRepo {
+  readonly isMuted: (userId: Id, groupId: Id) => Effect.Effect<boolean>
+  readonly mute: (userId: Id, groupId: Id, at: string) => Effect.Effect<void>
+  readonly insertToken: (t: { token_hash: string; user_id: Id; group_id: Id; created_at: string }) => Effect.Effect<void>
+  readonly byTokenHash: (hash: string) => Effect.Effect<{ user_id: Id; group_id: Id } | undefined>
+}
+
 export interface RateEventsRepo {
   readonly record: (key: string, at: string) => Effect.Effect<void>
   /** Events of `key` since `since`, oldest first (their times say when the window frees up). */

@@ -3,7 +3,7 @@ import type { ChatbotsRepo, DeliveriesRepo, EventsRepo } from "./webhooks.js"
 import type { OutcomesRepo, PollOptionsRepo, PollsRepo, StancesRepo } from "./polls.js"
 import type { ReportsRepo } from "./reports.js"
 import type { SearchRepo } from "./search.js"
-import type { InvitationsRepo, LoginCodesRepo, RateEventsRepo, SessionsRepo } from "./people.js"
+import type { InvitationsRepo, LoginCodesRepo, MutesRepo, RateEventsRepo, SessionsRepo } from "./people.js"
 import type {
   Comment,
   Discussion,
@@ -190,6 +190,7 @@ export interface StoreService {
   readonly loginCodes: LoginCodesRepo
   readonly sessions: SessionsRepo
   readonly rateEvents: RateEventsRepo
+  readonly mutes: MutesRepo
   readonly topics: TopicsRepo
   readonly discussions: DiscussionsRepo
   readonly comments: CommentsRepo

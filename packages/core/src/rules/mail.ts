@@ -6,6 +6,10 @@
 import type { MailMessage } from "../domain/records.js"
 import { markdownToHtml } from "./markdown.js"
 
+/** Notifications can be unsubscribed from (per group); invitations and sign-in codes cannot. */
+const NOTIFICATIONS = new Set(["new_discussion", "discussion_edited", "comment_replied_to", "poll_created", "poll_closing_soon", "outcome_review_due"])
+export const isNotification = (kind: string): boolean => NOTIFICATIONS.has(kind)
+
 export const MAIL_RETRY_DELAYS_MS: ReadonlyArray<number> = [60_000, 300_000, 1_800_000, 7_200_000, 43_200_000]
 
 export interface MailSite {
@@ -42,22 +46,35 @@ const ACTION: Readonly<Record<string, string>> = {
   outcome_review_due: "Review the outcome"
 }
 
-export const renderMail = (m: MailMessage, site: MailSite, actorName: string | null): OutgoingMail => {
+/** A message as it is sent: its secrets made, and for a notification the path that unsubscribes from its group. */
+export type SendableMail = MailMessage & { readonly unsubscribePath?: string }
+
+export const renderMail = (m: SendableMail, site: MailSite, actorName: string | null): OutgoingMail => {
   const link = m.path === null ? null : new URL(m.path, site.baseUrl).toString()
+  const unsubscribe = m.unsubscribePath === undefined ? undefined : new URL(m.unsubscribePath, site.baseUrl).toString()
   const action = ACTION[m.kind] ?? "Open in convene"
-  const text = link === null ? m.body : `${m.body}\n\n${action}: ${link}\n`
+  const text = (link === null ? m.body : `${m.body}\n\n${action}: ${link}\n`) +
+    (unsubscribe === undefined ? "" : `\nStop these e-mails from this group: ${unsubscribe}\n`)
   const button = link === null
     ? ""
     : `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:8px 16px;background:#2d5b8a;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(action)}</a></p>`
   const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${markdownToHtml(m.body)}${button}` +
-    `<p style="color:#666;font-size:small">${escapeHtml(site.name)}</p></body></html>`
+    `<p style="color:#666;font-size:small">${escapeHtml(site.name)}` +
+    (unsubscribe === undefined ? "" : ` · <a href="${escapeHtml(unsubscribe)}">Stop these e-mails from this group</a>`) +
+    `</p></body></html>`
   return {
     from: { name: actorName === null ? site.name : `${actorName} via ${site.name}`, address: site.from },
     to: m.recipient_email,
     subject: m.subject,
     text,
     html,
-    headers: { "Auto-Submitted": "auto-generated", "X-Auto-Response-Suppress": "OOF, AutoReply", Precedence: "bulk" },
+    headers: {
+      "Auto-Submitted": "auto-generated",
+      "X-Auto-Response-Suppress": "OOF, AutoReply",
+      Precedence: "bulk",
+      // RFC 8058 one-click: mail clients POST "List-Unsubscribe=One-Click" to the link
+      ...(unsubscribe === undefined ? {} : { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" })
+    },
     messageId: `<outbox-${m.id}.${m.created_at.replace(/[^0-9]/g, "")}@${new URL(site.baseUrl).hostname}>`
   }
 }

@@ -2,6 +2,7 @@ import { Clock, Effect } from "effect"
 import type { Group, Id, MailMessage, MailStatus, Page, Topic, User } from "../domain/records.js"
 import { Store } from "../ports/store.js"
 import { afterFailure } from "../rules/deliveries.js"
+import { isNotification, type SendableMail } from "../rules/mail.js"
 import { displayName } from "../rules/users.js"
 import { nowIso } from "./common.js"
 import { mintSecrets, recordInvitation } from "./people.js"
@@ -35,7 +36,7 @@ const iso = (ms: number) => new Date(ms).toISOString()
 
 /** A message to send, with the name of the person it comes from. */
 export interface DueMail {
-  readonly message: MailMessage
+  readonly message: SendableMail
   readonly actorName: string | null
 }
 
@@ -138,6 +139,8 @@ export const recordThreadMessage = (recipient: User, m: ThreadMessage) =>
   Effect.gen(function*() {
     if (recipient.email === null) return
     const store = yield* Store
+    // a person who unsubscribed from the group's mail gets no notifications (invitations still come)
+    if (m.invitation === undefined && isNotification(m.kind) && m.group !== undefined && (yield* store.mutes.isMuted(recipient.id, m.group.id))) return
     const who = displayName(m.actor)
     const where = m.group === undefined ? "" : ` in ${m.group.name}`
     const subject = SUBJECTS[m.kind](who, m.title)

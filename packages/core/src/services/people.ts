@@ -24,6 +24,7 @@ import {
   SIGN_IN_LIMITS
 } from "../rules/people.js"
 import { isBlank } from "../rules/values.js"
+import { isNotification, type SendableMail } from "../rules/mail.js"
 import { isEmail, normaliseEmail } from "../rules/users.js"
 import { hashApiKey as sha256, secretsEqual } from "./keys.js"
 
@@ -69,9 +70,14 @@ export const recordInvitation = (i: NewInvitation): Effect.Effect<InvitationToke
  * The secrets a message carries, made now (at send time): an invitation's link, or a sign-in code and its
  * link. Returns the message as it is to be sent. Call inside the claiming transaction.
  */
-export const mintSecrets = (m: MailMessage): Effect.Effect<MailMessage, never, Store> =>
+export const mintSecrets = (m: MailMessage): Effect.Effect<SendableMail, never, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
+    if (isNotification(m.kind) && m.recipient_user_id !== null && m.group_id !== null) {
+      const token = newSecret()
+      yield* store.mutes.insertToken({ token_hash: sha256(token), user_id: m.recipient_user_id, group_id: m.group_id, created_at: iso(yield* Clock.currentTimeMillis) })
+      return { ...m, unsubscribePath: `/unsubscribe/${token}` }
+    }
     if (m.invitation_id !== null) {
       const token = newSecret()
       yield* store.invitations.rehash(m.invitation_id, sha256(token))
@@ -158,6 +164,31 @@ export const acceptInvitation = (
       yield* store.invitations.markUsed(view.invitation.id, now)
       const user = (yield* store.users.byId(view.invitee.id))!
       return { user, view, session: yield* startSession(user.id) }
+    }))
+  })
+
+// Unsubscribing
+
+/** The group an unsubscribe link stops, or undefined for a token nobody issued. */
+export const showUnsubscribe = (token: string): Effect.Effect<{ readonly group: Group; readonly muted: boolean } | undefined, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const found = yield* store.mutes.byTokenHash(sha256(token))
+    if (found === undefined) return undefined
+    const group = yield* store.groups.byId(found.group_id)
+    if (group === undefined) return undefined
+    return { group, muted: yield* store.mutes.isMuted(found.user_id, found.group_id) }
+  })
+
+/** Stops a group's notification mail to the person the link was sent to (no sign-in: the link is the credential). */
+export const unsubscribe = (token: string): Effect.Effect<Group | undefined, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    return yield* store.transaction(Effect.gen(function*() {
+      const found = yield* store.mutes.byTokenHash(sha256(token))
+      if (found === undefined) return undefined
+      yield* store.mutes.mute(found.user_id, found.group_id, iso(yield* Clock.currentTimeMillis))
+      return yield* store.groups.byId(found.group_id)
     }))
   })
 

@@ -1,4 +1,4 @@
-import type { InvitationsRepo, InvitationToken, LoginCode, LoginCodesRepo, RateEventsRepo, Session, SessionsRepo } from "../ports/people.js"
+import type { InvitationsRepo, InvitationToken, LoginCode, LoginCodesRepo, MutesRepo, RateEventsRepo, Session, SessionsRepo } from "../ports/people.js"
 import type { Runner } from "./db.js"
 
 const INVITATION = `SELECT id, kind, user_id, inviter_id, group_id, topic_id, message, created_at, expires_at, used_at FROM invitation_tokens`
@@ -6,6 +6,7 @@ const CODE = `SELECT id, user_id, code_salt, code_hash, attempts, created_at, ex
 const SESSION = `SELECT id, user_id, created_at, last_seen_at, expires_at FROM sessions`
 
 export const makePeopleRepos = (run: Runner): {
+  mutes: MutesRepo
   invitations: InvitationsRepo
   loginCodes: LoginCodesRepo
   sessions: SessionsRepo
@@ -52,6 +53,15 @@ export const makePeopleRepos = (run: Runner): {
     touch: (id, lastSeenAt, expiresAt) =>
       run.write((_, s) => void s(`UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id = ?`).run(lastSeenAt, expiresAt, id)),
     deleteForUser: (userId) => run.write((_, s) => void s(`DELETE FROM sessions WHERE user_id = ?`).run(userId))
+  },
+  mutes: {
+    isMuted: (userId, groupId) => run.read((_, s) => s(`SELECT 1 FROM group_mutes WHERE user_id = ? AND group_id = ?`).get(userId, groupId) !== undefined),
+    mute: (userId, groupId, at) =>
+      run.write((_, s) => void s(`INSERT OR IGNORE INTO group_mutes (user_id, group_id, created_at) VALUES (?, ?, ?)`).run(userId, groupId, at)),
+    insertToken: (t) =>
+      run.write((_, s) => void s(`INSERT INTO unsubscribe_tokens (token_hash, user_id, group_id, created_at) VALUES (@token_hash, @user_id, @group_id, @created_at)`).run(t)),
+    byTokenHash: (hash) =>
+      run.read((_, s) => s(`SELECT user_id, group_id FROM unsubscribe_tokens WHERE token_hash = ?`).get(hash) as { user_id: number; group_id: number } | undefined)
   },
   rateEvents: {
     record: (key, at) => run.write((_, s) => void s(`INSERT INTO rate_events (key, at) VALUES (?, ?)`).run(key, at)),

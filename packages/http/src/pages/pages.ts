@@ -314,6 +314,24 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
       return seeOther(`/p/${encodeURIComponent(key)}?voted=1`)
     }))
 
+    // Unsubscribing: the link is the credential (no sign-in, no CSRF cookie: mail clients POST it one-click, RFC 8058)
+
+    yield* router.get("/unsubscribe/:token", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const token = String((yield* HttpRouter.params).token ?? "")
+      const found = yield* run(People.showUnsubscribe(token))
+      if (found === undefined) return respond(request, undefined, message("Link not found", "This unsubscribe link is not valid.", 404))
+      return respond(request, undefined, { title: "Unsubscribe", template: "@unsubscribe", data: { token, group: found.group.name, muted: found.muted } })
+    }))
+
+    yield* router.post("/unsubscribe/:token", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const token = String((yield* HttpRouter.params).token ?? "")
+      const group = yield* run(People.unsubscribe(token))
+      if (group === undefined) return respond(request, undefined, message("Link not found", "This unsubscribe link is not valid.", 404))
+      return respond(request, undefined, { title: "Unsubscribed", template: "@unsubscribe", data: { token, group: group.name, muted: true } })
+    }))
+
     // The API access page
 
     yield* router.get("/profile/api_access", Effect.gen(function*() {

@@ -121,6 +121,13 @@ eta.loadTemplate("@poll", `<% if (it.group) { %><p>In <a href="/g/<%= it.group.k
 </tbody></table><% } else { %><p>Results are hidden <%= it.hiddenUntil %>.</p><% } %>
 `)
 
+eta.loadTemplate("@unsubscribe", `<% if (it.muted) { %><p>You no longer receive notification e-mails from <strong><%= it.group %></strong>. Invitations and sign-in codes still arrive.</p>
+<% } else { %><p>Stop notification e-mails from <strong><%= it.group %></strong>? Invitations and sign-in codes still arrive.</p>
+<form method="post" action="/unsubscribe/<%= it.token %>">
+<p><button type="submit">Unsubscribe</button></p>
+</form><% } %>
+`)
+
 export const render = (template: string, data: object): string => eta.render(template, data)
 
 export const STYLESHEET = `body{font-family:system-ui,sans-serif;max-width:44rem;margin:0 auto;padding:1rem;line-height:1.5;color:#1d2a35}
