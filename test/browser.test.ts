@@ -1,0 +1,106 @@
+/**
+ * The pages in a real browser (Debian's chromium driven by playwright-core), with mail read from a real
+ * SMTP server: the invitation link from the received mail is opened and accepted, a key is generated on
+ * the API access page and used on /api/b2/groups; a person signs in by code; votes on a poll page; and
+ * unsubscribes from a mail's link.
+ */
+import { mailSettingsFromEnv, startMailWorker } from "@convene/http"
+import type { ParsedMail } from "mailparser"
+import { chromium } from "playwright-core"
+import t from "tap"
+import { seedUser, startTestServer } from "./helpers.js"
+import { startSmtp } from "./smtp.js"
+
+const BASE = "http://convene.test"
+const smtp = await startSmtp()
+const s = await startTestServer({ baseUrl: BASE })
+const worker = startMailWorker({ store: s.convene.store, settings: mailSettingsFromEnv({ SMTP_URL: smtp.url }, BASE, 2000)!, baseUrl: BASE, pollMs: 20 })
+// the flags a root, sandboxed, offline machine needs (no background traffic, no GPU)
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+})
+t.teardown(async () => {
+  await browser.close()
+  await worker.stop()
+  await s.close()
+  await smtp.close()
+})
+
+const mailTo = async (address: string, after: number): Promise<ParsedMail> => {
+  const end = Date.now() + 10_000
+  for (;;) {
+    const found = smtp.received.slice(after).find((m) => m.to !== undefined && !Array.isArray(m.to) && m.to.text === address)
+    if (found !== undefined) return found
+    if (Date.now() > end) throw new Error(`no mail to ${address}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+/** Links in mail name BASE_URL; the browser reaches the same path on the test server. */
+const local = (mail: ParsedMail, pattern: RegExp) => `${s.url}${new URL(pattern.exec(mail.text ?? "")![1]!).pathname}`
+
+const ada = await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
+const { group } = await s.convene.groups.create({ name: "Garden Club", owner: ada.user })
+const A = s.as(ada.apiKey)
+
+t.test("an invitation from the mail, accepted; a key generated and used on the API", async (t) => {
+  const before = smtp.received.length
+  await A.post("api/b2/memberships", { json: { group_id: group.id, emails: ["gus@example.org"] } })
+  const link = local(await mailTo("gus@example.org", before), /Accept invitation: (\S+)/)
+  const page = await browser.newPage()
+  await page.goto(link)
+  t.equal(await page.locator("h1").textContent(), "You are invited")
+  await page.getByLabel("Your name").fill("Gus")
+  await page.getByRole("button", { name: "Accept invitation" }).click()
+  await page.waitForURL(/\/profile\/api_access$/)
+  t.match(await page.locator("main").textContent(), /Signed in as Gus/)
+  t.match(await page.locator("table").textContent(), new RegExp(`${group.id}\\s*${group.key}\\s*Garden Club`))
+  await page.getByRole("button", { name: "Generate a new API key" }).click()
+  const key = (await page.locator("#api-key").textContent())!.trim()
+  const res = await fetch(`${s.url}/api/b2/groups`, { headers: { authorization: `Bearer ${key}` } })
+  t.equal(res.status, 200)
+  t.same(((await res.json()) as any).groups.map((g: any) => g.name), ["Garden Club"])
+  await page.getByRole("button", { name: "Sign out" }).click()
+  await page.waitForURL(/\/sign-in$/)
+  await page.close()
+})
+
+t.test("sign in by code; vote on a poll page; unsubscribe from a mail link", async (t) => {
+  const hal = await seedUser(s.convene, { name: "Hal", email: "hal@example.org" })
+  await s.convene.members.add({ group, user: hal.user })
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await page.goto(`${s.url}/sign-in`)
+  await page.getByLabel("E-mail address").fill("hal@example.org")
+  let before = smtp.received.length
+  await page.getByRole("button", { name: "Send me a code" }).click()
+  const code = /\b(\d{6})\b/.exec((await mailTo("hal@example.org", before)).subject ?? "")![1]!
+  await page.getByLabel("Code").fill(code)
+  await page.getByRole("button", { name: "Sign in" }).click()
+  await page.waitForURL(/\/profile\/api_access$/)
+  t.match(await page.locator("main").textContent(), /Signed in as Hal/)
+
+  const poll = ((await A.post("api/b2/polls", { json: { group_id: group.id, title: "Lunch on Friday?", poll_type: "proposal", closing_at: new Date(Date.now() + 86_400_000).toISOString() } })).body as any).polls[0]
+  await page.goto(`${s.url}/p/${poll.key}`)
+  await page.getByLabel("agree", { exact: true }).check()
+  await page.getByLabel("Reason (optional)").fill("Fridays suit me")
+  await page.getByRole("button", { name: "Vote" }).click()
+  await page.waitForURL(/voted=1$/)
+  t.match(await page.locator("[role=status]").textContent(), /Your vote is recorded/)
+  t.match(await page.locator("table").textContent(), /agree\s*1\s*1/, "results show after voting")
+  await page.getByLabel("disagree", { exact: true }).check()
+  await page.getByRole("button", { name: "Change vote" }).click()
+  await page.waitForURL(/voted=1$/)
+  const mine = ((await s.as(hal.apiKey).get(`api/b2/polls/${poll.id}`)).body as any).stances[0]
+  t.same(mine.option_scores, { disagree: 1 }, "the vote changed")
+
+  before = smtp.received.length
+  await A.post("api/b2/discussions", { json: { group_id: group.id, title: "Seeds", recipient_user_ids: [hal.user.id] } })
+  const unsubscribe = local(await mailTo("hal@example.org", before), /Stop these e-mails from this group: (\S+)/)
+  const fresh = await browser.newPage()
+  await fresh.goto(unsubscribe)
+  await fresh.getByRole("button", { name: "Unsubscribe" }).click()
+  t.match(await fresh.locator("main").textContent(), /You no longer receive notification e-mails from Garden Club/)
+  await context.close()
+  await fresh.close()
+})
