@@ -149,6 +149,18 @@ t.test("a temporary refusal (451) is retried and the message sent once", async (
   t.equal(smtp.received.length, 1)
 })
 
+t.test("a server that never answers: the attempt times out, is recorded as failed with why, and is retried", async (t) => {
+  const smtp = await startSmtp({ hang: true })
+  const s = await startTestServer()
+  t.teardown(async () => { await s.close(); await smtp.close() })
+  await invite(s, "slow@example.org")
+  const w = worker(s, smtp.url, { timeoutMs: 300, retryDelaysMs: [60_000] })
+  await until(() => outbox(s)[0]!.attempts === 1)
+  await w.stop()
+  t.match(outbox(s)[0], { status: "failed", last_error: /no answer from 127\.0\.0\.1:\d+ in time|connection to .* failed/ })
+  t.match(s.sql("SELECT next_attempt_at > created_at AS later FROM mail_outbox")[0], { later: 1 }, "tried again later")
+})
+
 t.test("convene mail test says what answered, or exactly what failed", async (t) => {
   const ok = await startSmtp()
   const auth = await startSmtp({ auth: { user: "mailer", pass: "right" } })

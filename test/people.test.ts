@@ -332,3 +332,23 @@ t.test("notifications carry one-click List-Unsubscribe; unsubscribing stops the 
   t.equal((await browser().get("/unsubscribe/nope")).status, 404)
   t.equal(smtp.received.length >= before, true)
 })
+
+t.test("inviting a pending member again sends a fresh token (at most once a day); the old link stops working", async (t) => {
+  let before = smtp.received.length
+  await A.post("api/b2/memberships", { json: { group_id: group.id, emails: ["ivy@example.org"] } })
+  const first = linkIn(await mailTo("ivy@example.org", before))
+  const outboxCount = () => s.sql<{ n: number }>("SELECT count(*) AS n FROM mail_outbox WHERE recipient_email = 'ivy@example.org'")[0]!.n
+  await A.post("api/b2/memberships", { json: { group_id: group.id, emails: ["ivy@example.org"] } })
+  t.equal(outboxCount(), 1, "not again within a day (an integration that syncs often floods nobody)")
+  const Database = (await import("better-sqlite3")).default
+  const db = new Database(s.filename)
+  db.prepare("UPDATE rate_events SET at = '2000-01-01T00:00:00.000Z' WHERE key LIKE 'invitation-sent:%'").run()
+  db.close()
+  before = smtp.received.length
+  const res = await A.post("api/b2/memberships", { json: { group_id: group.id, emails: ["ivy@example.org"] } })
+  t.same((res.body as any).added_emails, [], "not a new member")
+  const second = linkIn(await mailTo("ivy@example.org", before))
+  t.not(second, first, "a fresh token")
+  t.equal((await browser().get(first)).status, 410, "the old link no longer works")
+  t.equal((await browser().get(second)).status, 200)
+})

@@ -27,6 +27,9 @@ export const rateLimitWait = (eventTimesMs: ReadonlyArray<number>, rule: RateLim
   return inWindow[inWindow.length - rule.limit]! + rule.windowMs - nowMs
 }
 
+/** Inviting a pending member again re-sends their invitation with a fresh token, at most once a day. */
+export const REINVITE_LIMIT: RateLimit = { limit: 1, windowMs: 86_400_000 }
+
 export type InvitationState = "valid" | "used" | "expired"
 
 export const invitationState = (t: { readonly used_at: string | null; readonly expires_at: string }, nowMs: number): InvitationState =>

@@ -10,6 +10,7 @@ import { checkEmails, nowIso, type Paged } from "./common.js"
 import { hashApiKey, newApiKey } from "./keys.js"
 import { ballotsForNewMembers, revokeBallots } from "./ballots.js"
 import { recordGroupInvitation } from "./mail.js"
+import * as People from "./people.js"
 
 const groupById = (id: Id): Effect.Effect<Group, NotFound, Store> =>
   Effect.flatMap(Store, (store) =>
@@ -72,6 +73,7 @@ const invite = (group: Group, user: User, actor: User | null) =>
       created_at: now
     })
     yield* recordGroupInvitation(group, user, actor)
+    yield* People.noteInvitationSent(membership.id)
     yield* ballotsForNewMembers(group, [user.id])
     return membership
   })
@@ -107,6 +109,14 @@ export const syncMemberships = (
         if ((yield* store.memberships.activeFor(group.id, user.id)) !== undefined) continue
         yield* invite(group, user, access.user)
         added.push(email)
+      }
+      // inviting a pending member again re-sends the invitation with a fresh token (at most once a day,
+      // so an integration that syncs often does not flood anyone)
+      const listed = new Set(requested)
+      for (const { membership, email } of current) {
+        if (membership.accepted_at !== null || !listed.has(email)) continue
+        const user = yield* store.users.byId(membership.user_id)
+        if (user !== undefined && (yield* People.reinviteAllowed(membership.id))) yield* recordGroupInvitation(group, user, access.user)
       }
       const removed: Array<string> = []
       if (removeAbsent) {

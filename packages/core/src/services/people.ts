@@ -17,6 +17,7 @@ import {
   type InvitationState,
   LOGIN_CODE_TTL_MS,
   MAX_CODE_ATTEMPTS,
+  REINVITE_LIMIT,
   type RateLimit,
   rateLimitWait,
   SESSION_TOUCH_MS,
@@ -200,6 +201,23 @@ const limited = (key: string, rule: RateLimit) =>
     const now = yield* Clock.currentTimeMillis
     const times = (yield* store.rateEvents.since(key, iso(now - rule.windowMs))).map((t) => Date.parse(t))
     return rateLimitWait(times, rule, now)
+  })
+
+const reinviteKey = (membershipId: Id) => `invitation-sent:${membershipId}`
+
+/** Notes that a membership's invitation was sent (inviting again waits a day from here). */
+export const noteInvitationSent = (membershipId: Id): Effect.Effect<void, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    yield* store.rateEvents.record(reinviteKey(membershipId), iso(yield* Clock.currentTimeMillis))
+  })
+
+/** Whether a pending membership's invitation may be sent again now; notes the sending when it may. */
+export const reinviteAllowed = (membershipId: Id): Effect.Effect<boolean, never, Store> =>
+  Effect.gen(function*() {
+    if ((yield* limited(reinviteKey(membershipId), REINVITE_LIMIT)) > 0) return false
+    yield* noteInvitationSent(membershipId)
+    return true
   })
 
 // Sign-in
