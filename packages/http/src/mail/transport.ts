@@ -68,7 +68,9 @@ export const mailSettingsFromEnv = (env: Readonly<Record<string, string | undefi
   return undefined
 }
 
-export const createMailTransport = (settings: MailSettings) => nodemailer.createTransport(settings.options)
+/** One transport per process, pooling its connections: one SMTP connection serves many messages. */
+export const createMailTransport = (settings: MailSettings, maxConnections = 4) =>
+  nodemailer.createTransport({ ...settings.options, pool: true, maxConnections, maxMessages: 100 })
 
 export type MailTransport = ReturnType<typeof createMailTransport>
 

@@ -51,7 +51,7 @@ export const startMailWorker = (options: MailWorkerOptions): MailWorker => {
   const retryDelays = options.retryDelaysMs ?? Rules.MAIL_RETRY_DELAYS_MS
   const timeoutMs = options.timeoutMs ?? 30_000
   const leaseMs = options.leaseMs ?? timeoutMs * 3 + 1000
-  const transport = createMailTransport(options.settings)
+  const transport = createMailTransport(options.settings, concurrency)
   const site: Rules.MailSite = { baseUrl: options.baseUrl, from: options.settings.from, name: "convene" }
   const run = <A>(effect: Effect.Effect<A, never, Store>) => Effect.runPromise(Effect.provideService(effect, Store, options.store))
 
