@@ -352,3 +352,25 @@ t.test("inviting a pending member again sends a fresh token (at most once a day)
   t.equal((await browser().get(first)).status, 410, "the old link no longer works")
   t.equal((await browser().get(second)).status, 200)
 })
+
+t.test("a public discussion of a public group reads signed out; a private one asks to sign in, with no title", async (t) => {
+  const { group: open } = await s.convene.groups.create({ name: "Open Forum", owner: ada.user, public: true, settings: { discussion_privacy_options: "public_or_private" } })
+  const pub = ((await A.post("api/b2/discussions", { json: { group_id: open.id, title: "Everyone welcome", private: false } })).body as any).discussions[0]
+  const priv = ((await A.post("api/b2/discussions", { json: { group_id: open.id, title: "Members only", private: true } })).body as any).discussions[0]
+  const visitor = browser()
+  const shown = await visitor.get(`/d/${pub.key}`)
+  t.equal(shown.status, 200)
+  t.match(shown.html, /<h1>Everyone welcome<\/h1>/)
+  t.notMatch(shown.html, /Sign out/)
+  const asked = await visitor.get(`/d/${priv.key}`)
+  t.equal(asked.status, 403)
+  t.notMatch(asked.html, /Members only/)
+  const poll = ((await A.post("api/b2/polls", { json: { group_id: open.id, title: "Open vote", poll_type: "proposal", discussion_id: pub.id, closing_at: new Date(Date.now() + 86_400_000).toISOString() } })).body as any).polls[0]
+  const pollPage = await visitor.get(`/p/${poll.key}`)
+  t.equal(pollPage.status, 200, "a public poll reads signed out")
+  t.notMatch(pollPage.html, /<button type="submit">Vote/, "but offers no vote")
+  t.equal((await visitor.post(`/p/${poll.key}/vote`, { choice: "agree" })).status, 403, "and takes none")
+  const listing = await visitor.get(`/g/${open.key}`)
+  t.match(listing.html, /Everyone welcome/)
+  t.notMatch(listing.html, /Members only/)
+})

@@ -20,3 +20,12 @@ export const isMember = (access: Access, groupId: Id | null): boolean =>
 
 export const isAdmin = (access: Access, groupId: Id | null): boolean =>
   isMember(access, groupId) && access.memberships.get(groupId!)!.admin
+
+/**
+ * A signed-out visitor of the pages: id 0 names no user and there are no memberships, so every rule gives
+ * them exactly what is public (public discussions of publicly visible groups), and nothing to write.
+ */
+export const VISITOR: Access = makeAccess({
+  id: 0, name: null, username: null, email: null, email_sha256: null, country: null, is_admin: false, bot: false,
+  deactivated_at: null, deactivator_id: null, redacted_at: null, created_at: "1970-01-01T00:00:00.000Z", updated_at: "1970-01-01T00:00:00.000Z"
+}, [])

@@ -235,15 +235,18 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
     const notVisible = (request: HttpServerRequest.HttpServerRequest, user: User) =>
       respond(request, user, message("Not found", "There is nothing here, or it is not shared with you.", 404, { href: "/profile/api_access", label: "Your groups" }))
 
-    /** Runs a page that needs a signed-in reader; refusals of the core become the not-found page (no title leaks). */
-    const recordPage = (build: (request: HttpServerRequest.HttpServerRequest, user: User, access: Access) => Effect.Effect<Page, unknown, Store>) =>
+    /**
+     * Runs a record page with the reader's access (a signed-out visitor's is Rules.VISITOR: only what is
+     * public). A refusal of the core becomes the sign-in prompt or the not-found page: no title leaks.
+     */
+    const recordPage = (build: (request: HttpServerRequest.HttpServerRequest, user: User | undefined, access: Access) => Effect.Effect<Page, unknown, Store>) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const user = yield* currentUser(request)
-        if (user === undefined) return signInPrompt(request)
-        const access = yield* run(loadAccess(user))
+        const access = user === undefined ? Rules.VISITOR : yield* run(loadAccess(user))
         const page = yield* Effect.either(run(build(request, user, access)))
-        return page._tag === "Right" ? respond(request, user, page.right) : notVisible(request, user)
+        if (page._tag === "Right") return respond(request, user, page.right)
+        return user === undefined ? signInPrompt(request) : notVisible(request, user)
       })
 
     const keyParam = Effect.map(HttpRouter.params, (p) => String(p.key ?? ""))
@@ -280,11 +283,13 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
         }))))
 
     const pollPage = (key: string, note: { notice?: string; error?: string; status?: number } = {}) =>
-      recordPage((_request, _user, access) =>
+      recordPage((_request, user, access) =>
         Effect.gen(function*() {
           const view = yield* Polls.showPoll(access, key)
           const group = view.poll.group_id === null ? undefined : yield* Groups.findGroup(String(view.poll.group_id))
-          return { title: view.poll.title, template: "@poll", status: note.status ?? 200, data: { ...pollData(view, access), ...note, group } } satisfies Page
+          const data = pollData(view, access)
+          // a visitor reads a public poll; voting needs a signed-in person
+          return { title: view.poll.title, template: "@poll", status: note.status ?? 200, data: { ...data, canVote: data.canVote && user !== undefined, ...note, group } } satisfies Page
         }))
 
     yield* router.get("/p/:key", Effect.gen(function*() {
