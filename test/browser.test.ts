@@ -27,15 +27,7 @@ t.teardown(async () => {
   await smtp.close()
 })
 
-const mailTo = async (address: string, after: number): Promise<ParsedMail> => {
-  const end = Date.now() + 10_000
-  for (;;) {
-    const found = smtp.received.slice(after).find((m) => m.to !== undefined && !Array.isArray(m.to) && m.to.text === address)
-    if (found !== undefined) return found
-    if (Date.now() > end) throw new Error(`no mail to ${address}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
+const mailTo = smtp.mailTo
 /** Links in mail name BASE_URL; the browser reaches the same path on the test server. */
 const local = (mail: ParsedMail, pattern: RegExp) => `${s.url}${new URL(pattern.exec(mail.text ?? "")![1]!).pathname}`
 

@@ -49,15 +49,7 @@ const browser = () => {
   }
 }
 
-const mailTo = async (address: string, after: number): Promise<ParsedMail> => {
-  const end = Date.now() + 10_000
-  for (;;) {
-    const found = smtp.received.slice(after).find((m) => m.to !== undefined && !Array.isArray(m.to) && m.to.text === address)
-    if (found !== undefined) return found
-    if (Date.now() > end) throw new Error(`no mail to ${address}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
+const mailTo = smtp.mailTo
 const linkIn = (mail: ParsedMail) => new URL(/(http:\/\/convene\.test\/\S+)/.exec(mail.text ?? "")![1]!).pathname
 
 const ada = await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })

@@ -45,6 +45,8 @@ export interface TestSmtp {
   dataStarted: number
   readonly behaviour: SmtpBehaviour
   readonly waitFor: (n: number, ms?: number) => Promise<void>
+  /** The first message to `address` received after the first `after` messages. */
+  readonly mailTo: (address: string, after: number) => Promise<ParsedMail>
   readonly close: () => Promise<void>
 }
 
@@ -104,6 +106,15 @@ export const startSmtp = async (behaviour: SmtpBehaviour = {}): Promise<TestSmtp
       const until = Date.now() + ms
       while (received.length < n) {
         if (Date.now() > until) throw new Error(`expected ${n} messages, received ${received.length}`)
+        await new Promise((r) => setTimeout(r, 20))
+      }
+    },
+    mailTo: async (address, after) => {
+      const end = Date.now() + 10_000
+      for (;;) {
+        const found = received.slice(after).find((m) => m.to !== undefined && !Array.isArray(m.to) && m.to.text === address)
+        if (found !== undefined) return found
+        if (Date.now() > end) throw new Error(`no mail to ${address}`)
         await new Promise((r) => setTimeout(r, 20))
       }
     },

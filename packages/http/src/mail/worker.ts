@@ -6,6 +6,7 @@
  */
 import { Mail, Rules, Store, type StoreService } from "@convene/core"
 import { Effect } from "effect"
+import { type OutboxWorker, startOutboxLoop } from "../outbox.js"
 import { createMailTransport, explainSmtpError, type MailSettings, type MailTransport } from "./transport.js"
 
 export interface MailWorkerOptions {
@@ -21,10 +22,7 @@ export interface MailWorkerOptions {
   readonly leaseMs?: number
 }
 
-export interface MailWorker {
-  readonly kick: () => void
-  readonly stop: () => Promise<void>
-}
+export type MailWorker = OutboxWorker
 
 /** Sends one rendered message now; the server's reply, or the failure in words. */
 export const sendMail = async (transport: MailTransport, settings: MailSettings, mail: Rules.OutgoingMail): Promise<Mail.SendOutcome> => {
@@ -55,59 +53,21 @@ export const startMailWorker = (options: MailWorkerOptions): MailWorker => {
   const site: Rules.MailSite = { baseUrl: options.baseUrl, from: options.settings.from, name: "convene" }
   const run = <A>(effect: Effect.Effect<A, never, Store>) => Effect.runPromise(Effect.provideService(effect, Store, options.store))
 
-  const inFlight = new Set<Promise<void>>()
-  let stopped = false
-  let timer: NodeJS.Timeout | undefined
-  let ticking = false
-
+  let worker: OutboxWorker | undefined
   const deliver = async (due: Mail.DueMail) => {
     const outcome = await sendMail(transport, options.settings, Rules.renderMail(due.message, site, due.actorName))
-    if (stopped && !outcome.ok) return // shutting down: the claim expires and the message is tried again
+    // shutting down: a failure is not recorded, the claim expires and the message is tried again
+    if (worker?.stopped() === true && !outcome.ok) return
     await run(Mail.recordMail(due.message, outcome, retryDelays))
   }
-
-  const schedule = (ms: number) => {
-    if (stopped) return
-    if (timer) clearTimeout(timer)
-    timer = setTimeout(tick, ms)
-    timer.unref()
-  }
-
-  const tick = async () => {
-    if (stopped || ticking) return
-    ticking = true
-    let next = pollMs
-    try {
-      const free = concurrency - inFlight.size
-      if (free > 0) {
-        for (const due of await run(Mail.claimMail(free, leaseMs))) {
-          const p: Promise<void> = deliver(due)
-            .catch((e) => console.error("mail delivery failed to record", due.message.id, (e as Error).message))
-            .finally(() => {
-              inFlight.delete(p)
-              schedule(0)
-            })
-          inFlight.add(p)
-        }
-      }
-      const wait = await run(Mail.msUntilNextMail)
-      if (wait !== undefined) next = Math.min(pollMs, Math.max(wait, 10))
-    } catch (e) {
-      console.error("mail worker tick failed", (e as Error).message)
-    } finally {
-      ticking = false
-      schedule(next)
-    }
-  }
-
-  schedule(0)
-  return {
-    kick: () => schedule(0),
-    stop: async () => {
-      stopped = true
-      if (timer) clearTimeout(timer)
-      await Promise.allSettled([...inFlight])
-      transport.close()
-    }
-  }
+  worker = startOutboxLoop({
+    name: "mail worker",
+    concurrency,
+    pollMs,
+    claim: (free) => run(Mail.claimMail(free, leaseMs)),
+    deliver,
+    nextDueMs: () => run(Mail.msUntilNextMail),
+    onStopped: () => transport.close()
+  })
+  return worker
 }

@@ -6,6 +6,7 @@
 import { checkDestination, Deliveries, nodeUrlPolicy, Rules, Store, type StoreService, UrlPolicy } from "@convene/core"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
+import { type OutboxWorker, startOutboxLoop } from "../outbox.js"
 import { sendJson, WEBHOOK_TIMEOUT_MS } from "./send.js"
 import { site } from "./site.js"
 
@@ -19,12 +20,7 @@ export interface WorkerOptions {
   readonly timeoutMs?: number
 }
 
-export interface DeliveryWorker {
-  /** Look for due deliveries now (after a write) rather than at the next poll. */
-  readonly kick: () => void
-  /** Stops claiming; resolves when requests in flight have been recorded. */
-  readonly stop: () => Promise<void>
-}
+export type DeliveryWorker = OutboxWorker
 
 export const startDeliveryWorker = (options: WorkerOptions): DeliveryWorker => {
   const concurrency = options.concurrency ?? 8
@@ -38,11 +34,6 @@ export const startDeliveryWorker = (options: WorkerOptions): DeliveryWorker => {
   const run = <A>(effect: Effect.Effect<A, never, Store | UrlPolicy>) =>
     Effect.runPromise(effect.pipe(Effect.provideService(Store, options.store), Effect.provideService(UrlPolicy, policy)))
 
-  const inFlight = new Set<Promise<void>>()
-  let stopped = false
-  let timer: NodeJS.Timeout | undefined
-  let ticking = false
-
   const deliver = async (due: Deliveries.DueDelivery) => {
     const checked = await run(Effect.either(checkDestination(due.chatbot.server)))
     const outcome = checked._tag === "Left"
@@ -50,45 +41,11 @@ export const startDeliveryWorker = (options: WorkerOptions): DeliveryWorker => {
       : await sendJson(checked.right, Rules.renderDelivery(due.chatbot, due.event.message, theSite, randomUUID()), timeoutMs)
     await run(Deliveries.recordDelivery(due.delivery, outcome, retryDelays))
   }
-
-  const schedule = (ms: number) => {
-    if (stopped) return
-    if (timer) clearTimeout(timer)
-    timer = setTimeout(tick, ms)
-    timer.unref()
-  }
-
-  const tick = async () => {
-    if (stopped || ticking) return
-    ticking = true
-    try {
-      const free = concurrency - inFlight.size
-      if (free > 0) {
-        for (const due of await run(Deliveries.claimDeliveries(free, leaseMs))) {
-          const p: Promise<void> = deliver(due)
-            .catch((e) => console.error("webhook delivery failed to record", due.delivery.id, (e as Error).message))
-            .finally(() => {
-              inFlight.delete(p)
-              schedule(0)
-            })
-          inFlight.add(p)
-        }
-      }
-    } catch (e) {
-      console.error("webhook worker tick failed", (e as Error).message)
-    } finally {
-      ticking = false
-      schedule(pollMs)
-    }
-  }
-
-  schedule(0)
-  return {
-    kick: () => schedule(0),
-    stop: async () => {
-      stopped = true
-      if (timer) clearTimeout(timer)
-      await Promise.allSettled([...inFlight])
-    }
-  }
+  return startOutboxLoop({
+    name: "webhook worker",
+    concurrency,
+    pollMs,
+    claim: (free) => run(Deliveries.claimDeliveries(free, leaseMs)),
+    deliver
+  })
 }
