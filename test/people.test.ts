@@ -366,3 +366,41 @@ t.test("a public discussion of a public group reads signed out; a private one as
   t.match(listing.html, /Everyone welcome/)
   t.notMatch(listing.html, /Members only/)
 })
+
+t.test("a thread guest invited by address accepts and reads the thread; a poll guest votes", async (t) => {
+  let before = smtp.received.length
+  const d = ((await A.post("api/b2/discussions", { json: { group_id: group.id, title: "Guest list", recipient_emails: ["guest@example.org"], recipient_message: "Join us" } })).body as any).discussions[0]
+  const mail = await mailTo("guest@example.org", before)
+  t.match(mail.subject, /invited you to the discussion: Guest list/)
+  const g = browser()
+  const path = linkIn(mail)
+  t.match(path, /^\/invitations\//)
+  const shown = await g.get(path)
+  t.match(shown.html, /invited you to take part in a discussion of Garden Club/)
+  t.match(shown.html, /<blockquote>Join us<\/blockquote>/)
+  t.equal((await g.post(path, { name: "Gwen" })).status, 303)
+  t.equal((await g.get(`/d/${d.key}`)).status, 200, "the guest reads the thread")
+  t.equal((await g.get(`/g/${group.key}`)).status, 404, "but not the group")
+
+  before = smtp.received.length
+  const poll = ((await A.post("api/b2/polls", { json: { group_id: group.id, title: "Guest vote", poll_type: "proposal", closing_at: new Date(Date.now() + 86_400_000).toISOString(), recipient_emails: ["voter@example.org"], notify_recipients: true } })).body as any).polls[0]
+  const v = browser()
+  const invitation = linkIn(await mailTo("voter@example.org", before))
+  t.match((await v.get(invitation)).html, /invited you to take part in a poll of Garden Club/)
+  t.equal((await v.post(invitation, { name: "Val" })).status, 303, "a poll guest accepts")
+  t.equal((await v.post(`/p/${poll.key}/vote`, { choice: "agree" })).status, 303, "and votes")
+})
+
+t.test("30 sign-in requests an hour per IP address, whatever the addresses", async (t) => {
+  const b = browser()
+  await b.get("/sign-in")
+  let last = 200
+  let retry: string | null = null
+  for (let i = 0; i < 31 && last === 200; i++) {
+    const r = await b.post("/sign-in", { email: `someone${i}@example.org` })
+    last = r.status
+    retry = r.headers.get("retry-after")
+  }
+  t.equal(last, 429)
+  t.ok(Number(retry) > 0, "with Retry-After")
+})
