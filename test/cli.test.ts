@@ -374,13 +374,14 @@ t.test("serve on an empty database", async (t) => {
   // a second start on the same database creates no second admin and prints no key
   const again = spawn(process.execPath, [BIN, "serve", "--port", "0", "--db", f.filename], { env: childEnv() })
   let out2 = ""
+  let err2 = ""
   again.stdout.on("data", (d) => (out2 += d))
-  await new Promise<void>((resolve) => {
-    again.stdout.on("data", () => out2.includes("listening") && resolve())
-    again.once("exit", () => resolve())
-  })
+  again.stderr.on("data", (d) => (err2 += d))
+  const ended = new Promise<{ code: number | null; signal: string | null }>((resolve) => again.once("exit", (code, signal) => resolve({ code, signal })))
+  await Promise.race([new Promise<void>((resolve) => again.stdout.on("data", () => out2.includes("listening") && resolve())), ended])
   again.kill("SIGINT")
-  t.equal(await new Promise((resolve) => again.once("exit", resolve)), 0, "SIGINT stops it cleanly")
+  const end = await ended
+  t.same(end, { code: 0, signal: null }, `SIGINT stops it cleanly (stderr: ${err2})`)
   t.match(out2, /^convene listening on http:\/\/127\.0\.0\.1:\d+\n$/)
   t.equal(f.sql("SELECT count(*) AS n FROM users")[0].n, 1)
 })

@@ -66,6 +66,10 @@ export const registerServe = (program: Command) =>
         if (mailer === undefined) {
           out.note("convene: no mail transport (SMTP_URL or SMTP_SERVER): invitations and notifications stay in the outbox (convene mail list)")
         }
+        const db = convene
+        // requests in flight finish first; pending deliveries stay in the outbox for the next start. Set before
+        // saying "listening": a supervisor that reads that line may send a stop signal at once
+        stopOnSignal(out, () => server.close().then(scheduler.stop).then(worker.stop).then(() => mailer?.stop()), db.close)
         out.emit(
           {
             url: server.url,
@@ -81,9 +85,6 @@ export const registerServe = (program: Command) =>
             `convene listening on ${server.url}`
           ]
         )
-        const db = convene
-        // requests in flight finish first; pending deliveries stay in the outbox for the next start
-        stopOnSignal(out, () => server.close().then(scheduler.stop).then(worker.stop).then(() => mailer?.stop()), db.close)
       } catch (e) {
         out.fail(e)
         await convene?.close()

@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+/**
+ * Runs the compiled test files (`.test-build/**\/*.test.js`, or the files named) as plain Node processes,
+ * as many at a time as the machine has cores, and reports like tap: one `ok`/`not ok` line per file (a
+ * failing file's whole TAP output after it), then the totals. The tests are written with tap's library;
+ * only tap's runner is left out, because its per-process loader hooks cost about as much CPU as the tests
+ * themselves (measured: 176 s of CPU under tap's runner, 86 s as plain processes).
+ */
+import { spawn } from "node:child_process"
+import { readdirSync, statSync } from "node:fs"
+import { availableParallelism } from "node:os"
+import { join, relative } from "node:path"
+
+const ROOT = process.cwd()
+const BUILD = join(ROOT, ".test-build")
+const TIMEOUT_MS = 300_000
+
+const find = (dir) =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? find(path) : name.endsWith(".test.js") ? [path] : []
+  })
+
+const files = (process.argv.length > 2 ? process.argv.slice(2).map((f) => join(ROOT, f)) : find(BUILD)).sort()
+if (files.length === 0) {
+  console.error("no test files: run `npm test` (it compiles the tests into .test-build first)")
+  process.exit(1)
+}
+
+const runOne = (file) =>
+  new Promise((resolve) => {
+    const started = Date.now()
+    const child = spawn(process.execPath, ["--enable-source-maps", file], { cwd: ROOT, env: { ...process.env, TAP_CWD: ROOT } })
+    let output = ""
+    child.stdout.on("data", (d) => (output += d))
+    child.stderr.on("data", (d) => (output += d))
+    const timer = setTimeout(() => {
+      output += `\n# timed out after ${TIMEOUT_MS / 1000} s\n`
+      child.kill("SIGKILL")
+    }, TIMEOUT_MS)
+    child.on("close", (code, signal) => {
+      clearTimeout(timer)
+      const summary = [...output.matchAll(/^# \{ total: (\d+), pass: (\d+)(?:, fail: (\d+))?/gm)].at(-1)
+      const total = summary ? Number(summary[1]) : 0
+      const pass = summary ? Number(summary[2]) : 0
+      const fail = summary ? Number(summary[3] ?? 0) : 0
+      resolve({ file, ok: code === 0 && signal === null && summary !== undefined && fail === 0, total, pass, fail, ms: Date.now() - started, output })
+    })
+  })
+
+const started = Date.now()
+const results = []
+let next = 0
+let n = 0
+const lane = async () => {
+  while (next < files.length) {
+    const file = files[next++]
+    const r = await runOne(file)
+    results.push(r)
+    n++
+    console.log(`${r.ok ? "ok" : "not ok"} ${n} - ${relative(ROOT, r.file)} # time=${r.ms}ms`)
+    if (!r.ok) console.log(r.output.replace(/^/gm, "    "))
+  }
+}
+await Promise.all(Array.from({ length: Math.max(1, availableParallelism()) }, lane))
+
+const total = results.reduce((a, r) => a + r.total, 0)
+const pass = results.reduce((a, r) => a + r.pass, 0)
+// a file that failed without reporting a failure (crashed, timed out) counts as one failure
+const fail = results.reduce((a, r) => a + (r.ok ? 0 : Math.max(r.fail, 1)), 0)
+console.log(`\n# { total: ${total}, pass: ${pass}${fail > 0 ? `, fail: ${fail}` : ""} }`)
+console.log(`# time=${Date.now() - started}ms`)
+process.exit(results.every((r) => r.ok) ? 0 : 1)
