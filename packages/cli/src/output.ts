@@ -29,7 +29,8 @@ export const makeOutput = (json: boolean): Output => ({
     io().stderr(message + "\n")
   },
   fail: (error) => {
-    io().stderr(`error: ${errorMessage(error)}\n`)
+    // with --json a failure is JSON too (on stderr; stdout stays empty), with the same exit codes
+    io().stderr(json ? JSON.stringify({ error: errorMessage(error) }) + "\n" : `error: ${errorMessage(error)}\n`)
     io().exitCode = EXIT_DOMAIN
   }
 })

@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Store } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "./api.js"
@@ -14,9 +14,10 @@ export const SystemLive = HttpApiBuilder.group(ConveneApi, "system", (handlers) 
     const b2 = userApiDocument(settings.baseUrl)
     const b3 = serverApiDocument(settings.baseUrl)
     return handlers
+      // 503 when the database does not answer (a closed or broken file throws: a defect, caught here too)
       .handleRaw("healthz", () =>
-        Effect.map(Effect.orElseSucceed(store.ping, () => false), (up) =>
-          up ? ok({ ok: true }) : ok({ ok: false })))
+        Effect.map(Effect.catchAllCause(store.ping, () => Effect.succeed(false)), (up) =>
+          up ? ok({ ok: true }) : HttpServerResponse.unsafeJson({ ok: false }, { status: 503 })))
       .handleRaw("version", () => Effect.succeed(ok({ version: settings.version, api: "loomio-b2-compatible" })))
       .handleRaw("openapiB2", () => Effect.succeed(ok(b2)))
       .handleRaw("openapiB3", () => Effect.succeed(ok(b3)))

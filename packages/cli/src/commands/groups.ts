@@ -49,6 +49,15 @@ export const registerGroups = (program: Command) => {
         out.emit(list.map(groupJson), list.map(groupLine))
       }))
 
+  groups.command("show")
+    .description("show one group with its counters")
+    .argument("<group>", "group id, key or handle")
+    .action((ref: string, opts: CommonOptions) =>
+      withConvene(opts, async (c, out) => {
+        const [view] = await c.run(Effect.flatMap(Groups.findGroup(ref), (g) => Groups.viewGroups([g])))
+        printGroup(out, view!)
+      }))
+
   groups.command("update")
     .description("change a group's settings")
     .argument("<group>", "group id, key or handle")

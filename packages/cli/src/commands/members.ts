@@ -2,7 +2,7 @@
 import { Groups, type Membership, Memberships } from "@convene/core"
 import type { Command } from "commander"
 import { Effect } from "effect"
-import { type CommonOptions, findUserSpec, parseUserSpec, type UserSpec, withConvene } from "../common.js"
+import { allPages, type CommonOptions, findUserSpec, parseUserSpec, type UserSpec, withConvene } from "../common.js"
 import { membershipLine } from "../format.js"
 import type { Output } from "../output.js"
 
@@ -33,6 +33,16 @@ export const registerMembers = (program: Command) => {
         const m = await c.run(Effect.flatMap(resolve(opts), ({ group, user }) =>
           Memberships.addMember({ group, user, admin: opts.admin === true, delegate: opts.delegate === true, pending: opts.pending === true })))
         printMembership(out, m)
+      }))
+
+  members.command("list")
+    .description("list a group's live memberships (pending invitations included)")
+    .requiredOption("--group <group>", "group id, key or handle")
+    .action((opts: CommonOptions & { group: string }) =>
+      withConvene(opts, async (c, out) => {
+        const group = await c.run(Groups.findGroup(opts.group))
+        const list = await allPages((page) => c.run(Memberships.listGroupMembers(group.id, page)))
+        out.emit(list, list.map(membershipLine))
       }))
 
   target(members.command("remove"))

@@ -38,6 +38,10 @@ export const listMemberships = (access: Access, groupId: Id, page: Page): Effect
   })
 
 /** Creates a user record for an address nobody has yet (an invitee who has not signed up). */
+/** Every live membership of a group, by id: the operator's view (the CLI), with no permission check. */
+export const listGroupMembers = (groupId: Id, page: Page): Effect.Effect<ReadonlyArray<Membership>, never, Store> =>
+  Effect.flatMap(Store, (store) => store.memberships.activeInGroup(groupId, page))
+
 export const userForEmail = (email: string): Effect.Effect<User, never, Store> =>
   Effect.gen(function*() {
     const store = yield* Store

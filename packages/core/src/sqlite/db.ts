@@ -15,19 +15,35 @@ export interface Connections {
   readonly close: () => void
 }
 
-const open = (filename: string, readonly: boolean): Db => {
-  const db = new Database(filename, readonly ? { readonly: true, fileMustExist: true } : {})
-  db.pragma("busy_timeout = 5000")
-  if (!readonly) {
-    db.pragma("journal_mode = WAL")
-    db.pragma("synchronous = FULL")
-  }
-  db.pragma("foreign_keys = ON")
-  return db
+/** A database that cannot be used, with its path in the message (every open error names the file). */
+export class DatabaseError extends Error {
+  override readonly name = "DatabaseError"
 }
 
+const open = (filename: string, readonly: boolean): Db => {
+  try {
+    const db = new Database(filename, readonly ? { readonly: true, fileMustExist: true } : {})
+    db.pragma("busy_timeout = 5000")
+    if (!readonly) {
+      db.pragma("journal_mode = WAL")
+      db.pragma("synchronous = FULL")
+    }
+    db.pragma("foreign_keys = ON")
+    return db
+  } catch (e) {
+    throw new DatabaseError(`cannot open the database ${filename}: ${(e as Error).message}`)
+  }
+}
+
+/** Applies the migrations a database lacks; a database from a newer convene is refused, naming both versions. */
 export const migrate = (db: Db): number => {
   const current = db.pragma("user_version", { simple: true }) as number
+  if (current > migrations.length) {
+    throw new DatabaseError(
+      `the database ${db.name} has schema version ${current}, written by a newer convene; this convene knows versions up to ` +
+        `${migrations.length}. Upgrade convene, or restore a backup made before the upgrade.`
+    )
+  }
   for (let i = current; i < migrations.length; i++) {
     db.transaction(() => {
       db.exec(migrations[i]!)
@@ -39,7 +55,13 @@ export const migrate = (db: Db): number => {
 
 export const openConnections = (filename: string): Connections => {
   const write = open(filename, false)
-  migrate(write)
+  try {
+    migrate(write)
+  } catch (e) {
+    write.close()
+    if (e instanceof DatabaseError) throw e
+    throw new DatabaseError(`cannot prepare the database ${filename}: ${(e as Error).message}`)
+  }
   const memory = filename === ":memory:" || filename === ""
   const read = memory ? write : open(filename, true)
   return {

@@ -17,7 +17,7 @@ import { makeOutcomesRepo, makePollOptionsRepo, makePollsRepo, makeStancesRepo }
 import { makeReportsRepo } from "./reports.js"
 import { makeSearchRepo } from "./search.js"
 
-export { migrate } from "./db.js"
+export { DatabaseError, migrate } from "./db.js"
 export { migrations } from "./migrations/index.js"
 
 /** Opens (and migrates) the SQLite file and returns the Store plus a close function. */
