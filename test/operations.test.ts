@@ -81,3 +81,36 @@ t.test("the command line: members list, groups show, and --json errors as JSON o
   t.same(JSON.parse(missing.stderr), { error: "Group nope not found" })
   t.match((await cli(["groups", "show", "nope", "--db", filename])).stderr, /^error: Group nope not found\n$/, "plain text without --json")
 })
+
+t.test("convene backup copies a database while the server writes, and checks the copy", async (t) => {
+  const { startTestServer, seedUser } = await import("./helpers.js")
+  const s = await startTestServer()
+  t.teardown(s.close)
+  const ada = await seedUser(s.convene, { name: "Ada" })
+  const { group } = await s.convene.groups.create({ name: "Busy", owner: ada.user })
+  const A = s.as(ada.apiKey)
+  let writing = true
+  let written = 0
+  const writer = (async () => {
+    while (writing) {
+      if ((await A.post("api/b2/discussions", { json: { group_id: group.id, title: `Thread ${written}` } })).statusCode === 200) written++
+    }
+  })()
+  await new Promise((r) => setTimeout(r, 200))
+  const target = `${s.filename}.backup`
+  const backup = await cli(["backup", "--to", target, "--json", "--db", s.filename])
+  writing = false
+  await writer
+  t.equal(backup.code, 0, backup.stderr)
+  t.match(JSON.parse(backup.stdout), { to: target, integrity: "ok", schema_version: migrations.length })
+  const copy = new Database(target, { readonly: true })
+  const threads = (copy.prepare("SELECT count(*) AS n FROM discussions").get() as { n: number }).n
+  const topics = (copy.prepare("SELECT count(*) AS n FROM topics").get() as { n: number }).n
+  copy.close()
+  t.ok(threads > 0 && threads <= written, `a consistent moment: ${threads} of ${written} threads`)
+  t.equal(topics, threads, "every discussion with its thread: no half-written write")
+  const again = await cli(["backup", "--to", target, "--db", s.filename])
+  t.equal(again.code, 1)
+  t.match(again.stderr, /exists: choose a new file/)
+  t.match((await cli(["backup", "--to", `${target}2`, "--db", `${s.filename}.missing`])).stderr, /no database at/)
+})

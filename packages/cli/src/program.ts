@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from "commander"
 import { readFileSync } from "node:fs"
+import { registerBackup } from "./commands/backup.js"
 import { registerGroups } from "./commands/groups.js"
 import { registerInit } from "./commands/init.js"
 import { registerMail } from "./commands/mail.js"
@@ -34,6 +35,7 @@ const makeProgram = (): Command => {
   registerMembers(program)
   registerMail(program)
   registerWebhooks(program)
+  registerBackup(program)
   addCommonOptions(program)
   return program
 }
