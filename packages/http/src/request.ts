@@ -74,9 +74,6 @@ export const bodyFields: Effect.Effect<Fields, BodyError, HttpServerRequest.Http
   }
 )
 
-/** The query string as a URLSearchParams. */
-export const query = Effect.map(HttpServerRequest.HttpServerRequest, (r) => new URL(r.url, "http://x").searchParams)
-
 /**
  * The input of a write: `{resource: {...}}` or flat fields; `api_key` removed (it is a credential, not input);
  * on POST, query fields fill what the body lacks (never `api_key`).

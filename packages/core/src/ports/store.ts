@@ -103,8 +103,6 @@ export interface MailRepo {
   readonly retry: (ids: ReadonlyArray<Id> | undefined, now: string) => Effect.Effect<number>
   /** The earliest time a message becomes due, for the worker's sleep. */
   readonly nextDueAt: () => Effect.Effect<string | undefined>
-  /** How many messages wait (pending or failed) and since when. */
-  readonly backlog: () => Effect.Effect<{ readonly count: number; readonly oldest: string | null }>
 }
 
 export interface TopicsRepo {

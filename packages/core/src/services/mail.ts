@@ -100,8 +100,6 @@ export const msUntilNextMail = Effect.gen(function*() {
   return Math.max(0, Date.parse(at) - (yield* Clock.currentTimeMillis))
 })
 
-export const mailBacklog = Effect.flatMap(Store, (store) => store.mail.backlog())
-
 /** What a thread message is about. */
 export interface ThreadMessage {
   readonly kind:

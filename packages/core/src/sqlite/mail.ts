@@ -40,11 +40,5 @@ export const makeMailRepo = (run: Runner): MailRepo => ({
   nextDueAt: () =>
     run.read((_, s) =>
       (s(`SELECT min(max(next_attempt_at, coalesce(claimed_until, ''))) AS at FROM mail_outbox WHERE status IN ('pending', 'failed')`)
-        .get() as { at: string | null }).at ?? undefined),
-  backlog: () =>
-    run.read((_, s) =>
-      s(`SELECT count(*) AS count, min(created_at) AS oldest FROM mail_outbox WHERE status IN ('pending', 'failed')`).get() as {
-        count: number
-        oldest: string | null
-      })
+        .get() as { at: string | null }).at ?? undefined)
 })

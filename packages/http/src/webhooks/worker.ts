@@ -46,6 +46,7 @@ export const startDeliveryWorker = (options: WorkerOptions): DeliveryWorker => {
     concurrency,
     pollMs,
     claim: (free) => run(Deliveries.claimDeliveries(free, leaseMs)),
-    deliver
+    deliver,
+    nextDueMs: () => run(Deliveries.msUntilNextDue)
   })
 }
