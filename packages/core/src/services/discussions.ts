@@ -11,7 +11,7 @@ import { canShowTopic, groupTopicScope, privacyError, privateDefault } from "../
 import { type GroupView, viewGroups } from "./groups.js"
 import { checkEmails, nowIso, type Paged } from "./common.js"
 import { newRecordKey } from "./keys.js"
-import { announce, hasRecipients, recordItem, rootItem, threadEvent, topicContext } from "./threads/kernel.js"
+import { announce, hasRecipients, recipientsOf, recordItem, rootItem, threadEvent, topicContext } from "./threads/kernel.js"
 import { recordRef } from "../domain/refs.js"
 import { isBlank } from "../rules/values.js"
 import * as Inputs from "../domain/inputs.js"
@@ -24,13 +24,6 @@ export interface DiscussionView {
 
 /** What creating or editing a discussion takes (declared once in domain/inputs.ts). */
 export type DiscussionInput = typeof Inputs.DiscussionInput.Type
-
-const recipientsOf = (input: DiscussionInput) => ({
-  audience: input.recipient_audience ?? null,
-  userIds: input.recipient_user_ids ?? [],
-  emails: input.recipient_emails ?? [],
-  message: input.recipient_message ?? null
-})
 
 
 /** By numeric id or key; a key may carry a `-slug` suffix (Loomio's ModelLocator). */

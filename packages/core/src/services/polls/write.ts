@@ -17,7 +17,7 @@ import { giveBallot } from "../ballots.js"
 import { checkEmails, nowIso } from "../common.js"
 import { newRecordKey } from "../keys.js"
 import { recordThreadMessage } from "../mail.js"
-import { type Recipients, recordItem, resolveRecipients, rootItem, topicById, topicContext } from "../threads/kernel.js"
+import { type Recipients, recipientsOf, recordItem, resolveRecipients, rootItem, topicById, topicContext } from "../threads/kernel.js"
 import { isBlank } from "../../rules/values.js"
 
 import { type PollView, viewPolls, visiblePoll } from "./read.js"
@@ -149,13 +149,7 @@ export const createPoll = (access: Access, input: PollInput): Effect.Effect<Poll
         bump: true
       })
       const ctx = yield* topicContext(access, placed)
-      yield* invite(poll, ctx, access.user, {
-        audience: input.recipient_audience,
-        userIds: input.recipient_user_ids,
-        emails: input.recipient_emails,
-        message: input.recipient_message,
-        notify: input.notify_recipients ?? false
-      })
+      yield* invite(poll, ctx, access.user, { ...recipientsOf(input), notify: input.notify_recipients ?? false })
       if (poll.opened_at !== null) yield* openPoll(poll, group, access.user)
       return yield* reload(access, poll.id)
     }))
@@ -221,13 +215,7 @@ export const updatePoll = (access: Access, ref: string, input: PollPatchInput): 
       })
       if (input.options !== undefined) yield* store.pollOptions.replace(poll.id, orderOptions(poll.poll_type, input.options))
       const updated = (yield* store.polls.byId(poll.id))!
-      yield* invite(updated, ctx, access.user, {
-        audience: input.recipient_audience,
-        userIds: input.recipient_user_ids,
-        emails: input.recipient_emails,
-        message: input.recipient_message,
-        notify: input.notify_recipients ?? false
-      })
+      yield* invite(updated, ctx, access.user, { ...recipientsOf(input), notify: input.notify_recipients ?? false })
       if (opens) yield* openPoll(updated, ctx.group, access.user)
       else yield* pollEvent("poll_edited", updated, access.user, input.recipient_message ?? null)
       return yield* reload(access, poll.id)

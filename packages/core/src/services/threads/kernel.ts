@@ -84,6 +84,19 @@ export interface Recipients {
   readonly message?: string | null
 }
 
+/** The recipients a write names in its `recipient_*` fields (discussion and poll inputs alike). */
+export const recipientsOf = (input: {
+  readonly recipient_audience?: "group" | null | undefined
+  readonly recipient_user_ids?: ReadonlyArray<Id> | undefined
+  readonly recipient_emails?: ReadonlyArray<string> | undefined
+  readonly recipient_message?: string | null | undefined
+}): Recipients => ({
+  audience: input.recipient_audience ?? null,
+  userIds: input.recipient_user_ids ?? [],
+  emails: input.recipient_emails ?? [],
+  message: input.recipient_message ?? null
+})
+
 export const hasRecipients = (r: Recipients) =>
   r.audience === "group" || (r.userIds?.length ?? 0) > 0 || (r.emails?.length ?? 0) > 0
 
