@@ -17,13 +17,17 @@ export const logLevelFromEnv = (value: string | undefined): LogLevel.LogLevel =>
   return level
 }
 
+/** BASE_URL, the base of every link; default `http://HOST:PORT` where the server listens. */
+export const baseUrlFromEnv = (env: Readonly<Record<string, string | undefined>>, listen: { host: string; port: number }): string =>
+  env.BASE_URL || `http://${listen.host}:${listen.port}`
+
 /** Settings from the environment (decisions.md §4). */
 export const settingsFromEnv = (
   env: Readonly<Record<string, string | undefined>>,
   listen: { host: string; port: number }
 ): HttpSettings => ({
   b3ApiKey: env.B3_API_KEY,
-  baseUrl: env.BASE_URL ?? `http://${listen.host}:${listen.port}`,
+  baseUrl: baseUrlFromEnv(env, listen),
   maxBodyBytes: 1024 * 1024,
   version: VERSION,
   allowPrivateWebhooks: env.CONVENE_ALLOW_PRIVATE_WEBHOOKS === "1",

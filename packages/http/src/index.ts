@@ -2,7 +2,7 @@ export { startServer, serverLayer, type ServerOptions, type RunningServer } from
 export { Settings, type HttpSettings } from "./settings.js"
 export { ConveneApi, UserApiDoc, ServerApiDoc } from "./api.js"
 export { serverApiDocument, userApiDocument } from "./openapi.js"
-export { settingsFromEnv } from "./config.js"
+export { baseUrlFromEnv, settingsFromEnv } from "./config.js"
 export { startDeliveryWorker, type DeliveryWorker, type WorkerOptions } from "./webhooks/worker.js"
 export { startScheduler, type RunningScheduler } from "./scheduler.js"
 export { createMailTransport, explainSmtpError, type MailSettings, mailSettingsFromEnv } from "./mail/transport.js"

@@ -19,10 +19,6 @@ const parseId = (value: string, previous: ReadonlyArray<number> = []): ReadonlyA
   return [...previous, Number(value)]
 }
 
-/** BASE_URL as `serve` reads it: links and the default sender are made from it. */
-export const baseUrlFromEnv = (env: Readonly<Record<string, string | undefined>>): string =>
-  env.BASE_URL || `http://${env.HOST || "127.0.0.1"}:${env.PORT || "3000"}`
-
 export const registerMail = (program: Command) => {
   const mail = program.command("mail").description("the mail outbox")
 
@@ -43,8 +39,9 @@ export const registerMail = (program: Command) => {
       try {
         if (!Rules.isEmail(Rules.normaliseEmail(opts.to))) throw new CliError(`${opts.to} is not an e-mail address`)
         const env = io().env
-        const baseUrl = baseUrlFromEnv(env)
-        const { createMailTransport, mailSettingsFromEnv, sendMail } = await import("@convene/http")
+        const { baseUrlFromEnv, createMailTransport, mailSettingsFromEnv, sendMail } = await import("@convene/http")
+        // the sender's default domain and the test message's link, as `serve` would make them
+        const baseUrl = baseUrlFromEnv(env, { host: env.HOST || "127.0.0.1", port: Number(env.PORT || "3000") })
         const settings = mailSettingsFromEnv(env, baseUrl)
         if (settings === undefined) throw new CliError("no mail transport: set SMTP_URL (smtp://user:password@host:587) or SMTP_SERVER")
         const transport = createMailTransport(settings)

@@ -50,7 +50,8 @@ export const registerServe = (program: Command) =>
         const { mailSettingsFromEnv, settingsFromEnv, startDeliveryWorker, startMailWorker, startScheduler, startServer } = await import("@convene/http")
         // the environment is checked before anything is opened or created
         const settings = settingsFromEnv(io().env, { host, port })
-        const mailSettings = mailSettingsFromEnv(io().env, settings.baseUrl, mailTimeout(cmd))
+        const mailTimeoutMs = mailTimeout(cmd)
+        const mailSettings = mailSettingsFromEnv(io().env, settings.baseUrl, mailTimeoutMs)
         const allowPrivateWebhooks = settings.allowPrivateWebhooks ?? false
         convene = makeConvene({ filename: dbPath(opts), allowPrivateWebhooks })
         const admin = await ensureAdmin(convene)
@@ -62,7 +63,7 @@ export const registerServe = (program: Command) =>
         const scheduler = startScheduler(convene.store, schedulerInterval(cmd))
         const mailer = mailSettings === undefined
           ? undefined
-          : startMailWorker({ store: convene.store, settings: mailSettings, baseUrl: settings.baseUrl, timeoutMs: mailTimeout(cmd) })
+          : startMailWorker({ store: convene.store, settings: mailSettings, baseUrl: settings.baseUrl, timeoutMs: mailTimeoutMs })
         if (mailer === undefined) {
           out.note("convene: no mail transport (SMTP_URL or SMTP_SERVER): invitations and notifications stay in the outbox (convene mail list)")
         }
@@ -91,23 +92,20 @@ export const registerServe = (program: Command) =>
       }
     })
 
-/** CONVENE_MAIL_TIMEOUT_MS: the longest one SMTP attempt may take, default 30 seconds. */
-const mailTimeout = (cmd: Command): number => {
-  const raw = io().env.CONVENE_MAIL_TIMEOUT_MS
-  if (raw === undefined || raw === "") return 30_000
+/** A duration in milliseconds from the environment: its default when unset, bad usage when not a whole number ≥ min. */
+const envMs = (cmd: Command, name: string, fallback: number, min: number): number => {
+  const raw = io().env[name]
+  if (raw === undefined || raw === "") return fallback
   const ms = Number(raw)
-  if (!Number.isInteger(ms) || ms < 100) cmd.error(`error: CONVENE_MAIL_TIMEOUT_MS=${raw} is not a whole number of milliseconds`, { exitCode: EXIT_USAGE })
+  if (!Number.isInteger(ms) || ms < min) cmd.error(`error: ${name}=${raw} is not a whole number of milliseconds`, { exitCode: EXIT_USAGE })
   return ms
 }
 
+/** CONVENE_MAIL_TIMEOUT_MS: the longest one SMTP attempt may take, default 30 seconds. */
+const mailTimeout = (cmd: Command): number => envMs(cmd, "CONVENE_MAIL_TIMEOUT_MS", 30_000, 100)
+
 /** CONVENE_SCHEDULER_INTERVAL_MS, default one minute. */
-const schedulerInterval = (cmd: Command): number => {
-  const raw = io().env.CONVENE_SCHEDULER_INTERVAL_MS
-  if (raw === undefined || raw === "") return 60_000
-  const ms = Number(raw)
-  if (!Number.isInteger(ms) || ms < 10) cmd.error(`error: CONVENE_SCHEDULER_INTERVAL_MS=${raw} is not a whole number of milliseconds`, { exitCode: EXIT_USAGE })
-  return ms
-}
+const schedulerInterval = (cmd: Command): number => envMs(cmd, "CONVENE_SCHEDULER_INTERVAL_MS", 60_000, 10)
 
 /** In-flight requests finish, then the database closes; a second signal forces the exit. */
 const stopOnSignal = (out: Output, closeServer: () => Promise<void>, closeDb: () => Promise<void>) => {

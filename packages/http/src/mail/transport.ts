@@ -17,8 +17,15 @@ export interface MailSettings {
 
 const truthy = (v: string | undefined) => v !== undefined && /^(1|true|yes|on)$/i.test(v)
 
-/** The transport settings, or undefined when no transport is configured (mail then waits in the outbox). */
-export const mailSettingsFromEnv = (env: Readonly<Record<string, string | undefined>>, baseUrl: string, timeoutMs = 30_000): MailSettings | undefined => {
+/**
+ * The transport settings, or undefined when no transport is configured (mail then waits in the outbox).
+ * One attempt may take `timeoutMs`, else CONVENE_MAIL_TIMEOUT_MS, else 30 seconds.
+ */
+export const mailSettingsFromEnv = (
+  env: Readonly<Record<string, string | undefined>>,
+  baseUrl: string,
+  timeoutMs = Number(env.CONVENE_MAIL_TIMEOUT_MS) > 0 ? Number(env.CONVENE_MAIL_TIMEOUT_MS) : 30_000
+): MailSettings | undefined => {
   const timeouts = { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs }
   const from = env.MAIL_FROM || Rules.defaultMailFrom(baseUrl)
   if (env.SMTP_URL) {
