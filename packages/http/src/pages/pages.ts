@@ -32,8 +32,6 @@ interface Page {
   readonly headers?: Record<string, string>
 }
 
-const ALL = Symbol("all values")
-
 const sameSecret = (a: string, b: string) => a.length === b.length && a.length > 0 && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
 export const PagesLive = HttpApiBuilder.Router.use((router) =>
@@ -69,13 +67,10 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
 
     const currentUser = (request: HttpServerRequest.HttpServerRequest) => run(People.sessionUser(request.cookies[SESSION_COOKIE]))
 
-    /** A form's fields (and every value of repeated ones), once its CSRF token matched the cookie's; otherwise undefined (answered 403). */
+    /** A form's fields, once its CSRF token matched the cookie's; otherwise undefined (answered 403). */
     const form = (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.map(Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty), (params) => {
-        const fields: Record<string, string> & { readonly [ALL]?: UrlParams.UrlParams } = Object.fromEntries(params.map(([k, v]) => [k, v]))
-        const cookieToken = request.cookies[CSRF_COOKIE] ?? ""
-        return sameSecret(String(fields.csrf ?? ""), cookieToken) ? Object.assign(fields, { [ALL]: params }) : undefined
-      })
+      Effect.map(Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty), (params) =>
+        sameSecret(field(params, "csrf"), request.cookies[CSRF_COOKIE] ?? "") ? params : undefined)
 
     const forbiddenForm = (request: HttpServerRequest.HttpServerRequest) =>
       respond(request, undefined, message("Form expired", "This form is no longer valid (its security token did not match). Go back, reload the page and try again.", 403))
@@ -156,7 +151,7 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
       const { token } = (yield* HttpRouter.params) as { token: string }
       const fields = yield* form(request)
       if (fields === undefined) return forbiddenForm(request)
-      const accepted = yield* Effect.either(run(People.acceptInvitation(token, fields.name)))
+      const accepted = yield* Effect.either(run(People.acceptInvitation(token, field(fields, "name"))))
       if (accepted._tag === "Left") {
         const e = accepted.left
         if (e._tag === "Invalid") return yield* invitationPage(request, token, "Please give your name.", 422)
@@ -176,7 +171,7 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
       const request = yield* HttpServerRequest.HttpServerRequest
       const fields = yield* form(request)
       if (fields === undefined) return forbiddenForm(request)
-      const email = String(fields.email ?? "").trim()
+      const email = field(fields, "email").trim()
       const result = yield* Effect.either(run(People.requestSignIn(email, ipOf(request))))
       if (result._tag === "Left") {
         const e = result.left
@@ -190,8 +185,8 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
       const request = yield* HttpServerRequest.HttpServerRequest
       const fields = yield* form(request)
       if (fields === undefined) return forbiddenForm(request)
-      const email = String(fields.email ?? "").trim()
-      const result = yield* Effect.either(run(People.signInWithCode(email, String(fields.code ?? ""))))
+      const email = field(fields, "email").trim()
+      const result = yield* Effect.either(run(People.signInWithCode(email, field(fields, "code"))))
       if (result._tag === "Left") {
         const e = result.left
         if (e._tag === "TooManyRequests") return tooMany(request, e)
@@ -308,8 +303,8 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
       const access = yield* run(loadAccess(user))
       const found = yield* Effect.either(run(Polls.showPoll(access, key)))
       if (found._tag === "Left") return notVisible(request, user)
-      const scores = ballotFromForm(found.right, fields[ALL] ?? UrlParams.empty)
-      const reason = String(fields.reason ?? "")
+      const scores = ballotFromForm(found.right, fields)
+      const reason = field(fields, "reason")
       const cast = yield* Effect.either(run(Stances.castVote(access, { poll_id: found.right.poll.id, option_scores: scores, reason })))
       if (cast._tag === "Left") {
         const e = cast.left
@@ -357,6 +352,9 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
     }))
   })
 )
+
+/** A form field's value ("" when absent). */
+const field = (params: UrlParams.UrlParams, name: string): string => Option.getOrElse(UrlParams.getFirst(params, name), () => "")
 
 /** The markdown export starts with YAML front matter; a page shows what follows it. */
 const withoutFrontMatter = (markdown: string) => (markdown.startsWith("---\n") ? markdown.slice(markdown.indexOf("\n---\n", 4) + 5) : markdown)
