@@ -17,6 +17,59 @@ export interface MailSettings {
 
 const truthy = (v: string | undefined) => v !== undefined && /^(1|true|yes|on)$/i.test(v)
 
+/** Where and how to connect, however the environment spelled it. */
+interface Connection {
+  readonly host: string
+  /** undefined: the default of the mode (465 for implicit TLS, else 587) */
+  readonly port: number | undefined
+  readonly secure: boolean
+  readonly user: string | undefined
+  readonly pass: string | undefined
+  /** the name given in EHLO */
+  readonly name: string | undefined
+  /** accept an unverified (self-signed) certificate */
+  readonly insecure: boolean
+  readonly requireTLS: boolean
+}
+
+/** `SMTP_URL`: smtp:// (STARTTLS) or smtps:// (implicit TLS), user and password in the URL, options as query parameters. */
+const fromUrl = (raw: string): Connection => {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new Error("SMTP_URL is not a URL: write smtp://user:password@host:587 or smtps://user:password@host:465")
+  }
+  if (url.protocol !== "smtp:" && url.protocol !== "smtps:") throw new Error(`SMTP_URL must start with smtp:// or smtps:// (not ${url.protocol}//)`)
+  const q = url.searchParams
+  return {
+    host: url.hostname,
+    port: url.port === "" ? undefined : Number(url.port),
+    secure: url.protocol === "smtps:",
+    user: url.username === "" ? undefined : decodeURIComponent(url.username),
+    pass: decodeURIComponent(url.password),
+    name: q.get("name") ?? undefined,
+    insecure: q.get("tls.rejectUnauthorized") === "false",
+    requireTLS: truthy(q.get("requireTLS") ?? undefined)
+  }
+}
+
+/** Loomio's variables. */
+const fromLoomioVariables = (env: Readonly<Record<string, string | undefined>>): Connection => {
+  const port = env.SMTP_PORT ? Number(env.SMTP_PORT) : undefined
+  if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) throw new Error(`SMTP_PORT=${env.SMTP_PORT} is not a port number`)
+  return {
+    host: env.SMTP_SERVER!,
+    port,
+    secure: truthy(env.SMTP_USE_SSL),
+    user: env.SMTP_USERNAME || undefined,
+    pass: env.SMTP_PASSWORD ?? "",
+    name: env.SMTP_DOMAIN || undefined,
+    insecure: env.SMTP_SSL_VERIFY_MODE?.toLowerCase() === "none",
+    requireTLS: false
+  }
+}
+
 /**
  * The transport settings, or undefined when no transport is configured (mail then waits in the outbox).
  * One attempt may take `timeoutMs`, else CONVENE_MAIL_TIMEOUT_MS, else 30 seconds.
@@ -26,53 +79,25 @@ export const mailSettingsFromEnv = (
   baseUrl: string,
   timeoutMs = Number(env.CONVENE_MAIL_TIMEOUT_MS) > 0 ? Number(env.CONVENE_MAIL_TIMEOUT_MS) : 30_000
 ): MailSettings | undefined => {
-  const timeouts = { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs }
-  const from = env.MAIL_FROM || Rules.defaultMailFrom(baseUrl)
-  if (env.SMTP_URL) {
-    let url: URL
-    try {
-      url = new URL(env.SMTP_URL)
-    } catch {
-      throw new Error("SMTP_URL is not a URL: write smtp://user:password@host:587 or smtps://user:password@host:465")
-    }
-    if (url.protocol !== "smtp:" && url.protocol !== "smtps:") throw new Error(`SMTP_URL must start with smtp:// or smtps:// (not ${url.protocol}//)`)
-    const secure = url.protocol === "smtps:"
-    const port = url.port === "" ? (secure ? 465 : 587) : Number(url.port)
-    const q = url.searchParams
-    return {
-      target: `${url.hostname}:${port}`,
-      from,
-      options: {
-        host: url.hostname,
-        port,
-        secure,
-        ...(url.username === "" ? {} : { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }),
-        ...(q.get("tls.rejectUnauthorized") === "false" ? { tls: { rejectUnauthorized: false } } : {}),
-        ...(truthy(q.get("requireTLS") ?? undefined) ? { requireTLS: true } : {}),
-        ...(q.get("name") ? { name: q.get("name")! } : {}),
-        ...timeouts
-      }
+  const c = env.SMTP_URL ? fromUrl(env.SMTP_URL) : env.SMTP_SERVER ? fromLoomioVariables(env) : undefined
+  if (c === undefined) return undefined
+  const port = c.port ?? (c.secure ? 465 : 587)
+  return {
+    target: `${c.host}:${port}`,
+    from: env.MAIL_FROM || Rules.defaultMailFrom(baseUrl),
+    options: {
+      host: c.host,
+      port,
+      secure: c.secure,
+      ...(c.user === undefined ? {} : { auth: { user: c.user, pass: c.pass ?? "" } }),
+      ...(c.name === undefined ? {} : { name: c.name }),
+      ...(c.insecure ? { tls: { rejectUnauthorized: false } } : {}),
+      ...(c.requireTLS ? { requireTLS: true } : {}),
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs
     }
   }
-  if (env.SMTP_SERVER) {
-    const secure = truthy(env.SMTP_USE_SSL)
-    const port = env.SMTP_PORT ? Number(env.SMTP_PORT) : secure ? 465 : 587
-    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`SMTP_PORT=${env.SMTP_PORT} is not a port number`)
-    return {
-      target: `${env.SMTP_SERVER}:${port}`,
-      from,
-      options: {
-        host: env.SMTP_SERVER,
-        port,
-        secure,
-        ...(env.SMTP_USERNAME ? { auth: { user: env.SMTP_USERNAME, pass: env.SMTP_PASSWORD ?? "" } } : {}),
-        ...(env.SMTP_DOMAIN ? { name: env.SMTP_DOMAIN } : {}),
-        ...(env.SMTP_SSL_VERIFY_MODE?.toLowerCase() === "none" ? { tls: { rejectUnauthorized: false } } : {}),
-        ...timeouts
-      }
-    }
-  }
-  return undefined
 }
 
 /** One transport per process, pooling its connections: one SMTP connection serves many messages. */
