@@ -9,13 +9,10 @@ import { runCli } from "@convene/cli"
 import Database from "better-sqlite3"
 import { execFile, spawn } from "node:child_process"
 import { existsSync, rmSync } from "node:fs"
-import { join } from "node:path"
 import t from "tap"
 import { startReceiver } from "./receiver.js"
-import { tempDbFile } from "./helpers.js"
+import { BIN, childEnv, tempDbFile } from "./helpers.js"
 
-/** tap runs every test from the repository root. */
-const BIN = join(process.cwd(), "packages/cli/bin/convene.js")
 
 interface Result {
   readonly code: number
@@ -23,16 +20,6 @@ interface Result {
   readonly stderr: string
 }
 
-/**
- * The binary's environment: tap's process-tracking hooks (NODE_OPTIONS) are left out, as a user's shell
- * would not have them (they also slow every start-up down a lot); CONVENE_DB is cleared so that only
- * what a check passes counts.
- */
-const childEnv = (extra: Record<string, string> = {}) => ({
-  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "NODE_OPTIONS" && !k.startsWith("_TAPJS_"))),
-  CONVENE_DB: "",
-  ...extra
-})
 
 /** One command line, in-process, with its own output buffers and environment. */
 const run = async (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Result> => {
@@ -325,10 +312,10 @@ t.test("serve on an empty database", async (t) => {
   const started = await new Promise<any>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start; stdout: ${stdout}; stderr: ${stderr}`)), 30_000)
     child.stdout.on("data", () => {
-      try {
-        resolve(JSON.parse(stdout))
-        clearTimeout(timer)
-      } catch { /* not complete yet */ }
+      // the start-up record is the first line; the log's JSON lines follow it
+      if (!stdout.includes("\n")) return
+      resolve(JSON.parse(stdout.slice(0, stdout.indexOf("\n"))))
+      clearTimeout(timer)
     })
     child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)))
   })

@@ -2,6 +2,7 @@
 import { type Convene, makeConvene, type User } from "@convene/core"
 import { type DeliveryWorker, startDeliveryWorker, startServer, type HttpSettings, type WorkerOptions } from "@convene/http"
 import got, { type Got } from "got"
+import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -76,3 +77,63 @@ export const seedUser = (convene: Convene, fields: { name?: string; email?: stri
   convene.users.create({ email: fields.email ?? `user${++counter}-${Date.now()}@example.org`, name: fields.name ?? `User ${counter}`, ...(fields.is_admin === undefined ? {} : { is_admin: fields.is_admin }) })
 
 export type Seeded = { user: User; apiKey: string }
+
+/** The real binary (tests run from the repository root). */
+export const BIN = join(process.cwd(), "packages/cli/bin/convene.js")
+
+/**
+ * A child's environment: tap's process-tracking hooks (NODE_OPTIONS) are left out, as a user's shell would
+ * not have them; CONVENE_DB is cleared so that only what a test passes counts.
+ */
+export const childEnv = (extra: Record<string, string> = {}) => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "NODE_OPTIONS" && !k.startsWith("_TAPJS_"))),
+  CONVENE_DB: "",
+  ...extra
+})
+
+export interface ServeProcess {
+  readonly url: string
+  /** the bootstrap admin's key, when the database was empty */
+  readonly adminKey: string | undefined
+  readonly child: ChildProcess
+  readonly stdout: () => string
+  readonly stderr: () => string
+  /** stdout's JSON lines after the start-up record (the log) */
+  readonly logLines: () => Array<Record<string, unknown>>
+  /** sends the signal and resolves with the exit code */
+  readonly stop: (signal?: NodeJS.Signals) => Promise<number | null>
+}
+
+/** `convene serve --json --port 0` as a child process, once it listens. */
+export const spawnServe = (filename: string, env: Record<string, string> = {}): Promise<ServeProcess> => {
+  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--db", filename, "--json"], { env: childEnv(env) })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.on("data", (d) => (stdout += d))
+  child.stderr.on("data", (d) => (stderr += d))
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start; stdout: ${stdout}; stderr: ${stderr}`)), 30_000)
+    const onData = () => {
+      const newline = stdout.indexOf("\n")
+      if (newline === -1) return
+      clearTimeout(timer)
+      child.stdout.off("data", onData)
+      const started = JSON.parse(stdout.slice(0, newline)) as { url: string; admin?: { api_key: string } }
+      resolve({
+        url: started.url,
+        adminKey: started.admin?.api_key,
+        child,
+        stdout: () => stdout,
+        stderr: () => stderr,
+        logLines: () => stdout.split("\n").slice(1).filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>),
+        stop: (signal = "SIGTERM") => {
+          if (child.exitCode === null) child.kill(signal)
+          return exited
+        }
+      })
+    }
+    child.stdout.on("data", onData)
+    child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)))
+  })
+}

@@ -11,8 +11,11 @@ export const EXIT_USAGE = 2
 
 export interface Output {
   readonly json: boolean
-  /** With --json, `value` as one JSON document; otherwise the human lines. Nothing else goes to stdout. */
-  readonly emit: (value: unknown, human: string | ReadonlyArray<string>) => void
+  /**
+   * With --json, `value` as one JSON document (on one line with `oneLine`: serve's start record, which the
+   * log's JSON lines follow); otherwise the human lines. Nothing else goes to stdout.
+   */
+  readonly emit: (value: unknown, human: string | ReadonlyArray<string>, options?: { readonly oneLine?: boolean }) => void
   /** A remark for a person (stderr, so stdout stays clean for scripts). */
   readonly note: (message: string) => void
   /** Reports a failure on stderr and sets the exit code. */
@@ -21,8 +24,8 @@ export interface Output {
 
 export const makeOutput = (json: boolean): Output => ({
   json,
-  emit: (value, human) => {
-    if (json) io().stdout(JSON.stringify(value, null, 2) + "\n")
+  emit: (value, human, options) => {
+    if (json) io().stdout(JSON.stringify(value, null, options?.oneLine === true ? undefined : 2) + "\n")
     else for (const line of typeof human === "string" ? [human] : human) io().stdout(line + "\n")
   },
   note: (message) => {

@@ -37,6 +37,7 @@ import type { User } from "./domain/records.js"
 export * from "./domain/records.js"
 export * from "./errors.js"
 export * from "./ports/store.js"
+export type { OutboxBacklog } from "./ports/outbox.js"
 export { DatabaseError, makeSqliteStore, SqliteStoreLive, migrate, migrations } from "./sqlite/index.js"
 export * as Rules from "./rules/index.js"
 export { Users, Groups, Memberships, Mail, Auth }

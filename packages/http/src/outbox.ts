@@ -3,8 +3,11 @@
  * `deliver` with at most `concurrency` in flight, look again when one finishes or the next item falls
  * due, and on stop wait for what is in flight. Claims, recording and backoff are the core's.
  */
+import type { Log } from "./observe/log.js"
+
 export interface OutboxLoop<A> {
   readonly name: string
+  readonly log: Log
   readonly concurrency: number
   readonly pollMs: number
   /** claims up to `free` due items */
@@ -47,7 +50,7 @@ export const startOutboxLoop = <A>(loop: OutboxLoop<A>): OutboxWorker => {
       if (free > 0) {
         for (const item of await loop.claim(free)) {
           const p: Promise<void> = loop.deliver(item)
-            .catch((e) => console.error(`${loop.name}: an outcome could not be recorded`, (e as Error).message))
+            .catch((e) => loop.log.error({ worker: loop.name, err: (e as Error).message }, "an outcome could not be recorded"))
             .finally(() => {
               inFlight.delete(p)
               schedule(0)
@@ -58,7 +61,7 @@ export const startOutboxLoop = <A>(loop: OutboxLoop<A>): OutboxWorker => {
       const wait = loop.nextDueMs === undefined ? undefined : await loop.nextDueMs()
       if (wait !== undefined) next = Math.min(loop.pollMs, Math.max(wait, 10))
     } catch (e) {
-      console.error(`${loop.name}: tick failed`, (e as Error).message)
+      loop.log.error({ worker: loop.name, err: (e as Error).message }, "worker tick failed")
     } finally {
       ticking = false
       schedule(next)

@@ -1,9 +1,8 @@
-import { HttpApiBuilder, type HttpApp, HttpMiddleware, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, type HttpApp, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 // the module, not the package index: the index loads every Node platform module (workers, sockets, …)
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { badRequest, NodeUrlPolicyLive, Store, type StoreService } from "@convene/core"
-import { Cause, Effect, Exit, Fiber, Layer, Logger, LogLevel, Option } from "effect"
-import { randomUUID } from "node:crypto"
+import { Cause, Effect, Exit, Fiber, Layer, Option } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { ConveneApi } from "./api.js"
@@ -26,10 +25,12 @@ import { errorResponse, internalError, issueMessage } from "./errors.js"
 import { type HttpSettings, Settings } from "./settings.js"
 import { SystemLive } from "./system.js"
 import { PagesLive } from "./pages/pages.js"
+import { withLog } from "./observe/log.js"
+import { MetricsLive, observeRequests, silentTelemetry, Telemetry, type TelemetryService } from "./observe/telemetry.js"
 
 /**
- * The last line of defence: an unknown route is a JSON 404; anything unexpected is logged with a
- * request id (never the request's headers or body, which carry secrets) and answered 500 without details.
+ * The last line of defence: an unknown route is a JSON 404; anything unexpected is logged with the
+ * request's id (never its headers or body, which carry secrets) and answered 500 without details.
  */
 const lastResort = (app: HttpApp.Default): HttpApp.Default =>
   Effect.catchAllCause(app, (cause) => {
@@ -48,8 +49,11 @@ const lastResort = (app: HttpApp.Default): HttpApp.Default =>
       if (HttpServerResponse.isServerResponse(value)) return Effect.succeed(value)
     }
     if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
-    const requestId = randomUUID()
-    return Effect.as(Effect.logError("request failed", requestId, Cause.pretty(cause)), internalError(requestId))
+    return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      // observeRequests gave every request an id before the application saw it
+      const requestId = request.headers["x-request-id"] ?? "unknown"
+      return Effect.as(Effect.logError("request failed", { req_id: requestId, err: Cause.pretty(cause) }), internalError(requestId))
+    })
   })
 
 const ApiLive = HttpApiBuilder.api(ConveneApi).pipe(
@@ -61,14 +65,16 @@ const ApiLive = HttpApiBuilder.api(ConveneApi).pipe(
   Layer.provide([B1AuthLive, B2AuthLive, B3AuthLive])
 )
 
-/** The API and, beside it, the pages (which read the same store and settings, never the API's auth). */
-const AppLive = Layer.merge(ApiLive, PagesLive)
+/** The API and, beside it, the pages (which read the same store and settings, never the API's auth) and /metrics. */
+const AppLive = Layer.mergeAll(ApiLive, PagesLive, MetricsLive)
 
 export interface ServerOptions {
   readonly store: StoreService
   readonly settings: HttpSettings
   readonly port: number
   readonly host: string
+  /** the log and metrics; default: a silent log and no metrics (an embedded server writes nothing) */
+  readonly telemetry?: TelemetryService
 }
 
 export interface RunningServer {
@@ -84,6 +90,7 @@ export const serverLayer = (options: ServerOptions, server: http.Server) =>
     Layer.provide(AppLive),
     Layer.provide(NodeHttpServer.layer(() => server, { port: options.port, host: options.host })),
     Layer.provide(Layer.succeed(Store, options.store)),
+    Layer.provide(Layer.succeed(Telemetry, options.telemetry ?? silentTelemetry())),
     Layer.provide(NodeUrlPolicyLive(options.settings.allowPrivateWebhooks ?? false)),
     Layer.provide(Layer.succeed(Settings, options.settings))
   )
@@ -98,11 +105,12 @@ const listenError = (cause: Cause.Cause<unknown>): Error => {
 /** Starts the HTTP server; resolves once it listens (port 0 picks a free port). */
 export const startServer = (options: ServerOptions): Promise<RunningServer> => {
   const server = http.createServer()
+  const telemetry = options.telemetry ?? silentTelemetry()
+  // before the application's own listener: the request id exists before anything reads the request
+  observeRequests(server, telemetry)
   const fiber = Effect.runFork(
     // no tracing spans per request: they cost time on the hot path and nothing consumes them
-    Layer.launch(serverLayer(options, server).pipe(HttpMiddleware.withTracerDisabledWhen(() => true))).pipe(
-      Logger.withMinimumLogLevel(options.settings.logLevel ?? LogLevel.Info)
-    )
+    Layer.launch(serverLayer({ ...options, telemetry }, server).pipe(HttpMiddleware.withTracerDisabledWhen(() => true))).pipe(withLog(telemetry.log))
   )
   return new Promise((resolve, reject) => {
     const onListening = () => {

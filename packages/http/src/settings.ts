@@ -1,4 +1,5 @@
-import { Context, type LogLevel } from "effect"
+import { Context } from "effect"
+import type { LogLevelName } from "./observe/log.js"
 
 export interface HttpSettings {
   /** The server-wide secret of /api/b3; the Server API is off unless it is longer than 16 characters. */
@@ -10,8 +11,10 @@ export interface HttpSettings {
   readonly version: string
   /** Allow webhooks to private and reserved addresses (CONVENE_ALLOW_PRIVATE_WEBHOOKS=1). */
   readonly allowPrivateWebhooks?: boolean
-  /** The least severe log entry written (LOG_LEVEL); default Info. */
-  readonly logLevel?: LogLevel.LogLevel
+  /** The least severe log entry written (LOG_LEVEL); default info. */
+  readonly logLevel?: LogLevelName
+  /** METRICS_TOKEN: /metrics wants it as a bearer token; unset, /metrics answers loopback only. */
+  readonly metricsToken?: string
 }
 
 export class Settings extends Context.Tag("@convene/http/Settings")<Settings, HttpSettings>() {}

@@ -47,23 +47,27 @@ export const registerServe = (program: Command) =>
       let convene: Convene | undefined
       try {
         // loaded here only: the HTTP stack roughly doubles start-up time of the other commands
-        const { mailSettingsFromEnv, settingsFromEnv, startDeliveryWorker, startMailWorker, startScheduler, startServer } = await import("@convene/http")
+        const { configWarnings, mailSettingsFromEnv, makeLog, makeMetrics, settingsFromEnv, startDeliveryWorker, startMailWorker, startScheduler, startServer } =
+          await import("@convene/http")
         // the environment is checked before anything is opened or created
         const settings = settingsFromEnv(io().env, { host, port })
+        for (const warning of configWarnings(io().env, { host, port })) out.note(`convene: warning: ${warning}`)
         const mailTimeoutMs = mailTimeout(cmd)
+        const schedulerMs = schedulerInterval(cmd)
         const mailSettings = mailSettingsFromEnv(io().env, settings.baseUrl, mailTimeoutMs)
         const allowPrivateWebhooks = settings.allowPrivateWebhooks ?? false
         convene = makeConvene({ filename: dbPath(opts), allowPrivateWebhooks })
         const admin = await ensureAdmin(convene)
-        const server = await startServer({ store: convene.store, settings, host, port }).catch((e: unknown) => {
+        const telemetry = { log: makeLog(settings.logLevel), metrics: makeMetrics(convene.store) }
+        const server = await startServer({ store: convene.store, settings, host, port, telemetry }).catch((e: unknown) => {
           // startServer's error is a pretty-printed Cause with a stack; its first line is the useful part
           throw new CliError(`cannot listen on ${host}:${port}: ${errorMessage(e).split("\n")[0]}`)
         })
-        const worker = startDeliveryWorker({ store: convene.store, baseUrl: settings.baseUrl, allowPrivateWebhooks })
-        const scheduler = startScheduler(convene.store, schedulerInterval(cmd))
+        const worker = startDeliveryWorker({ store: convene.store, baseUrl: settings.baseUrl, allowPrivateWebhooks, telemetry })
+        const scheduler = startScheduler(convene.store, schedulerMs, telemetry)
         const mailer = mailSettings === undefined
           ? undefined
-          : startMailWorker({ store: convene.store, settings: mailSettings, baseUrl: settings.baseUrl, timeoutMs: mailTimeoutMs })
+          : startMailWorker({ store: convene.store, settings: mailSettings, baseUrl: settings.baseUrl, timeoutMs: mailTimeoutMs, telemetry })
         if (mailer === undefined) {
           out.note("convene: no mail transport (SMTP_URL or SMTP_SERVER): invitations and notifications stay in the outbox (convene mail list)")
         }
@@ -84,7 +88,8 @@ export const registerServe = (program: Command) =>
               "(shown only this once; store it now)"
             ]),
             `convene listening on ${server.url}`
-          ]
+          ],
+          { oneLine: true }
         )
       } catch (e) {
         out.fail(e)

@@ -1,6 +1,7 @@
 import { Context, type Effect } from "effect"
 import type { ChatbotsRepo, DeliveriesRepo, EventsRepo } from "./webhooks.js"
 import type { OutcomesRepo, PollOptionsRepo, PollsRepo, StancesRepo } from "./polls.js"
+import type { OutboxOps } from "./outbox.js"
 import type { ReportsRepo } from "./reports.js"
 import type { SearchRepo } from "./search.js"
 import type { InvitationsRepo, LoginCodesRepo, MutesRepo, RateEventsRepo, SessionsRepo } from "./people.js"
@@ -89,7 +90,7 @@ export interface MembershipsRepo {
   readonly restoreRevokedAt: (userId: Id, at: string) => Effect.Effect<number>
 }
 
-export interface MailRepo {
+export interface MailRepo extends OutboxOps {
   readonly enqueue: (m: NewMailMessage) => Effect.Effect<MailMessage>
   readonly list: (status: MailStatus | undefined, page: Page) => Effect.Effect<ReadonlyArray<MailMessage>>
   readonly byId: (id: Id) => Effect.Effect<MailMessage | undefined>
@@ -99,10 +100,6 @@ export interface MailRepo {
     id: Id,
     patch: Pick<MailMessage, "status" | "attempts" | "next_attempt_at" | "last_error" | "server_reply" | "sent_at">
   ) => Effect.Effect<void>
-  /** Makes failed or dead messages due now (all dead ones when `ids` is undefined); returns how many. */
-  readonly retry: (ids: ReadonlyArray<Id> | undefined, now: string) => Effect.Effect<number>
-  /** The earliest time a message becomes due, for the worker's sleep. */
-  readonly nextDueAt: () => Effect.Effect<string | undefined>
 }
 
 export interface TopicsRepo {

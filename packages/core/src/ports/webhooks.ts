@@ -1,5 +1,6 @@
 import type { Effect } from "effect"
 import type { Id, Page } from "../domain/records.js"
+import type { OutboxOps } from "./outbox.js"
 import type { Chatbot, Delivery, DeliveryStatus, EventKind, WebhookEvent } from "../domain/webhooks.js"
 
 export interface ChatbotsRepo {
@@ -23,7 +24,7 @@ export interface DeliveryFilter {
   readonly status?: DeliveryStatus
 }
 
-export interface DeliveriesRepo {
+export interface DeliveriesRepo extends OutboxOps {
   readonly insert: (d: Pick<Delivery, "event_id" | "chatbot_id" | "next_attempt_at" | "created_at">) => Effect.Effect<void>
   /** Marks up to `limit` due deliveries as claimed until `until` and returns them (oldest first). */
   readonly claimDue: (now: string, until: string, limit: number) => Effect.Effect<ReadonlyArray<Delivery>>
@@ -33,6 +34,4 @@ export interface DeliveriesRepo {
   ) => Effect.Effect<void>
   readonly byId: (id: Id) => Effect.Effect<Delivery | undefined>
   readonly list: (filter: DeliveryFilter, page: Page) => Effect.Effect<ReadonlyArray<Delivery & { group_id: Id; event_kind: EventKind }>>
-  /** The earliest time a delivery becomes due, for the worker's sleep. */
-  readonly nextDueAt: () => Effect.Effect<string | undefined>
 }

@@ -1,7 +1,7 @@
 /** The webhook delivery queue: claim due deliveries, record outcomes with retry and backoff, inspect state. */
 import { Clock, Effect } from "effect"
 import type { Id, Page } from "../domain/records.js"
-import type { Chatbot, Delivery, EventKind, WebhookEvent } from "../domain/webhooks.js"
+import type { Chatbot, Delivery, DeliveryStatus, EventKind, WebhookEvent } from "../domain/webhooks.js"
 import type { DeliveryFilter } from "../ports/webhooks.js"
 import { Store } from "../ports/store.js"
 import { afterFailure } from "../rules/deliveries.js"
@@ -43,18 +43,19 @@ export const recordDelivery = (
   delivery: Delivery,
   outcome: DeliveryOutcome,
   retryDelaysMs: ReadonlyArray<number>
-): Effect.Effect<void, never, Store> =>
+): Effect.Effect<DeliveryStatus | "gone", never, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
     const now = yield* Clock.currentTimeMillis
     const attempts = delivery.attempts + 1
-    yield* store.transaction(Effect.gen(function*() {
+    return yield* store.transaction(Effect.gen(function*() {
       // the chatbot may have been deleted meanwhile (its deliveries went with it)
-      if ((yield* store.deliveries.byId(delivery.id)) === undefined) return
+      if ((yield* store.deliveries.byId(delivery.id)) === undefined) return "gone" as const
       if (outcome.ok) {
-        return yield* store.deliveries.record(delivery.id, {
+        yield* store.deliveries.record(delivery.id, {
           status: "done", attempts, next_attempt_at: delivery.next_attempt_at, last_status: outcome.status, last_error: null, delivered_at: iso(now)
         })
+        return "done" as const
       }
       const next = afterFailure(attempts, now, retryDelaysMs)
       yield* store.deliveries.record(delivery.id, {
@@ -65,8 +66,19 @@ export const recordDelivery = (
         last_error: outcome.error.slice(0, 500),
         delivered_at: null
       })
+      return next.status
     }))
   })
+
+/** `convene webhooks redeliver`: failed or dead deliveries by id, or every dead one, due now. */
+export const redeliver = (ids: ReadonlyArray<Id> | undefined) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const now = iso(yield* Clock.currentTimeMillis)
+    return yield* store.transaction(store.deliveries.retry(ids, now))
+  })
+
+export const deliveryBacklog = Effect.flatMap(Store, (s) => s.deliveries.backlog())
 
 export const listDeliveries = (filter: DeliveryFilter, page: Page) => Effect.flatMap(Store, (s) => s.deliveries.list(filter, page))
 

@@ -61,28 +61,29 @@ export const claimMail = (limit: number, leaseMs: number): Effect.Effect<Readonl
 
 export type SendOutcome = { readonly ok: true; readonly reply: string } | { readonly ok: false; readonly error: string }
 
+const failedPatch = (attempts: number, next: ReturnType<typeof afterFailure>, dueAt: string | null, error: string) => ({
+  status: next.status,
+  attempts,
+  next_attempt_at: next.status === "failed" ? iso(next.nextAttemptMs) : dueAt,
+  last_error: error.slice(0, 500),
+  server_reply: null,
+  sent_at: null
+})
+
 /** Records a send: sent with the server's reply, or failed (tried again after the next delay) or dead after the last. */
-export const recordMail = (message: MailMessage, outcome: SendOutcome, retryDelaysMs: ReadonlyArray<number>): Effect.Effect<void, never, Store> =>
+export const recordMail = (message: MailMessage, outcome: SendOutcome, retryDelaysMs: ReadonlyArray<number>): Effect.Effect<MailStatus, never, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
     const now = yield* Clock.currentTimeMillis
     const attempts = message.attempts + 1
-    yield* store.transaction(outcome.ok
-      ? store.mail.record(message.id, {
-        status: "sent", attempts, next_attempt_at: message.next_attempt_at, last_error: null, server_reply: outcome.reply.slice(0, 500), sent_at: iso(now)
-      })
-      : Effect.suspend(() => {
-        const next = afterFailure(attempts, now, retryDelaysMs)
-        return store.mail.record(message.id, {
-          status: next.status,
-          attempts,
-          next_attempt_at: next.status === "failed" ? iso(next.nextAttemptMs) : message.next_attempt_at,
-          last_error: outcome.error.slice(0, 500),
-          server_reply: null,
-          sent_at: null
-        })
-      }))
+    const patch = outcome.ok
+      ? { status: "sent" as const, attempts, next_attempt_at: message.next_attempt_at, last_error: null, server_reply: outcome.reply.slice(0, 500), sent_at: iso(now) }
+      : failedPatch(attempts, afterFailure(attempts, now, retryDelaysMs), message.next_attempt_at, outcome.error)
+    yield* store.transaction(store.mail.record(message.id, patch))
+    return patch.status
   })
+
+export const mailBacklog = Effect.flatMap(Store, (s) => s.mail.backlog())
 
 /** `convene mail retry`: failed or dead messages by id, or every dead one, due now. */
 export const retryMail = (ids: ReadonlyArray<Id> | undefined) =>

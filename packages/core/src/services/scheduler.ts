@@ -81,10 +81,18 @@ export const runScheduler: Effect.Effect<SchedulerReport, never, Store> = Effect
   return { expired, reminded, reviews }
 })
 
-/** Runs the jobs now and then every `intervalMs`, forever (fork it; interrupt to stop). A failing tick is logged, not fatal. */
-export const schedulerLoop = (intervalMs: number): Effect.Effect<never, never, Store> =>
+/**
+ * Runs the jobs now and then every `intervalMs`, forever (fork it; interrupt to stop). Each tick is logged
+ * (at info when it did something) and reported to `onTick`; a failing tick is logged, not fatal.
+ */
+export const schedulerLoop = (intervalMs: number, onTick: (report: SchedulerReport) => void = () => {}): Effect.Effect<never, never, Store> =>
   runScheduler.pipe(
-    Effect.catchAllDefect((d) => Effect.logError("scheduler tick failed", d)),
+    Effect.tap((report) => {
+      onTick(report)
+      const busy = report.expired + report.reminded + report.reviews > 0
+      return busy ? Effect.logInfo("scheduler ran", { ...report }) : Effect.logDebug("scheduler ran", { ...report })
+    }),
+    Effect.catchAllDefect((d) => Effect.logError("scheduler tick failed", { err: String(d) })),
     Effect.repeat(Schedule.spaced(Duration.millis(intervalMs))),
     Effect.zipRight(Effect.never)
   )

@@ -4,6 +4,7 @@ import type { Runner } from "./db.js"
 
 /** Due: waiting (pending or failed), its time come, and nobody's claim on it still running. */
 const DUE = `status IN ('pending', 'failed') AND next_attempt_at <= @now AND (claimed_until IS NULL OR claimed_until <= @now)`
+import { outboxOps } from "./outbox.js"
 
 export const makeMailRepo = (run: Runner): MailRepo => ({
   enqueue: (m) =>
@@ -31,14 +32,5 @@ export const makeMailRepo = (run: Runner): MailRepo => ({
     run.write((_, s) =>
       void s(`UPDATE mail_outbox SET status = @status, attempts = @attempts, next_attempt_at = @next_attempt_at, last_error = @last_error,
               server_reply = @server_reply, sent_at = @sent_at, claimed_until = NULL WHERE id = @id`).run({ ...patch, id })),
-  retry: (ids, now) =>
-    run.write((_, s) =>
-      ids === undefined
-        ? s(`UPDATE mail_outbox SET status = 'failed', next_attempt_at = ?, claimed_until = NULL WHERE status = 'dead'`).run(now).changes
-        : s(`UPDATE mail_outbox SET status = 'failed', next_attempt_at = ?, claimed_until = NULL
-             WHERE status IN ('failed', 'dead') AND id IN (SELECT value FROM json_each(?))`).run(now, JSON.stringify(ids)).changes),
-  nextDueAt: () =>
-    run.read((_, s) =>
-      (s(`SELECT min(max(next_attempt_at, coalesce(claimed_until, ''))) AS at FROM mail_outbox WHERE status IN ('pending', 'failed')`)
-        .get() as { at: string | null }).at ?? undefined)
+  ...outboxOps(run, "mail_outbox")
 })

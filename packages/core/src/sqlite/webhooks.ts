@@ -1,6 +1,7 @@
 import type { Chatbot, Delivery, WebhookEvent } from "../domain/webhooks.js"
 import type { ChatbotsRepo, DeliveriesRepo, EventsRepo } from "../ports/webhooks.js"
 import type { Runner } from "./db.js"
+import { outboxOps } from "./outbox.js"
 import { bool, fromBools, placeholders, setClause } from "./rows.js"
 
 const toChatbot = (row: unknown): Chatbot => {
@@ -81,8 +82,5 @@ export const makeDeliveriesRepo = (run: Runner): DeliveriesRepo => ({
          WHERE (@group_id IS NULL OR e.group_id = @group_id) AND (@status IS NULL OR d.status = @status)
          ORDER BY d.id DESC LIMIT @limit OFFSET @offset`)
         .all({ group_id: filter.group_id ?? null, status: filter.status ?? null, limit: page.limit, offset: page.offset }) as never),
-  nextDueAt: () =>
-    run.read((_, s) =>
-      (s(`SELECT min(max(next_attempt_at, coalesce(claimed_until, ''))) AS at FROM webhook_deliveries WHERE status IN ('pending', 'failed')`)
-        .get() as { at: string | null }).at ?? undefined)
+  ...outboxOps(run, "webhook_deliveries")
 })

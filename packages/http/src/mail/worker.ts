@@ -7,6 +7,7 @@
 import { Mail, Rules, Store, type StoreService } from "@convene/core"
 import { Effect } from "effect"
 import { type OutboxWorker, startOutboxLoop } from "../outbox.js"
+import { silentTelemetry, type TelemetryService } from "../observe/telemetry.js"
 import { createMailTransport, explainSmtpError, type MailSettings, type MailTransport } from "./transport.js"
 
 export interface MailWorkerOptions {
@@ -20,6 +21,7 @@ export interface MailWorkerOptions {
   readonly timeoutMs?: number
   /** tests: a claim's lifetime */
   readonly leaseMs?: number
+  readonly telemetry?: TelemetryService
 }
 
 export type MailWorker = OutboxWorker
@@ -52,16 +54,20 @@ export const startMailWorker = (options: MailWorkerOptions): MailWorker => {
   const transport = createMailTransport(options.settings, concurrency)
   const site: Rules.MailSite = { baseUrl: options.baseUrl, from: options.settings.from, name: "convene" }
   const run = <A>(effect: Effect.Effect<A, never, Store>) => Effect.runPromise(Effect.provideService(effect, Store, options.store))
+  const { log, metrics } = options.telemetry ?? silentTelemetry()
 
   let worker: OutboxWorker | undefined
   const deliver = async (due: Mail.DueMail) => {
     const outcome = await sendMail(transport, options.settings, Rules.renderMail(due.message, site, due.actorName))
     // shutting down: a failure is not recorded, the claim expires and the message is tried again
     if (worker?.stopped() === true && !outcome.ok) return
-    await run(Mail.recordMail(due.message, outcome, retryDelays))
+    const result = await run(Mail.recordMail(due.message, outcome, retryDelays))
+    metrics?.delivered("mail", result)
+    log[result === "sent" ? "debug" : "info"]({ mail_id: due.message.id, kind: due.message.kind, result, ...(outcome.ok ? {} : { error: outcome.error }) }, "mail delivery")
   }
   worker = startOutboxLoop({
     name: "mail worker",
+    log,
     concurrency,
     pollMs,
     claim: (free) => run(Mail.claimMail(free, leaseMs)),

@@ -34,6 +34,23 @@ interface Page {
 
 const sameSecret = (a: string, b: string) => a.length === b.length && a.length > 0 && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
+/** Every page's route, for the request log and metrics (server.ts); a route not listed here does not compile. */
+export const PAGE_ROUTES = [
+  "/assets/convene.css",
+  "/invitations/:token",
+  "/sign-in",
+  "/sign-in/code",
+  "/sign-in/link/:token",
+  "/sign-out",
+  "/g/:key",
+  "/d/:key",
+  "/p/:key",
+  "/p/:key/vote",
+  "/unsubscribe/:token",
+  "/profile/api_access"
+] as const
+const at = (path: (typeof PAGE_ROUTES)[number]) => path
+
 export const PagesLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const store = yield* Store
@@ -107,7 +124,7 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
         } satisfies Page
       })
 
-    yield* router.get("/assets/convene.css", Effect.succeed(HttpServerResponse.text(STYLESHEET, {
+    yield* router.get(at("/assets/convene.css"), Effect.succeed(HttpServerResponse.text(STYLESHEET, {
       contentType: "text/css; charset=utf-8",
       headers: { "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" }
     })))
@@ -140,13 +157,13 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
         })
       })
 
-    yield* router.get("/invitations/:token", Effect.gen(function*() {
+    yield* router.get(at("/invitations/:token"), Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const { token } = (yield* HttpRouter.params) as { token: string }
       return yield* invitationPage(request, token)
     }))
 
-    yield* router.post("/invitations/:token", Effect.gen(function*() {
+    yield* router.post(at("/invitations/:token"), Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const { token } = (yield* HttpRouter.params) as { token: string }
       const fields = yield* form(request)
@@ -162,12 +179,12 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
 
     // Sign-in and sign-out
 
-    yield* router.get("/sign-in", Effect.gen(function*() {
+    yield* router.get(at("/sign-in"), Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       return respond(request, yield* currentUser(request), { title: "Sign in", template: "@sign-in", data: { email: "" } })
     }))
 
-    yield* router.post("/sign-in", Effect.gen(function*() {
+    yield* router.post(at("/sign-in"), Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const fields = yield* form(request)
       if (fields === undefined) return forbiddenForm(request)
@@ -181,7 +198,7 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
       return respond(request, undefined, { title: "Enter your code", template: "@sign-in-code", data: { email } })
     }))
 
-    yield* router.post("/sign-in/code", Effect.gen(function*() {
+    yield* router.post(at("/sign-in/code"), Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const fields = yield* form(request)
       if (fields === undefined) return forbiddenForm(request)
@@ -196,13 +213,13 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
     }))
 
     // a GET never signs in (mail scanners follow links); the page asks for one click
-    yield* router.get("/sign-in/link/:token", Effect.gen(function*() {
+    yield* router.get(at("/sign-in/link/:token"), Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const { token } = (yield* HttpRouter.params) as { token: string }
       return respond(request, undefined, { title: "Sign in to convene", template: "@sign-in-link", data: { token } })
     }))
 
-    yield* router.post("/sign-in/link/:token", Effect.gen(function*() {
+    yield* router.post(at("/sign-in/link/:token"), Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const { token } = (yield* HttpRouter.params) as { token: string }
       const fields = yield* form(request)
@@ -212,7 +229,7 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
       return signedIn(seeOther("/profile/api_access"), result.right.session)
     }))
 
-    yield* router.post("/sign-out", Effect.gen(function*() {
+    yield* router.post(at("/sign-out"), Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const fields = yield* form(request)
       if (fields === undefined) return forbiddenForm(request)
@@ -246,7 +263,7 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
 
     const keyParam = Effect.map(HttpRouter.params, (p) => String(p.key ?? ""))
 
-    yield* router.get("/g/:key", Effect.flatMap(keyParam, (key) =>
+    yield* router.get(at("/g/:key"), Effect.flatMap(keyParam, (key) =>
       recordPage((_request, _user, access) =>
         Effect.gen(function*() {
           const view = yield* Groups.showGroup(access, key)
@@ -264,7 +281,7 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
           } satisfies Page
         }))))
 
-    yield* router.get("/d/:key", Effect.flatMap(keyParam, (key) =>
+    yield* router.get(at("/d/:key"), Effect.flatMap(keyParam, (key) =>
       recordPage((_request, _user, access) =>
         Effect.gen(function*() {
           const view = yield* Discussions.showDiscussion(access, key)
@@ -287,13 +304,13 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
           return { title: view.poll.title, template: "@poll", status: note.status ?? 200, data: { ...data, canVote: data.canVote && user !== undefined, ...note, group } } satisfies Page
         }))
 
-    yield* router.get("/p/:key", Effect.gen(function*() {
+    yield* router.get(at("/p/:key"), Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const voted = new URL(request.url, "http://x").searchParams.get("voted") === "1"
       return yield* pollPage(yield* keyParam, voted ? { notice: "Your vote is recorded." } : {})
     }))
 
-    yield* router.post("/p/:key/vote", Effect.gen(function*() {
+    yield* router.post(at("/p/:key/vote"), Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const key = yield* keyParam
       const user = yield* currentUser(request)
@@ -316,7 +333,7 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
 
     // Unsubscribing: the link is the credential (no sign-in, no CSRF cookie: mail clients POST it one-click, RFC 8058)
 
-    yield* router.get("/unsubscribe/:token", Effect.gen(function*() {
+    yield* router.get(at("/unsubscribe/:token"), Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const token = String((yield* HttpRouter.params).token ?? "")
       const found = yield* run(People.showUnsubscribe(token))
@@ -324,7 +341,7 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
       return respond(request, undefined, { title: "Unsubscribe", template: "@unsubscribe", data: { token, group: found.group.name, muted: found.muted } })
     }))
 
-    yield* router.post("/unsubscribe/:token", Effect.gen(function*() {
+    yield* router.post(at("/unsubscribe/:token"), Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const token = String((yield* HttpRouter.params).token ?? "")
       const group = yield* run(People.unsubscribe(token))
@@ -334,14 +351,14 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
 
     // The API access page
 
-    yield* router.get("/profile/api_access", Effect.gen(function*() {
+    yield* router.get(at("/profile/api_access"), Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const user = yield* currentUser(request)
       if (user === undefined) return seeOther("/sign-in")
       return respond(request, user, yield* apiAccess(user))
     }))
 
-    yield* router.post("/profile/api_access", Effect.gen(function*() {
+    yield* router.post(at("/profile/api_access"), Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const user = yield* currentUser(request)
       if (user === undefined) return seeOther("/sign-in")

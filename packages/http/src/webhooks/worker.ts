@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto"
 import { type OutboxWorker, startOutboxLoop } from "../outbox.js"
 import { sendJson, WEBHOOK_TIMEOUT_MS } from "./send.js"
 import { site } from "./site.js"
+import { silentTelemetry, type TelemetryService } from "../observe/telemetry.js"
 
 export interface WorkerOptions {
   readonly store: StoreService
@@ -18,6 +19,7 @@ export interface WorkerOptions {
   readonly pollMs?: number
   readonly retryDelaysMs?: ReadonlyArray<number>
   readonly timeoutMs?: number
+  readonly telemetry?: TelemetryService
 }
 
 export type DeliveryWorker = OutboxWorker
@@ -31,6 +33,7 @@ export const startDeliveryWorker = (options: WorkerOptions): DeliveryWorker => {
   const leaseMs = timeoutMs * 4 + 10_000
   const policy = nodeUrlPolicy(options.allowPrivateWebhooks)
   const theSite = site(options.baseUrl)
+  const { log, metrics } = options.telemetry ?? silentTelemetry()
   const run = <A>(effect: Effect.Effect<A, never, Store | UrlPolicy>) =>
     Effect.runPromise(effect.pipe(Effect.provideService(Store, options.store), Effect.provideService(UrlPolicy, policy)))
 
@@ -39,10 +42,17 @@ export const startDeliveryWorker = (options: WorkerOptions): DeliveryWorker => {
     const outcome = checked._tag === "Left"
       ? { ok: false as const, status: null, error: `destination refused: ${checked.left}` }
       : await sendJson(checked.right, Rules.renderDelivery(due.chatbot, due.event.message, theSite, randomUUID()), timeoutMs)
-    await run(Deliveries.recordDelivery(due.delivery, outcome, retryDelays))
+    const result = await run(Deliveries.recordDelivery(due.delivery, outcome, retryDelays))
+    metrics?.delivered("webhook", result)
+    // the chatbot's address may carry a secret (a Slack or Matrix token in its path): it is not logged
+    log[result === "done" ? "debug" : "info"](
+      { delivery_id: due.delivery.id, chatbot_id: due.chatbot.id, event_kind: due.event.kind, result, status: outcome.status, ...(outcome.ok ? {} : { error: outcome.error }) },
+      "webhook delivery"
+    )
   }
   return startOutboxLoop({
     name: "webhook worker",
+    log,
     concurrency,
     pollMs,
     claim: (free) => run(Deliveries.claimDeliveries(free, leaseMs)),

@@ -1,0 +1,80 @@
+/**
+ * What the server and its workers report to the operator: the log, and the metrics when they are on. One
+ * value handed to the server, the workers and the scheduler; an embedded server gets a silent one.
+ */
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Context, Effect, Option } from "effect"
+import { randomUUID, timingSafeEqual } from "node:crypto"
+import type * as http from "node:http"
+import { Settings } from "../settings.js"
+import { type Log, silentLog } from "./log.js"
+import type { Metrics } from "./metrics.js"
+import { METRICS_PATH, type RouteOf, routeMatcher } from "./routes.js"
+
+export interface TelemetryService {
+  readonly log: Log
+  /** undefined: no metrics collected, /metrics answers 404 */
+  readonly metrics?: Metrics
+}
+
+export class Telemetry extends Context.Tag("@convene/http/Telemetry")<Telemetry, TelemetryService>() {}
+
+export const silentTelemetry = (): TelemetryService => ({ log: silentLog() })
+
+/** An X-Request-Id a client may choose: at most 128 characters that are safe in a log line and a header. */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/
+
+const requestIdOf = (sent: string | Array<string> | undefined): string =>
+  typeof sent === "string" && SAFE_REQUEST_ID.test(sent) ? sent : randomUUID()
+
+/**
+ * Runs before the application sees a request: gives it a request id (echoed, else generated) that every
+ * response carries, and when the response is done logs one line and counts it. Only the route template is
+ * recorded, never the URL, its query, headers or body.
+ */
+export const observeRequests = (server: http.Server, telemetry: TelemetryService, routeOf: RouteOf = routeMatcher()) => {
+  const { log, metrics } = telemetry
+  const logging = log.isLevelEnabled("info")
+  server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const id = requestIdOf(req.headers["x-request-id"])
+    // the application reads it from here (an unexpected failure is logged under the same id)
+    req.headers["x-request-id"] = id
+    res.setHeader("x-request-id", id)
+    if (!logging && metrics === undefined) return
+    const started = performance.now()
+    res.once("close", () => {
+      const ms = performance.now() - started
+      const route = routeOf(req.url)
+      const method = req.method ?? "GET"
+      // a response cut short (the client went away) is logged as such: 499, nginx's word for it
+      const status = res.writableFinished ? res.statusCode : 499
+      metrics?.request(method, route, status, ms / 1000)
+      if (logging) log.info({ req_id: id, method, route, status, ms: Math.round(ms * 10) / 10 }, "request")
+    })
+  })
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/
+
+/** /metrics: from loopback when no token is set; with METRICS_TOKEN, from anywhere with that bearer token only. */
+export const metricsAllowed = (remoteAddress: string | undefined, authorization: string | undefined, token: string | undefined): boolean => {
+  if (token === undefined) return LOOPBACK.test(remoteAddress ?? "")
+  const sent = Buffer.from(authorization?.startsWith("Bearer ") ? authorization.slice(7) : "")
+  const wanted = Buffer.from(token)
+  return sent.length === wanted.length && timingSafeEqual(sent, wanted)
+}
+
+/** GET /metrics: Prometheus text; loopback only, or with METRICS_TOKEN as a bearer token from anywhere. */
+export const MetricsLive = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const telemetry = yield* Telemetry
+    const { metricsToken } = yield* Settings
+    yield* router.get(METRICS_PATH, Effect.gen(function*() {
+      const metrics = telemetry.metrics
+      if (metrics === undefined) return HttpServerResponse.unsafeJson({ error: "Not found" }, { status: 404 })
+      const request = yield* HttpServerRequest.HttpServerRequest
+      if (!metricsAllowed(Option.getOrUndefined(request.remoteAddress), request.headers.authorization, metricsToken)) return HttpServerResponse.unsafeJson({ error: "Forbidden" }, { status: 403 })
+      const text = yield* Effect.promise(() => metrics.registry.metrics())
+      return HttpServerResponse.text(text, { contentType: metrics.registry.contentType, headers: { "cache-control": "no-store" } })
+    }))
+  }))
