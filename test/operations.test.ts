@@ -1,6 +1,7 @@
 /**
- * Operations (decisions §6), the first pieces: /healthz answers 503 when the database does not answer; a
- * database written by a newer convene is refused naming both versions; every open error names the file.
+ * Operations (decisions §6): /healthz answers 503 when the database does not answer; a database written by a
+ * newer convene is refused naming both versions; every open error names the file; backup and restore;
+ * doctor; redelivering webhooks; the warnings serve prints at start.
  */
 import { DatabaseError, makeConvene, makeSqliteStore, migrations } from "@convene/core"
 import { startServer } from "@convene/http"
@@ -8,7 +9,9 @@ import { runCli } from "@convene/cli"
 import Database from "better-sqlite3"
 import { rmSync, writeFileSync } from "node:fs"
 import t from "tap"
-import { tempDbFile } from "./helpers.js"
+import { spawnServe, tempDbFile } from "./helpers.js"
+import { startReceiver } from "./receiver.js"
+import { startSmtp } from "./smtp.js"
 
 const cli = async (args: ReadonlyArray<string>) => {
   let stdout = ""
@@ -113,4 +116,171 @@ t.test("convene backup copies a database while the server writes, and checks the
   t.equal(again.code, 1)
   t.match(again.stderr, /exists: choose a new file/)
   t.match((await cli(["backup", "--to", `${target}2`, "--db", `${s.filename}.missing`])).stderr, /no database at/)
+})
+
+t.test("convene restore puts a backup back, refusing while a server holds the database", async (t) => {
+  const { dir, filename } = tempDbFile()
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const c = makeConvene({ filename })
+  const ada = await c.users.create({ email: "ada@example.org", name: "Ada" })
+  await c.groups.create({ name: "Before", owner: ada.user })
+  await c.close()
+  const backup = `${dir}/before.db`
+  t.equal((await cli(["backup", "--to", backup, "--db", filename])).code, 0)
+
+  // the database moves on after the backup
+  const later = makeConvene({ filename })
+  await later.groups.create({ name: "After", owner: ada.user })
+  await later.close()
+  const groupNames = (file: string) => {
+    const db = new Database(file, { readonly: true })
+    try {
+      return (db.prepare("SELECT name FROM groups ORDER BY id").all() as Array<{ name: string }>).map((g) => g.name)
+    } finally {
+      db.close()
+    }
+  }
+  t.same(groupNames(filename), ["Before", "After"])
+
+  const unconfirmed = await cli(["restore", backup, "--db", filename])
+  t.equal(unconfirmed.code, 2, "replacing a database wants --yes")
+  t.match(unconfirmed.stderr, /--yes/)
+
+  const s = await spawnServe(filename)
+  const refused = await cli(["restore", backup, "--yes", "--json", "--db", filename])
+  t.equal(refused.code, 1)
+  t.match(JSON.parse(refused.stderr), { error: /is in use .*convene serve.*stop the server/ })
+  t.same(groupNames(filename), ["Before", "After"], "nothing changed while the server ran")
+  t.equal(await s.stop(), 0)
+
+  const restored = await cli(["restore", backup, "--yes", "--json", "--db", filename])
+  t.equal(restored.code, 0, restored.stderr)
+  const result = JSON.parse(restored.stdout)
+  t.match(result, { from: backup, to: filename, schema_version: migrations.length, previous: /before-restore-/ })
+  t.same(groupNames(filename), ["Before"], "the backup's contents are back")
+  t.same(groupNames(result.previous), ["Before", "After"], "and the replaced database is saved beside it")
+
+  // the restored database serves
+  const again = await spawnServe(filename)
+  t.equal((await fetch(`${again.url}/healthz`)).status, 200)
+  t.equal(await again.stop(), 0)
+
+  writeFileSync(`${dir}/junk.db`, "not a database at all".repeat(50))
+  const junk = await cli(["restore", `${dir}/junk.db`, "--yes", "--db", filename])
+  t.equal(junk.code, 1)
+  t.match(junk.stderr, /junk\.db/, "a file that is not a backup is refused, named")
+  t.same(groupNames(filename), ["Before"])
+  t.match((await cli(["restore", `${dir}/missing.db`, "--yes", "--db", filename])).stderr, /no database at .*missing\.db/)
+})
+
+t.test("convene doctor: database, configuration, mail transport and outboxes", async (t) => {
+  const { dir, filename } = tempDbFile()
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const c = makeConvene({ filename })
+  await c.users.create({ email: "ada@example.org", name: "Ada" })
+  await c.close()
+  const doctor = async (env: Record<string, string>) => {
+    let stdout = ""
+    let stderr = ""
+    const code = await runCli(["doctor", "--json", "--db", filename], { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), env: { CONVENE_DB: "", ...env }, exitCode: 0 })
+    return { code, report: JSON.parse(stdout) as { ok: boolean; checks: Array<{ check: string; status: string; message: string }> }, stderr }
+  }
+  const smtp = await startSmtp()
+  t.teardown(smtp.close)
+  const healthy = await doctor({ SMTP_URL: smtp.url, BASE_URL: "https://convene.example.org" })
+  t.equal(healthy.code, 0, JSON.stringify(healthy.report))
+  t.equal(healthy.report.ok, true)
+  t.match(healthy.report.checks, [
+    { check: "database", status: "ok", message: /schema version \d+, integrity ok/ },
+    { check: "configuration", status: "ok", message: /https:\/\/convene\.example\.org/ },
+    { check: "mail", status: "ok", message: /answered: 220 / },
+    { check: "webhook outbox", status: "ok" },
+    { check: "mail outbox", status: "ok" }
+  ])
+  t.equal(smtp.received.length, 0, "doctor sends nothing")
+
+  const wrong = await doctor({ SMTP_URL: "smtp://127.0.0.1:1", B3_API_KEY: "short", HOST: "0.0.0.0" })
+  t.equal(wrong.code, 1)
+  t.equal(wrong.report.ok, false)
+  t.match(wrong.report.checks.filter((ch) => ch.status !== "ok"), [
+    { check: "configuration", status: "warn", message: /B3_API_KEY has 5 characters/ },
+    { check: "configuration", status: "warn", message: /HOST=0\.0\.0\.0 without BASE_URL/ },
+    { check: "mail", status: "fail", message: /connection refused by 127\.0\.0\.1:1/ }
+  ])
+  t.match((await doctor({ BASE_URL: "notaurl" })).report.checks, [{}, { status: "warn", message: /BASE_URL=notaurl is not an absolute http\(s\) URL/ }])
+
+  // a dead webhook delivery and mail that waits with no transport
+  const db = new Database(filename)
+  db.prepare(`INSERT INTO mail_outbox (kind, recipient_email, subject, body, path, created_at, next_attempt_at) VALUES ('group_invitation', 'x@example.org', 's', 'b', '/g/x', ?, ?)`)
+    .run(new Date().toISOString(), new Date().toISOString())
+  db.close()
+  const backlog = await doctor({})
+  t.equal(backlog.code, 1)
+  t.match(backlog.report.checks.find((ch) => ch.check === "mail outbox"), { status: "warn", message: /1 waiting and no mail transport configured/ })
+
+  writeFileSync(`${dir}/junk.db`, "not a database".repeat(100))
+  let out = ""
+  const junk = await runCli(["doctor", "--db", `${dir}/junk.db`], { stdout: (s) => void (out += s), stderr: () => {}, env: {}, exitCode: 0 })
+  t.equal(junk, 1)
+  t.match(out, /^fail database: cannot open the database .*junk\.db: .*not a database/m)
+})
+
+t.test("convene webhooks redeliver sends failed or dead deliveries again", async (t) => {
+  const { startTestServer, seedUser } = await import("./helpers.js")
+  let up = false
+  const receiver = await startReceiver(() => ({ status: up ? 200 : 500 }))
+  t.teardown(receiver.close)
+  const s = await startTestServer({ allowPrivateWebhooks: true }, { worker: { retryDelaysMs: [], pollMs: 20 } })
+  t.teardown(s.close)
+  const ada = await seedUser(s.convene, { name: "Ada" })
+  const { group } = await s.convene.groups.create({ name: "Hooks", owner: ada.user })
+  const A = s.as(ada.apiKey)
+  t.equal((await A.post("api/b2/chatbots", { json: { group_id: group.id, name: "r", server: receiver.url, event_kinds: ["new_discussion"] } })).statusCode, 200)
+  t.equal((await A.post("api/b2/discussions", { json: { group_id: group.id, title: "One" } })).statusCode, 200)
+  t.equal((await A.post("api/b2/discussions", { json: { group_id: group.id, title: "Two" } })).statusCode, 200)
+  await receiver.waitFor(2)
+  const dead = async () => {
+    for (let i = 0; i < 100; i++) {
+      const rows = s.sql<{ id: number; status: string }>("SELECT id, status FROM webhook_deliveries ORDER BY id")
+      if (rows.every((r) => r.status === "dead")) return rows
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    throw new Error("deliveries did not die")
+  }
+  const [first, second] = await dead()
+  const usage = await cli(["webhooks", "redeliver", "--db", s.filename])
+  t.equal(usage.code, 2, "ids or --dead")
+  t.equal((await cli(["webhooks", "redeliver", "abc", "--db", s.filename])).code, 2)
+
+  up = true
+  const one = await cli(["webhooks", "redeliver", String(first!.id), "--json", "--db", s.filename])
+  t.equal(one.code, 0, one.stderr)
+  t.same(JSON.parse(one.stdout), { redelivered: 1 })
+  s.worker!.kick()
+  await receiver.waitFor(3)
+  await new Promise((r) => setTimeout(r, 100))
+  t.same(s.sql("SELECT status FROM webhook_deliveries ORDER BY id"), [{ status: "done" }, { status: "dead" }], "only the one named")
+  const all = await cli(["webhooks", "redeliver", "--dead", "--db", s.filename])
+  t.match(all.stdout, /^1 delivery will be sent again\n$/)
+  s.worker!.kick()
+  await receiver.waitFor(4)
+  await new Promise((r) => setTimeout(r, 100))
+  t.same(s.sql("SELECT status FROM webhook_deliveries WHERE id = ?", second!.id), [{ status: "done" }])
+  t.same(JSON.parse((await cli(["webhooks", "redeliver", "--dead", "--json", "--db", s.filename])).stdout), { redelivered: 0 })
+})
+
+t.test("serve warns at start about a configuration that is probably wrong", async (t) => {
+  const { dir, filename } = tempDbFile()
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const s = await spawnServe(filename, { B3_API_KEY: "sixteen-chars-xx", HOST: "0.0.0.0" })
+  t.teardown(() => s.stop("SIGKILL"))
+  await new Promise((r) => setTimeout(r, 100))
+  t.match(s.stderr(), /warning: B3_API_KEY has 16 characters; the Server API \(\/api\/b3\) stays off/)
+  t.match(s.stderr(), /warning: HOST=0\.0\.0\.0 without BASE_URL/)
+  t.equal((await fetch(`${s.url.replace("0.0.0.0", "127.0.0.1")}/api/b3/users`, { headers: { authorization: "Bearer sixteen-chars-xx" } })).status, 403, "and b3 is indeed off")
+  t.equal(await s.stop(), 0)
+  const quiet = await spawnServe(filename, { B3_API_KEY: "seventeen-chars-x", BASE_URL: "https://convene.example.org" })
+  t.teardown(() => quiet.stop("SIGKILL"))
+  t.notMatch(quiet.stderr(), /warning/)
+  t.equal(await quiet.stop(), 0)
 })

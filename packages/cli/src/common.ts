@@ -52,6 +52,12 @@ export const withConvene = async (
 
 // Parsers for commander: an InvalidArgumentError is bad usage (exit 2), reported by commander.
 
+/** `ID…` of outbox items (mail messages, webhook deliveries), collected from a variadic argument. */
+export const parseIds = (what: string) => (value: string, previous: ReadonlyArray<number> = []): ReadonlyArray<number> => {
+  if (!/^[0-9]{1,15}$/.test(value)) throw new InvalidArgumentError(`expected ${what} ids`)
+  return [...previous, Number(value)]
+}
+
 /** `ID`: a numeric id or `identity:TYPE:UID` (the UID may itself contain ':'). */
 export const parseUserRef = (value: string): Users.UserRef => {
   if (isNumericId(value)) return { id: Number(value) }

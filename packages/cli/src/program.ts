@@ -6,6 +6,7 @@
 import { Command, CommanderError } from "commander"
 import { readFileSync } from "node:fs"
 import { registerBackup } from "./commands/backup.js"
+import { registerDoctor } from "./commands/doctor.js"
 import { registerGroups } from "./commands/groups.js"
 import { registerInit } from "./commands/init.js"
 import { registerMail } from "./commands/mail.js"
@@ -36,6 +37,7 @@ const makeProgram = (): Command => {
   registerMail(program)
   registerWebhooks(program)
   registerBackup(program)
+  registerDoctor(program)
   addCommonOptions(program)
   return program
 }

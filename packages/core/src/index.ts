@@ -39,6 +39,7 @@ export * from "./errors.js"
 export * from "./ports/store.js"
 export type { OutboxBacklog } from "./ports/outbox.js"
 export { DatabaseError, makeSqliteStore, SqliteStoreLive, migrate, migrations } from "./sqlite/index.js"
+export { backupDatabase, databaseInUse, type DatabaseReport, inspectDatabase, restoreDatabase, type RestoreResult } from "./sqlite/maintenance.js"
 export * as Rules from "./rules/index.js"
 export { Users, Groups, Memberships, Mail, Auth }
 export { Discussions, Comments, Threads, Reactions }

@@ -1,14 +1,16 @@
 /**
  * `convene backup --to FILE`: a consistent copy of the database while the server keeps writing (SQLite's
- * online backup API, through better-sqlite3), checked with `integrity_check` before it is reported done.
+ * online backup API), checked with `integrity_check` before it is reported done. `convene restore FILE`:
+ * puts a backup in the database's place, refusing while a server (or anything) holds the database, and
+ * saving the database it replaces beside it.
  */
-import Database from "better-sqlite3"
+import { backupDatabase, restoreDatabase } from "@convene/core"
 import type { Command } from "commander"
-import { existsSync, rmSync } from "node:fs"
+import { existsSync } from "node:fs"
 import { type CommonOptions, dbPath } from "../common.js"
-import { CliError, makeOutput } from "../output.js"
+import { EXIT_USAGE, makeOutput } from "../output.js"
 
-export const registerBackup = (program: Command) =>
+export const registerBackup = (program: Command) => {
   program.command("backup")
     .description("copy the database consistently while the server runs, then check the copy")
     .requiredOption("--to <file>", "where to write the copy (must not exist)")
@@ -16,26 +18,33 @@ export const registerBackup = (program: Command) =>
       const out = makeOutput(opts.json === true)
       const source = dbPath(opts)
       try {
-        if (!existsSync(source)) throw new CliError(`no database at ${source}`)
-        if (existsSync(opts.to)) throw new CliError(`${opts.to} exists: choose a new file (a backup never overwrites)`)
-        const db = new Database(source, { readonly: true, fileMustExist: true })
         const started = Date.now()
-        try {
-          await db.backup(opts.to)
-        } catch (e) {
-          rmSync(opts.to, { force: true })
-          throw new CliError(`cannot back up ${source} to ${opts.to}: ${(e as Error).message}`)
-        } finally {
-          db.close()
-        }
-        const copy = new Database(opts.to, { readonly: true })
-        const check = copy.pragma("integrity_check", { simple: true })
-        const version = copy.pragma("user_version", { simple: true })
-        copy.close()
-        if (check !== "ok") throw new CliError(`the copy ${opts.to} failed integrity_check: ${String(check)}`)
-        out.emit({ from: source, to: opts.to, schema_version: version, integrity: "ok", ms: Date.now() - started },
-          `backed up ${source} to ${opts.to} (schema version ${version}, integrity ok)`)
+        const { schema_version } = await backupDatabase(source, opts.to)
+        out.emit({ from: source, to: opts.to, schema_version, integrity: "ok", ms: Date.now() - started },
+          `backed up ${source} to ${opts.to} (schema version ${schema_version}, integrity ok)`)
       } catch (e) {
         out.fail(e)
       }
     })
+
+  program.command("restore")
+    .description("replace the database with a backup (stop the server first; the current database is saved beside it)")
+    .argument("<file>", "the backup to restore")
+    .option("--yes", "replace an existing database")
+    .action(async (file: string, opts: CommonOptions & { yes?: boolean }, cmd: Command) => {
+      const target = dbPath(opts)
+      if (existsSync(target) && opts.yes !== true) {
+        cmd.error(`error: ${target} exists and would be replaced by ${file}: pass --yes to do it (it is saved beside itself first)`, { exitCode: EXIT_USAGE })
+      }
+      const out = makeOutput(opts.json === true)
+      try {
+        const restored = await restoreDatabase(file, target)
+        out.emit({ from: file, to: target, schema_version: restored.schema_version, previous: restored.previous ?? null }, [
+          `restored ${file} to ${target} (schema version ${restored.schema_version}, integrity ok)`,
+          ...(restored.previous === undefined ? [] : [`the database it replaced is saved at ${restored.previous}`])
+        ])
+      } catch (e) {
+        out.fail(e)
+      }
+    })
+}

@@ -4,7 +4,7 @@
  */
 import { Mail, MAIL_STATUSES, type MailStatus, Rules } from "@convene/core"
 import { type Command, InvalidArgumentError } from "commander"
-import { allPages, type CommonOptions, withConvene } from "../common.js"
+import { allPages, type CommonOptions, parseIds, withConvene } from "../common.js"
 import { mailLine } from "../format.js"
 import { io } from "../io.js"
 import { CliError, makeOutput } from "../output.js"
@@ -12,11 +12,6 @@ import { CliError, makeOutput } from "../output.js"
 const parseStatus = (value: string): MailStatus => {
   if ((MAIL_STATUSES as ReadonlyArray<string>).includes(value)) return value as MailStatus
   throw new InvalidArgumentError(`expected one of ${MAIL_STATUSES.join(", ")}`)
-}
-
-const parseId = (value: string, previous: ReadonlyArray<number> = []): ReadonlyArray<number> => {
-  if (!/^[0-9]{1,15}$/.test(value)) throw new InvalidArgumentError("expected message ids")
-  return [...previous, Number(value)]
 }
 
 export const registerMail = (program: Command) => {
@@ -65,7 +60,7 @@ export const registerMail = (program: Command) => {
 
   mail.command("retry")
     .description("send failed or dead messages again now: by id, or every dead one with --dead")
-    .argument("[ids...]", "message ids", parseId)
+    .argument("[ids...]", "message ids", parseIds("message"))
     .option("--dead", "every dead message")
     .action((ids: ReadonlyArray<number> | undefined, opts: CommonOptions & { dead?: boolean }, cmd: Command) => {
       if ((ids === undefined || ids.length === 0) && opts.dead !== true) cmd.error("error: name message ids or pass --dead", { exitCode: 2 })

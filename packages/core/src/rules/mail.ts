@@ -32,7 +32,11 @@ export interface OutgoingMail {
 }
 
 /** MAIL_FROM's default: notifications@ the host of BASE_URL. */
-export const defaultMailFrom = (baseUrl: string): string => `notifications@${new URL(baseUrl).hostname}`
+export const defaultMailFrom = (baseUrl: string): string => {
+  // a BASE_URL that is not a URL is warned about at start (configWarnings); mail still gets a sender
+  const host = URL.canParse(baseUrl) ? new URL(baseUrl).hostname : ""
+  return `notifications@${host || "localhost"}`
+}
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
 

@@ -1,8 +1,18 @@
-import type { OutboxOps } from "../ports/outbox.js"
-import type { Runner } from "./db.js"
+import type { OutboxBacklog, OutboxOps } from "../ports/outbox.js"
+import type { Db, Runner } from "./db.js"
+
+export type OutboxTable = "webhook_deliveries" | "mail_outbox"
+
+/** What waits in one outbox, read on any connection (`doctor` reads a database it does not migrate). */
+export const backlogOf = (db: Db, table: OutboxTable): OutboxBacklog => {
+  const row = db.prepare(`SELECT count(*) FILTER (WHERE status IN ('pending', 'failed')) AS waiting, count(*) FILTER (WHERE status = 'dead') AS dead,
+                                 min(created_at) FILTER (WHERE status IN ('pending', 'failed')) AS oldest FROM ${table}`)
+    .get() as { waiting: number; dead: number; oldest: string | null }
+  return { waiting: row.waiting, dead: row.dead, oldest_waiting_at: row.oldest }
+}
 
 /** The queries the webhook and mail outboxes share (the same columns: status, next_attempt_at, claimed_until). */
-export const outboxOps = (run: Runner, table: "webhook_deliveries" | "mail_outbox"): OutboxOps => ({
+export const outboxOps = (run: Runner, table: OutboxTable): OutboxOps => ({
   retry: (ids, now) =>
     run.write((_, s) =>
       ids === undefined
@@ -13,11 +23,5 @@ export const outboxOps = (run: Runner, table: "webhook_deliveries" | "mail_outbo
     run.read((_, s) =>
       (s(`SELECT min(max(next_attempt_at, coalesce(claimed_until, ''))) AS at FROM ${table} WHERE status IN ('pending', 'failed')`)
         .get() as { at: string | null }).at ?? undefined),
-  backlog: () =>
-    run.read((_, s) => {
-      const row = s(`SELECT count(*) FILTER (WHERE status IN ('pending', 'failed')) AS waiting, count(*) FILTER (WHERE status = 'dead') AS dead,
-                            min(created_at) FILTER (WHERE status IN ('pending', 'failed')) AS oldest FROM ${table}`)
-        .get() as { waiting: number; dead: number; oldest: string | null }
-      return { waiting: row.waiting, dead: row.dead, oldest_waiting_at: row.oldest }
-    })
+  backlog: () => run.read((db) => backlogOf(db, table))
 })

@@ -106,6 +106,30 @@ export const createMailTransport = (settings: MailSettings, maxConnections = 4) 
 
 export type MailTransport = ReturnType<typeof createMailTransport>
 
+/**
+ * `doctor`: connects (and authenticates, when configured) without sending anything, and says what answered:
+ * the server's greeting, or the failure in words.
+ */
+export const checkMailTransport = async (settings: MailSettings): Promise<{ ok: true; greeting: string } | { ok: false; error: string }> => {
+  let greeting = ""
+  // with `debug`, nodemailer hands each line the server sends to its logger; the first 220 line is the greeting
+  const listen = (meta: { tnx?: string } | undefined, message: unknown) => {
+    const line = String(message).trim()
+    if (greeting === "" && meta?.tnx === "server" && /^220[ -]/.test(line)) greeting = line
+  }
+  const quiet = () => {}
+  const logger = { level: quiet, trace: quiet, debug: listen, info: quiet, warn: quiet, error: quiet, fatal: quiet }
+  const transport = nodemailer.createTransport({ ...settings.options, logger, debug: true })
+  try {
+    await transport.verify()
+    return { ok: true, greeting: greeting || "the server accepted the connection" }
+  } catch (e) {
+    return { ok: false, error: explainSmtpError(e, settings.target) }
+  } finally {
+    transport.close()
+  }
+}
+
 interface SmtpError {
   readonly code?: string
   readonly command?: string
