@@ -8,7 +8,10 @@
  *
  * Every use case is also exported as an Effect that needs the `Store` service, for Effect programs.
  */
-import { Effect, Either, Layer, ManagedRuntime } from "effect"
+import { Effect, Either, Layer, ManagedRuntime, ParseResult, Schema } from "effect"
+import * as InputSchemas from "./domain/inputs.js"
+import type { PollStatus } from "./ports/polls.js"
+import { badRequest } from "./errors.js"
 import { Store } from "./ports/store.js"
 import { makeSqliteStore } from "./sqlite/index.js"
 import * as Users from "./services/users.js"
@@ -78,9 +81,22 @@ export const makeConvene = (options: ConveneOptions) => {
       return r.right
     })
 
+  /**
+   * An embedder's input, decoded by the Schema the HTTP API decodes it with: bad input is refused the same
+   * way (BadRequest naming the field) before any rule runs.
+   */
+  const decode = <A, I>(schema: Schema.Schema<A, I>, input: unknown) =>
+    Effect.mapError(Schema.decodeUnknown(schema)(input), (e) => {
+      const [first] = ParseResult.ArrayFormatter.formatErrorSync(e)
+      return badRequest(first === undefined ? "Invalid input" : `Invalid ${first.path.join(".") || "input"}: ${first.message}`)
+    })
+
   /** The use cases that act as a user, with that user's permissions. */
   const as = (user: User) => {
     const access = loadAccess(user)
+    /** Decodes `input`, then runs the use case as this user. */
+    const act = <A, I, B, E>(schema: Schema.Schema<A, I>, input: I, useCase: (a: Effect.Effect.Success<typeof access>, i: A) => Effect.Effect<B, E, Store>) =>
+      run(Effect.flatMap(Effect.zip(access, decode(schema, input)), ([a, i]) => useCase(a, i)))
     return {
       groups: () => run(Effect.flatMap(access, Groups.listGroupsFor)),
       group: (ref: string) => run(Effect.flatMap(access, (a) => Groups.showGroup(a, ref))),
@@ -97,7 +113,23 @@ export const makeConvene = (options: ConveneOptions) => {
       threadMarkdown: (topicId: number) => run(Effect.flatMap(access, (a) => Threads.threadMarkdown(a, topicId))),
       search: (input: Search.SearchInput) => run(Effect.flatMap(access, (a) => Search.search(a, input))),
       report: (params: Parameters<typeof Reports.participationReport>[1]) =>
-        run(Effect.flatMap(access, (a) => Reports.participationReport(a, params)))
+        run(Effect.flatMap(access, (a) => Reports.participationReport(a, params))),
+      // polls, votes and outcomes: the rules of /api/b2/polls, /stances and /outcomes
+      startPoll: (input: typeof InputSchemas.PollInput.Encoded) => act(InputSchemas.PollInput, input, Polls.createPoll),
+      poll: (ref: string) => run(Effect.flatMap(access, (a) => Polls.showPoll(a, ref))),
+      polls: (groupId: number, status: PollStatus = "active", page = { limit: 50, offset: 0 }) =>
+        run(Effect.flatMap(access, (a) => Polls.listPolls(a, groupId, status, page))),
+      updatePoll: (ref: string, input: typeof InputSchemas.PollPatchInput.Encoded) =>
+        act(InputSchemas.PollPatchInput, input, (a, i) => Polls.updatePoll(a, ref, i)),
+      closePoll: (ref: string) => run(Effect.flatMap(access, (a) => Polls.closePoll(a, ref))),
+      reopenPoll: (ref: string, closingAt: string) =>
+        act(InputSchemas.PollReopenInput, { closing_at: closingAt }, (a, i) => Polls.reopenPoll(a, ref, i.closing_at)),
+      deletePoll: (ref: string) => run(Effect.flatMap(access, (a) => Polls.deletePoll(a, ref))),
+      vote: (input: typeof InputSchemas.StanceInput.Encoded) => act(InputSchemas.StanceInput, input, Stances.castVote),
+      publishOutcome: (input: typeof InputSchemas.OutcomeInput.Encoded) =>
+        act(InputSchemas.OutcomeInput, input, (a, { poll_id, ...i }) => Outcomes.createOutcome(a, poll_id, i)),
+      updateOutcome: (id: number, input: typeof InputSchemas.OutcomePatchInput.Encoded) =>
+        act(InputSchemas.OutcomePatchInput, input, (a, i) => Outcomes.updateOutcome(a, id, i))
     }
   }
 
