@@ -5,7 +5,11 @@
  * from them. Handlers read bodies themselves (`handleRaw`) because Loomio clients send flat, wrapped and
  * form bodies alike; they decode them with the same input schemas.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Inputs } from "@convene/core"
 import { B1Auth, B2Auth, B3Auth } from "./auth.js"

@@ -4,7 +4,9 @@
  * Both middlewares only resolve the credential; handlers demand it through `requireUser`/`requireServerAdmin`,
  * so every refusal goes through the one error mapper.
  */
-import { HttpApiMiddleware, HttpApiSecurity, HttpServerRequest } from "@effect/platform"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Auth, forbidden, loadAccess, secretsEqual, Store, type User } from "@convene/core"
 import { Context, Effect, Layer, Redacted } from "effect"
 import type { ApiError } from "./errors.js"

@@ -4,7 +4,8 @@
  * BASE_URL), and that an undecodable parameter is answered with the API's own 400 body (server.ts maps
  * the platform's decode error to it), so the platform's error schema is left out of the documents.
  */
-import { HttpApi, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { ServerApiDoc, UserApiDoc } from "./api.js"
 
 type Json = Record<string, any>

@@ -3,7 +3,7 @@
  * flat or wrapped under the resource name, query fields filling gaps in a POST body, and strict
  * decoding (unknown fields and wrong types → 400 naming the field).
  */
-import { HttpServerRequest } from "@effect/platform"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { BadRequest, badRequest, isNumericId, type NotFound, notFound } from "@convene/core"
 import { Effect, Either, Option, ParseResult, Schema } from "effect"
 import qs from "qs"

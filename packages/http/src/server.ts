@@ -1,4 +1,8 @@
-import { HttpApiBuilder, type HttpApp, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 // the module, not the package index: the index loads every Node platform module (workers, sockets, …)
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { badRequest, NodeUrlPolicyLive, Store, type StoreService } from "@convene/core"

@@ -1,6 +1,7 @@
 /** Markdown as HTML for messages (webhook Matrix bodies, mail): raw HTML in the source is escaped, links made live. */
-import MarkdownIt from "markdown-it"
+import type MarkdownIt from "markdown-it"
+import { onFirstUse } from "./lazy.js"
 
-const md = new MarkdownIt({ html: false, linkify: true })
+const md = onFirstUse<typeof MarkdownIt, MarkdownIt>("markdown-it", (M) => new M({ html: false, linkify: true }))
 
-export const markdownToHtml = (text: string): string => md.render(text).trim()
+export const markdownToHtml = (text: string): string => md().render(text).trim()

@@ -4,7 +4,8 @@
  * then the activity as nested blockquotes in thread order (`position_key`), one `>` level per reply depth.
  * Pure: the caller loads the records and has already checked that the thread is visible.
  */
-import TurndownService from "turndown"
+import type TurndownService from "turndown"
+import { onFirstUse } from "./lazy.js"
 import type { Outcome, Poll, PollOption, Stance } from "../domain/polls.js"
 import type { BodyFormat, Comment, Discussion, Id, Reaction, ThreadItem, Topic, User } from "../domain/records.js"
 import type { PollResults } from "./pollTypes.js"
@@ -33,11 +34,12 @@ export interface ThreadDocument {
   readonly outcomes: ReadonlyMap<Id, Outcome>
 }
 
-const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", emDelimiter: "_", bulletListMarker: "-" })
+const turndown = onFirstUse<typeof TurndownService, TurndownService>("turndown", (T) =>
+  new T({ headingStyle: "atx", codeBlockStyle: "fenced", emDelimiter: "_", bulletListMarker: "-" }))
 
 /** HTML bodies become Markdown; Markdown stays as written (line endings normalised). */
 export const bodyMarkdown = (text: string, format: BodyFormat): string =>
-  (format === "html" ? turndown.turndown(text) : text).replace(/\r\n?/g, "\n").trim()
+  (format === "html" ? turndown().turndown(text) : text).replace(/\r\n?/g, "\n").trim()
 
 /** `# Purpose` becomes `## Purpose` (outside fenced code), so the description sits under the title. */
 export const shiftHeadings = (markdown: string): string => {

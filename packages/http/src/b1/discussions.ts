@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { ConveneApi } from "../api.js"
 import { responseOptions } from "../envelope.js"
 import { createDiscussionResponse, showDiscussionResponse } from "../b2/discussions.js"

@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { ConveneApi } from "../api.js"
 import { listMembershipsResponse, syncMembershipsResponse } from "../b2/memberships.js"
 

@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { type Access, badRequest, Comments, Inputs, type Store } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"

@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Inputs, Users } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"

@@ -2,7 +2,9 @@
  * What the server and its workers report to the operator: the log, and the metrics when they are on. One
  * value handed to the server, the workers and the scheduler; an embedded server gets a silent one.
  */
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Context, Effect, Option } from "effect"
 import { randomUUID, timingSafeEqual } from "node:crypto"
 import type * as http from "node:http"

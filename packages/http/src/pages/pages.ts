@@ -6,7 +6,11 @@
  * Every form carries a CSRF token equal to the `convene_csrf` cookie (double submit, SameSite=Lax); every
  * page sends a Content-Security-Policy without inline script and `frame-ancestors 'none'`.
  */
-import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as UrlParams from "@effect/platform/UrlParams"
 import { type Access, Discussions, Groups, loadAccess, People, type Poll, Polls, Rules, Stances, Store, Threads, type User, Users } from "@convene/core"
 import { Effect, Option } from "effect"
 import { randomBytes, timingSafeEqual } from "node:crypto"

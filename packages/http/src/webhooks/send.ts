@@ -3,7 +3,6 @@
  * address that was checked (the host name is not resolved a second time, which defeats DNS rebinding).
  */
 import type { CheckedDestination, Deliveries } from "@convene/core"
-import got from "got"
 import type { LookupAddress } from "node:dns"
 
 export const WEBHOOK_TIMEOUT_MS = 5000
@@ -22,6 +21,8 @@ export const sendJson = async (
 ): Promise<Deliveries.DeliveryOutcome> => {
   if (new URL(request.url).host !== target.url.host) return { ok: false, status: null, error: "destination changed" }
   try {
+    // loaded on the first delivery: a server without webhooks never pays for it
+    const { default: got } = await import("got")
     const res = await got(request.url, {
       method: request.method,
       body: JSON.stringify(request.body),
