@@ -53,10 +53,32 @@ export const withConvene = async (
 // Parsers for commander: an InvalidArgumentError is bad usage (exit 2), reported by commander.
 
 /** `ID…` of outbox items (mail messages, webhook deliveries), collected from a variadic argument. */
-export const parseIds = (what: string) => (value: string, previous: ReadonlyArray<number> = []): ReadonlyArray<number> => {
+const parseIds = (what: string) => (value: string, previous: ReadonlyArray<number> = []): ReadonlyArray<number> => {
   if (!/^[0-9]{1,15}$/.test(value)) throw new InvalidArgumentError(`expected ${what} ids`)
   return [...previous, Number(value)]
 }
+
+/**
+ * `mail retry` and `webhooks redeliver`: failed or dead outbox items by id, or every dead one with `--dead`,
+ * made due now. `retry` returns how many were.
+ */
+export const registerRetry = (
+  parent: Command,
+  name: string,
+  item: { readonly one: string; readonly many: string; readonly key: string },
+  retry: (convene: Convene, ids: ReadonlyArray<number> | undefined) => Promise<number>
+) =>
+  parent.command(name)
+    .description(`send failed or dead ${item.many} again now: by id, or every dead one with --dead`)
+    .argument("[ids...]", `${item.one} ids`, parseIds(item.one))
+    .option("--dead", `every dead ${item.one}`)
+    .action((ids: ReadonlyArray<number> | undefined, opts: CommonOptions & { dead?: boolean }, cmd: Command) => {
+      if ((ids === undefined || ids.length === 0) && opts.dead !== true) cmd.error(`error: name ${item.one} ids or pass --dead`, { exitCode: 2 })
+      return withConvene(opts, async (c, out) => {
+        const count = await retry(c, opts.dead === true ? undefined : ids)
+        out.emit({ [item.key]: count }, `${count} ${count === 1 ? item.one : item.many} will be sent again`)
+      })
+    })
 
 /** `ID`: a numeric id or `identity:TYPE:UID` (the UID may itself contain ':'). */
 export const parseUserRef = (value: string): Users.UserRef => {

@@ -4,7 +4,7 @@
  */
 import { Mail, MAIL_STATUSES, type MailStatus, Rules } from "@convene/core"
 import { type Command, InvalidArgumentError } from "commander"
-import { allPages, type CommonOptions, parseIds, withConvene } from "../common.js"
+import { allPages, type CommonOptions, registerRetry, withConvene } from "../common.js"
 import { mailLine } from "../format.js"
 import { io } from "../io.js"
 import { CliError, makeOutput } from "../output.js"
@@ -58,15 +58,5 @@ export const registerMail = (program: Command) => {
       }
     })
 
-  mail.command("retry")
-    .description("send failed or dead messages again now: by id, or every dead one with --dead")
-    .argument("[ids...]", "message ids", parseIds("message"))
-    .option("--dead", "every dead message")
-    .action((ids: ReadonlyArray<number> | undefined, opts: CommonOptions & { dead?: boolean }, cmd: Command) => {
-      if ((ids === undefined || ids.length === 0) && opts.dead !== true) cmd.error("error: name message ids or pass --dead", { exitCode: 2 })
-      return withConvene(opts, async (c, out) => {
-        const count = await c.run(Mail.retryMail(opts.dead === true ? undefined : ids))
-        out.emit({ retried: count }, `${count} message${count === 1 ? "" : "s"} will be sent again`)
-      })
-    })
+  registerRetry(mail, "retry", { one: "message", many: "messages", key: "retried" }, (c, ids) => c.run(Mail.retryMail(ids)))
 }

@@ -1,7 +1,7 @@
 /** `convene webhooks deliveries`: the state of webhook deliveries (decisions.md §4); `redeliver ID…|--dead`. */
 import { Deliveries, DELIVERY_STATUSES, type DeliveryStatus, Groups } from "@convene/core"
 import { type Command, InvalidArgumentError } from "commander"
-import { allPages, type CommonOptions, parseIds, withConvene } from "../common.js"
+import { allPages, type CommonOptions, registerRetry, withConvene } from "../common.js"
 import { deliveryLine } from "../format.js"
 
 interface DeliveriesOptions extends CommonOptions {
@@ -32,15 +32,5 @@ export const registerWebhooks = (program: Command) => {
         out.emit(rows, rows.map(deliveryLine))
       }))
 
-  webhooks.command("redeliver")
-    .description("send failed or dead deliveries again now: by id, or every dead one with --dead")
-    .argument("[ids...]", "delivery ids", parseIds("delivery"))
-    .option("--dead", "every dead delivery")
-    .action((ids: ReadonlyArray<number> | undefined, opts: CommonOptions & { dead?: boolean }, cmd: Command) => {
-      if ((ids === undefined || ids.length === 0) && opts.dead !== true) cmd.error("error: name delivery ids or pass --dead", { exitCode: 2 })
-      return withConvene(opts, async (c, out) => {
-        const count = await c.run(Deliveries.redeliver(opts.dead === true ? undefined : ids))
-        out.emit({ redelivered: count }, `${count} deliver${count === 1 ? "y" : "ies"} will be sent again`)
-      })
-    })
+  registerRetry(webhooks, "redeliver", { one: "delivery", many: "deliveries", key: "redelivered" }, (c, ids) => c.run(Deliveries.redeliver(ids)))
 }
