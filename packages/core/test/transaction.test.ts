@@ -5,9 +5,13 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
+const files = new WeakMap<object, string>()
+const dbFileOf = (convene: object) => files.get(convene)!
+
 const fresh = () => {
   const dir = mkdtempSync(join(tmpdir(), "convene-core-"))
   const convene = makeConvene({ filename: join(dir, "t.db") })
+  files.set(convene, join(dir, "t.db"))
   return { convene, cleanup: async () => { await convene.close(); rmSync(dir, { recursive: true, force: true }) } }
 }
 
@@ -86,6 +90,34 @@ t.test("Store.transaction", async (t) => {
     }))
     t.equal(n, 23)
   })
+})
+
+t.test("concurrent use cases share a commit; a failing one leaves the others committed and itself absent", async (t) => {
+const { convene, cleanup } = fresh()
+t.teardown(cleanup)
+  const create = (email: string, fail: boolean) =>
+    Effect.flatMap(Store, (store) =>
+      store.transaction(Effect.gen(function*() {
+        yield* Users.createUser({ email })
+        if (fail) return yield* invalid("email", "refused after writing")
+        return email
+      })))
+  const before = await convene.run(countUsers)
+  const results = await convene.run(Effect.all([
+    Effect.exit(create("g1@example.org", false)),
+    Effect.exit(create("g2@example.org", true)),
+    Effect.exit(create("g3@example.org", false)),
+    Effect.exit(Effect.flatMap(Store, (store) => store.transaction(Effect.zipRight(Users.createUser({ email: "g4@example.org" }), Effect.dieMessage("boom")))))
+  ], { concurrency: "unbounded" }))
+  t.same(results.map((r) => r._tag), ["Success", "Failure", "Success", "Failure"])
+  t.equal(await convene.run(countUsers), before + 2)
+  const emails = await convene.run(Effect.flatMap(Store, (s) => Effect.all(["g1", "g2", "g3", "g4"].map((n) => s.users.byEmail(`${n}@example.org`)))))
+  t.same(emails.map((u) => u !== undefined), [true, false, true, false], "the failed ones are absent, the others committed")
+  // and a reader on another connection sees the committed ones: they were durable before the callers resumed
+  const { default: Database } = await import("better-sqlite3")
+  const other = new Database(dbFileOf(convene), { readonly: true })
+  t.same((other.prepare("SELECT email FROM users WHERE email LIKE 'g_@example.org' ORDER BY email").all() as Array<{ email: string }>).map((r) => r.email), ["g1@example.org", "g3@example.org"])
+  other.close()
 })
 
 t.test("time comes from the Clock (TestClock drives it)", async (t) => {

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3"
-import { Effect, Exit, FiberRef } from "effect"
+import { Deferred, Effect, Exit, FiberId, FiberRef, Schedule } from "effect"
 import { migrations } from "./migrations/index.js"
 
 export type Db = Database.Database
@@ -62,6 +62,8 @@ export const openConnections = (filename: string): Connections => {
     if (e instanceof DatabaseError) throw e
     throw new DatabaseError(`cannot prepare the database ${filename}: ${(e as Error).message}`)
   }
+  // from here the runner waits for other writers itself, off the event loop (see `begin`)
+  write.pragma("busy_timeout = 0")
   const memory = filename === ":memory:" || filename === ""
   const read = memory ? write : open(filename, true)
   return {
@@ -83,6 +85,8 @@ export interface Runner {
   /** A write: only inside a transaction (a write outside one is a programming error). */
   readonly write: <A>(f: (db: Db, stmt: (sql: string) => Database.Statement) => A) => Effect.Effect<A>
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** Commits what waits for its COMMIT, then closes the connections. */
+  readonly close: () => void
 }
 
 const statementCache = (db: Db) => {
@@ -112,27 +116,132 @@ export const makeRunner = (conns: Connections): Runner => {
         ? Effect.sync(() => f(conns.write, writeStmt))
         : Effect.dieMessage("write outside Store.transaction"))
 
-  const transaction: Runner["transaction"] = (effect) =>
-    Effect.flatMap(FiberRef.get(inTransaction), (tx) =>
-      tx
-        ? effect
-        : permit.withPermits(1)(
-          Effect.uninterruptibleMask((restore) =>
-            Effect.sync(() => conns.write.exec("BEGIN IMMEDIATE")).pipe(
-              Effect.zipRight(Effect.exit(restore(Effect.locally(effect, inTransaction, true)))),
-              Effect.flatMap((exit) =>
-                Effect.sync(() => {
-                  try {
-                    if (Exit.isSuccess(exit)) conns.write.exec("COMMIT")
-                  } finally {
-                    // after a failed body or a failed COMMIT nothing of it may stay
-                    if (conns.write.inTransaction) conns.write.exec("ROLLBACK")
-                  }
-                }).pipe(Effect.zipRight(exit))
-              )
-            )
-          )
-        ))
+  /**
+   * Group commit. Transactions that arrive within one turn of the event loop form a batch; when the turn
+   * ends the batch runs: one BEGIN IMMEDIATE, each body in its own SAVEPOINT (a body that fails rolls back
+   * only itself), and one COMMIT (one fsync, synchronous = FULL) after the batch's last body. Every caller
+   * resumes only once that COMMIT returned: nothing is answered before it is durable. The write lock is held
+   * only while the batch's bodies run, never across an idle turn, so other connections (another process, a
+   * test's own) are not kept waiting by a batch that is still forming.
+   */
+  interface Batch {
+    readonly ready: Deferred.Deferred<void>
+    members: number
+    finished: number
+  }
+  let forming: Batch | undefined
+  /** Members whose body succeeded, waiting for the COMMIT. */
+  let waiting: Array<Deferred.Deferred<void, DatabaseError>> = []
+  const db = conns.write
 
-  return { read, write, transaction }
+  /** Ends the open transaction: COMMIT, then every body in it resumes; a failed COMMIT fails them all. */
+  const commitWaiting = () => {
+    const done = waiting
+    waiting = []
+    let outcome: Exit.Exit<void, DatabaseError> = Exit.void
+    try {
+      if (db.inTransaction) db.exec("COMMIT")
+      else if (done.length > 0) throw new Error("the transaction was rolled back")
+    } catch (e) {
+      if (db.inTransaction) db.exec("ROLLBACK")
+      outcome = Exit.fail(new DatabaseError(`cannot commit to the database ${db.name}: ${(e as Error).message}`))
+    }
+    for (const d of done) Deferred.unsafeDone(d, outcome)
+  }
+
+  /** Joins the batch that is forming (or starts one, run when this turn of the event loop ends). */
+  const join = (): Batch => {
+    if (forming === undefined) {
+      const batch: Batch = { ready: Deferred.unsafeMake<void>(FiberId.none), members: 0, finished: 0 }
+      forming = batch
+      setImmediate(() => {
+        if (forming === batch) forming = undefined
+        Deferred.unsafeDone(batch.ready, Exit.void)
+      })
+    }
+    forming.members++
+    return forming
+  }
+
+  /**
+   * Opens the shared transaction unless it is open. Another connection's write lock (another process, or
+   * another store in this one) is waited for off the event loop: the write connection's busy_timeout is 0
+   * and BEGIN is tried again every 2 ms for up to 5 s, so that the holder's COMMIT can run meanwhile.
+   */
+  const begin: Effect.Effect<void> = Effect.suspend(() => {
+    if (db.inTransaction) return Effect.void
+    try {
+      db.exec("BEGIN IMMEDIATE")
+      return Effect.void
+    } catch (e) {
+      return (e as { code?: string }).code === "SQLITE_BUSY" ? Effect.fail(e as Error) : Effect.die(e)
+    }
+  }).pipe(
+    Effect.retry({ schedule: Schedule.spaced("2 millis"), times: 2500 }),
+    Effect.catchAll((e) => Effect.die(new DatabaseError(`cannot write to the database ${db.name}: ${e.message}`)))
+  )
+
+  /** Runs one member's body in the batch; returns its exit and, when it succeeded, what resolves at COMMIT. */
+  const runMember = <A, E, R>(batch: Batch, effect: Effect.Effect<A, E, R>) =>
+    permit.withPermits(1)(
+      Effect.uninterruptibleMask((restore) =>
+        Effect.exit(Effect.zipRight(begin, Effect.sync(() => db.exec("SAVEPOINT tx")))).pipe(
+          Effect.flatMap((opened) =>
+            Exit.isFailure(opened)
+              ? Effect.succeed({ exit: Exit.failCause(opened.cause) as Exit.Exit<A, E>, committed: undefined })
+              : Effect.flatMap(Effect.exit(restore(Effect.locally(effect, inTransaction, true))), (exit) => Effect.sync(() => settle(exit)))
+          ),
+          Effect.ensuring(Effect.sync(() => {
+            batch.finished++
+            // the batch's last body (no one joins a batch once it runs): its COMMIT, which also takes any body of
+            // the next batch that ran in this open transaction
+            if (batch.finished === batch.members) commitWaiting()
+          }))
+        )
+      )
+    )
+
+  /** After a body: keep it (RELEASE) and wait for the COMMIT, or undo only it (ROLLBACK TO). */
+  const settle = <A, E>(exit: Exit.Exit<A, E>): { exit: Exit.Exit<A, E>; committed: Deferred.Deferred<void, DatabaseError> | undefined } => {
+    if (!db.inTransaction) {
+      // SQLite rolled the whole transaction back (an I/O error, a full disk): the bodies before this one
+      // are gone too, and are told so
+      commitWaiting()
+      const lost = new DatabaseError(`the database ${db.name} rolled the transaction back`)
+      return { exit: Exit.isSuccess(exit) ? Exit.die(lost) : exit, committed: undefined }
+    }
+    if (Exit.isFailure(exit)) {
+      db.exec("ROLLBACK TO tx")
+      db.exec("RELEASE tx")
+      return { exit, committed: undefined }
+    }
+    db.exec("RELEASE tx")
+    const committed = Deferred.unsafeMake<void, DatabaseError>(FiberId.none)
+    waiting.push(committed)
+    return { exit, committed }
+  }
+
+  const transaction: Runner["transaction"] = (effect) =>
+    Effect.flatMap(FiberRef.get(inTransaction), (tx) => {
+      if (tx) return effect
+      return Effect.uninterruptibleMask((restore) => {
+        const batch = join()
+        return Effect.zipRight(
+          Deferred.await(batch.ready),
+          Effect.flatMap(runMember(batch, restore(effect)), ({ committed, exit }) =>
+            committed === undefined ? exit : Effect.zipRight(Effect.orDie(Deferred.await(committed)), exit))
+        )
+      })
+    })
+
+  return {
+    read,
+    write,
+    transaction,
+    // closing commits what is waiting for its COMMIT: a body that finished is never lost
+    close: () => {
+      commitWaiting()
+      conns.close()
+    }
+  }
 }

@@ -47,7 +47,7 @@ export const makeSqliteStore = (filename: string): StoreService & { readonly clo
     outcomes: makeOutcomesRepo(run),
     search: makeSearchRepo(run),
     reports: makeReportsRepo(run),
-    close: conns.close
+    close: run.close
   }
 }
 
