@@ -1,6 +1,7 @@
 import type { Identity, User } from "../domain/records.js"
 import type { UsersRepo } from "../ports/store.js"
-import type { Runner } from "./db.js"
+import type Database from "better-sqlite3"
+import type { Db, Runner } from "./db.js"
 import { fromBools, placeholders, setClause, toBools } from "./rows.js"
 
 const COLS =
@@ -10,7 +11,48 @@ const maybe = (row: unknown) => (row === undefined ? undefined : toUser(row))
 
 const filterSql = (f: { is_admin?: boolean }) => (f.is_admin === undefined ? "" : `WHERE is_admin = ${f.is_admin ? 1 : 0}`)
 
-export const makeUsersRepo = (run: Runner): UsersRepo => ({
+/** The authentication cache's bound: past it, it starts again empty. */
+const MAX_CACHED_KEYS = 10_000
+
+type KeyOwner = { readonly user: User; readonly api_key_hash: string }
+
+/**
+ * Users by API key hash, as last read. An entry is trusted while nothing was committed since it was checked
+ * (\`PRAGMA data_version\`, free to ask); after a commit, while the users' epoch (migration 015, moved by
+ * any change to a user row, from any process) stands still. A rotated key, a deactivated, redacted or
+ * deleted user is therefore never served from it.
+ */
+const keyCache = () => {
+  const entries = new Map<string, KeyOwner>()
+  let stamp = ""
+  let epoch = -1
+  const fresh = (db: Db, s: (sql: string) => Database.Statement) => {
+    // data_version moves with other connections' commits, total_changes() with this connection's own (an
+    // in-memory database has one connection for both)
+    const now = `${db.pragma("data_version", { simple: true }) as number}:${(s(`SELECT total_changes() AS n`).get() as { n: number }).n}`
+    if (now === stamp) return
+    stamp = now
+    const current = (s(`SELECT value FROM cache_epochs WHERE name = 'users'`).get() as { value: number }).value
+    if (current !== epoch) {
+      entries.clear()
+      epoch = current
+    }
+  }
+  return {
+    get: (db: Db, s: (sql: string) => Database.Statement, hash: string): KeyOwner | undefined => {
+      fresh(db, s)
+      return entries.get(hash)
+    },
+    set: (hash: string, owner: KeyOwner) => {
+      if (entries.size >= MAX_CACHED_KEYS) entries.clear()
+      entries.set(hash, owner)
+    }
+  }
+}
+
+export const makeUsersRepo = (run: Runner): UsersRepo => {
+  const keys = keyCache()
+  return {
   byId: (id) => run.read((_, s) => maybe(s(`SELECT ${COLS} FROM users WHERE id = ?`).get(id))),
   byIds: (ids) =>
     ids.length === 0
@@ -19,11 +61,16 @@ export const makeUsersRepo = (run: Runner): UsersRepo => ({
   byEmail: (email) => run.read((_, s) => maybe(s(`SELECT ${COLS} FROM users WHERE email = ?`).get(email))),
   byUsername: (username) => run.read((_, s) => maybe(s(`SELECT ${COLS} FROM users WHERE username = ?`).get(username))),
   byApiKeyHash: (hash) =>
-    run.read((_, s) => {
+    run.read((db, s) => {
+      // inside a transaction (the write connection) the cache is not consulted: it follows committed data only
+      const cached = db.inTransaction ? undefined : keys.get(db, s, hash)
+      if (cached !== undefined) return cached
       const row = s(`SELECT ${COLS}, api_key_hash FROM users WHERE api_key_hash = ?`).get(hash) as
         | (Record<string, unknown> & { api_key_hash: string })
         | undefined
-      return row === undefined ? undefined : { user: toUser(row), api_key_hash: row.api_key_hash }
+      const found = row === undefined ? undefined : { user: toUser(row), api_key_hash: row.api_key_hash }
+      if (found !== undefined && !db.inTransaction) keys.set(hash, found)
+      return found
     }),
   byIdentity: (type, uid) =>
     run.read((_, s) =>
@@ -64,4 +111,5 @@ export const makeUsersRepo = (run: Runner): UsersRepo => ({
     }),
   deleteIdentities: (userId) => run.write((_, s) => void s(`DELETE FROM identities WHERE user_id = ?`).run(userId)),
   delete: (id) => run.write((_, s) => void s(`DELETE FROM users WHERE id = ?`).run(id))
-})
+}
+}

@@ -1,0 +1,69 @@
+/**
+ * The authenticated user is cached by key hash (sqlite/users.ts) and the cache never outlives a change:
+ * a rotated key, a deactivated, redacted or deleted user is refused at once, whether the change came
+ * through this server (b3), another connection (the command line, as another process would), or, on an
+ * in-memory database, the same connection.
+ */
+import { Effect } from "effect"
+import { Auth, makeConvene, Users } from "@convene/core"
+import { runCli } from "@convene/cli"
+import t from "tap"
+import { seedUser, startTestServer } from "./helpers.js"
+
+const cli = async (args: ReadonlyArray<string>) => {
+  let stdout = ""
+  const code = await runCli(args, { stdout: (s) => void (stdout += s), stderr: () => {}, env: {}, exitCode: 0 })
+  return { code, stdout }
+}
+
+t.test("every change to a key's owner reaches the cache at once", async (t) => {
+  const s = await startTestServer()
+  t.teardown(s.close)
+  const ada = await seedUser(s.convene, { name: "Ada" })
+  const status = async (key: string) => (await s.as(key).get("api/b2/groups")).statusCode
+  t.equal(await status(ada.apiKey), 200)
+  t.equal(await status(ada.apiKey), 200, "served again (from the cache)")
+  t.equal(await status("not-a-key-at-all"), 403)
+
+  // rotation on another connection (the command line), as another process would do it
+  const rotated = await cli(["users", "api-key", String(ada.user.id), "--rotate", "--json", "--db", s.filename])
+  t.equal(rotated.code, 0)
+  const newKey = JSON.parse(rotated.stdout).api_key as string
+  t.equal(await status(ada.apiKey), 403, "the rotated key is refused at once")
+  t.equal(await status(newKey), 200)
+
+  // deactivation and reactivation through this server's own b3 API
+  t.equal((await s.b3.post(`api/b3/users/${ada.user.id}/deactivate`)).statusCode, 200)
+  t.equal(await status(newKey), 403, "a deactivated user is refused at once")
+  t.equal((await s.b3.post(`api/b3/users/${ada.user.id}/reactivate`)).statusCode, 200)
+  t.equal(await status(newKey), 200, "and welcome again once reactivated")
+
+  // a rename changes nothing about access, and is seen
+  t.equal((await cli(["users", "update", String(ada.user.id), "--name", "Ada L", "--db", s.filename])).code, 0)
+  t.equal(await status(newKey), 200)
+  const me = (await s.as(newKey).get("api/b2/groups")).statusCode
+  t.equal(me, 200)
+
+  // redaction (b3) and deletion (command line) of other users
+  const bob = await seedUser(s.convene, { name: "Bob" })
+  const cy = await seedUser(s.convene, { name: "Cy" })
+  t.equal(await status(bob.apiKey), 200)
+  t.equal(await status(cy.apiKey), 200)
+  t.equal((await s.b3.post(`api/b3/users/${bob.user.id}/redact`)).statusCode, 200)
+  t.equal(await status(bob.apiKey), 403, "a redacted user is refused at once")
+  t.equal((await cli(["users", "delete", String(cy.user.id), "--yes", "--db", s.filename])).code, 0)
+  t.equal(await status(cy.apiKey), 403, "a deleted user is refused at once")
+})
+
+t.test("an in-memory database (one connection) sees its own changes too", async (t) => {
+  const c = makeConvene({ filename: ":memory:" })
+  t.teardown(c.close)
+  const { user, apiKey } = await c.users.create({ email: "ada@example.org", name: "Ada" })
+  t.equal((await c.authenticate(apiKey)).id, user.id)
+  t.equal((await c.authenticate(apiKey)).id, user.id)
+  const { apiKey: newKey } = await c.run(Users.rotateApiKey({ id: user.id }))
+  await t.rejects(c.authenticate(apiKey), "the rotated key is refused")
+  t.equal((await c.authenticate(newKey)).id, user.id)
+  await c.users.deactivate({ id: user.id })
+  t.equal(await c.run(Effect.either(Auth.authenticate(newKey))).then((r) => r._tag), "Left", "a deactivated user is refused")
+})
