@@ -3,6 +3,8 @@ import { Deferred, Effect, Exit, FiberId, FiberRef, Schedule } from "effect"
 import { migrations } from "./migrations/index.js"
 
 export type Db = Database.Database
+/** A connection's prepared-statement cache: the same SQL text is prepared once. */
+export type Stmt = (sql: string) => Database.Statement
 
 /**
  * Two connections on one file: the write connection holds transactions; the read connection
@@ -10,6 +12,7 @@ export type Db = Database.Database
  * sees another request's uncommitted rows. An in-memory database has only the one connection.
  */
 export interface Connections {
+  readonly filename: string
   readonly write: Db
   readonly read: Db
   readonly close: () => void
@@ -67,6 +70,7 @@ export const openConnections = (filename: string): Connections => {
   const memory = filename === ":memory:" || filename === ""
   const read = memory ? write : open(filename, true)
   return {
+    filename: memory ? "" : filename,
     write,
     read,
     close: () => {
@@ -85,6 +89,10 @@ export interface Runner {
   /** A write: only inside a transaction (a write outside one is a programming error). */
   readonly write: <A>(f: (db: Db, stmt: (sql: string) => Database.Statement) => A) => Effect.Effect<A>
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** Whether this fiber is inside a transaction (its reads see its own uncommitted writes). */
+  readonly inTransaction: Effect.Effect<boolean>
+  /** The database file ("" for an in-memory database, which only this process's connection can read). */
+  readonly filename: string
   /** Commits what waits for its COMMIT, then closes the connections. */
   readonly close: () => void
 }
@@ -238,6 +246,8 @@ export const makeRunner = (conns: Connections): Runner => {
     read,
     write,
     transaction,
+    inTransaction: FiberRef.get(inTransaction),
+    filename: conns.filename,
     // closing commits what is waiting for its COMMIT: a body that finished is never lost
     close: () => {
       commitWaiting()

@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { Store, type StoreService } from "../ports/store.js"
 import { makeRunner, openConnections } from "./db.js"
+import { makeOffloader } from "./offload.js"
 import { makeGroupsRepo } from "./groups.js"
 import { makeMailRepo } from "./mail.js"
 import { makePeopleRepos } from "./people.js"
@@ -24,6 +25,7 @@ export { migrations } from "./migrations/index.js"
 export const makeSqliteStore = (filename: string): StoreService & { readonly close: () => void } => {
   const conns = openConnections(filename)
   const run = makeRunner(conns)
+  const offloader = makeOffloader(run)
   return {
     transaction: run.transaction,
     ping: run.read((_, s) => (s("SELECT 1 AS ok").get() as { ok: number }).ok === 1),
@@ -45,9 +47,12 @@ export const makeSqliteStore = (filename: string): StoreService & { readonly clo
     pollOptions: makePollOptionsRepo(run),
     stances: makeStancesRepo(run),
     outcomes: makeOutcomesRepo(run),
-    search: makeSearchRepo(run),
-    reports: makeReportsRepo(run),
-    close: run.close
+    search: makeSearchRepo(offloader),
+    reports: makeReportsRepo(offloader),
+    close: () => {
+      offloader.close()
+      run.close()
+    }
   }
 }
 

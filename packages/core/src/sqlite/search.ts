@@ -1,7 +1,8 @@
-import type { Id, TopicScope } from "../domain/records.js"
+import type { Id, Page, TopicScope } from "../domain/records.js"
 import type { SearchHit, SearchOrder } from "../domain/search.js"
 import type { SearchFilter, SearchRepo } from "../ports/search.js"
-import type { Runner } from "./db.js"
+import type { Stmt } from "./db.js"
+import type { Offloader } from "./offload.js"
 import { bool } from "./rows.js"
 import { params as scopeParams, where as scopeWhere } from "./topics.js"
 
@@ -71,19 +72,21 @@ const bindings = (scope: TopicScope, callerId: Id, match: string | null, filter:
   ...(filter.excludeIds === undefined ? {} : { exclude: JSON.stringify(filter.excludeIds) })
 })
 
-export const makeSearchRepo = (run: Runner): SearchRepo => ({
-  find: (scope, callerId, match, filter, order, page) =>
-    run.read((_, s) =>
-      (s(findSql(match !== null, filter, order)).all({
-        ...bindings(scope, callerId, match, filter),
-        limit: page.limit,
-        offset: page.offset
-      }) as Array<Record<string, unknown>>).map(toHit)),
-  similarWords: (match, min, max, limit) =>
-    run.read((_, s) =>
-      s(`SELECT w.word FROM search_trigrams JOIN search_words w ON w.id = search_trigrams.rowid
-         WHERE search_trigrams MATCH @match AND length(w.word) BETWEEN @min AND @max
-         ORDER BY search_trigrams.rank LIMIT @limit`)
-        .pluck()
-        .all({ match, min, max, limit }) as Array<string>)
-})
+/** The search queries as plain functions of a statement cache, runnable on a reader thread (sqlite/offload.ts). */
+export const SEARCH_QUERIES = {
+  find: (s: Stmt, scope: TopicScope, callerId: Id, match: string | null, filter: SearchFilter, order: SearchOrder, page: Page) =>
+    (s(findSql(match !== null, filter, order)).all({
+      ...bindings(scope, callerId, match, filter),
+      limit: page.limit,
+      offset: page.offset
+    }) as Array<Record<string, unknown>>).map(toHit),
+  similarWords: (s: Stmt, match: string, min: number, max: number, limit: number) =>
+    s(`SELECT w.word FROM search_trigrams JOIN search_words w ON w.id = search_trigrams.rowid
+       WHERE search_trigrams MATCH @match AND length(w.word) BETWEEN @min AND @max
+       ORDER BY search_trigrams.rank LIMIT @limit`)
+      .pluck()
+      .all({ match, min, max, limit }) as Array<string>
+}
+
+/** A search over many threads: it runs on a reader thread, never holding the event loop. */
+export const makeSearchRepo = (offloader: Offloader): SearchRepo => offloader.repo("search", SEARCH_QUERIES)

@@ -1,7 +1,7 @@
 import type { Identity, User } from "../domain/records.js"
 import type { UsersRepo } from "../ports/store.js"
 import type Database from "better-sqlite3"
-import type { Db, Runner } from "./db.js"
+import type { Runner } from "./db.js"
 import { fromBools, placeholders, setClause, toBools } from "./rows.js"
 
 const COLS =
@@ -26,10 +26,11 @@ const keyCache = () => {
   const entries = new Map<string, KeyOwner>()
   let stamp = ""
   let epoch = -1
-  const fresh = (db: Db, s: (sql: string) => Database.Statement) => {
+  const fresh = (s: (sql: string) => Database.Statement) => {
     // data_version moves with other connections' commits, total_changes() with this connection's own (an
     // in-memory database has one connection for both)
-    const now = `${db.pragma("data_version", { simple: true }) as number}:${(s(`SELECT total_changes() AS n`).get() as { n: number }).n}`
+    // a prepared statement: db.pragma() would prepare one on every call
+    const now = `${(s(`PRAGMA data_version`).get() as { data_version: number }).data_version}:${(s(`SELECT total_changes() AS n`).get() as { n: number }).n}`
     if (now === stamp) return
     stamp = now
     const current = (s(`SELECT value FROM cache_epochs WHERE name = 'users'`).get() as { value: number }).value
@@ -39,8 +40,8 @@ const keyCache = () => {
     }
   }
   return {
-    get: (db: Db, s: (sql: string) => Database.Statement, hash: string): KeyOwner | undefined => {
-      fresh(db, s)
+    get: (s: (sql: string) => Database.Statement, hash: string): KeyOwner | undefined => {
+      fresh(s)
       return entries.get(hash)
     },
     set: (hash: string, owner: KeyOwner) => {
@@ -63,7 +64,7 @@ export const makeUsersRepo = (run: Runner): UsersRepo => {
   byApiKeyHash: (hash) =>
     run.read((db, s) => {
       // inside a transaction (the write connection) the cache is not consulted: it follows committed data only
-      const cached = db.inTransaction ? undefined : keys.get(db, s, hash)
+      const cached = db.inTransaction ? undefined : keys.get(s, hash)
       if (cached !== undefined) return cached
       const row = s(`SELECT ${COLS}, api_key_hash FROM users WHERE api_key_hash = ?`).get(hash) as
         | (Record<string, unknown> & { api_key_hash: string })
