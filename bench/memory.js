@@ -1,0 +1,56 @@
+/**
+ * Resident memory of a server process (logs and metrics on) idle, after 10,000 requests and after 100,000
+ * (a mix of light reads and writes, 32 connections): a leak shows as growth between the last two.
+ * `npx tsc -b && node bench/memory.js` (BENCH_REQUESTS for the larger count).
+ */
+import autocannon from "autocannon"
+import { makeConvene } from "@convene/core"
+import { spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+const TOTAL = Number(process.env.BENCH_REQUESTS ?? 100_000)
+const dir = mkdtempSync(join(tmpdir(), "convene-memory-bench-"))
+const filename = join(dir, "bench.db")
+const seed = makeConvene({ filename })
+const { user, apiKey } = await seed.users.create({ email: "ada@example.org", name: "Ada" })
+const { group } = await seed.groups.create({ name: "Bench", owner: user })
+const thread = await seed.as(user).startDiscussion({ group_id: group.id, title: "Memory", description: "A thread." })
+await seed.close()
+
+const child = spawn(process.execPath, ["bench/observe-server.js", filename, "on"], { stdio: ["ignore", openSync(join(dir, "log"), "w"), "pipe"] })
+const url = await new Promise((resolve) => child.stderr.once("data", (d) => resolve(String(d).trim())))
+const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))[1]) / 1024
+const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }
+const requests = [
+  { method: "GET", path: `/api/b2/discussions/${thread.discussion.id}` },
+  { method: "GET", path: "/api/b2/groups" },
+  { method: "GET", path: `/api/b2/memberships?group_id=${group.id}` },
+  { method: "POST", path: "/api/b2/comments", body: JSON.stringify({ discussion_id: thread.discussion.id, body: "more" }) },
+  { method: "GET", path: "/healthz" }
+]
+const load = (amount) => autocannon({ url, connections: 32, amount, headers, requests })
+
+await new Promise((r) => setTimeout(r, 2000))
+const idle = rssMb()
+const first = await load(10_000)
+const after10k = rssMb()
+const rest = await load(TOTAL - 10_000)
+await new Promise((r) => setTimeout(r, 2000))
+const afterAll = rssMb()
+child.kill("SIGTERM")
+const errors = first.errors + first.non2xx + rest.errors + rest.non2xx
+const table = [
+  "| resident memory | MB |",
+  "|---|---|",
+  `| idle, after start | ${idle.toFixed(0)} |`,
+  `| after 10,000 requests | ${after10k.toFixed(0)} |`,
+  `| after ${TOTAL.toLocaleString("en")} requests | ${afterAll.toFixed(0)} |`,
+  `| growth from 10,000 to ${TOTAL.toLocaleString("en")} | ${(100 * (afterAll / after10k - 1)).toFixed(1)} % |`
+].join("\n")
+console.log(table)
+console.log(`(${errors} errors or non-2xx; mix: a discussion, the groups, a memberships page, a new comment, /healthz; 32 connections)`)
+mkdirSync("bench/results", { recursive: true })
+writeFileSync("bench/results/memory.md", `${table}\n`)
+rmSync(dir, { recursive: true, force: true })
