@@ -41,3 +41,22 @@ export const measure = async (url, apiKey, { connections, warmup, seconds }) => 
   if (r.errors + r.timeouts + r.non2xx > 0) throw new Error(`GET ${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`)
   return { reqPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, requests: r.requests.total }
 }
+
+/**
+ * A temporary database with one person (Ada), one group with `members` more people, and one short thread:
+ * what the light benchmarks read. `{ dir, filename, apiKey, group, discussion }`; remove `dir` when done.
+ */
+export const seedOneThread = async (name, { members = 0 } = {}) => {
+  const { makeConvene } = await import("@convene/core")
+  const { mkdtempSync } = await import("node:fs")
+  const { tmpdir } = await import("node:os")
+  const dir = mkdtempSync(join(tmpdir(), `convene-${name}-bench-`))
+  const filename = join(dir, "bench.db")
+  const seed = makeConvene({ filename })
+  const { user, apiKey } = await seed.users.create({ email: "ada@example.org", name: "Ada" })
+  const { group } = await seed.groups.create({ name: "Bench", owner: user })
+  for (let i = 0; i < members; i++) await seed.users.create({ email: `m${i}@example.org`, name: `M${i}` }).then(({ user: u }) => seed.members.add({ group, user: u }))
+  const { discussion } = await seed.as(user).startDiscussion({ group_id: group.id, title: "Light read", description: "A short thread." })
+  await seed.close()
+  return { dir, filename, apiKey, group, discussion }
+}

@@ -5,28 +5,17 @@
  * `npx tsc -b && node bench/light.js` (BENCH_SECONDS, BENCH_ROUNDS). Results: bench/results/light.md.
  */
 import autocannon from "autocannon"
-import { makeConvene } from "@convene/core"
 import { deepStrictEqual } from "node:assert"
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { startServer, stopServer } from "./harness.js"
+import { mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { seedOneThread, startServer, stopServer } from "./harness.js"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
-const dir = mkdtempSync(join(tmpdir(), "convene-light-bench-"))
-const filename = join(dir, "bench.db")
-
-const seed = makeConvene({ filename })
-const { user, apiKey } = await seed.users.create({ email: "ada@example.org", name: "Ada" })
-const { group } = await seed.groups.create({ name: "Bench", owner: user })
-for (let i = 0; i < 5; i++) await seed.users.create({ email: `m${i}@example.org`, name: `M${i}` }).then(({ user: u }) => seed.members.add({ group, user: u }))
-const thread = await seed.as(user).startDiscussion({ group_id: group.id, title: "Light read", description: "A short thread." })
-await seed.close()
+const { dir, filename, apiKey, discussion: thread } = await seedOneThread("light", { members: 5 })
 
 const servers = [await startServer("convene", "convene-server.js", filename), await startServer("baseline", "light-baseline.js", filename)]
 const targets = [
-  { name: "GET /api/b2/discussions/{id}", path: `/api/b2/discussions/${thread.discussion.id}` },
+  { name: "GET /api/b2/discussions/{id}", path: `/api/b2/discussions/${thread.id}` },
   { name: "GET /healthz", path: "/healthz" }
 ]
 const headers = { authorization: `Bearer ${apiKey}` }

@@ -4,30 +4,23 @@
  * `npx tsc -b && node bench/memory.js` (BENCH_REQUESTS for the larger count).
  */
 import autocannon from "autocannon"
-import { makeConvene } from "@convene/core"
 import { spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { seedOneThread } from "./harness.js"
 
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 100_000)
-const dir = mkdtempSync(join(tmpdir(), "convene-memory-bench-"))
-const filename = join(dir, "bench.db")
-const seed = makeConvene({ filename })
-const { user, apiKey } = await seed.users.create({ email: "ada@example.org", name: "Ada" })
-const { group } = await seed.groups.create({ name: "Bench", owner: user })
-const thread = await seed.as(user).startDiscussion({ group_id: group.id, title: "Memory", description: "A thread." })
-await seed.close()
+const { dir, filename, apiKey, group, discussion: thread } = await seedOneThread("memory")
 
 const child = spawn(process.execPath, ["bench/observe-server.js", filename, "on"], { stdio: ["ignore", openSync(join(dir, "log"), "w"), "pipe"] })
 const url = await new Promise((resolve) => child.stderr.once("data", (d) => resolve(String(d).trim())))
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))[1]) / 1024
 const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }
 const requests = [
-  { method: "GET", path: `/api/b2/discussions/${thread.discussion.id}` },
+  { method: "GET", path: `/api/b2/discussions/${thread.id}` },
   { method: "GET", path: "/api/b2/groups" },
   { method: "GET", path: `/api/b2/memberships?group_id=${group.id}` },
-  { method: "POST", path: "/api/b2/comments", body: JSON.stringify({ discussion_id: thread.discussion.id, body: "more" }) },
+  { method: "POST", path: "/api/b2/comments", body: JSON.stringify({ discussion_id: thread.id, body: "more" }) },
   { method: "GET", path: "/healthz" }
 ]
 const load = (amount) => autocannon({ url, connections: 32, amount, headers, requests })

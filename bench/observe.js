@@ -5,22 +5,14 @@
  * medians. `npx tsc -b && node bench/observe.js` (BENCH_SECONDS, BENCH_ROUNDS).
  */
 import autocannon from "autocannon"
-import { makeConvene } from "@convene/core"
 import { spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, openSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { seedOneThread } from "./harness.js"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
-const dir = mkdtempSync(join(tmpdir(), "convene-observe-bench-"))
-const filename = join(dir, "bench.db")
-
-const seed = makeConvene({ filename })
-const { user, apiKey } = await seed.users.create({ email: "ada@example.org", name: "Ada" })
-const { group } = await seed.groups.create({ name: "Bench", owner: user })
-const started = await seed.as(user).startDiscussion({ group_id: group.id, title: "Light read", description: "A short thread." })
-await seed.close()
+const { dir, filename, apiKey, discussion: started } = await seedOneThread("observe")
 
 const startServer = (mode) => new Promise((resolve, reject) => {
   const log = join(dir, `${mode}.log`)
@@ -32,7 +24,7 @@ const MODES = (process.env.BENCH_MODES ?? "off,on").split(",")
 const servers = await Promise.all(MODES.map(startServer))
 
 const targets = [
-  { name: `GET /api/b2/discussions/${started.discussion.id}`, path: `/api/b2/discussions/${started.discussion.id}`, headers: { authorization: `Bearer ${apiKey}` } },
+  { name: `GET /api/b2/discussions/${started.id}`, path: `/api/b2/discussions/${started.id}`, headers: { authorization: `Bearer ${apiKey}` } },
   { name: "GET /healthz", path: "/healthz", headers: {} }
 ]
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
