@@ -40,22 +40,12 @@ export const makeGroupsRepo = (run: Runner): GroupsRepo => ({
       if (ids.length === 0) return out
       for (const id of ids) out.set(id, { ...ZERO })
       const ph = placeholders(ids.length)
-      // membership counters are kept on the group by triggers (migration 010)
+      // every counter is kept on the group row by triggers (migrations 010 and 016)
       const rows = s(
-        `SELECT id AS group_id, memberships_count, accepted_memberships_count, pending_memberships_count,
-           admin_memberships_count, delegates_count FROM groups WHERE id IN (${ph})`
+        `SELECT id AS group_id, memberships_count, accepted_memberships_count, pending_memberships_count, admin_memberships_count,
+           delegates_count, discussions_count, polls_count, subgroups_count FROM groups WHERE id IN (${ph})`
       ).all(...ids) as Array<GroupCounts & { group_id: Id }>
       for (const { group_id, ...c } of rows) out.set(group_id, { ...out.get(group_id)!, ...c })
-      const subs = s(`SELECT parent_id, count(*) AS n FROM groups WHERE parent_id IN (${ph}) GROUP BY parent_id`)
-        .all(...ids) as Array<{ parent_id: Id; n: number }>
-      for (const { parent_id, n } of subs) out.set(parent_id, { ...out.get(parent_id)!, subgroups_count: n })
-      // a discussion's thread is discarded together with it, so its topic alone answers
-      const discussions = s(`SELECT group_id, count(*) AS n FROM topics
-        WHERE topicable_type = 'Discussion' AND discarded_at IS NULL AND group_id IN (${ph}) GROUP BY group_id`).all(...ids) as Array<{ group_id: Id; n: number }>
-      for (const { group_id, n } of discussions) out.set(group_id, { ...out.get(group_id)!, discussions_count: n })
-      const polls = s(`SELECT t.group_id, count(*) AS n FROM polls p JOIN topics t ON t.id = p.topic_id
-        WHERE p.discarded_at IS NULL AND t.group_id IN (${ph}) GROUP BY t.group_id`).all(...ids) as Array<{ group_id: Id; n: number }>
-      for (const { group_id, n } of polls) out.set(group_id, { ...out.get(group_id)!, polls_count: n })
       return out
     }),
   insert: (g) =>
