@@ -7,6 +7,8 @@
  *   GET /api/b2/discussions?group_id=   a group with 10,000 discussions (first page of 50, meta.total)
  *
  *   BENCH_SECONDS=10  BENCH_WARMUP_SECONDS=2  BENCH_CONNECTIONS=8
+ *   BENCH_THREAD_COMMENTS=2000  BENCH_GROUP_DISCUSSIONS=10000   (50 and 50: the light variant, a thread of 50 comments and a
+ *   page of 50 discussions)
  *
  * The convene server is bench/convene-server.js (shared with bench/run.js); each server runs in its own
  * child process, autocannon here. Results go to bench/results/threads.json.
@@ -25,8 +27,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8)
 
-const COMMENTS = 2_000
-const DISCUSSIONS = 10_000
+const COMMENTS = Number(process.env.BENCH_THREAD_COMMENTS ?? 2_000)
+const DISCUSSIONS = Number(process.env.BENCH_GROUP_DISCUSSIONS ?? 10_000)
 const AUTHORS = 40
 
 /** Seeds through the core use cases (each batch in one outer transaction, which the use cases join). */
