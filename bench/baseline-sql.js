@@ -1,6 +1,7 @@
 /**
  * What the bare baselines share: opening the seeded file, and the SQL that builds a group's JSON exactly as
- * convene serializes it (with its counters recounted per request: the baselines keep no counters).
+ * convene serializes it, with the counters the database keeps on the group row (migrations 010 and 016), as
+ * convene reads them.
  */
 import Database from "better-sqlite3"
 
@@ -33,11 +34,7 @@ export const GROUP = `json_object('id', g.id, 'key', g.key, 'handle', g.handle, 
   'members_can_edit_comments', ${bool("g.members_can_edit_comments")}, 'members_can_raise_motions', ${bool("g.members_can_raise_motions")},
   'members_can_vote', ${bool("g.members_can_vote")}, 'members_can_add_members', ${bool("g.members_can_add_members")},
   'admins_can_edit_user_content', ${bool("g.admins_can_edit_user_content")},
-  'memberships_count', (SELECT count(*) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL),
-  'accepted_memberships_count', (SELECT count(accepted_at) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL),
-  'pending_memberships_count', (SELECT count(*) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL AND m.accepted_at IS NULL),
-  'admin_memberships_count', (SELECT count(*) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL AND m.admin = 1),
-  'delegates_count', (SELECT count(*) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL AND m.delegate = 1),
-  'discussions_count', (SELECT count(*) FROM topics t WHERE t.group_id = g.id AND t.topicable_type = 'Discussion' AND t.discarded_at IS NULL),
-  'polls_count', (SELECT count(*) FROM polls x JOIN topics t ON t.id = x.topic_id WHERE t.group_id = g.id AND x.discarded_at IS NULL),
-  'subgroups_count', (SELECT count(*) FROM groups s WHERE s.parent_id = g.id), 'created_at', g.created_at)`
+  'memberships_count', g.memberships_count, 'accepted_memberships_count', g.accepted_memberships_count,
+  'pending_memberships_count', g.pending_memberships_count, 'admin_memberships_count', g.admin_memberships_count,
+  'delegates_count', g.delegates_count, 'discussions_count', g.discussions_count, 'polls_count', g.polls_count,
+  'subgroups_count', g.subgroups_count, 'created_at', g.created_at)`
