@@ -3,6 +3,7 @@
  *   bare      node:http alone
  *   runtime   node:http, the answer computed by an Effect run on a runtime built once at start
  *   router    @effect/platform's HttpRouter on its Node server (no HttpApi)
+ *   handler   the same HttpRouter app through NodeHttpServer.makeHandler on a plain node:http server
  *   httpapi   @effect/platform's HttpApi (HttpApiBuilder), as convene serves today
  */
 import * as http from "node:http"
@@ -37,7 +38,12 @@ if (kind === "bare") {
   const server = http.createServer()
   server.on("listening", () => process.send({ url: `http://127.0.0.1:${server.address().port}` }))
   const nodeLayer = NodeHttpServer.layer(() => server, { port: 0, host: "127.0.0.1" })
-  if (kind === "router") {
+  if (kind === "handler") {
+    const app = HttpRouter.empty.pipe(HttpRouter.get("/healthz", Effect.succeed(HttpServerResponse.unsafeJson({ ok: true }))))
+    const handler = await Effect.runPromise(NodeHttpServer.makeHandler(app))
+    const plain = http.createServer(handler)
+    listen(plain)
+  } else if (kind === "router") {
     const app = HttpRouter.empty.pipe(HttpRouter.get("/healthz", Effect.succeed(HttpServerResponse.unsafeJson({ ok: true }))))
     Layer.launch(HttpServer.serve(app).pipe(Layer.provide(nodeLayer))).pipe(Effect.runFork)
   } else {

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url"
 const here = dirname(fileURLToPath(import.meta.url))
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
-const KINDS = ["bare", "runtime", "router", "httpapi"]
+const KINDS = ["bare", "runtime", "handler", "router", "httpapi"]
 const servers = await Promise.all(KINDS.map((kind) => new Promise((ok, fail) => {
   const child = fork(join(here, "serving-candidates.js"), [kind])
   child.once("message", (m) => ok({ kind, url: m.url, child }))
