@@ -126,11 +126,14 @@ t.test("usage errors exit 2, --help exits 0", async (t) => {
   t.notOk(existsSync(filename), "no usage error opened (or created) the database")
 })
 
-t.test("serve refuses an unknown LOG_LEVEL before opening anything", async (t) => {
+t.test("serve refuses an unknown LOG_LEVEL or INVITATION_TTL_DAYS before opening anything", async (t) => {
   const { filename } = fixture(t)
   const r = await run(["serve", "--port", "0", "--db", filename], { LOG_LEVEL: "loud" })
   t.equal(r.code, 1)
   t.match(r.stderr, /LOG_LEVEL=loud is not one of fatal, error, warn, info, debug, trace, silent/)
+  const ttl = await run(["serve", "--port", "0", "--db", filename], { INVITATION_TTL_DAYS: "0" })
+  t.equal(ttl.code, 1)
+  t.match(ttl.stderr, /INVITATION_TTL_DAYS=0 is not a whole number of days from 1 to 3650/)
   t.notOk(existsSync(filename), "no database was created")
 })
 

@@ -404,3 +404,31 @@ t.test("30 sign-in requests an hour per IP address, whatever the addresses", asy
   t.equal(last, 429)
   t.ok(Number(retry) > 0, "with Retry-After")
 })
+
+t.test("INVITATION_TTL_DAYS sets how long invitations last: the server, the command line, and refused when not a number of days", async (t) => {
+  const DAY_MS = 86_400_000
+  const lifetimeDays = (rows: Array<{ created_at: string; expires_at: string }>) =>
+    rows.map((r) => Math.round((Date.parse(r.expires_at) - Date.parse(r.created_at)) / DAY_MS))
+  const s = await startTestServer({ invitationTtlDays: 2 })
+  t.teardown(s.close)
+  const ada = await seedUser(s.convene, { name: "Ada" })
+  const { group } = await s.convene.groups.create({ name: "Short", owner: ada.user })
+  t.equal((await s.as(ada.apiKey).post("api/b2/memberships", { json: { group_id: group.id, emails: ["bea@example.org"] } })).statusCode, 200)
+  t.same(lifetimeDays(s.sql("SELECT created_at, expires_at FROM invitation_tokens")), [2], "the server's invitations last 2 days")
+
+  const { runCli } = await import("@convene/cli")
+  const cli = (env: Record<string, string>, ...args: Array<string>) => {
+    let stderr = ""
+    return runCli([...args, "--db", s.filename], { stdout: () => {}, stderr: (e) => void (stderr += e), env, exitCode: 0 }).then((code) => ({ code, stderr }))
+  }
+  const { user: cy } = await s.convene.users.create({ email: "cy@example.org", name: "Cy" })
+  t.equal((await cli({ INVITATION_TTL_DAYS: "7" }, "members", "add", "--group", String(group.id), "--user", String(cy.id), "--pending")).code, 0)
+  t.same(lifetimeDays(s.sql("SELECT created_at, expires_at FROM invitation_tokens WHERE user_id = ?", cy.id)), [7], "the command line's last 7")
+  const { user: dee } = await s.convene.users.create({ email: "dee@example.org", name: "Dee" })
+  const refused = await cli({ INVITATION_TTL_DAYS: "soon" }, "members", "add", "--group", String(group.id), "--user", String(dee.id), "--pending")
+  t.equal(refused.code, 1)
+  t.match(refused.stderr, /INVITATION_TTL_DAYS=soon is not a whole number of days from 1 to 3650/)
+  t.same(s.sql("SELECT id FROM memberships WHERE user_id = ?", dee.id), [], "and nothing was added")
+  t.equal((await cli({}, "members", "add", "--group", String(group.id), "--user", String(dee.id), "--pending")).code, 0)
+  t.same(lifetimeDays(s.sql("SELECT created_at, expires_at FROM invitation_tokens WHERE user_id = ?", dee.id)), [30], "unset: 30 days")
+})

@@ -41,7 +41,8 @@ export const withConvene = async (
     if (!create && filename !== ":memory:" && !existsSync(filename)) {
       throw new CliError(`no database at ${filename} (run \`convene init\`, or pass --db or set CONVENE_DB)`)
     }
-    convene = makeConvene({ filename })
+    // members add --pending and the like invite people: their invitations last as the server's do
+    convene = makeConvene({ filename, invitationTtlDays: Rules.invitationTtlDaysFrom(io().env.INVITATION_TTL_DAYS) })
     await body(convene, out)
   } catch (e) {
     out.fail(e)

@@ -12,6 +12,7 @@ import { Effect, Either, Layer, ManagedRuntime, ParseResult, Schema } from "effe
 import * as InputSchemas from "./domain/inputs.js"
 import type { PollStatus } from "./ports/polls.js"
 import { badRequest } from "./errors.js"
+import { INVITATION_TTL_DAYS } from "./rules/people.js"
 import { Store } from "./ports/store.js"
 import { makeSqliteStore } from "./sqlite/index.js"
 import * as Users from "./services/users.js"
@@ -66,12 +67,18 @@ export interface ConveneOptions {
   readonly filename: string
   /** Allow webhooks to private and reserved addresses (CONVENE_ALLOW_PRIVATE_WEBHOOKS). Default false. */
   readonly allowPrivateWebhooks?: boolean
+  /** How many days an invitation stays valid (INVITATION_TTL_DAYS). Default 30. */
+  readonly invitationTtlDays?: number
 }
 
 /** Builds the core over one SQLite file: the Store layer, a runtime, and a Promise-friendly facade. */
 export const makeConvene = (options: ConveneOptions) => {
   const store = makeSqliteStore(options.filename)
-  const layer = Layer.merge(Layer.succeed(Store, store), NodeUrlPolicyLive(options.allowPrivateWebhooks ?? false))
+  const layer = Layer.mergeAll(
+    Layer.succeed(Store, store),
+    NodeUrlPolicyLive(options.allowPrivateWebhooks ?? false),
+    Layer.succeed(People.InvitationTtlDays, options.invitationTtlDays ?? INVITATION_TTL_DAYS)
+  )
   const runtime = ManagedRuntime.make(layer)
 
   /** Runs a use case; a domain error rejects the promise with the error value itself (NotFound, Invalid …). */

@@ -1,3 +1,4 @@
+import { Rules } from "@convene/core"
 import { b3Enabled } from "./auth.js"
 import { LOG_LEVELS, type LogLevelName } from "./observe/log.js"
 import type { HttpSettings } from "./settings.js"
@@ -26,6 +27,7 @@ export const settingsFromEnv = (env: Env, listen: { host: string; port: number }
   version: VERSION,
   allowPrivateWebhooks: env.CONVENE_ALLOW_PRIVATE_WEBHOOKS === "1",
   logLevel: logLevelFromEnv(env.LOG_LEVEL),
+  invitationTtlDays: Rules.invitationTtlDaysFrom(env.INVITATION_TTL_DAYS),
   ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {})
 })
 

@@ -5,7 +5,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 // the module, not the package index: the index loads every Node platform module (workers, sockets, …)
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { badRequest, NodeUrlPolicyLive, Store, type StoreService } from "@convene/core"
+import { badRequest, NodeUrlPolicyLive, People, Rules, Store, type StoreService } from "@convene/core"
 import { Cause, Effect, Exit, Fiber, Layer, Option } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -94,6 +94,7 @@ export const serverLayer = (options: ServerOptions, server: http.Server) =>
     Layer.provide(AppLive),
     Layer.provide(NodeHttpServer.layer(() => server, { port: options.port, host: options.host })),
     Layer.provide(Layer.succeed(Store, options.store)),
+    Layer.provide(Layer.succeed(People.InvitationTtlDays, options.settings.invitationTtlDays ?? Rules.INVITATION_TTL_DAYS)),
     Layer.provide(Layer.succeed(Telemetry, options.telemetry ?? silentTelemetry())),
     Layer.provide(NodeUrlPolicyLive(options.settings.allowPrivateWebhooks ?? false)),
     Layer.provide(Layer.succeed(Settings, options.settings))

@@ -15,6 +15,8 @@ export interface HttpSettings {
   readonly logLevel?: LogLevelName
   /** METRICS_TOKEN: /metrics wants it as a bearer token; unset, /metrics answers loopback only. */
   readonly metricsToken?: string
+  /** INVITATION_TTL_DAYS: how many days an invitation stays valid; default 30. */
+  readonly invitationTtlDays?: number
 }
 
 export class Settings extends Context.Tag("@convene/http/Settings")<Settings, HttpSettings>() {}

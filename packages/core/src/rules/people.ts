@@ -2,7 +2,16 @@
  * People, pure (decisions §5): how long invitations, codes and sessions live, the sign-in rate limits,
  * and what state an invitation is in.
  */
-export const INVITATION_TTL_MS = 30 * 86_400_000
+/** How long an invitation stays valid unless configured otherwise (INVITATION_TTL_DAYS). */
+export const INVITATION_TTL_DAYS = 30
+
+/** INVITATION_TTL_DAYS: a whole number of days from 1 to 3650; unset or empty, 30. Anything else is refused in words. */
+export const invitationTtlDaysFrom = (value: string | undefined): number => {
+  if (value === undefined || value.trim() === "") return INVITATION_TTL_DAYS
+  const days = Number(value)
+  if (!Number.isInteger(days) || days < 1 || days > 3650) throw new Error(`INVITATION_TTL_DAYS=${value} is not a whole number of days from 1 to 3650`)
+  return days
+}
 export const LOGIN_CODE_TTL_MS = 15 * 60_000
 export const SESSION_TTL_MS = 30 * 86_400_000
 /** a session's expiry slides forward at most this often (one write an hour, not one per request) */

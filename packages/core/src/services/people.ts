@@ -4,15 +4,15 @@
  * in constant time, and made when the message that carries it is sent (mintSecrets), so none is ever at
  * rest in plain text. The pages bind these; an embedder gets them unchanged.
  */
-import { Clock, Effect } from "effect"
+import { Clock, Context, Effect } from "effect"
 import { randomBytes, randomInt } from "node:crypto"
 import type { Group, Id, MailMessage, Topic, User } from "../domain/records.js"
 import { type Forbidden, forbidden, type Invalid, invalid, type TooManyRequests, tooManyRequests } from "../errors.js"
 import type { InvitationKind, InvitationToken } from "../ports/people.js"
 import { Store } from "../ports/store.js"
 import {
+  INVITATION_TTL_DAYS,
   codeUsable,
-  INVITATION_TTL_MS,
   invitationState,
   type InvitationState,
   LOGIN_CODE_TTL_MS,
@@ -33,6 +33,15 @@ const iso = (ms: number) => new Date(ms).toISOString()
 const newSecret = () => randomBytes(24).toString("base64url")
 
 // Invitations
+
+
+/**
+ * How many days an invitation stays valid (decisions §5: 30, `INVITATION_TTL_DAYS`). A Context.Reference:
+ * 30 unless the server, the command line or an embedder provides another value.
+ */
+export class InvitationTtlDays extends Context.Reference<InvitationTtlDays>()("@convene/core/InvitationTtlDays", {
+  defaultValue: () => INVITATION_TTL_DAYS
+}) {}
 
 export interface NewInvitation {
   readonly kind: InvitationKind
@@ -63,7 +72,7 @@ export const recordInvitation = (i: NewInvitation): Effect.Effect<InvitationToke
       topic_id: i.topic?.id ?? null,
       message: i.message ?? null,
       created_at: iso(now),
-      expires_at: iso(now + INVITATION_TTL_MS)
+      expires_at: iso(now + (yield* InvitationTtlDays) * 86_400_000)
     })
   })
 
