@@ -378,7 +378,9 @@ t.test("a thread guest invited by address accepts and reads the thread; a poll g
   const shown = await g.get(path)
   t.match(shown.html, /invited you to take part in a discussion of Garden Club/)
   t.match(shown.html, /<blockquote>Join us<\/blockquote>/)
-  t.equal((await g.post(path, { name: "Gwen" })).status, 303)
+  const acceptedThread = await g.post(path, { name: "Gwen" })
+  t.equal(acceptedThread.status, 303)
+  t.equal(acceptedThread.headers.get("location"), `/d/${d.key}`, "and lands on the thread")
   t.equal((await g.get(`/d/${d.key}`)).status, 200, "the guest reads the thread")
   t.equal((await g.get(`/g/${group.key}`)).status, 404, "but not the group")
 
@@ -387,7 +389,9 @@ t.test("a thread guest invited by address accepts and reads the thread; a poll g
   const v = browser()
   const invitation = linkIn(await mailTo("voter@example.org", before))
   t.match((await v.get(invitation)).html, /invited you to take part in a poll of Garden Club/)
-  t.equal((await v.post(invitation, { name: "Val" })).status, 303, "a poll guest accepts")
+  const acceptedPoll = await v.post(invitation, { name: "Val" })
+  t.equal(acceptedPoll.status, 303, "a poll guest accepts")
+  t.equal(acceptedPoll.headers.get("location"), `/p/${poll.key}`, "and lands on the poll")
   t.equal((await v.post(`/p/${poll.key}/vote`, { choice: "agree" })).status, 303, "and votes")
 })
 

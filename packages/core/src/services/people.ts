@@ -126,6 +126,23 @@ export interface InvitationView {
   readonly topic: Topic | undefined
 }
 
+/**
+ * Where an accepted invitation takes the person (decisions §5): a thread or poll guest to the thread or poll
+ * they were invited to, a new member to the API access page.
+ */
+const landingOf = (view: InvitationView): Effect.Effect<string, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const topic = view.topic
+    if (view.invitation.kind === "group" || topic === undefined || topic.topicable_id === null) return "/profile/api_access"
+    if (topic.topicable_type === "Discussion") {
+      const discussion = yield* store.discussions.byId(topic.topicable_id)
+      return discussion === undefined ? "/profile/api_access" : `/d/${discussion.key}`
+    }
+    const poll = yield* store.polls.byId(topic.topicable_id)
+    return poll === undefined ? "/profile/api_access" : `/p/${poll.key}`
+  })
+
 /** What an invitation link shows, or undefined for a token nobody issued. */
 export const showInvitation = (token: string): Effect.Effect<InvitationView | undefined, never, Store> =>
   Effect.gen(function*() {
@@ -155,7 +172,11 @@ export type Unusable = { readonly _tag: "Unusable"; readonly state: InvitationSt
 export const acceptInvitation = (
   token: string,
   name: string | undefined
-): Effect.Effect<{ readonly user: User; readonly view: InvitationView; readonly session: string }, Unusable | Invalid, Store> =>
+): Effect.Effect<
+  { readonly user: User; readonly view: InvitationView; readonly session: string; readonly landing: string },
+  Unusable | Invalid,
+  Store
+> =>
   Effect.gen(function*() {
     const store = yield* Store
     return yield* store.transaction(Effect.gen(function*() {
@@ -173,7 +194,7 @@ export const acceptInvitation = (
       }
       yield* store.invitations.markUsed(view.invitation.id, now)
       const user = (yield* store.users.byId(view.invitee.id))!
-      return { user, view, session: yield* startSession(user.id) }
+      return { user, view, session: yield* startSession(user.id), landing: yield* landingOf(view) }
     }))
   })
 

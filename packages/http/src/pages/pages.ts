@@ -178,7 +178,7 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
         if (e._tag === "Invalid") return yield* invitationPage(request, token, "Please give your name.", 422)
         return yield* invitationPage(request, token)
       }
-      return signedIn(seeOther("/profile/api_access"), accepted.right.session)
+      return signedIn(seeOther(accepted.right.landing), accepted.right.session)
     }))
 
     // Sign-in and sign-out
