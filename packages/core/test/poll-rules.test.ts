@@ -24,7 +24,7 @@ t.test("option validation", async (t) => {
     ["dot_vote", ["x"], null]
   ]
   for (const [type, names, err] of table) {
-    const e = Rules.optionsError(type, names)
+    const e = Rules.optionsErrors(type, names)
     if (err === null) t.equal(e, null, `${type} ${names}`)
     else t.match(e, err, `${type} ${names}`)
   }
@@ -64,7 +64,7 @@ t.test("ballot validation per type", async (t) => {
     ["dot_vote", { dots_per_person: 20 }, five, { a: 20 }, null]
   ]
   for (const [type, cfg, options, ballot, err] of table) {
-    const e = Rules.ballotError(Rules.ballotConfig(type, cfg), options, ballot)
+    const e = Rules.ballotErrors(Rules.ballotConfig(type, cfg), options, ballot)
     if (err === null) t.equal(e, null, `${type} ${JSON.stringify(ballot)}`)
     else t.match(e, err, `${type} ${JSON.stringify(ballot)}`)
   }
@@ -122,7 +122,7 @@ t.test("property: random valid ballots — totals equal the sum of scores, perce
           case "meeting": scores = Object.fromEntries(options.map((o, i) => [o.name, (seed >> i) % 3])); break
           default: scores = { [pick(0).name]: 1 + (seed % 8) }
         }
-        if (Rules.ballotError(cfg, options, scores) !== null) throw new Error(`generated an invalid ${type} ballot ${JSON.stringify(scores)}`)
+        if (Rules.ballotErrors(cfg, options, scores) !== null) throw new Error(`generated an invalid ${type} ballot ${JSON.stringify(scores)}`)
         const byId = new Map(options.map((o) => [o.name, o.id]))
         return stance(voter + 1, Object.fromEntries(Object.entries(scores).map(([k, v]) => [byId.get(k)!, v])))
       })

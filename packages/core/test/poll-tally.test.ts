@@ -41,7 +41,7 @@ t.test("SQL tallies equal the in-memory definition, for every type", async (t) =
       else if (type === "ranked_choice") [...names].sort((a, b) => ((seed * (a.charCodeAt(0) + 3)) % 7) - ((seed * (b.charCodeAt(0) + 3)) % 7) || a.localeCompare(b)).forEach((x, k) => (scores[x] = 3 - k))
       else if (type === "meeting") names.forEach((x, k) => (scores[x] = (seed >> k) % 3))
       else scores[names[seed % 4]!] = 1 + (seed % 8)
-      if (Rules.ballotError(cfg, view.options, scores) !== null) continue
+      if (Rules.ballotErrors(cfg, view.options, scores) !== null) continue
       await convene.run(Effect.flatMap(loadAccess(voters[i]!), (a) => Stances.castVote(a, { poll_id: view.poll.id, option_scores: scores })))
       if (seed % 7 === 0) {
         // a changed vote replaces the first

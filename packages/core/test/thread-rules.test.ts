@@ -48,9 +48,9 @@ t.test("canShowTopic and topicScope agree on every case", async (t) => {
 })
 
 t.test("privacy: the group's options decide, and the default follows the group", async (t) => {
-  t.equal(Rules.privacyError(group(1, { discussion_privacy_options: "public_only" }), true), "must be public")
-  t.equal(Rules.privacyError(group(1, { discussion_privacy_options: "private_only" }), false), "must be private")
-  t.equal(Rules.privacyError(group(1, { discussion_privacy_options: "public_or_private" }), true), null)
+  t.equal(Rules.privacyErrors(group(1, { discussion_privacy_options: "public_only" }), true), "must be public")
+  t.equal(Rules.privacyErrors(group(1, { discussion_privacy_options: "private_only" }), false), "must be private")
+  t.equal(Rules.privacyErrors(group(1, { discussion_privacy_options: "public_or_private" }), true), null)
   t.equal(Rules.privateDefault(group(1, { discussion_privacy_options: "public_or_private", is_visible_to_public: true })), false)
   t.equal(Rules.privateDefault(group(1, { discussion_privacy_options: "public_or_private" })), true)
   t.equal(Rules.privateDefault(group(1, { discussion_privacy_options: "public_only" })), false)

@@ -24,7 +24,7 @@ export const ballotConfig = (poll_type: PollType, set: ConfigInput = {}): Ballot
 }
 
 /** Checks the numbers a client may set; returns [field, message] or null. */
-export const configError = (c: BallotConfig): [string, string] | null => {
+export const configErrors = (c: BallotConfig): [string, string] | null => {
   const ints: Array<keyof BallotConfig> = ["min_score", "max_score", "minimum_stance_choices", "maximum_stance_choices", "dots_per_person"]
   for (const f of ints) {
     const v = c[f] as number
@@ -39,7 +39,7 @@ export const configError = (c: BallotConfig): [string, string] | null => {
 }
 
 /** Validates a poll's complete option list; returns the message for `options`, or null. */
-export const optionsError = (type: PollType, names: ReadonlyArray<string>): string | null => {
+export const optionsErrors = (type: PollType, names: ReadonlyArray<string>): string | null => {
   const facts = POLL_TYPE_FACTS[type]
   if (names.length < facts.minOptions) return `a ${type} needs at least ${facts.minOptions} option${facts.minOptions > 1 ? "s" : ""}`
   if (names.length > 100) return "at most 100 options"
@@ -65,7 +65,7 @@ export const orderOptions = (type: PollType, names: ReadonlyArray<string>): Read
  * Validates a ballot (option name → score) for the poll's type; returns what is wrong, or null.
  * Loomio's BallotValidator: integer scores ≥ 0, choice counts, score bounds, and the type's ballot rule.
  */
-export const ballotError = (c: BallotConfig, options: ReadonlyArray<PollOption>, scores: Readonly<Record<string, number>>): string | null => {
+export const ballotErrors = (c: BallotConfig, options: ReadonlyArray<PollOption>, scores: Readonly<Record<string, number>>): string | null => {
   const names = new Set(options.map((o) => o.name))
   const entries = Object.entries(scores)
   const unknown = entries.filter(([n]) => !names.has(n)).map(([n]) => n)

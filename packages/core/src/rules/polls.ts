@@ -100,7 +100,7 @@ export interface PollSettingsInput {
  * cannot change, results cannot be revealed early (an open poll's `until_closed` stays, as Loomio's
  * cannot_reveal_results_early), and a poll is never de-anonymised.
  */
-export const pollSettingsError = (input: PollSettingsInput, current?: Poll): [string, string] | null => {
+export const pollSettingsErrors = (input: PollSettingsInput, current?: Poll): [string, string] | null => {
   if (current === undefined && (input.poll_type === undefined || input.poll_type.trim() === "")) return ["poll_type", "can't be blank"]
   if (input.poll_type !== undefined && !isOneOf(POLL_TYPES, input.poll_type)) return ["poll_type", `must be one of ${POLL_TYPES.join(", ")}`]
   if (current !== undefined && input.poll_type !== undefined && input.poll_type !== current.poll_type) return ["poll_type", "can't be changed"]

@@ -70,7 +70,7 @@ export const groupTopicScope = (access: Access, group: Group): TopicScope => {
 }
 
 /** Loomio's `privacy_is_permitted_by_group`: the error for `private`, or null when allowed. */
-export const privacyError = (group: Group, isPrivate: boolean): string | null => {
+export const privacyErrors = (group: Group, isPrivate: boolean): string | null => {
   if (group.discussion_privacy_options === "public_only" && isPrivate) return "must be public"
   if (group.discussion_privacy_options === "private_only" && !isPrivate) return "must be private"
   return null

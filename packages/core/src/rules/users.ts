@@ -9,7 +9,7 @@ export const normaliseEmail = (email: string): string => email.trim().toLowerCas
 export const isEmail = (email: string): boolean => email.length <= 254 && EMAIL.test(email)
 
 /** The first address of a list that is not a valid e-mail address (after normalising), as a message; else null. */
-export const emailsError = (emails: ReadonlyArray<string> | undefined): string | null => {
+export const emailsErrors = (emails: ReadonlyArray<string> | undefined): string | null => {
   const bad = (emails ?? []).find((e) => !isEmail(normaliseEmail(e)))
   return bad === undefined ? null : `${JSON.stringify(bad)} is not a valid e-mail address`
 }

@@ -1,6 +1,6 @@
 import { Clock, Effect } from "effect"
 import { type Invalid, invalid } from "../errors.js"
-import { emailsError } from "../rules/users.js"
+import { emailsErrors } from "../rules/users.js"
 import type { Page, User } from "../domain/records.js"
 import { makeAccess, type Access } from "../rules/access.js"
 import { Store } from "../ports/store.js"
@@ -21,6 +21,6 @@ export const DEFAULT_PAGE: Page = { limit: 50, offset: 0 }
 
 /** Every address of `field` valid, or a 422 naming the field and the first bad address, before anything is written. */
 export const checkEmails = (field: string, emails: ReadonlyArray<string> | undefined): Effect.Effect<void, Invalid> => {
-  const error = emailsError(emails)
+  const error = emailsErrors(emails)
   return error === null ? Effect.void : Effect.fail(invalid(field, error))
 }

@@ -7,7 +7,7 @@ import type { Access } from "../rules/access.js"
 import { cleanBody } from "../rules/bodies.js"
 import { canDeleteDiscussion, canEditDiscussion, canStartDiscussion } from "../rules/discussions.js"
 import { canShowGroup } from "../rules/groups.js"
-import { canShowTopic, groupTopicScope, privacyError, privateDefault } from "../rules/topics.js"
+import { canShowTopic, groupTopicScope, privacyErrors, privateDefault } from "../rules/topics.js"
 import { type GroupView, viewGroups } from "./groups.js"
 import { checkEmails, nowIso, type Paged } from "./common.js"
 import { newRecordKey } from "./keys.js"
@@ -112,7 +112,7 @@ export const createDiscussion = (
       if (!canStartDiscussion(access, group)) return yield* forbidden("Not authorized to create Discussion.")
       if (isBlank(input.title)) return yield* invalid("title", "can't be blank")
       const isPrivate = input.private ?? privateDefault(group)
-      const privacy = privacyError(group, isPrivate)
+      const privacy = privacyErrors(group, isPrivate)
       if (privacy !== null) return yield* invalid("private", privacy)
       yield* checkEmails("recipient_emails", input.recipient_emails)
       const now = yield* nowIso
@@ -169,7 +169,7 @@ export const updateDiscussion = (
       }
       if (input.title !== undefined && isBlank(input.title)) return yield* invalid("title", "can't be blank")
       if (input.private !== undefined && ctx.group !== undefined) {
-        const privacy = privacyError(ctx.group, input.private)
+        const privacy = privacyErrors(ctx.group, input.private)
         if (privacy !== null) return yield* invalid("private", privacy)
       }
       yield* checkEmails("recipient_emails", input.recipient_emails)

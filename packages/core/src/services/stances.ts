@@ -9,7 +9,7 @@ import { forbidden, type Forbidden, type Invalid, invalid, type NotFound } from 
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { cleanBody } from "../rules/bodies.js"
-import { ballotError } from "../rules/pollTypes.js"
+import { ballotErrors } from "../rules/pollTypes.js"
 import { notOpenToVotes, voteRefusal } from "../rules/polls.js"
 import { revealVoteEvent } from "../rules/reveal.js"
 import { bodyMarkdown, describeChoices } from "../rules/threadMarkdown.js"
@@ -63,7 +63,7 @@ export const castVote = (access: Access, input: VoteInput): Effect.Effect<VoteRe
       const refusal = voteRefusal(access, ctx, poll, ballot)
       if (refusal !== null) return yield* (refusal._tag === "NotOpen" ? invalid("poll_id", refusal.message) : forbidden(refusal.message))
       const options = yield* store.pollOptions.ofPolls([poll.id])
-      const problem = ballotError(poll, options, input.option_scores)
+      const problem = ballotErrors(poll, options, input.option_scores)
       if (problem !== null) return yield* invalid("option_scores", problem)
       const byName = new Map(options.map((o) => [o.name, o.id]))
       const choices = new Map(Object.entries(input.option_scores).map(([name, score]) => [byName.get(name)!, score]))

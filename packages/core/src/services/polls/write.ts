@@ -10,8 +10,8 @@ import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFou
 import { Store } from "../../ports/store.js"
 import type { Access } from "../../rules/access.js"
 import { cleanBody } from "../../rules/bodies.js"
-import { ballotConfig, configError, optionsError, orderOptions } from "../../rules/pollTypes.js"
-import { canClosePoll, canDeletePoll, canEditPoll, canReopenPoll, canStartPoll, isActive, isDraft, pollSettingsError } from "../../rules/polls.js"
+import { ballotConfig, configErrors, optionsErrors, orderOptions } from "../../rules/pollTypes.js"
+import { canClosePoll, canDeletePoll, canEditPoll, canReopenPoll, canStartPoll, isActive, isDraft, pollSettingsErrors } from "../../rules/polls.js"
 import { privateDefault, type TopicContext } from "../../rules/topics.js"
 import { giveBallot } from "../ballots.js"
 import { checkEmails, nowIso } from "../common.js"
@@ -82,17 +82,17 @@ const targetThread = (access: Access, input: PollInput) =>
 export const createPoll = (access: Access, input: PollInput): Effect.Effect<PollView, NotFound | Forbidden | Invalid, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
-    const settingsProblem = pollSettingsError(input)
+    const settingsProblem = pollSettingsErrors(input)
     if (settingsProblem !== null) return yield* invalid(settingsProblem[0], settingsProblem[1])
     const type = input.poll_type as PollType
     if (isBlank(input.title)) return yield* invalid("title", "can't be blank")
     const hide = (input.hide_results ?? "off") as HideResults
     const notify = (input.notify_on_closing_soon ?? "nobody") as NotifyOnClosingSoon
     const names = input.options ?? POLL_TYPE_FACTS[type].defaultOptions
-    const optionProblem = optionsError(type, names)
+    const optionProblem = optionsErrors(type, names)
     if (optionProblem !== null) return yield* invalid("options", optionProblem)
     const config = ballotConfig(type, input)
-    const configProblem = configError(config)
+    const configProblem = configErrors(config)
     if (configProblem !== null) return yield* invalid(configProblem[0], configProblem[1])
     yield* checkEmails("recipient_emails", input.recipient_emails)
     const now = yield* nowIso
@@ -186,10 +186,10 @@ export const updatePoll = (access: Access, ref: string, input: PollPatchInput): 
       const { ctx, poll } = yield* visiblePoll(access, ref)
       if (!canEditPoll(access, ctx, poll)) return yield* forbidden("Not authorized to update Poll.")
       const discussionId = ctx.topic.topicable_type === "Discussion" ? ctx.topic.topicable_id : null
-      const problem = pollSettingsError(input, poll) ?? placementError(poll, discussionId, input)
+      const problem = pollSettingsErrors(input, poll) ?? placementError(poll, discussionId, input)
       if (problem !== null) return yield* invalid(problem[0], problem[1])
       if (input.options !== undefined) {
-        const problem = optionsError(poll.poll_type, input.options)
+        const problem = optionsErrors(poll.poll_type, input.options)
         if (problem !== null) return yield* invalid("options", problem)
       }
       let closingAt = poll.closing_at
