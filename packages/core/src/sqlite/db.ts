@@ -23,10 +23,12 @@ export class DatabaseError extends Error {
   override readonly name = "DatabaseError"
 }
 
-const open = (filename: string, readonly: boolean): Db => {
+/** Opens one connection; every failure names the file (a file that is not SQLite fails here, not at the first query). */
+export const openFile = (filename: string, readonly: boolean): Db => {
   try {
     const db = new Database(filename, readonly ? { readonly: true, fileMustExist: true } : {})
     db.pragma("busy_timeout = 5000")
+    if (readonly) db.pragma("schema_version")
     if (!readonly) {
       db.pragma("journal_mode = WAL")
       db.pragma("synchronous = FULL")
@@ -57,7 +59,7 @@ export const migrate = (db: Db): number => {
 }
 
 export const openConnections = (filename: string): Connections => {
-  const write = open(filename, false)
+  const write = openFile(filename, false)
   try {
     migrate(write)
   } catch (e) {
@@ -68,7 +70,7 @@ export const openConnections = (filename: string): Connections => {
   // from here the runner waits for other writers itself, off the event loop (see `begin`)
   write.pragma("busy_timeout = 0")
   const memory = filename === ":memory:" || filename === ""
-  const read = memory ? write : open(filename, true)
+  const read = memory ? write : openFile(filename, true)
   return {
     filename: memory ? "" : filename,
     write,

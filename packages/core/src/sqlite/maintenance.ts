@@ -6,7 +6,7 @@
 import Database from "better-sqlite3"
 import { existsSync, rmSync } from "node:fs"
 import type { OutboxBacklog } from "../ports/outbox.js"
-import { type Db, DatabaseError } from "./db.js"
+import { type Db, DatabaseError, openFile } from "./db.js"
 import { migrations } from "./migrations/index.js"
 import { backlogOf } from "./outbox.js"
 
@@ -26,15 +26,7 @@ export interface DatabaseReport {
 
 const openReadonly = (path: string): Db => {
   if (!existsSync(path)) throw new DatabaseError(`no database at ${path}`)
-  try {
-    const db = new Database(path, { readonly: true, fileMustExist: true })
-    db.pragma("busy_timeout = 5000")
-    // a file that is not SQLite fails here, not at open
-    db.pragma("schema_version")
-    return db
-  } catch (e) {
-    throw new DatabaseError(`cannot open the database ${path}: ${(e as Error).message}`)
-  }
+  return openFile(path, true)
 }
 
 /** Reads a database without changing it: schema version, integrity and the outboxes. */
