@@ -8,7 +8,7 @@ import { cleanBody } from "../rules/bodies.js"
 import { canDeleteDiscussion, canEditDiscussion, canStartDiscussion } from "../rules/discussions.js"
 import { canShowGroup } from "../rules/groups.js"
 import { canShowTopic, groupTopicScope, privacyErrors, privateDefault } from "../rules/topics.js"
-import { type GroupView, viewGroups } from "./groups.js"
+import { type GroupView, viewGroupsById } from "./groups.js"
 import { checkEmails, nowIso, type Paged } from "./common.js"
 import { newRecordKey } from "./keys.js"
 import { announce, hasRecipients, recipientsOf, recordItem, rootItem, threadEvent, topicContext } from "./threads/kernel.js"
@@ -92,8 +92,7 @@ export const related = (
 ): Effect.Effect<{ groups: ReadonlyArray<GroupView>; users: ReadonlyArray<User> }, never, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
-    const groupIds = [...new Set(views.flatMap((v) => (v.topic.group_id === null ? [] : [v.topic.group_id])))]
-    const groups = want.groups ? yield* viewGroups(yield* store.groups.byIds(groupIds)) : []
+    const groups = want.groups ? yield* viewGroupsById(views.flatMap((v) => (v.topic.group_id === null ? [] : [v.topic.group_id]))) : []
     const users = want.users ? yield* store.users.byIds([...new Set(views.map((v) => v.discussion.author_id))]) : []
     return { groups, users }
   })

@@ -39,6 +39,10 @@ export const viewGroups = (groups: ReadonlyArray<Group>): Effect.Effect<Readonly
     }))
   })
 
+/** The groups with these ids (repeats counted once) as readers get them: what documents side-load. */
+export const viewGroupsById = (ids: ReadonlyArray<Id>): Effect.Effect<ReadonlyArray<GroupView>, never, Store> =>
+  Effect.flatMap(Store, (store) => Effect.flatMap(store.groups.byIds([...new Set(ids)]), viewGroups))
+
 export const findGroup = (ref: string): Effect.Effect<Group, NotFound, Store> =>
   Effect.flatMap(Store, (store) =>
     Effect.flatMap(store.groups.byRef(ref), (g) => (g === undefined ? Effect.fail(notFound(`Group ${ref} not found`)) : Effect.succeed(g))))

@@ -10,7 +10,7 @@ import { type PollResults, resultsFromTally } from "../../rules/pollTypes.js"
 import { canSeeResults, canShowPoll } from "../../rules/polls.js"
 import { groupTopicScope, type TopicContext } from "../../rules/topics.js"
 import type { Paged } from "../common.js"
-import { type GroupView, viewGroups } from "../groups.js"
+import { type GroupView, viewGroupsById } from "../groups.js"
 import { topicById, topicContext } from "../threads/kernel.js"
 import { recordRef } from "../../domain/refs.js"
 
@@ -117,8 +117,7 @@ export const related = (
 ): Effect.Effect<{ groups: ReadonlyArray<GroupView>; users: ReadonlyArray<User> }, never, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
-    const groupIds = [...new Set(views.flatMap((v) => (v.poll.group_id === null ? [] : [v.poll.group_id])))]
-    const groups = want.groups ? yield* viewGroups(yield* store.groups.byIds(groupIds)) : []
+    const groups = want.groups ? yield* viewGroupsById(views.flatMap((v) => (v.poll.group_id === null ? [] : [v.poll.group_id]))) : []
     const userIds = new Set<Id>([access.user.id])
     for (const v of views) {
       userIds.add(v.poll.author_id)
