@@ -59,7 +59,7 @@ export * as Inputs from "./domain/inputs.js"
 export type { DeliveryFilter } from "./ports/webhooks.js"
 export { UrlPolicy, NodeUrlPolicyLive, nodeUrlPolicy, checkDestination, type CheckedDestination } from "./services/urls.js"
 export { loadAccess, nowIso, DEFAULT_PAGE, type Paged } from "./services/common.js"
-export { hashApiKey, secretsEqual } from "./services/keys.js"
+export { hashApiKey, secretsEqual } from "./rules/keys.js"
 export type { Access } from "./rules/access.js"
 
 export interface ConveneOptions {

@@ -201,21 +201,23 @@ export interface Comment {
 }
 
 /** Item kinds as Loomio names them; polls, votes and outcomes add theirs later. */
-export type ThreadItemKind =
-  | "new_discussion"
-  | "discussion_edited"
-  | "discussion_closed"
-  | "discussion_reopened"
-  | "new_comment"
-  | "poll_created"
-  | "stance_created"
-  | "stance_updated"
-  | "outcome_created"
-  | "outcome_updated"
-  | "poll_edited"
-  | "poll_closed_by_user"
-  | "poll_expired"
-  | "poll_reopened"
+export const THREAD_ITEM_KINDS = [
+  "new_discussion",
+  "discussion_edited",
+  "discussion_closed",
+  "discussion_reopened",
+  "new_comment",
+  "poll_created",
+  "stance_created",
+  "stance_updated",
+  "outcome_created",
+  "outcome_updated",
+  "poll_edited",
+  "poll_closed_by_user",
+  "poll_expired",
+  "poll_reopened"
+] as const
+export type ThreadItemKind = (typeof THREAD_ITEM_KINDS)[number]
 
 export type ItemableType = "Discussion" | "Comment" | "Poll" | "Stance" | "Outcome"
 export const REACTABLE_TYPES: ReadonlyArray<ItemableType> = ["Discussion", "Comment", "Poll", "Stance", "Outcome"]

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import type { User } from "../domain/records.js"
 import { forbidden, type Forbidden } from "../errors.js"
 import { Store } from "../ports/store.js"
-import { hashApiKey, secretsEqual } from "./keys.js"
+import { hashApiKey, secretsEqual } from "../rules/keys.js"
 
 /**
  * Resolves a user API key. Unknown keys and deactivated users' keys are refused alike (403, as Loomio).

@@ -15,7 +15,7 @@ import type { Access } from "../rules/access.js"
 import { canShowGroup } from "../rules/groups.js"
 import { isHandle } from "../rules/users.js"
 import { nowIso } from "./common.js"
-import { newRecordKey } from "./keys.js"
+import { newRecordKey } from "../rules/keys.js"
 
 /** A group as every reader gets it: the record, its exact counters and its parent (for full_name). */
 export interface GroupView {

@@ -27,7 +27,7 @@ import {
 import { isBlank } from "../rules/values.js"
 import { isNotification, type SendableMail } from "../rules/mail.js"
 import { isEmail, normaliseEmail } from "../rules/users.js"
-import { hashApiKey as sha256, secretsEqual } from "./keys.js"
+import { hashApiKey as sha256, secretsEqual } from "../rules/keys.js"
 
 const iso = (ms: number) => new Date(ms).toISOString()
 const newSecret = () => randomBytes(24).toString("base64url")

@@ -8,7 +8,7 @@ import { type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import { isEmail, isUsername, normaliseEmail } from "../rules/users.js"
 import { nowIso, type Paged } from "./common.js"
-import { hashApiKey, newApiKey, sha256 } from "./keys.js"
+import { hashApiKey, newApiKey, sha256 } from "../rules/keys.js"
 
 export type UserRef = { readonly id: number } | { readonly identity_type: string; readonly uid: string }
 

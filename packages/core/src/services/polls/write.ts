@@ -15,7 +15,7 @@ import { canClosePoll, canDeletePoll, canEditPoll, canReopenPoll, canStartPoll, 
 import { privateDefault, type TopicContext } from "../../rules/topics.js"
 import { giveBallot } from "../ballots.js"
 import { checkEmails, nowIso } from "../common.js"
-import { newRecordKey } from "../keys.js"
+import { newRecordKey } from "../../rules/keys.js"
 import { recordThreadMessage } from "../mail.js"
 import { type Recipients, recipientsOf, recordItem, resolveRecipients, rootItem, topicById, topicContext } from "../threads/kernel.js"
 import { isBlank } from "../../rules/values.js"
