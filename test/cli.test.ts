@@ -7,11 +7,11 @@
 import { makeConvene } from "@convene/core"
 import { runCli } from "@convene/cli"
 import Database from "better-sqlite3"
-import { execFile, spawn } from "node:child_process"
+import { spawn } from "node:child_process"
 import { existsSync, rmSync } from "node:fs"
 import t from "tap"
 import { startReceiver } from "./receiver.js"
-import { BIN, childEnv, tempDbFile } from "./helpers.js"
+import { BIN, childEnv, runBin, tempDbFile } from "./helpers.js"
 
 
 interface Result {
@@ -36,13 +36,7 @@ const run = async (args: ReadonlyArray<string>, env: Record<string, string> = {}
 }
 
 /** The real binary, for the smoke checks. */
-const spawnRun = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Result> =>
-  new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: childEnv(env) }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof err.code === "number" ? err.code : -1
-      resolve({ code, stdout, stderr })
-    })
-  })
+const spawnRun = runBin
 
 const json = (r: Result) => JSON.parse(r.stdout)
 

@@ -2,7 +2,7 @@
 import { type Convene, makeConvene, type User } from "@convene/core"
 import { type DeliveryWorker, startDeliveryWorker, startServer, type HttpSettings, type WorkerOptions } from "@convene/http"
 import got, { type Got } from "got"
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -90,6 +90,21 @@ export const childEnv = (extra: Record<string, string> = {}) => ({
   CONVENE_DB: "",
   ...extra
 })
+
+export interface BinResult {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** One command line of the real binary. */
+export const runBin = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<BinResult> =>
+  new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: childEnv(env), maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err === null ? 0 : typeof err.code === "number" ? err.code : -1
+      resolve({ code, stdout, stderr })
+    })
+  })
 
 export interface ServeProcess {
   readonly url: string

@@ -12,6 +12,7 @@ import { registerInit } from "./commands/init.js"
 import { registerMail } from "./commands/mail.js"
 import { registerMembers } from "./commands/members.js"
 import { registerServe } from "./commands/serve.js"
+import { registerTransfer } from "./commands/transfer.js"
 import { registerUsers } from "./commands/users.js"
 import { registerWebhooks } from "./commands/webhooks.js"
 import { addCommonOptions } from "./common.js"
@@ -38,6 +39,7 @@ const makeProgram = (): Command => {
   registerWebhooks(program)
   registerBackup(program)
   registerDoctor(program)
+  registerTransfer(program)
   addCommonOptions(program)
   return program
 }

@@ -1,0 +1,88 @@
+/**
+ * Moving a group between servers (decisions §7): `convene import loomio FILE` reads a Loomio group export
+ * (or convene's own) into this database in one transaction; `convene export GROUP --to FILE` writes one.
+ */
+import { exportGroup, type ImportProgress, importLoomioExport, type ImportResult } from "@convene/core"
+import cliProgress from "cli-progress"
+import type { Command } from "commander"
+import { existsSync } from "node:fs"
+import { type CommonOptions, dbPath } from "../common.js"
+import { CliError, makeOutput } from "../output.js"
+
+/** A bar on a terminal only: a pipe or a log gets the result alone. */
+const progressBar = (enabled: boolean) => {
+  if (!enabled) return { update: (_: ImportProgress) => {}, stop: () => {} }
+  const bar = new cliProgress.SingleBar({
+    stream: process.stderr,
+    format: "{phase} [{bar}] {percentage}% {value}/{total}",
+    hideCursor: true,
+    clearOnComplete: true
+  }, cliProgress.Presets.shades_classic)
+  let phase: string | undefined
+  return {
+    update: (p: ImportProgress) => {
+      if (phase !== p.phase) {
+        if (phase !== undefined) bar.stop()
+        phase = p.phase
+        bar.start(p.total, p.done, { phase: p.phase === "reading" ? "reading (bytes)" : "writing (records)" })
+      } else bar.update(p.done)
+    },
+    stop: () => {
+      if (phase !== undefined) bar.stop()
+    }
+  }
+}
+
+const summary = (r: ImportResult): Array<string> => [
+  `${r.dry_run ? "would import" : "imported"} group ${r.group?.name ?? "?"} (${r.dry_run ? "key" : `id ${r.group?.id}, key`} ${r.group?.key ?? "?"})`,
+  ...Object.entries(r.imported).map(([table, n]) => `  ${table}: ${n}`),
+  ...(r.users_matched > 0 ? [`  people who already had an account here (matched by e-mail): ${r.users_matched}`] : []),
+  ...(Object.keys(r.skipped).length > 0
+    ? ["left out (convene has no place for them):", ...Object.entries(r.skipped).map(([t, n]) => `  ${t}: ${n}`)]
+    : []),
+  ...(r.references_dropped > 0 ? [`references to people not in the file, left empty: ${r.references_dropped}`] : []),
+  ...r.warnings.map((w) => `warning: ${w}`),
+  ...(r.dry_run ? ["dry run: nothing was written"] : [])
+]
+
+export const registerTransfer = (program: Command) => {
+  program.command("import")
+    .description("bring a group in from another server")
+    .command("loomio")
+    .description("import a Loomio group export (JSON Lines) in one transaction: all of it, or nothing")
+    .argument("<file>", "the export file")
+    .option("--dry-run", "check the whole file and report what would be imported; write nothing")
+    .action(async (file: string, opts: CommonOptions & { dryRun?: boolean }) => {
+      const out = makeOutput(opts.json === true)
+      const bar = progressBar(opts.json !== true && process.stderr.isTTY === true)
+      try {
+        const filename = dbPath(opts)
+        if (!existsSync(filename)) throw new CliError(`no database at ${filename} (run \`convene init\`, or pass --db or set CONVENE_DB)`)
+        const result = await importLoomioExport(filename, file, { dryRun: opts.dryRun === true, onProgress: bar.update })
+        bar.stop()
+        out.emit(result, summary(result))
+      } catch (e) {
+        bar.stop()
+        out.fail(e)
+      }
+    })
+
+  program.command("export")
+    .description("write a group, its subgroups, their people (without secrets) and all their content as a Loomio group export")
+    .argument("<group>", "the group's id, key or handle")
+    .requiredOption("--to <file>", "where to write the export (must not exist)")
+    .action(async (ref: string, opts: CommonOptions & { to: string }) => {
+      const out = makeOutput(opts.json === true)
+      try {
+        const filename = dbPath(opts)
+        if (!existsSync(filename)) throw new CliError(`no database at ${filename} (pass --db or set CONVENE_DB)`)
+        const result = await exportGroup(filename, ref, opts.to)
+        out.emit(result, [
+          `exported group ${result.group.name} (id ${result.group.id}) to ${result.file}`,
+          ...Object.entries(result.records).map(([table, n]) => `  ${table}: ${n}`)
+        ])
+      } catch (e) {
+        out.fail(e)
+      }
+    })
+}

@@ -1,0 +1,223 @@
+/**
+ * `convene export GROUP --to FILE` (decisions §7): the group, its subgroups, their people without secrets and
+ * all their content, as Loomio's group export (JSON Lines of `{"table", "record"}`, the older generation of the
+ * format, tables in Loomio's order), so that it imports into convene or Loomio. Every record is encoded by its
+ * declaration in domain/loomio.ts, the one the import decodes with.
+ *
+ * Read in one read transaction (a consistent snapshot while the server writes), streamed row by row.
+ */
+import { createWriteStream, existsSync } from "node:fs"
+import { once } from "node:events"
+import { Schema } from "effect"
+import { LOOMIO_TABLES, type LoomioTable } from "../domain/loomio.js"
+import { type Db, migrate, openFile } from "./db.js"
+import { bool } from "./rows.js"
+
+export class ExportError extends Error {
+  override readonly name = "ExportError"
+}
+
+export interface ExportResult {
+  readonly group: { readonly id: number; readonly key: string; readonly name: string }
+  readonly file: string
+  /** records written, by table */
+  readonly records: Record<string, number>
+}
+
+type Row = Record<string, unknown>
+
+/** A row through its declaration: decoded (defaults filled, extra columns dropped, checked), then encoded as Loomio writes it. */
+const encoders = Object.fromEntries(
+  Object.entries(LOOMIO_TABLES).map(([t, s]) => {
+    const schema = s as Schema.Schema<unknown, unknown>
+    const decode = Schema.decodeUnknownSync(schema)
+    const encode = Schema.encodeSync(schema)
+    return [t, (row: unknown) => encode(decode(row))]
+  })
+) as Record<LoomioTable, (row: unknown) => unknown>
+
+const bools = (row: Row, keys: ReadonlyArray<string>): Row => {
+  const out = { ...row }
+  for (const k of keys) out[k] = bool(row[k])
+  return out
+}
+
+const GROUP_FLAGS = [
+  "is_visible_to_public",
+  "is_visible_to_parent_members",
+  "parent_members_can_see_discussions",
+  "members_can_start_discussions",
+  "members_can_edit_discussions",
+  "members_can_edit_comments",
+  "members_can_raise_motions",
+  "members_can_vote",
+  "members_can_add_members",
+  "admins_can_edit_user_content"
+]
+
+/** The group by id, key or handle. */
+const findGroup = (db: Db, ref: string) =>
+  (/^[0-9]+$/.test(ref)
+    ? db.prepare(`SELECT id, key, name FROM groups WHERE id = ?`).get(Number(ref))
+    : db.prepare(`SELECT id, key, name FROM groups WHERE key = ? OR handle = ?`).get(ref, ref)) as
+    | { id: number; key: string; name: string }
+    | undefined
+
+export const exportGroup = async (dbFile: string, ref: string, to: string): Promise<ExportResult> => {
+  if (existsSync(to)) throw new ExportError(`${to} exists: choose a new file`)
+  const db = openFile(dbFile, false)
+  try {
+    migrate(db)
+    const group = findGroup(db, ref)
+    if (group === undefined) throw new ExportError(`no group ${ref} (give its id, key or handle)`)
+    db.exec("BEGIN")
+    try {
+      return { group, file: to, records: await writeExport(db, group.id, to) }
+    } finally {
+      db.exec("COMMIT")
+    }
+  } finally {
+    db.close()
+  }
+}
+
+const writeExport = async (db: Db, groupId: number, to: string): Promise<Record<string, number>> => {
+  const out = createWriteStream(to, { flags: "wx" })
+  const records: Record<string, number> = {}
+  const put = async (table: LoomioTable, record: Row) => {
+    records[table] = (records[table] ?? 0) + 1
+    if (!out.write(JSON.stringify({ table, record: encoders[table](record) }) + "\n")) await once(out, "drain")
+  }
+  const each = async (table: LoomioTable, sql: string, shape: (row: Row) => Row) => {
+    for (const row of db.prepare(sql).iterate({ groups: groupsJson }) as Iterable<Row>) await put(table, shape(row))
+  }
+
+  const groupIds = (db.prepare(`WITH RECURSIVE tree (id) AS (SELECT ? UNION ALL SELECT g.id FROM groups g JOIN tree ON g.parent_id = tree.id)
+    SELECT id FROM tree`).pluck().all(groupId) as Array<number>)
+  const groupsJson = JSON.stringify(groupIds)
+  const inGroups = `(SELECT value FROM json_each(@groups))`
+  const topics = `(SELECT id FROM topics WHERE group_id IN ${inGroups})`
+  const polls = `(SELECT id FROM polls WHERE topic_id IN ${topics})`
+
+  try {
+    await each("groups", `SELECT * FROM groups WHERE id IN ${inGroups} ORDER BY parent_id IS NOT NULL, id`, (g) => ({
+      ...bools(g, GROUP_FLAGS),
+      description_format: "md"
+    }))
+
+    // everyone the export names: members, authors, voters, reactors, guests, and who invited or removed them
+    await each("users", `SELECT id, name, username, email, country, bot, deactivated_at, created_at, updated_at FROM users WHERE id IN (
+        SELECT creator_id FROM groups WHERE id IN ${inGroups}
+        UNION SELECT user_id FROM memberships WHERE group_id IN ${inGroups}
+        UNION SELECT inviter_id FROM memberships WHERE group_id IN ${inGroups}
+        UNION SELECT revoker_id FROM memberships WHERE group_id IN ${inGroups}
+        UNION SELECT closer_id FROM topics WHERE id IN ${topics}
+        UNION SELECT author_id FROM discussions WHERE topic_id IN ${topics}
+        UNION SELECT discarded_by FROM discussions WHERE topic_id IN ${topics}
+        UNION SELECT author_id FROM comments WHERE discussion_id IN (SELECT id FROM discussions WHERE topic_id IN ${topics})
+        UNION SELECT discarded_by FROM comments WHERE discussion_id IN (SELECT id FROM discussions WHERE topic_id IN ${topics})
+        UNION SELECT author_id FROM polls WHERE id IN ${polls}
+        UNION SELECT discarded_by FROM polls WHERE id IN ${polls}
+        UNION SELECT participant_id FROM stances WHERE poll_id IN ${polls}
+        UNION SELECT inviter_id FROM stances WHERE poll_id IN ${polls}
+        UNION SELECT revoker_id FROM stances WHERE poll_id IN ${polls}
+        UNION SELECT author_id FROM outcomes WHERE poll_id IN ${polls}
+        UNION SELECT user_id FROM reactions WHERE topic_id IN ${topics}
+        UNION SELECT actor_id FROM topic_items WHERE topic_id IN ${topics}
+        UNION SELECT user_id FROM topic_readers WHERE topic_id IN ${topics}
+        UNION SELECT inviter_id FROM topic_readers WHERE topic_id IN ${topics}) ORDER BY id`, (u) => bools(u, ["bot"]))
+
+    await each("events", `SELECT i.*, t.topicable_type, t.topicable_id FROM topic_items i JOIN topics t ON t.id = i.topic_id
+        WHERE i.topic_id IN ${topics} ORDER BY i.topic_id, i.sequence_id`, (i) => ({
+      id: i.id,
+      kind: i.kind,
+      eventable_type: i.itemable_type,
+      eventable_id: i.itemable_id,
+      user_id: i.actor_id,
+      discussion_id: i.topicable_type === "Discussion" ? i.topicable_id : null,
+      sequence_id: i.sequence_id,
+      parent_id: i.parent_id,
+      depth: i.depth,
+      position: i.position,
+      position_key: i.position_key,
+      created_at: i.created_at
+    }))
+
+    await each("reactions", `SELECT id, reactable_type, reactable_id, user_id, reaction, created_at FROM reactions
+        WHERE topic_id IN ${topics} ORDER BY id`, (r) => r)
+
+    await each("memberships", `SELECT * FROM memberships WHERE group_id IN ${inGroups} ORDER BY id`, (m) => bools(m, ["admin", "delegate"]))
+
+    const threadOf = (t: Row) => ({
+      group_id: t.group_id,
+      private: bool(t.private),
+      tags: JSON.parse(String(t.tags)) as Array<string>,
+      max_depth: t.max_depth,
+      last_activity_at: t.last_activity_at
+    })
+    await each("discussions", `SELECT d.*, t.group_id, t.private, t.tags, t.max_depth, t.last_activity_at, t.closed_at, t.closer_id
+        FROM discussions d JOIN topics t ON t.id = d.topic_id WHERE d.topic_id IN ${topics} ORDER BY d.id`, (d) => ({
+      id: d.id,
+      key: d.key,
+      author_id: d.author_id,
+      title: d.title,
+      description: d.description,
+      description_format: d.description_format,
+      discarded_at: d.discarded_at,
+      discarded_by: d.discarded_by,
+      created_at: d.created_at,
+      updated_at: d.updated_at,
+      ...threadOf(d),
+      closed_at: d.closed_at,
+      closer_id: d.closer_id
+    }))
+
+    await each("polls", `SELECT p.*, t.topicable_type, t.topicable_id, t.group_id, t.private, t.tags, t.max_depth, t.last_activity_at
+        FROM polls p JOIN topics t ON t.id = p.topic_id WHERE p.id IN ${polls} ORDER BY p.id`, (p) => ({
+      ...bools(p, ["specified_voters_only", "shuffle_options", "anonymous", "can_respond_maybe"]),
+      ...threadOf(p),
+      // the older format places a poll by its discussion, or by its group when it stands alone
+      topic_id: null,
+      discussion_id: p.topicable_type === "Discussion" ? p.topicable_id : null
+    }))
+
+    await each("poll_options", `SELECT id, poll_id, name, priority FROM poll_options WHERE poll_id IN ${polls} ORDER BY id`, (o) => o)
+    await each("outcomes", `SELECT * FROM outcomes WHERE poll_id IN ${polls} ORDER BY id`, (o) => bools(o, ["latest"]))
+    await each("stances", `SELECT * FROM stances WHERE poll_id IN ${polls} ORDER BY id`, (s) => bools(s, ["latest"]))
+    await each("stance_choices", `SELECT c.* FROM stance_choices c JOIN stances s ON s.id = c.stance_id
+        WHERE s.poll_id IN ${polls} ORDER BY c.stance_id, c.poll_option_id`, (c) => ({ id: null, ...c }))
+
+    await each("discussion_readers", `SELECT r.*, t.topicable_type, t.topicable_id FROM topic_readers r JOIN topics t ON t.id = r.topic_id
+        WHERE r.topic_id IN ${topics} ORDER BY r.id`, (r) => ({
+      id: r.id,
+      discussion_id: r.topicable_type === "Discussion" ? r.topicable_id : null,
+      poll_id: r.topicable_type === "Poll" ? r.topicable_id : null,
+      user_id: r.user_id,
+      inviter_id: r.inviter_id,
+      guest: bool(r.guest),
+      revoked_at: r.revoked_at,
+      created_at: r.created_at
+    }))
+
+    await each("comments", `SELECT * FROM comments WHERE discussion_id IN (SELECT id FROM discussions WHERE topic_id IN ${topics})
+        ORDER BY id`, (c) => ({
+      id: c.id,
+      discussion_id: c.discussion_id,
+      // Loomio's polymorphic parent: the comment replied to, or the discussion itself
+      parent_id: c.parent_id ?? c.discussion_id,
+      parent_type: c.parent_id === null ? "Discussion" : "Comment",
+      user_id: c.author_id,
+      body: c.body,
+      body_format: c.body_format,
+      edited_at: c.edited_at,
+      discarded_at: c.discarded_at,
+      discarded_by: c.discarded_by,
+      created_at: c.created_at,
+      updated_at: c.updated_at
+    }))
+  } finally {
+    out.end()
+    await once(out, "close")
+  }
+  return records
+}

@@ -1,0 +1,884 @@
+/**
+ * `convene import loomio FILE` (decisions §7): a Loomio group export into this database, in one transaction.
+ *
+ * The file is streamed twice over, never held whole: first every line is read, checked against its table's
+ * declaration (domain/loomio.ts) and staged in a temporary table; then, holding the write lock, every record
+ * gets its new id up front (so references may point forwards, as Loomio's files do), and the tables are
+ * written parents first. The triggers keep search, poll results and group counters as for any other write;
+ * thread positions are derived once at the end from the parent structure.
+ *
+ * Any bad line, unknown table or broken reference throws an ImportError naming the line and table, and the
+ * transaction rolls back: nothing is written. A dry run does all of it and rolls back too.
+ */
+import { createReadStream, statSync } from "node:fs"
+import { createInterface } from "node:readline"
+import { Either, ParseResult, Schema } from "effect"
+import {
+  LOOMIO_SKIPPED_TABLES,
+  LOOMIO_TABLES,
+  LoomioLine,
+  type LoomioRecord,
+  type LoomioTable
+} from "../domain/loomio.js"
+import { REACTABLE_TYPES, THREAD_ITEM_KINDS } from "../domain/records.js"
+import { hashApiKey, newApiKey, newRecordKey } from "../rules/keys.js"
+import { ballotConfig } from "../rules/pollTypes.js"
+import { privateDefault } from "../rules/topics.js"
+import { normaliseEmail } from "../rules/users.js"
+import { type Db, DatabaseError, migrate, openFile } from "./db.js"
+
+/** A line that cannot be imported: the whole import stops, naming it. */
+export class ImportError extends Error {
+  override readonly name = "ImportError"
+  constructor(message: string, readonly line?: number, readonly table?: string) {
+    super(line === undefined ? message : `line ${line}${table === undefined ? "" : ` (${table})`}: ${message}`)
+  }
+}
+
+export interface ImportProgress {
+  readonly phase: "reading" | "writing"
+  readonly done: number
+  readonly total: number
+}
+
+export interface ImportOptions {
+  readonly dryRun?: boolean
+  readonly onProgress?: (p: ImportProgress) => void
+  /** the import's clock (created_at of records that lack one, reminders already due) */
+  readonly now?: Date
+}
+
+export interface ImportResult {
+  readonly dry_run: boolean
+  /** the top group created (its subgroups follow it) */
+  readonly group: { readonly id: number; readonly key: string; readonly name: string } | null
+  /** records written, by convene table */
+  readonly imported: Record<string, number>
+  /** lines of tables convene has no place for, by table */
+  readonly skipped: Record<string, number>
+  /** people of the file who already had an account here (matched by e-mail) */
+  readonly users_matched: number
+  /** who-did-it references (inviter, revoker, discarder, closer) to people not in the file, left empty */
+  readonly references_dropped: number
+  readonly warnings: ReadonlyArray<string>
+}
+
+const ITEM_KINDS = new Set<string>(THREAD_ITEM_KINDS)
+const ITEMABLE = new Set<string>(REACTABLE_TYPES)
+const SKIPPED = new Set<string>(LOOMIO_SKIPPED_TABLES)
+
+/** The `path message` of a record's first problem. */
+const firstProblem = (error: ParseResult.ParseError): string => {
+  const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
+  if (issue === undefined) return "is not valid"
+  const path = issue.path.join(".")
+  const message = issue.message.startsWith("Expected") ? issue.message.replace(/, actual .*/s, "") : issue.message
+  return path === "" ? message : `${path}: ${message}`
+}
+
+const decoders = Object.fromEntries(
+  Object.entries(LOOMIO_TABLES).map(([t, s]) => [t, Schema.decodeUnknownEither(s as Schema.Schema<unknown, unknown>)])
+) as Record<LoomioTable, (u: unknown) => Either.Either<unknown, ParseResult.ParseError>>
+const decodeLine = Schema.decodeUnknownEither(LoomioLine)
+
+/** First pass: every line read, checked and staged; nothing of the database is touched but the temp table. */
+const stage = async (db: Db, file: string, onProgress: ImportOptions["onProgress"]) => {
+  const size = statSync(file).size
+  db.exec(`CREATE TEMP TABLE IF NOT EXISTS import_lines (
+    n INTEGER PRIMARY KEY, tbl TEXT NOT NULL, old_id INTEGER, record TEXT NOT NULL)`)
+  db.exec(`DELETE FROM temp.import_lines`)
+  db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS temp.import_lines_ids ON import_lines (tbl, old_id)`)
+  const insert = db.prepare(`INSERT INTO temp.import_lines (n, tbl, old_id, record) VALUES (?, ?, ?, ?)`)
+  const firstOf = db.prepare(`SELECT n FROM temp.import_lines WHERE tbl = ? AND old_id = ?`)
+  const skipped: Record<string, number> = {}
+  let n = 0
+  let bytes = 0
+  let batch: Array<[number, string, number | null, string]> = []
+  const flush = db.transaction(() => {
+    for (const row of batch) {
+      try {
+        insert.run(...row)
+      } catch (e) {
+        const first = (firstOf.get(row[1], row[2]) as { n: number } | undefined)?.n
+        if (first !== undefined) throw new ImportError(`duplicate id ${row[2]} (first on line ${first})`, row[0], row[1])
+        throw e
+      }
+    }
+  })
+  const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity })
+  for await (const text of lines) {
+    n++
+    bytes += Buffer.byteLength(text) + 1
+    if (text.trim() === "") continue
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch {
+      throw new ImportError(`is not JSON (a Loomio export has one {"table", "record"} object per line)`, n)
+    }
+    const envelope = decodeLine(json)
+    if (Either.isLeft(envelope)) throw new ImportError(`is not a {"table": …, "record": {…}} object`, n)
+    const { record, table } = envelope.right
+    if (SKIPPED.has(table)) {
+      skipped[table] = (skipped[table] ?? 0) + 1
+      continue
+    }
+    if (!(table in LOOMIO_TABLES)) {
+      throw new ImportError(`unknown table "${table.slice(0, 64)}" (convene reads ${Object.keys(LOOMIO_TABLES).join(", ")})`, n)
+    }
+    if (record.id === undefined && table !== "stance_choices") throw new ImportError("the record has no id", n, table)
+    const decoded = decoders[table as LoomioTable](record)
+    if (Either.isLeft(decoded)) throw new ImportError(firstProblem(decoded.left), n, table)
+    const id = (decoded.right as { id: number | null }).id
+    batch.push([n, table, id, JSON.stringify(decoded.right)])
+    if (batch.length === 5000) {
+      flush()
+      batch = []
+      onProgress?.({ phase: "reading", done: bytes, total: size })
+    }
+  }
+  flush()
+  onProgress?.({ phase: "reading", done: size, total: size })
+  return { skipped, lines: n }
+}
+
+interface Staged<T extends LoomioTable> {
+  readonly line: number
+  readonly record: LoomioRecord<T>
+}
+
+/**
+ * The staged records of a table (or two that mean the same), in file order, a page at a time: the connection
+ * writes between pages (an open iterator would hold it), and the file is never held whole.
+ */
+function* staged<T extends LoomioTable>(db: Db, ...tables: ReadonlyArray<T>): Generator<Staged<T>> {
+  const page = db.prepare(
+    `SELECT n, record FROM temp.import_lines WHERE tbl IN (${tables.map(() => "?").join(",")}) AND n > ? ORDER BY n LIMIT 2000`
+  )
+  let after = 0
+  for (;;) {
+    const rows = page.all(...tables, after) as Array<{ n: number; record: string }>
+    if (rows.length === 0) return
+    for (const row of rows) yield { line: row.n, record: JSON.parse(row.record) as LoomioRecord<T> }
+    after = rows[rows.length - 1]!.n
+  }
+}
+
+const oldIds = (db: Db, ...tables: ReadonlyArray<LoomioTable>): Array<number> =>
+  db.prepare(`SELECT old_id FROM temp.import_lines WHERE tbl IN (${tables.map(() => "?").join(",")}) ORDER BY n`).pluck().all(...tables) as Array<number>
+
+/** An INSERT per column set, prepared once. */
+const inserter = (db: Db) => {
+  const cache = new Map<string, ReturnType<Db["prepare"]>>()
+  return (table: string, row: Record<string, unknown>, at: { line: number; table: string }, orIgnore = false) => {
+    const cols = Object.keys(row)
+    const sql = `INSERT ${orIgnore ? "OR IGNORE " : ""}INTO ${table} (${cols.join(", ")}) VALUES (${cols.map((c) => "@" + c).join(", ")})`
+    let stmt = cache.get(sql)
+    if (stmt === undefined) cache.set(sql, stmt = db.prepare(sql))
+    const values: Record<string, unknown> = {}
+    for (const c of cols) {
+      const v = row[c]
+      values[c] = typeof v === "boolean" ? (v ? 1 : 0) : v
+    }
+    try {
+      return stmt.run(values).changes
+    } catch (e) {
+      throw new ImportError((e as Error).message.replace(/^UNIQUE constraint failed: /, "duplicate of a record already written: "), at.line, at.table)
+    }
+  }
+}
+
+export const importLoomioExport = async (dbFile: string, file: string, options: ImportOptions = {}): Promise<ImportResult> => {
+  let size: number
+  try {
+    size = statSync(file).size
+  } catch {
+    throw new ImportError(`cannot read ${file}`)
+  }
+  if (size === 0) throw new ImportError(`${file} is empty`)
+  const db = openFile(dbFile, false)
+  try {
+    migrate(db)
+    // wait for a serving process's write as long as a large batch of it may take
+    db.pragma("busy_timeout = 30000")
+    const { skipped } = await stage(db, file, options.onProgress)
+    return write(db, skipped, options)
+  } catch (e) {
+    if (e instanceof ImportError || e instanceof DatabaseError) throw e
+    throw new ImportError((e as Error).message)
+  } finally {
+    db.close()
+  }
+}
+
+class Rollback extends Error {}
+
+const latest = (...times: ReadonlyArray<string | null>): string =>
+  times.filter((x): x is string => x !== null).reduce((a, b) => (a > b ? a : b))
+
+const write = (db: Db, skipped: Record<string, number>, options: ImportOptions): ImportResult => {
+  let result: ImportResult | undefined
+  const total = (db.prepare(`SELECT count(*) AS n FROM temp.import_lines`).get() as { n: number }).n
+  try {
+    db.transaction(() => {
+      db.pragma("defer_foreign_keys = ON")
+      result = writeAll(db, skipped, options, total)
+      if (options.dryRun === true) throw new Rollback()
+    }).immediate()
+  } catch (e) {
+    if (!(e instanceof Rollback)) throw e
+  }
+  return result!
+}
+
+/** New ids, given before anything is written: `max(id) + n` for the n-th record of a table. */
+class Ids {
+  private readonly maps = new Map<string, Map<number, number>>()
+  private readonly next = new Map<string, number>()
+  constructor(private readonly db: Db) {}
+  map(table: string): Map<number, number> {
+    let m = this.maps.get(table)
+    if (m === undefined) this.maps.set(table, m = new Map())
+    return m
+  }
+  fresh(table: string): number {
+    let n = this.next.get(table)
+    if (n === undefined) n = (this.db.prepare(`SELECT coalesce(max(id), 0) AS n FROM ${table}`).get() as { n: number }).n
+    this.next.set(table, n + 1)
+    return n + 1
+  }
+  assign(source: string, table: string, oldId: number): number {
+    const id = this.fresh(table)
+    this.map(source).set(oldId, id)
+    return id
+  }
+}
+
+const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOptions, total: number): ImportResult => {
+  const now = (options.now ?? new Date()).toISOString()
+  const ids = new Ids(db)
+  const insert = inserter(db)
+  const imported: Record<string, number> = {}
+  const warnings: Array<string> = []
+  let dropped = 0
+  let done = 0
+  const tick = () => {
+    if (++done % 5000 === 0) options.onProgress?.({ phase: "writing", done, total })
+  }
+  const count = (table: string, n = 1) => {
+    imported[table] = (imported[table] ?? 0) + n
+  }
+
+  /** A reference that must resolve: to a record of the file. */
+  const must = (source: string, column: string, oldId: number, at: { line: number; table: string }): number => {
+    const id = ids.map(source).get(oldId)
+    if (id === undefined) throw new ImportError(`${column} ${oldId} refers to a ${source} record that is not in the file`, at.line, at.table)
+    return id
+  }
+  /** Who did something (invited, revoked, discarded, closed): left empty when that person is not in the file. */
+  const who = (oldId: number | null): number | null => {
+    if (oldId === null) return null
+    const id = ids.map("users").get(oldId)
+    if (id === undefined) dropped++
+    return id ?? null
+  }
+  const stampOf = (r: { created_at?: string | undefined }) => r.created_at ?? now
+  const updatedOf = (r: { created_at?: string | undefined; updated_at?: string | undefined }) => r.updated_at ?? r.created_at ?? now
+
+  // --- groups: refused when this database already holds one of them, or imported this export before
+  const groupRows = [...staged(db, "groups")]
+  if (groupRows.length === 0) throw new ImportError("the file has no groups record: it is not a group export")
+  const inFile = new Set(groupRows.map((g) => g.record.id))
+  const roots = groupRows.filter((g) => g.record.parent_id === null || !inFile.has(g.record.parent_id))
+  for (const g of roots) {
+    if (g.record.key === null) throw new ImportError("the top group has no key (the import remembers it to refuse a second import)", g.line, "groups")
+    const before = db.prepare(`SELECT group_id, created_at FROM imports WHERE source_group_key = ?`).get(g.record.key) as
+      | { group_id: number | null; created_at: string }
+      | undefined
+    if (before !== undefined) {
+      throw new ImportError(
+        `this export was imported already on ${before.created_at}` +
+          (before.group_id === null ? "" : ` (group ${before.group_id})`) + `: importing it again is refused`
+      )
+    }
+  }
+  for (const g of groupRows) {
+    if (g.record.key === null) continue
+    const held = db.prepare(`SELECT id FROM groups WHERE key = ?`).get(g.record.key) as { id: number } | undefined
+    if (held !== undefined) {
+      throw new ImportError(`this database already holds group ${g.record.key} (id ${held.id}): importing it again is refused`, g.line, "groups")
+    }
+  }
+  for (const g of groupRows) ids.assign("groups", "groups", g.record.id)
+  const depthOf = (id: number, seen = 0): number => {
+    const parent = groupRows.find((g) => g.record.id === id)?.record.parent_id ?? null
+    return parent === null || !inFile.has(parent) || seen > groupRows.length ? 0 : 1 + depthOf(parent, seen + 1)
+  }
+  const groupsById = new Map<number, LoomioRecord<"groups">>()
+
+  // --- users: matched by e-mail (any letter case), others created with an API key nobody holds
+  const byEmail = db.prepare(`SELECT id FROM users WHERE email = ?`)
+  const usernameTaken = db.prepare(`SELECT 1 FROM users WHERE username = ?`)
+  let matched = 0
+  const newUsers: Array<Staged<"users">> = []
+  for (const u of staged(db, "users")) {
+    const email = u.record.email === null ? null : normaliseEmail(u.record.email)
+    const existing = email === null ? undefined : (byEmail.get(email) as { id: number } | undefined)
+    if (existing !== undefined) {
+      ids.map("users").set(u.record.id, existing.id)
+      matched++
+    } else {
+      ids.assign("users", "users", u.record.id)
+      newUsers.push(u)
+    }
+  }
+  const emailsWritten = new Map<string, number>()
+  const usernames = new Set<string>()
+  for (const u of newUsers) {
+    const r = u.record
+    const email = r.email === null ? null : normaliseEmail(r.email)
+    if (email !== null && emailsWritten.has(email)) {
+      // two people of the file with one address (letter case aside): they are one person here
+      ids.map("users").set(r.id, emailsWritten.get(email)!)
+      continue
+    }
+    let username = r.username
+    if (username !== null && (usernames.has(username) || usernameTaken.get(username) !== undefined)) {
+      warnings.push(`user ${r.id}: the username ${username} is taken here; imported without one`)
+      username = null
+    }
+    if (username !== null) usernames.add(username)
+    const id = ids.map("users").get(r.id)!
+    if (email !== null) emailsWritten.set(email, id)
+    insert("users", {
+      id,
+      name: r.name,
+      username,
+      email,
+      country: r.country,
+      is_admin: false,
+      bot: r.bot,
+      api_key_hash: hashApiKey(newApiKey()),
+      deactivated_at: r.deactivated_at,
+      created_at: stampOf(r),
+      updated_at: updatedOf(r)
+    }, { line: u.line, table: "users" })
+    count("users")
+    tick()
+  }
+
+  const handleTaken = db.prepare(`SELECT 1 FROM groups WHERE handle = ?`)
+  for (const g of [...groupRows].sort((a, b) => depthOf(a.record.id) - depthOf(b.record.id))) {
+    const r = g.record
+    let handle = r.handle
+    if (handle !== null && handleTaken.get(handle) !== undefined) {
+      warnings.push(`group ${r.name}: the handle ${handle} is taken here; imported without one`)
+      handle = null
+    }
+    groupsById.set(r.id, r)
+    insert("groups", {
+      id: ids.map("groups").get(r.id),
+      key: r.key ?? newRecordKey(),
+      handle,
+      name: r.name,
+      description: r.description,
+      parent_id: r.parent_id === null || !inFile.has(r.parent_id) ? null : ids.map("groups").get(r.parent_id),
+      creator_id: who(r.creator_id),
+      is_visible_to_public: r.is_visible_to_public,
+      is_visible_to_parent_members: r.is_visible_to_parent_members,
+      discussion_privacy_options: r.discussion_privacy_options,
+      parent_members_can_see_discussions: r.parent_members_can_see_discussions,
+      members_can_start_discussions: r.members_can_start_discussions,
+      members_can_edit_discussions: r.members_can_edit_discussions,
+      members_can_edit_comments: r.members_can_edit_comments,
+      members_can_raise_motions: r.members_can_raise_motions,
+      members_can_vote: r.members_can_vote,
+      members_can_add_members: r.members_can_add_members,
+      admins_can_edit_user_content: r.admins_can_edit_user_content,
+      created_at: stampOf(r),
+      updated_at: updatedOf(r)
+    }, { line: g.line, table: "groups" })
+    count("groups")
+    tick()
+  }
+
+  for (const m of staged(db, "memberships")) {
+    const r = m.record
+    const at = { line: m.line, table: "memberships" }
+    insert("memberships", {
+      id: ids.assign("memberships", "memberships", r.id),
+      group_id: must("groups", "group_id", r.group_id, at),
+      user_id: must("users", "user_id", r.user_id, at),
+      inviter_id: who(r.inviter_id),
+      admin: r.admin,
+      delegate: r.delegate,
+      title: r.title,
+      accepted_at: r.accepted_at,
+      revoked_at: r.revoked_at,
+      revoker_id: who(r.revoker_id),
+      created_at: stampOf(r),
+      updated_at: updatedOf(r)
+    }, at)
+    count("memberships")
+    tick()
+  }
+
+  // --- threads. Ids first (discussions, polls, comments, stances, outcomes, options, items), so that any
+  // record may name any other whatever the order of the file.
+  const topicsBefore = (db.prepare(`SELECT coalesce(max(id), 0) AS n FROM topics`).get() as { n: number }).n
+  const topicOf = { discussions: new Map<number, number>(), polls: new Map<number, number>() }
+  const topicRows = [...staged(db, "topics")]
+  for (const t of topicRows) ids.assign("topics", "topics", t.record.id)
+  for (const id of oldIds(db, "discussions")) ids.assign("discussions", "discussions", id)
+  for (const id of oldIds(db, "polls")) ids.assign("polls", "polls", id)
+  for (const id of oldIds(db, "poll_options")) ids.assign("poll_options", "poll_options", id)
+  for (const id of oldIds(db, "stances")) ids.assign("stances", "stances", id)
+  for (const id of oldIds(db, "outcomes")) ids.assign("outcomes", "outcomes", id)
+  for (const id of oldIds(db, "comments")) ids.assign("comments", "comments", id)
+  for (const id of oldIds(db, "events", "topic_items")) ids.assign("items", "topic_items", id)
+
+  const writeTopic = (
+    id: number,
+    t: {
+      group_id: number | null
+      topicable_type: "Discussion" | "Poll"
+      topicable_id: number | null
+      private: boolean | null
+      tags: ReadonlyArray<string> | null
+      max_depth: number | null
+      last_activity_at: string | null
+      closed_at: string | null
+      closer_id: number | null
+      discarded_at: string | null
+      created_at?: string | undefined
+      updated_at?: string | undefined
+    },
+    at: { line: number; table: string },
+    /** a `topics` record (newer format), not a thread described by its discussion or poll */
+    own = false
+  ) => {
+    const group = t.group_id === null ? undefined : groupsById.get(t.group_id)
+    insert("topics", {
+      id,
+      group_id: t.group_id === null ? null : must("groups", "group_id", t.group_id, at),
+      topicable_type: t.topicable_type,
+      topicable_id: t.topicable_id,
+      private: t.private ?? (group === undefined ? true : privateDefault(group as never)),
+      tags: JSON.stringify(t.tags ?? []),
+      max_depth: t.max_depth ?? 3,
+      last_activity_at: t.last_activity_at ?? stampOf(t),
+      closed_at: t.closed_at,
+      closer_id: who(t.closer_id),
+      discarded_at: t.discarded_at,
+      created_at: stampOf(t),
+      // the older format has no thread row: its last change is the latest of what changed it
+      updated_at: own ? updatedOf(t) : latest(updatedOf(t), t.last_activity_at, t.closed_at, t.discarded_at)
+    }, at)
+    count("topics")
+  }
+
+  // the newer format's topics; the older format's threads live on their discussion or poll
+  for (const t of topicRows) {
+    const r = t.record
+    const at = { line: t.line, table: "topics" }
+    const topicable = r.topicable_id === null
+      ? null
+      : must(r.topicable_type === "Discussion" ? "discussions" : "polls", "topicable_id", r.topicable_id, at)
+    writeTopic(ids.map("topics").get(r.id)!, {
+      ...r,
+      topicable_id: topicable,
+      closed_at: r.closed_at ?? r.locked_at,
+      closer_id: r.closer_id ?? r.locker_id
+    }, at, true)
+    tick()
+  }
+
+  const discussionTopic = (r: LoomioRecord<"discussions">, at: { line: number; table: string }) => {
+    if (r.topic_id !== null) return must("topics", "topic_id", r.topic_id, at)
+    if (r.group_id === null) throw new ImportError("the discussion has neither group_id nor topic_id", at.line, at.table)
+    const id = ids.fresh("topics")
+    writeTopic(id, {
+      ...r,
+      topicable_type: "Discussion",
+      topicable_id: ids.map("discussions").get(r.id)!,
+      last_activity_at: r.last_activity_at
+    }, at)
+    return id
+  }
+
+  const keyTaken = (table: "discussions" | "polls") => db.prepare(`SELECT 1 FROM ${table} WHERE key = ?`)
+  const discussionKeyTaken = keyTaken("discussions")
+  for (const d of staged(db, "discussions")) {
+    const r = d.record
+    const at = { line: d.line, table: "discussions" }
+    const topicId = discussionTopic(r, at)
+    topicOf.discussions.set(r.id, topicId)
+    insert("discussions", {
+      id: ids.map("discussions").get(r.id),
+      key: r.key !== null && discussionKeyTaken.get(r.key) === undefined ? r.key : newRecordKey(),
+      topic_id: topicId,
+      author_id: must("users", "author_id", r.author_id, at),
+      title: r.title,
+      description: r.description ?? "",
+      description_format: r.description_format,
+      discarded_at: r.discarded_at,
+      discarded_by: who(r.discarded_by),
+      created_at: stampOf(r),
+      updated_at: updatedOf(r)
+    }, at)
+    count("discussions")
+    tick()
+  }
+
+  const pollKeyTaken = keyTaken("polls")
+  const soon = new Date(Date.parse(now) + 24 * 3600 * 1000).toISOString()
+  for (const p of staged(db, "polls")) {
+    const r = p.record
+    const at = { line: p.line, table: "polls" }
+    const id = ids.map("polls").get(r.id)!
+    let topicId: number
+    if (r.topic_id !== null) topicId = must("topics", "topic_id", r.topic_id, at)
+    else if (r.discussion_id !== null) {
+      must("discussions", "discussion_id", r.discussion_id, at)
+      topicId = topicOf.discussions.get(r.discussion_id)!
+    } else {
+      topicId = ids.fresh("topics")
+      writeTopic(topicId, {
+        ...r,
+        topicable_type: "Poll",
+        topicable_id: id,
+        last_activity_at: r.last_activity_at,
+        // a poll's own closing is the poll's; its thread is closed only when a topic says so
+        closed_at: null,
+        discarded_at: r.discarded_at
+      }, at)
+    }
+    topicOf.polls.set(r.id, topicId)
+    const config = ballotConfig(r.poll_type, {
+      ...(r.min_score === null ? {} : { min_score: r.min_score }),
+      ...(r.max_score === null ? {} : { max_score: r.max_score }),
+      ...(r.minimum_stance_choices === null ? {} : { minimum_stance_choices: r.minimum_stance_choices }),
+      ...(r.maximum_stance_choices === null ? {} : { maximum_stance_choices: r.maximum_stance_choices }),
+      ...(r.dots_per_person === null ? {} : { dots_per_person: r.dots_per_person }),
+      ...(r.can_respond_maybe === null ? {} : { can_respond_maybe: r.can_respond_maybe })
+    })
+    insert("polls", {
+      ...config,
+      id,
+      key: r.key !== null && pollKeyTaken.get(r.key) === undefined ? r.key : newRecordKey(),
+      topic_id: topicId,
+      author_id: must("users", "author_id", r.author_id, at),
+      title: r.title,
+      details: r.details ?? "",
+      details_format: r.details_format,
+      closing_at: r.closing_at,
+      opened_at: r.opened_at ?? (r.closing_at === null ? null : stampOf(r)),
+      closed_at: r.closed_at,
+      discarded_at: r.discarded_at,
+      discarded_by: who(r.discarded_by),
+      specified_voters_only: r.specified_voters_only,
+      hide_results: r.hide_results,
+      shuffle_options: r.shuffle_options,
+      anonymous: r.anonymous,
+      notify_on_closing_soon: r.notify_on_closing_soon,
+      // the reminder of a poll closing within a day was the old server's to send
+      closing_soon_sent_at: r.closed_at === null && r.closing_at !== null && r.closing_at <= soon ? now : null,
+      created_at: stampOf(r),
+      updated_at: updatedOf(r)
+    }, at)
+    count("polls")
+    tick()
+  }
+
+  const optionPoll = new Map<number, number>()
+  for (const o of staged(db, "poll_options")) {
+    const r = o.record
+    const at = { line: o.line, table: "poll_options" }
+    const pollId = must("polls", "poll_id", r.poll_id, at)
+    optionPoll.set(r.id, r.poll_id)
+    insert("poll_options", { id: ids.map("poll_options").get(r.id), poll_id: pollId, name: r.name, priority: r.priority }, at)
+    count("poll_options")
+    tick()
+  }
+
+  const stancePoll = new Map<number, number>()
+  for (const s of staged(db, "stances")) {
+    const r = s.record
+    const at = { line: s.line, table: "stances" }
+    stancePoll.set(r.id, r.poll_id)
+    insert("stances", {
+      id: ids.map("stances").get(r.id),
+      poll_id: must("polls", "poll_id", r.poll_id, at),
+      participant_id: must("users", "participant_id", r.participant_id, at),
+      inviter_id: who(r.inviter_id),
+      latest: r.latest,
+      cast_at: r.cast_at,
+      reason: r.reason,
+      reason_format: r.reason_format,
+      revoked_at: r.revoked_at,
+      revoker_id: who(r.revoker_id),
+      created_at: stampOf(r),
+      updated_at: updatedOf(r)
+    }, at)
+    count("stances")
+    tick()
+  }
+
+  for (const c of staged(db, "stance_choices")) {
+    const r = c.record
+    const at = { line: c.line, table: "stance_choices" }
+    const stanceId = must("stances", "stance_id", r.stance_id, at)
+    const optionId = must("poll_options", "poll_option_id", r.poll_option_id, at)
+    if (optionPoll.get(r.poll_option_id) !== stancePoll.get(r.stance_id)) {
+      throw new ImportError(`poll_option_id ${r.poll_option_id} is an option of another poll than the stance's`, at.line, at.table)
+    }
+    insert("stance_choices", { stance_id: stanceId, poll_option_id: optionId, score: r.score }, at)
+    count("stance_choices")
+    tick()
+  }
+
+  const today = now.slice(0, 10)
+  const outcomePoll = new Map<number, number>()
+  for (const o of staged(db, "outcomes")) {
+    const r = o.record
+    const at = { line: o.line, table: "outcomes" }
+    outcomePoll.set(r.id, r.poll_id)
+    if (r.poll_option_id !== null && optionPoll.get(r.poll_option_id) !== r.poll_id) {
+      throw new ImportError(`poll_option_id ${r.poll_option_id} is not an option of poll ${r.poll_id}`, at.line, at.table)
+    }
+    const reviewOn = r.review_on === null ? null : r.review_on.slice(0, 10)
+    insert("outcomes", {
+      id: ids.map("outcomes").get(r.id),
+      poll_id: must("polls", "poll_id", r.poll_id, at),
+      author_id: must("users", "author_id", r.author_id, at),
+      statement: r.statement,
+      statement_format: r.statement_format,
+      poll_option_id: r.poll_option_id === null ? null : ids.map("poll_options").get(r.poll_option_id),
+      review_on: reviewOn,
+      latest: r.latest,
+      // a review already due was the old server's to send
+      review_sent_at: reviewOn !== null && reviewOn <= today ? now : null,
+      created_at: stampOf(r),
+      updated_at: updatedOf(r)
+    }, at)
+    count("outcomes")
+    tick()
+  }
+
+  // comments: the discussion is named (older format) or reached through the parent chain (newer format)
+  const commentParent = new Map<number, { type: string | null; id: number | null; discussion: number | null; line: number }>()
+  for (const c of staged(db, "comments")) {
+    commentParent.set(c.record.id, { type: c.record.parent_type, id: c.record.parent_id, discussion: c.record.discussion_id, line: c.line })
+  }
+  const discussionOfComment = (id: number, hops = 0): number | null => {
+    const c = commentParent.get(id)
+    if (c === undefined || hops > commentParent.size) return null
+    if (c.discussion !== null) return c.discussion
+    if (c.type === "Discussion") return c.id
+    if (c.type === "Comment" && c.id !== null) return discussionOfComment(c.id, hops + 1)
+    return null
+  }
+  const commentDiscussion = new Map<number, number>()
+  for (const c of staged(db, "comments")) {
+    const r = c.record
+    const at = { line: c.line, table: "comments" }
+    const discussion = discussionOfComment(r.id)
+    if (discussion === null) {
+      if (r.parent_type === "Poll" || r.parent_type === "Stance") {
+        // a comment on a poll outside any discussion: convene's comments belong to discussions
+        skipped["comments (on polls)"] = (skipped["comments (on polls)"] ?? 0) + 1
+        ids.map("comments").delete(r.id)
+        continue
+      }
+      throw new ImportError("the comment names no discussion (discussion_id, or a parent of type Discussion or Comment)", at.line, at.table)
+    }
+    commentDiscussion.set(r.id, discussion)
+    const replyTo = r.parent_type === "Comment" || (r.parent_type === null && r.discussion_id !== null) ? r.parent_id : null
+    insert("comments", {
+      id: ids.map("comments").get(r.id),
+      discussion_id: must("discussions", "discussion_id", discussion, at),
+      parent_id: replyTo === null ? null : must("comments", "parent_id", replyTo, at),
+      author_id: must("users", "user_id", r.user_id, at),
+      body: r.body ?? "",
+      body_format: r.body_format,
+      edited_at: r.edited_at,
+      discarded_at: r.discarded_at,
+      discarded_by: who(r.discarded_by),
+      created_at: stampOf(r),
+      updated_at: updatedOf(r)
+    }, at)
+    count("comments")
+    tick()
+  }
+
+  /** The thread a record lives in, and its new id. */
+  const place = (type: string, oldId: number, column: string, at: { line: number; table: string }): { topic: number; id: number } => {
+    switch (type) {
+      case "Discussion":
+        return { id: must("discussions", column, oldId, at), topic: topicOf.discussions.get(oldId)! }
+      case "Comment": {
+        const id = must("comments", column, oldId, at)
+        return { id, topic: topicOf.discussions.get(commentDiscussion.get(oldId)!)! }
+      }
+      case "Poll":
+        return { id: must("polls", column, oldId, at), topic: topicOf.polls.get(oldId)! }
+      case "Stance":
+        return { id: must("stances", column, oldId, at), topic: topicOf.polls.get(stancePoll.get(oldId)!)! }
+      default:
+        return { id: must("outcomes", column, oldId, at), topic: topicOf.polls.get(outcomePoll.get(oldId)!)! }
+    }
+  }
+
+  for (const x of staged(db, "reactions")) {
+    const r = x.record
+    const at = { line: x.line, table: "reactions" }
+    if (!ITEMABLE.has(r.reactable_type)) {
+      skipped[`reactions (on ${r.reactable_type})`] = (skipped[`reactions (on ${r.reactable_type})`] ?? 0) + 1
+      continue
+    }
+    const { id, topic } = place(r.reactable_type, r.reactable_id, "reactable_id", at)
+    const written = insert("reactions", {
+      id: ids.assign("reactions", "reactions", r.id),
+      topic_id: topic,
+      reactable_type: r.reactable_type,
+      reactable_id: id,
+      user_id: must("users", "user_id", r.user_id, at),
+      reaction: r.reaction,
+      created_at: stampOf(r)
+    }, at, true)
+    count("reactions", written)
+    tick()
+  }
+
+  // thread items: Loomio's order (sequence_id) and tree (parent_id) are kept; depth, positions and keys
+  // are derived below from that tree, as convene derives them when it appends an item
+  const topicable = db.prepare(`SELECT topicable_id FROM topics WHERE id = ?`)
+  const eventInFile = db.prepare(`SELECT 1 FROM temp.import_lines WHERE tbl IN ('events', 'topic_items') AND old_id = ?`)
+  const itemsSeen = new Map<number, { topic: number; parent: number | null; line: number }>()
+  for (const e of staged(db, "events", "topic_items")) {
+    const r = e.record
+    const at = { line: e.line, table: "events" }
+    const type = r.eventable_type ?? r.itemable_type
+    const oldItemable = r.eventable_id ?? r.itemable_id
+    if (!ITEM_KINDS.has(r.kind) || type === null || oldItemable === null || !ITEMABLE.has(type)) {
+      skipped[`events (${r.kind})`] = (skipped[`events (${r.kind})`] ?? 0) + 1
+      ids.map("items").delete(r.id)
+      continue
+    }
+    const { id: itemable, topic: derived } = place(type, oldItemable, "eventable_id", at)
+    const topic = r.topic_id !== null
+      ? must("topics", "topic_id", r.topic_id, at)
+      : r.discussion_id !== null
+      ? (must("discussions", "discussion_id", r.discussion_id, at), topicOf.discussions.get(r.discussion_id)!)
+      : derived
+    const isRoot = r.parent_id === null && (r.kind === "new_discussion" || r.kind === "poll_created") &&
+      (topicable.get(topic) as { topicable_id: number | null }).topicable_id === itemable
+    const sequence = r.sequence_id ?? (isRoot ? 0 : null)
+    if (sequence === null) throw new ImportError("sequence_id is missing (only a thread's first item may omit it)", at.line, at.table)
+    itemsSeen.set(r.id, { topic, parent: r.parent_id, line: e.line })
+    insert("topic_items", {
+      id: ids.map("items").get(r.id),
+      topic_id: topic,
+      kind: r.kind,
+      sequence_id: sequence,
+      parent_id: null,
+      itemable_type: type,
+      itemable_id: itemable,
+      actor_id: who(r.user_id),
+      created_at: stampOf(r)
+    }, at)
+    count("topic_items")
+    tick()
+  }
+  const setParent = db.prepare(`UPDATE topic_items SET parent_id = ? WHERE id = ?`)
+  for (const [oldId, item] of itemsSeen) {
+    if (item.parent === null) continue
+    const parent = ids.map("items").get(item.parent)
+    if (parent === undefined) {
+      // the parent is a Loomio event convene has no item for (or is missing): the thread's root adopts it
+      if (eventInFile.get(item.parent) === undefined) {
+        throw new ImportError(`parent_id ${item.parent} refers to an events record that is not in the file`, item.line, "events")
+      }
+      continue
+    }
+    if (itemsSeen.get(item.parent)!.topic !== item.topic) {
+      throw new ImportError(`parent_id ${item.parent} is an item of another thread`, item.line, "events")
+    }
+    setParent.run(parent, ids.map("items").get(oldId))
+  }
+  deriveThreads(db, topicsBefore)
+
+  for (const x of staged(db, "discussion_readers", "topic_readers")) {
+    const r = x.record
+    const at = { line: x.line, table: "discussion_readers" }
+    // Loomio keeps a reader row for everyone who opened a thread; convene's are the invited and the guests
+    if (!r.guest && r.inviter_id === null) continue
+    const topic = r.topic_id !== null
+      ? must("topics", "topic_id", r.topic_id, at)
+      : r.discussion_id !== null
+      ? (must("discussions", "discussion_id", r.discussion_id, at), topicOf.discussions.get(r.discussion_id)!)
+      : r.poll_id !== null
+      ? (must("polls", "poll_id", r.poll_id, at), topicOf.polls.get(r.poll_id)!)
+      : null
+    if (topic === null) throw new ImportError("the reader names no thread (discussion_id, poll_id or topic_id)", at.line, at.table)
+    count("topic_readers", insert("topic_readers", {
+      id: ids.assign("readers", "topic_readers", r.id),
+      topic_id: topic,
+      user_id: must("users", "user_id", r.user_id, at),
+      inviter_id: who(r.inviter_id),
+      guest: r.guest,
+      revoked_at: r.revoked_at,
+      created_at: stampOf(r)
+    }, at, true))
+    tick()
+  }
+
+  const top = roots[0]!.record
+  const topId = ids.map("groups").get(top.id)!
+  for (const g of roots) {
+    db.prepare(`INSERT INTO imports (source, source_group_key, group_id, counts, created_at) VALUES ('loomio', ?, ?, ?, ?)`)
+      .run(g.record.key, ids.map("groups").get(g.record.id), JSON.stringify(imported), now)
+  }
+  options.onProgress?.({ phase: "writing", done: total, total })
+  const group = db.prepare(`SELECT id, key, name FROM groups WHERE id = ?`).get(topId) as { id: number; key: string; name: string }
+  return {
+    dry_run: options.dryRun === true,
+    group,
+    imported,
+    skipped,
+    users_matched: matched,
+    references_dropped: dropped,
+    warnings
+  }
+}
+
+/**
+ * Depth, position, position key and child count of every item of the imported threads, from their tree; a
+ * thread whose file had no first item gets one, and items without a parent hang from it, as in convene.
+ */
+const deriveThreads = (db: Db, topicsBefore: number) => {
+  db.prepare(`INSERT INTO topic_items (topic_id, kind, sequence_id, parent_id, itemable_type, itemable_id, actor_id, created_at)
+    SELECT t.id, CASE t.topicable_type WHEN 'Discussion' THEN 'new_discussion' ELSE 'poll_created' END, 0, NULL,
+           t.topicable_type, t.topicable_id,
+           CASE t.topicable_type WHEN 'Discussion' THEN (SELECT author_id FROM discussions WHERE id = t.topicable_id)
+                                 ELSE (SELECT author_id FROM polls WHERE id = t.topicable_id) END,
+           t.created_at
+    FROM topics t
+    WHERE t.id > ? AND t.topicable_id IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM topic_items i WHERE i.topic_id = t.id AND i.sequence_id = 0)`).run(topicsBefore)
+  db.prepare(`UPDATE topic_items SET parent_id = (SELECT r.id FROM topic_items r WHERE r.topic_id = topic_items.topic_id AND r.sequence_id = 0)
+    WHERE topic_id > ? AND parent_id IS NULL AND sequence_id <> 0`).run(topicsBefore)
+  db.prepare(`UPDATE topic_items SET position = (
+      SELECT count(*) FROM topic_items s WHERE s.parent_id = topic_items.parent_id AND s.sequence_id <= topic_items.sequence_id)
+    WHERE topic_id > ? AND parent_id IS NOT NULL`).run(topicsBefore)
+  db.prepare(`WITH RECURSIVE tree (id, depth, position_key) AS (
+      SELECT id, 0, NULL FROM topic_items WHERE topic_id > ? AND parent_id IS NULL
+      UNION ALL
+      SELECT c.id, tree.depth + 1,
+             CASE WHEN tree.position_key IS NULL THEN printf('%05d', c.position) ELSE tree.position_key || '-' || printf('%05d', c.position) END
+      FROM topic_items c JOIN tree ON c.parent_id = tree.id)
+    UPDATE topic_items SET depth = tree.depth, position_key = tree.position_key FROM tree WHERE tree.id = topic_items.id`).run(topicsBefore)
+  db.prepare(`UPDATE topic_items SET child_count = (SELECT count(*) FROM topic_items c WHERE c.parent_id = topic_items.id)
+    WHERE topic_id > ?`).run(topicsBefore)
+  db.prepare(`UPDATE topics SET items_count = (SELECT count(*) FROM topic_items i WHERE i.topic_id = topics.id) WHERE id > ?`).run(topicsBefore)
+}

@@ -1,0 +1,283 @@
+/**
+ * Moving groups (decisions §7): `convene import loomio` and `convene export` through the real binary, and the
+ * imported group read back through the real server.
+ */
+import { makeConvene } from "@convene/core"
+import Database from "better-sqlite3"
+import { copyFileSync, readFileSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import t from "tap"
+import { runBin, startTestServer, tempDbFile } from "./helpers.js"
+import { FIXTURE, type Line, loomioExport, writeJsonl } from "./loomio-fixture.js"
+
+const init = async (filename: string, email = "admin@convene.example") => {
+  const r = await runBin(["init", "--db", filename, "--admin-email", email, "--admin-name", "Admin", "--json"])
+  if (r.code !== 0) throw new Error(r.stderr)
+  return JSON.parse(r.stdout) as { id: number; api_key: string }
+}
+
+const rows = (filename: string, sql: string, ...params: Array<unknown>) => {
+  const db = new Database(filename, { readonly: true })
+  try {
+    return db.prepare(sql).all(...params) as Array<Record<string, any>>
+  } finally {
+    db.close()
+  }
+}
+
+const CONTENT_TABLES = ["users", "groups", "memberships", "topics", "discussions", "comments", "polls", "poll_options", "stances", "stance_choices",
+  "outcomes", "reactions", "topic_items", "topic_readers", "search_documents", "imports"]
+/** Row counts of every table an import writes: equal before and after means nothing was written. */
+const footprint = (filename: string) =>
+  Object.fromEntries(CONTENT_TABLES.map((table) => [table, rows(filename, `SELECT count(*) AS n FROM ${table}`)[0]!.n]))
+
+t.test("a Loomio export imports whole, and the server answers as the export says", async (t) => {
+  const { dir, filename } = tempDbFile()
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  await init(filename)
+  // Bo already has an account here; the export names him in other letter case
+  const core = makeConvene({ filename })
+  const bo = await core.users.create({ email: "bo@loomio.example", name: "Bo here" })
+  await core.close()
+  const file = join(dir, "export.jsonl")
+  writeJsonl(file, loomioExport())
+  const before = footprint(filename)
+
+  await t.test("--dry-run reports the counts and writes nothing", async (t) => {
+    const r = await runBin(["import", "loomio", file, "--dry-run", "--json", "--db", filename])
+    t.equal(r.code, 0, r.stderr)
+    const report = JSON.parse(r.stdout)
+    t.equal(report.dry_run, true)
+    t.match(report.imported, { groups: 2, users: 5, memberships: 6, discussions: 3, polls: 2, stances: 7, comments: 4 })
+    t.same(footprint(filename), before, "nothing written")
+  })
+
+  const r = await runBin(["import", "loomio", file, "--json", "--db", filename])
+  t.equal(r.code, 0, r.stderr)
+  const report = JSON.parse(r.stdout)
+  t.same(report.imported, {
+    users: 5, groups: 2, memberships: 6, topics: 4, discussions: 3, polls: 2, poll_options: 6, stances: 7, stance_choices: 6, outcomes: 1,
+    comments: 4, reactions: 2, topic_items: 11, topic_readers: 1
+  }, "counts per table")
+  t.same(report.skipped, { notifications: 1, membership_requests: 1, attachments: 1, "events (membership_created)": 1 }, "tables convene has no place for")
+  t.equal(report.users_matched, 1, "Bo matched by e-mail")
+  t.equal(report.references_dropped, 1, "the inviter who is not in the file")
+  t.match(report.group, { key: FIXTURE.groupKey, name: "Climate Action" })
+
+  t.test("people: matched by e-mail, others created without an API key and never as server admins", async (t) => {
+    t.same(rows(filename, "SELECT name FROM users WHERE id = ?", bo.user.id), [{ name: "Bo here" }], "the existing account is reused unchanged")
+    t.equal(rows(filename, "SELECT count(*) AS n FROM users WHERE email = 'bo@loomio.example'")[0]!.n, 1)
+    const ada = rows(filename, "SELECT * FROM users WHERE email = ?", FIXTURE.emails.ada)[0]!
+    t.match(ada, { name: "Ada", username: "ada", country: "NZ", is_admin: 0, created_at: "2024-03-01T12:00:00.000Z" })
+    t.equal(rows(filename, "SELECT count(*) AS n FROM users WHERE api_key_hash = ?", ada.api_key_hash)[0]!.n, 1, "a key hash nobody holds")
+  })
+
+  const s = await startTestServer({}, { filename })
+  t.teardown(s.close)
+  const Bo = s.as(bo.apiKey)
+  const group = (await Bo.get(`api/b2/groups/${FIXTURE.groupKey}`)).body as any
+
+  t.test("the group, its subgroup and memberships with their states", async (t) => {
+    t.match(group.groups[0], {
+      name: "Climate Action", handle: "climate-action", key: FIXTURE.groupKey, members_can_add_members: true, memberships_count: 4,
+      pending_memberships_count: 1, admin_memberships_count: 1, delegates_count: 1, discussions_count: 2, polls_count: 2, subgroups_count: 1,
+      created_at: "2024-03-01T09:00:00.000Z"
+    })
+    const groupId = group.groups[0].id
+    t.same(s.sql("SELECT name, parent_id FROM groups WHERE key = ?", FIXTURE.subgroupKey), [{ name: "Working group", parent_id: groupId }])
+    const members = (await Bo.get(`api/b2/memberships?group_id=${groupId}`)).body as any
+    const byName = new Map<string, any>(members.memberships.map((m: any) => [members.users.find((u: any) => u.id === m.user_id).name, m]))
+    t.match(byName.get("Ada"), { admin: true, title: "Convenor" })
+    t.match(byName.get("Bo here"), { admin: false, delegate: true, title: "Treasurer", user_id: bo.user.id })
+    t.same(s.sql("SELECT u.name, m.accepted_at, m.revoked_at FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.group_id = ? AND (m.accepted_at IS NULL OR m.revoked_at IS NOT NULL) ORDER BY u.name", groupId), [
+      { name: "Di", accepted_at: null, revoked_at: null },
+      { name: "Ed", accepted_at: "2024-03-02T12:00:00.000Z", revoked_at: "2024-03-09T12:00:00.000Z" }
+    ], "pending stays pending, revoked stays revoked")
+  })
+
+  t.test("a discussion's thread: reply structure, Loomio's order, soft deletes, reactions, the markdown document", async (t) => {
+    const d = ((await Bo.get("api/b2/discussions/dSolar01")).body as any).discussions[0]
+    t.match(d, { title: "Solar panels on the hall", description: "Shall we put *solar* on the roof?", private: true, closed_at: null, created_at: "2024-03-03T12:00:00.000Z" })
+    const items = (await Bo.get(`api/b2/threads/${d.topic_id}/items`)).body as any
+    t.same(items.items.map((i: any) => [i.sequence_id, i.kind, i.depth, i.position_key]), [
+      [0, "new_discussion", 0, null],
+      [1, "new_comment", 1, "00001"],
+      [2, "new_comment", 2, "00001-00001"],
+      [3, "new_comment", 1, "00002"],
+      [4, "poll_created", 1, "00003"],
+      [5, "stance_created", 2, "00003-00001"],
+      [6, "outcome_created", 2, "00003-00002"]
+    ])
+    const comment = (body: string) => items.comments.find((c: any) => c.body === body)
+    const reply = comment("How much does it cost?")
+    t.equal(reply.parent_id, comment("Yes, **let's**.").id, "the reply keeps its parent")
+    t.equal(items.items[2].parent_id, items.items[1].id, "and its item hangs from the parent's item")
+    t.equal(items.comments.filter((c: any) => c.body === null).length, 1, "the removed comment stays removed (body hidden)")
+    t.same(items.reactions.map((x: any) => [x.reactable_type, x.reaction]).sort(), [["Comment", "heart"], ["Discussion", "+1"]])
+    const md = ((await Bo.get(`api/b2/threads/${d.topic_id}/markdown`)).body as any).markdown as string
+    t.match(md, /# Discussion: Solar panels on the hall · Ada · 2024-03-03 12:00/)
+    t.match(md, /Yes, \*\*let's\*\*\./)
+    t.match(md, /> > \*\*Cy\*\* · 2024-03-05 12:00 · #2\n> >\n> > How much does it cost\?/, "the reply is nested in the document")
+    t.notMatch(md, /Spam I removed/)
+    const closed = ((await Bo.get("api/b2/discussions/dBikes01")).body as any).discussions[0]
+    t.equal(closed.closed_at, "2024-03-09T12:00:00.000Z", "a closed discussion stays closed")
+    t.equal((await Bo.get("api/b2/discussions/dGone001")).statusCode, 404, "a deleted discussion stays deleted")
+    t.same(s.sql("SELECT guest FROM topic_readers r JOIN users u ON u.id = r.user_id WHERE u.email = ?", FIXTURE.emails.gus), [{ guest: 1 }], "the guest")
+  })
+
+  t.test("polls: options, counts per option from the latest cast ballots, outcome; anonymous stays anonymous", async (t) => {
+    const body = (await Bo.get("api/b2/polls/pSolar01")).body as any
+    const p = body.polls[0]
+    t.match(p, { poll_type: "proposal", closed_at: "2024-03-11T12:00:00.000Z", hide_results: "off", notify_on_closing_soon: "undecided_voters", voters_count: 3, decided_voters_count: 2 })
+    const score = (name: string) => p.results.find((r: any) => r.name === name).voter_count
+    t.same([score("agree"), score("abstain"), score("disagree"), score("block")], [1, 0, 1, 0], "the replaced ballot does not count")
+    t.match(body.outcomes[0], { statement: "We **agreed** to install.", review_on: "2024-04-01" })
+    const anon = (await Bo.get("api/b2/polls/pMeet001")).body as any
+    t.match(anon.polls[0], { anonymous: true, hide_results: "until_closed", discussion_id: null })
+    t.same(anon.polls[0].results.map((r: any) => [r.name, r.voter_count]), [["Tuesday", 2], ["Thursday", 1]])
+    t.notOk((anon.stances ?? []).some((x: any) => x.participant_id !== null && x.participant_id !== bo.user.id), "no other voter is named")
+    t.same(s.sql("SELECT review_sent_at IS NOT NULL AS sent FROM outcomes"), [{ sent: 1 }], "a review already due is not sent again")
+  })
+
+  t.test("the same export again is refused and writes nothing", async (t) => {
+    const after = footprint(filename)
+    const again = await runBin(["import", "loomio", file, "--db", filename])
+    t.equal(again.code, 1)
+    t.match(again.stderr, /imported already/)
+    t.same(footprint(filename), after)
+  })
+})
+
+t.test("bad input: a clear error naming the line and table, exit 1, nothing written", async (t) => {
+  const { dir, filename } = tempDbFile()
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  await init(filename)
+  const before = footprint(filename)
+  const good = loomioExport()
+  const at = (table: string) => good.findIndex((l) => l.table === table)
+  const cases: Array<[string, Array<Line | string>, RegExp]> = [
+    ["not JSON", [good[0]!, good[1]!, "{not json", ...good.slice(2)], /^error: line 3: is not JSON/],
+    ["not {table, record}", [good[0]!, { table: "users" } as never, ...good.slice(1)], /^error: line 2: is not a \{"table"/],
+    ["a record without its id", good.map((l, i) => (i === at("users") ? { table: "users", record: { name: "No id", email: "x@y.z" } } : l)), /^error: line 3 \(users\): the record has no id/],
+    ["a wrong type", good.map((l, i) => (i === at("discussions") ? { table: "discussions", record: { ...l.record, title: 42 } } : l)), /line \d+ \(discussions\): title: Expected string/],
+    ["a reference to a record not in the file", [...good, { table: "comments", record: { id: 599, discussion_id: 999, parent_id: 999, parent_type: "Discussion", user_id: 201, body: "x" } }],
+      /line 63 \(comments\): discussion_id 999 refers to a discussions record that is not in the file/],
+    ["a duplicate id", [...good.slice(0, 4), good[3]!, ...good.slice(4)], /^error: line 5 \(users\): duplicate id 202 \(first on line 4\)/],
+    ["an unknown table", [...good.slice(0, 2), { table: "widgets", record: { id: 1 } }, ...good.slice(2)], /^error: line 3: unknown table "widgets"/],
+    ["a vote for another poll's option", good.map((l) => (l.table === "stance_choices" && l.record.id === 2002 ? { table: l.table, record: { ...l.record, poll_option_id: 705 } } : l)),
+      /\(stance_choices\): poll_option_id 705 is an option of another poll/]
+  ]
+  for (const [name, lines, message] of cases) {
+    const file = join(dir, "bad.jsonl")
+    writeJsonl(file, lines)
+    const r = await runBin(["import", "loomio", file, "--db", filename])
+    t.equal(r.code, 1, `${name}: exit 1`)
+    t.match(r.stderr, message, name)
+    t.same(footprint(filename), before, `${name}: nothing written`)
+  }
+  const json = await runBin(["import", "loomio", join(dir, "bad.jsonl"), "--json", "--db", filename])
+  t.match(JSON.parse(json.stderr), { error: /unknown table|option of another poll/ }, "--json failures are JSON on stderr")
+  const missing = await runBin(["import", "loomio", join(dir, "nope.jsonl"), "--db", filename])
+  t.equal(missing.code, 1)
+  t.match(missing.stderr, /cannot read/)
+})
+
+t.test("export then import into an empty database gives the same API answers (ids aside)", async (t) => {
+  const a = tempDbFile()
+  const b = tempDbFile()
+  t.teardown(() => {
+    rmSync(a.dir, { recursive: true, force: true })
+    rmSync(b.dir, { recursive: true, force: true })
+  })
+  // the same administrator on both servers (matched by e-mail), who reads everything
+  const adminA = await init(a.filename)
+  const adminB = await init(b.filename)
+
+  const s = await startTestServer({}, { filename: a.filename })
+  let closed = false
+  t.teardown(() => (closed ? undefined : s.close()))
+  const A = s.as(adminA.api_key)
+  const ann = await s.convene.users.create({ email: "ann@example.org", name: "Ann" })
+  const ben = await s.convene.users.create({ email: "ben@example.org", name: "Ben" })
+  const admin = (await s.convene.users.show({ id: adminA.id })).user
+  const { group } = await s.convene.groups.create({ name: "Round trip", owner: admin })
+  await s.convene.members.add({ group, user: ann.user })
+  await s.convene.members.add({ group, user: ben.user })
+  const N = s.as(ann.apiKey), B = s.as(ben.apiKey)
+  const d = ((await A.post("api/b2/discussions", { json: { group_id: group.id, title: "Plan", description: "The **plan**" } })).body as any).discussions[0]
+  const c1 = ((await N.post("api/b2/comments", { json: { discussion_id: d.id, body: "First" } })).body as any).comments[0]
+  await B.post("api/b2/comments", { json: { discussion_id: d.id, body: "A reply", parent_id: c1.id } })
+  const gone = ((await B.post("api/b2/comments", { json: { discussion_id: d.id, body: "Oops" } })).body as any).comments[0]
+  await B.delete(`api/b2/comments/${gone.id}`)
+  await N.post("api/b2/reactions", { json: { reactable_type: "Comment", reactable_id: c1.id, reaction: "heart" } })
+  const closing = new Date(Date.now() + 48 * 3600_000).toISOString()
+  const p = ((await A.post("api/b2/polls", { json: { discussion_id: d.id, title: "Adopt?", poll_type: "proposal", closing_at: closing } })).body as any).polls[0]
+  await N.post("api/b2/stances", { json: { poll_id: p.id, option_scores: { agree: 1 }, reason: "Yes" } })
+  await B.post("api/b2/stances", { json: { poll_id: p.id, option_scores: { disagree: 1 } } })
+  await B.post("api/b2/stances", { json: { poll_id: p.id, option_scores: { abstain: 1 } } })
+  const q = ((await A.post("api/b2/polls", { json: { group_id: group.id, title: "When?", poll_type: "poll", options: ["Mon", "Tue"], closing_at: closing, anonymous: true } })).body as any).polls[0]
+  await N.post("api/b2/stances", { json: { poll_id: q.id, option_scores: { Mon: 1 } } })
+  await A.post(`api/b2/polls/${q.id}/close`)
+  await A.post("api/b2/outcomes", { json: { poll_id: q.id, statement: "Monday it is" } })
+
+  const reads = (client: typeof A) => async (groupKey: string, discussionKey: string, pollKeys: Array<string>) => {
+    const g = (await client.get(`api/b2/groups/${groupKey}`)).body as any
+    const groupId = g.groups[0].id
+    const disc = (await client.get(`api/b2/discussions/${discussionKey}`)).body as any
+    const topic = disc.discussions[0].topic_id
+    return {
+      group: g,
+      discussions: (await client.get(`api/b2/discussions?group_id=${groupId}&status=all`)).body,
+      discussion: disc,
+      items: (await client.get(`api/b2/threads/${topic}/items`)).body,
+      markdown: (await client.get(`api/b2/threads/${topic}/markdown`)).body,
+      polls: await Promise.all(pollKeys.map(async (k) => (await client.get(`api/b2/polls/${k}`)).body)),
+      pollList: (await client.get(`api/b2/polls?group_id=${groupId}&status=all`)).body,
+      memberships: (await client.get(`api/b2/memberships?group_id=${groupId}`)).body
+    }
+  }
+  const pollKeys = [p.key, q.key]
+  const original = await reads(A)(group.key, d.key, pollKeys)
+  closed = true
+  await s.close()
+
+  const file = join(a.dir, "round-trip.jsonl")
+  const exported = await runBin(["export", group.key, "--to", file, "--json", "--db", a.filename])
+  t.equal(exported.code, 0, exported.stderr)
+  t.match(JSON.parse(exported.stdout).records, { groups: 1, users: 3, discussions: 1, comments: 3, polls: 2, stances: 7 })
+  const text = readFileSync(file, "utf8")
+  t.notMatch(text, /api_key|password|token/i, "no secrets in the export")
+  t.notMatch(text, new RegExp(adminA.api_key), "not the administrator's key either")
+
+  const imported = await runBin(["import", "loomio", file, "--json", "--db", b.filename])
+  t.equal(imported.code, 0, imported.stderr)
+  t.equal(JSON.parse(imported.stdout).users_matched, 1, "the administrator is matched by e-mail")
+
+  const s2 = await startTestServer({}, { filename: b.filename })
+  t.teardown(s2.close)
+  const copy = await reads(s2.as(adminB.api_key))(group.key, d.key, pollKeys)
+  t.same(withoutIds(copy), withoutIds(original), "the same answers, ids aside")
+  t.same((copy.items as any).items.map((i: any) => i.sequence_id), (original.items as any).items.map((i: any) => i.sequence_id))
+
+  t.test("exporting a group into the database that holds it is refused", async (t) => {
+    const back = join(b.dir, "back.jsonl")
+    t.equal((await runBin(["export", group.key, "--to", back, "--db", b.filename])).code, 0)
+    const copyDb = join(a.dir, "again.db")
+    copyFileSync(a.filename, copyDb)
+    const r = await runBin(["import", "loomio", back, "--db", copyDb])
+    t.equal(r.code, 1)
+    t.match(r.stderr, /already holds group/)
+    const unknown = await runBin(["export", "no-such-group", "--to", join(b.dir, "x.jsonl"), "--db", b.filename])
+    t.equal(unknown.code, 1)
+    t.match(unknown.stderr, /no group no-such-group/)
+  })
+})
+
+/** An API answer with every id and key-like number taken out (they differ between servers) and lists kept in order. */
+const withoutIds = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutIds)
+  if (value === null || typeof value !== "object") return value
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>)
+    .filter(([k]) => !(k === "id" || k.endsWith("_id") || k.endsWith("_ids")))
+    .map(([k, v]) => [k, withoutIds(v)]))
+}
