@@ -6,9 +6,10 @@ import { makeConvene } from "@convene/core"
 import Database from "better-sqlite3"
 import { copyFileSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
+import type { Got } from "got"
 import t from "tap"
 import { runBin, startTestServer, tempDbFile } from "./helpers.js"
-import { FIXTURE, type Line, loomioExport, writeJsonl } from "./loomio-fixture.js"
+import { FIXTURE, type Line, loomioExport, newerFormat, writeJsonl } from "./loomio-fixture.js"
 
 const init = async (filename: string, email = "admin@convene.example") => {
   const r = await runBin(["init", "--db", filename, "--admin-email", email, "--admin-name", "Admin", "--json"])
@@ -148,6 +149,30 @@ t.test("a Loomio export imports whole, and the server answers as the export says
   })
 })
 
+t.test("the newer format (topics, topic_items, topic_readers) imports to the same group as the older one", async (t) => {
+  const imported = async (lines: ReadonlyArray<Line>) => {
+    const { dir, filename } = tempDbFile()
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+    await init(filename)
+    const core = makeConvene({ filename })
+    const bo = await core.users.create({ email: "bo@loomio.example", name: "Bo here" })
+    await core.close()
+    const file = join(dir, "export.jsonl")
+    writeJsonl(file, lines)
+    const r = await runBin(["import", "loomio", file, "--json", "--db", filename])
+    t.equal(r.code, 0, r.stderr)
+    const s = await startTestServer({}, { filename })
+    t.teardown(s.close)
+    return { s, answers: await reads(s.as(bo.apiKey))(FIXTURE.groupKey, "dSolar01", ["pSolar01", "pMeet001"]), report: JSON.parse(r.stdout) }
+  }
+  const older = await imported(loomioExport())
+  const newer = await imported(newerFormat(loomioExport()))
+  t.match(newer.report.imported, { topics: 4, topic_items: 11, topic_readers: 1, comments: 4 })
+  t.same(withoutIds(newer.answers), withoutIds(older.answers), "the same answers, ids aside")
+  t.same(newer.s.sql("SELECT closed_at FROM topics WHERE topicable_type = 'Discussion' AND closed_at IS NOT NULL"), [{ closed_at: "2024-03-09T12:00:00.000Z" }],
+    "locked_at is the newer name of a closed thread")
+})
+
 t.test("bad input: a clear error naming the line and table, exit 1, nothing written", async (t) => {
   const { dir, filename } = tempDbFile()
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
@@ -164,6 +189,8 @@ t.test("bad input: a clear error naming the line and table, exit 1, nothing writ
       /line 63 \(comments\): discussion_id 999 refers to a discussions record that is not in the file/],
     ["a duplicate id", [...good.slice(0, 4), good[3]!, ...good.slice(4)], /^error: line 5 \(users\): duplicate id 202 \(first on line 4\)/],
     ["an unknown table", [...good.slice(0, 2), { table: "widgets", record: { id: 1 } }, ...good.slice(2)], /^error: line 3: unknown table "widgets"/],
+    ["thread items whose parents form a cycle", good.map((l) => (l.table === "events" && l.record.id === 1102 ? { table: l.table, record: { ...l.record, parent_id: 1103 } } : l)),
+      /the events' parent_id values form a cycle/],
     ["a vote for another poll's option", good.map((l) => (l.table === "stance_choices" && l.record.id === 2002 ? { table: l.table, record: { ...l.record, poll_option_id: 705 } } : l)),
       /\(stance_choices\): poll_option_id 705 is an option of another poll/]
   ]
@@ -220,22 +247,6 @@ t.test("export then import into an empty database gives the same API answers (id
   await A.post(`api/b2/polls/${q.id}/close`)
   await A.post("api/b2/outcomes", { json: { poll_id: q.id, statement: "Monday it is" } })
 
-  const reads = (client: typeof A) => async (groupKey: string, discussionKey: string, pollKeys: Array<string>) => {
-    const g = (await client.get(`api/b2/groups/${groupKey}`)).body as any
-    const groupId = g.groups[0].id
-    const disc = (await client.get(`api/b2/discussions/${discussionKey}`)).body as any
-    const topic = disc.discussions[0].topic_id
-    return {
-      group: g,
-      discussions: (await client.get(`api/b2/discussions?group_id=${groupId}&status=all`)).body,
-      discussion: disc,
-      items: (await client.get(`api/b2/threads/${topic}/items`)).body,
-      markdown: (await client.get(`api/b2/threads/${topic}/markdown`)).body,
-      polls: await Promise.all(pollKeys.map(async (k) => (await client.get(`api/b2/polls/${k}`)).body)),
-      pollList: (await client.get(`api/b2/polls?group_id=${groupId}&status=all`)).body,
-      memberships: (await client.get(`api/b2/memberships?group_id=${groupId}`)).body
-    }
-  }
   const pollKeys = [p.key, q.key]
   const original = await reads(A)(group.key, d.key, pollKeys)
   closed = true
@@ -272,6 +283,24 @@ t.test("export then import into an empty database gives the same API answers (id
     t.match(unknown.stderr, /no group no-such-group/)
   })
 })
+
+/** What a reader sees of a group: the group, its discussions and one thread, polls, memberships. */
+const reads = (client: Got) => async (groupKey: string, discussionKey: string, pollKeys: Array<string>) => {
+  const g = (await client.get(`api/b2/groups/${groupKey}`)).body as any
+  const groupId = g.groups[0].id
+  const disc = (await client.get(`api/b2/discussions/${discussionKey}`)).body as any
+  const topic = disc.discussions[0].topic_id
+  return {
+    group: g,
+    discussions: (await client.get(`api/b2/discussions?group_id=${groupId}&status=all`)).body,
+    discussion: disc,
+    items: (await client.get(`api/b2/threads/${topic}/items`)).body,
+    markdown: (await client.get(`api/b2/threads/${topic}/markdown`)).body,
+    polls: await Promise.all(pollKeys.map(async (k) => (await client.get(`api/b2/polls/${k}`)).body)),
+    pollList: (await client.get(`api/b2/polls?group_id=${groupId}&status=all`)).body,
+    memberships: (await client.get(`api/b2/memberships?group_id=${groupId}`)).body
+  }
+}
 
 /** An API answer with every id and key-like number taken out (they differ between servers) and lists kept in order. */
 const withoutIds = (value: unknown): unknown => {

@@ -124,3 +124,68 @@ export const loomioExport = (): Array<Line> => [
 
 export const writeJsonl = (file: string, lines: ReadonlyArray<Line | string>) =>
   writeFileSync(file, lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n") + "\n")
+
+const latest = (...xs: Array<unknown>) => xs.filter((x): x is string => typeof x === "string").sort().pop()!
+
+/**
+ * The same group in the newer generation of the format (Loomio since topics): `topics` rows hold the thread
+ * (group, privacy, `locked_at`), discussions and polls name their topic, comments reach their discussion
+ * through `parent_type`, and thread items are `topic_items` placed by topic.
+ */
+export const newerFormat = (lines: ReadonlyArray<Line>): Array<Line> => {
+  const topicOfDiscussion = (id: unknown) => 3000 + Number(id)
+  const topicOfPoll = (id: unknown) => 3500 + Number(id)
+  const standalone = new Set(lines.filter((l) => l.table === "polls" && l.record.discussion_id === null).map((l) => l.record.id))
+  const out: Array<Line> = []
+  for (const { table, record } of lines) {
+    const r = { ...record }
+    switch (table) {
+      case "discussions": {
+        out.push({
+          table: "topics",
+          record: {
+            id: topicOfDiscussion(r.id), group_id: r.group_id, topicable_type: "Discussion", topicable_id: r.id, private: r.private,
+            max_depth: r.max_depth ?? 3, last_activity_at: r.last_activity_at ?? r.created_at, locked_at: r.closed_at ?? null,
+            locker_id: r.closer_id ?? null, discarded_at: r.discarded_at ?? null, created_at: r.created_at,
+            updated_at: latest(r.updated_at, r.last_activity_at, r.closed_at, r.discarded_at), ranges_string: "1-3"
+          }
+        })
+        for (const k of ["group_id", "private", "closed_at", "closer_id", "max_depth", "last_activity_at"]) delete r[k]
+        out.push({ table, record: { ...r, topic_id: topicOfDiscussion(r.id) } })
+        break
+      }
+      case "polls": {
+        if (standalone.has(r.id)) {
+          out.push({
+            table: "topics",
+            record: { id: topicOfPoll(r.id), group_id: r.group_id, topicable_type: "Poll", topicable_id: r.id, private: true, last_activity_at: r.created_at, created_at: r.created_at, updated_at: latest(r.updated_at, r.created_at) }
+          })
+        }
+        const topic = standalone.has(r.id) ? topicOfPoll(r.id) : topicOfDiscussion(r.discussion_id)
+        delete r.group_id
+        delete r.discussion_id
+        out.push({ table, record: { ...r, topic_id: topic } })
+        break
+      }
+      case "comments":
+        delete r.discussion_id
+        out.push({ table, record: r })
+        break
+      case "events": {
+        if (r.eventable_type === "Membership") break
+        const topic = r.discussion_id === null ? topicOfPoll(r.eventable_id) : topicOfDiscussion(r.discussion_id)
+        out.push({
+          table: "topic_items",
+          record: { id: r.id, kind: r.kind, itemable_type: r.eventable_type, itemable_id: r.eventable_id, user_id: r.user_id, topic_id: topic, sequence_id: r.sequence_id, parent_id: r.parent_id, created_at: r.created_at }
+        })
+        break
+      }
+      case "discussion_readers":
+        out.push({ table: "topic_readers", record: { ...r, discussion_id: undefined, topic_id: topicOfDiscussion(r.discussion_id) } })
+        break
+      default:
+        out.push({ table, record: r })
+    }
+  }
+  return out
+}

@@ -868,17 +868,32 @@ const deriveThreads = (db: Db, topicsBefore: number) => {
       AND NOT EXISTS (SELECT 1 FROM topic_items i WHERE i.topic_id = t.id AND i.sequence_id = 0)`).run(topicsBefore)
   db.prepare(`UPDATE topic_items SET parent_id = (SELECT r.id FROM topic_items r WHERE r.topic_id = topic_items.topic_id AND r.sequence_id = 0)
     WHERE topic_id > ? AND parent_id IS NULL AND sequence_id <> 0`).run(topicsBefore)
-  db.prepare(`UPDATE topic_items SET position = (
-      SELECT count(*) FROM topic_items s WHERE s.parent_id = topic_items.parent_id AND s.sequence_id <= topic_items.sequence_id)
-    WHERE topic_id > ? AND parent_id IS NOT NULL`).run(topicsBefore)
-  db.prepare(`WITH RECURSIVE tree (id, depth, position_key) AS (
-      SELECT id, 0, NULL FROM topic_items WHERE topic_id > ? AND parent_id IS NULL
-      UNION ALL
-      SELECT c.id, tree.depth + 1,
-             CASE WHEN tree.position_key IS NULL THEN printf('%05d', c.position) ELSE tree.position_key || '-' || printf('%05d', c.position) END
-      FROM topic_items c JOIN tree ON c.parent_id = tree.id)
-    UPDATE topic_items SET depth = tree.depth, position_key = tree.position_key FROM tree WHERE tree.id = topic_items.id`).run(topicsBefore)
-  db.prepare(`UPDATE topic_items SET child_count = (SELECT count(*) FROM topic_items c WHERE c.parent_id = topic_items.id)
-    WHERE topic_id > ?`).run(topicsBefore)
+  // in JS, not in SQL: a recursive CTE joined back for the UPDATE made this quadratic (2 s for 5,000 items)
+  const items = db.prepare(`SELECT id, parent_id, sequence_id FROM topic_items WHERE topic_id > ? ORDER BY topic_id, sequence_id`)
+    .all(topicsBefore) as Array<{ id: number; parent_id: number | null; sequence_id: number }>
+  const byId = new Map(items.map((i) => [i.id, { ...i, position: 0, children: 0, depth: -1, key: null as string | null }]))
+  for (const item of byId.values()) {
+    const parent = item.parent_id === null ? undefined : byId.get(item.parent_id)
+    if (parent !== undefined) item.position = ++parent.children
+  }
+  const place = (item: NonNullable<ReturnType<typeof byId.get>>): void => {
+    if (item.depth >= 0) return
+    if (item.depth === -2) throw new ImportError("the events' parent_id values form a cycle")
+    const parent = item.parent_id === null ? undefined : byId.get(item.parent_id)
+    if (parent === undefined) {
+      item.depth = 0
+      return
+    }
+    item.depth = -2
+    place(parent)
+    item.depth = parent.depth + 1
+    const segment = String(item.position).padStart(5, "0")
+    item.key = parent.key === null ? segment : `${parent.key}-${segment}`
+  }
+  const update = db.prepare(`UPDATE topic_items SET depth = ?, position = ?, position_key = ?, child_count = ? WHERE id = ?`)
+  for (const item of byId.values()) {
+    place(item)
+    update.run(item.depth, item.position, item.key, item.children, item.id)
+  }
   db.prepare(`UPDATE topics SET items_count = (SELECT count(*) FROM topic_items i WHERE i.topic_id = topics.id) WHERE id > ?`).run(topicsBefore)
 }
