@@ -152,3 +152,32 @@ export const spawnServe = (filename: string, env: Record<string, string> = {}): 
     child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)))
   })
 }
+
+/** A person with a browser: cookies kept between requests, forms posted as a browser posts them, no redirects followed. */
+export const browserSession = (url: string) => {
+  const cookies = new Map<string, string>()
+  const remember = (res: Response) => {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(";")
+      const i = pair!.indexOf("=")
+      const name = pair!.slice(0, i)
+      const value = pair!.slice(i + 1)
+      if (value === "" || /max-age=0\b/i.test(line)) cookies.delete(name)
+      else cookies.set(name, value)
+    }
+    return res
+  }
+  const headers = () => ({ cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") })
+  const page = async (res: Response) => ({ status: res.status, headers: res.headers, html: await res.text() })
+  return {
+    cookies,
+    get: async (path: string) => page(remember(await fetch(`${url}${path}`, { headers: headers(), redirect: "manual" }))),
+    post: async (path: string, fields: Record<string, string>, { csrf = true } = {}) =>
+      page(remember(await fetch(`${url}${path}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { ...headers(), "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ ...(csrf ? { csrf: cookies.get("convene_csrf") ?? "" } : {}), ...fields }).toString()
+      })))
+  }
+}

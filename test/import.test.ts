@@ -4,11 +4,12 @@
  */
 import { makeConvene } from "@convene/core"
 import Database from "better-sqlite3"
+import { spawnSync } from "node:child_process"
 import { copyFileSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import type { Got } from "got"
 import t from "tap"
-import { runBin, startTestServer, tempDbFile } from "./helpers.js"
+import { BIN, browserSession, childEnv, runBin, startTestServer, tempDbFile } from "./helpers.js"
 import { FIXTURE, type Line, loomioExport, newerFormat, writeJsonl } from "./loomio-fixture.js"
 
 const init = async (filename: string, email = "admin@convene.example") => {
@@ -140,6 +141,24 @@ t.test("a Loomio export imports whole, and the server answers as the export says
     t.same(s.sql("SELECT review_sent_at IS NOT NULL AS sent FROM outcomes"), [{ sent: 1 }], "a review already due is not sent again")
   })
 
+  t.test("imported content is searchable, typos included (the vocabulary is indexed in bulk)", async (t) => {
+    const hits = async (query: string) =>
+      (((await Bo.get("api/b2/search", { searchParams: { query } })).body as any).search_results as Array<any>).map((r) => r.searchable_type)
+    t.same(await hits("cost"), ["Comment"], "a comment")
+    t.same(await hits("cots"), ["Comment"], "one typo")
+    t.same((await hits("power")).sort(), ["Stance"], "a vote's reason")
+    t.same(await hits("Spam"), [], "not a removed comment")
+    t.same(s.sql("SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name = 'search_documents_index'"), [{ n: 1 }], "the trigger is back")
+  })
+
+  t.test("an imported person signs in with the people flow (an e-mailed code)", async (t) => {
+    const b = browserSession(s.url)
+    await b.get("/sign-in")
+    t.equal((await b.post("/sign-in", { email: FIXTURE.emails.ada })).status, 200)
+    t.same(s.sql("SELECT m.kind FROM mail_outbox m JOIN users u ON u.id = m.recipient_user_id WHERE u.email = ?", FIXTURE.emails.ada), [{ kind: "sign_in" }],
+      "a sign-in code is on its way to the imported account")
+  })
+
   t.test("the same export again is refused and writes nothing", async (t) => {
     const after = footprint(filename)
     const again = await runBin(["import", "loomio", file, "--db", filename])
@@ -171,6 +190,24 @@ t.test("the newer format (topics, topic_items, topic_readers) imports to the sam
   t.same(withoutIds(newer.answers), withoutIds(older.answers), "the same answers, ids aside")
   t.same(newer.s.sql("SELECT closed_at FROM topics WHERE topicable_type = 'Discussion' AND closed_at IS NOT NULL"), [{ closed_at: "2024-03-09T12:00:00.000Z" }],
     "locked_at is the newer name of a closed thread")
+})
+
+t.test("a progress bar on a terminal, none in a pipe", async (t) => {
+  const { dir, filename } = tempDbFile()
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  await init(filename)
+  const file = join(dir, "export.jsonl")
+  writeJsonl(file, loomioExport())
+  // util-linux's script(1) gives the command a pseudo-terminal (bsdutils is essential on Debian)
+  const tty = spawnSync("script", ["-qec", `"${process.execPath}" "${BIN}" import loomio "${file}" --dry-run --db "${filename}"`, "/dev/null"], {
+    encoding: "utf8",
+    env: childEnv()
+  })
+  t.equal(tty.status, 0, tty.stderr)
+  t.match(tty.stdout, /reading \(bytes\) \[.*\] 100%/)
+  t.match(tty.stdout, /writing \(records\) \[.*\] 100% 59\/59/)
+  const piped = await runBin(["import", "loomio", file, "--dry-run", "--db", filename])
+  t.equal(piped.stderr, "", "no bar when stderr is not a terminal")
 })
 
 t.test("bad input: a clear error naming the line and table, exit 1, nothing written", async (t) => {

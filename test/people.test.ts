@@ -7,7 +7,7 @@
 import { mailSettingsFromEnv, startMailWorker } from "@convene/http"
 import type { ParsedMail } from "mailparser"
 import t from "tap"
-import { seedUser, startTestServer } from "./helpers.js"
+import { browserSession, seedUser, startTestServer } from "./helpers.js"
 import { startSmtp } from "./smtp.js"
 
 const BASE = "http://convene.test"
@@ -20,34 +20,7 @@ t.teardown(async () => {
   await smtp.close()
 })
 
-/** A person with a browser: cookies kept between requests, forms posted as a browser posts them, no redirects followed. */
-const browser = () => {
-  const cookies = new Map<string, string>()
-  const remember = (res: Response) => {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(";")
-      const i = pair!.indexOf("=")
-      const name = pair!.slice(0, i)
-      const value = pair!.slice(i + 1)
-      if (value === "" || /max-age=0\b/i.test(line)) cookies.delete(name)
-      else cookies.set(name, value)
-    }
-    return res
-  }
-  const headers = () => ({ cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") })
-  const page = async (res: Response) => ({ status: res.status, headers: res.headers, html: await res.text() })
-  return {
-    cookies,
-    get: async (path: string) => page(remember(await fetch(`${s.url}${path}`, { headers: headers(), redirect: "manual" }))),
-    post: async (path: string, fields: Record<string, string>, { csrf = true } = {}) =>
-      page(remember(await fetch(`${s.url}${path}`, {
-        method: "POST",
-        redirect: "manual",
-        headers: { ...headers(), "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ ...(csrf ? { csrf: cookies.get("convene_csrf") ?? "" } : {}), ...fields }).toString()
-      })))
-  }
-}
+const browser = () => browserSession(s.url)
 
 const mailTo = smtp.mailTo
 const linkIn = (mail: ParsedMail) => new URL(/(http:\/\/convene\.test\/\S+)/.exec(mail.text ?? "")![1]!).pathname
