@@ -33,16 +33,22 @@ const CONTENT_TABLES = ["users", "groups", "memberships", "topics", "discussions
 const footprint = (filename: string) =>
   Object.fromEntries(CONTENT_TABLES.map((table) => [table, rows(filename, `SELECT count(*) AS n FROM ${table}`)[0]!.n]))
 
-t.test("a Loomio export imports whole, and the server answers as the export says", async (t) => {
+/** A database with its administrator and Bo, who already has an account here, and the export beside it. */
+const target = async (t: { teardown: (fn: () => void) => void }, lines: ReadonlyArray<Line>) => {
   const { dir, filename } = tempDbFile()
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   await init(filename)
-  // Bo already has an account here; the export names him in other letter case
+  // the export names Bo in other letter case
   const core = makeConvene({ filename })
   const bo = await core.users.create({ email: "bo@loomio.example", name: "Bo here" })
   await core.close()
   const file = join(dir, "export.jsonl")
-  writeJsonl(file, loomioExport())
+  writeJsonl(file, lines)
+  return { filename, file, bo }
+}
+
+t.test("a Loomio export imports whole, and the server answers as the export says", async (t) => {
+  const { filename, file, bo } = await target(t, loomioExport())
   const before = footprint(filename)
 
   await t.test("--dry-run reports the counts and writes nothing", async (t) => {
@@ -170,14 +176,7 @@ t.test("a Loomio export imports whole, and the server answers as the export says
 
 t.test("the newer format (topics, topic_items, topic_readers) imports to the same group as the older one", async (t) => {
   const imported = async (lines: ReadonlyArray<Line>) => {
-    const { dir, filename } = tempDbFile()
-    t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-    await init(filename)
-    const core = makeConvene({ filename })
-    const bo = await core.users.create({ email: "bo@loomio.example", name: "Bo here" })
-    await core.close()
-    const file = join(dir, "export.jsonl")
-    writeJsonl(file, lines)
+    const { filename, file, bo } = await target(t, lines)
     const r = await runBin(["import", "loomio", file, "--json", "--db", filename])
     t.equal(r.code, 0, r.stderr)
     const s = await startTestServer({}, { filename })

@@ -10,6 +10,7 @@ import { createWriteStream, existsSync } from "node:fs"
 import { once } from "node:events"
 import { Schema } from "effect"
 import { LOOMIO_TABLES, type LoomioTable } from "../domain/loomio.js"
+import { BOOLEAN_GROUP_SETTINGS } from "../domain/records.js"
 import { type Db, migrate, openFile } from "./db.js"
 import { bool } from "./rows.js"
 
@@ -26,6 +27,21 @@ export interface ExportResult {
 
 type Row = Record<string, unknown>
 
+/** Everyone an export names: members, authors, voters, reactors, guests, and who invited, removed or closed. */
+const PEOPLE: ReadonlyArray<readonly [table: string, column: string, scope: string]> = [
+  ["groups", "creator_id", "id IN @groups_in"],
+  ...["user_id", "inviter_id", "revoker_id"].map((c) => ["memberships", c, "group_id IN @groups_in"] as const),
+  ["topics", "closer_id", "id IN @topics_in"],
+  ...["author_id", "discarded_by"].map((c) => ["discussions", c, "topic_id IN @topics_in"] as const),
+  ...["author_id", "discarded_by"].map((c) => ["comments", c, "discussion_id IN (SELECT id FROM discussions WHERE topic_id IN @topics_in)"] as const),
+  ...["author_id", "discarded_by"].map((c) => ["polls", c, "id IN @polls_in"] as const),
+  ...["participant_id", "inviter_id", "revoker_id"].map((c) => ["stances", c, "poll_id IN @polls_in"] as const),
+  ["outcomes", "author_id", "poll_id IN @polls_in"],
+  ["reactions", "user_id", "topic_id IN @topics_in"],
+  ["topic_items", "actor_id", "topic_id IN @topics_in"],
+  ...["user_id", "inviter_id"].map((c) => ["topic_readers", c, "topic_id IN @topics_in"] as const)
+]
+
 /** A row through its declaration: decoded (defaults filled, extra columns dropped, checked), then encoded as Loomio writes it. */
 const encoders = Object.fromEntries(
   Object.entries(LOOMIO_TABLES).map(([t, s]) => {
@@ -41,19 +57,6 @@ const bools = (row: Row, keys: ReadonlyArray<string>): Row => {
   for (const k of keys) out[k] = bool(row[k])
   return out
 }
-
-const GROUP_FLAGS = [
-  "is_visible_to_public",
-  "is_visible_to_parent_members",
-  "parent_members_can_see_discussions",
-  "members_can_start_discussions",
-  "members_can_edit_discussions",
-  "members_can_edit_comments",
-  "members_can_raise_motions",
-  "members_can_vote",
-  "members_can_add_members",
-  "admins_can_edit_user_content"
-]
 
 /** The group by id, key or handle. */
 const findGroup = (db: Db, ref: string) =>
@@ -101,31 +104,15 @@ const writeExport = async (db: Db, groupId: number, to: string): Promise<Record<
 
   try {
     await each("groups", `SELECT * FROM groups WHERE id IN ${inGroups} ORDER BY parent_id IS NOT NULL, id`, (g) => ({
-      ...bools(g, GROUP_FLAGS),
+      ...bools(g, BOOLEAN_GROUP_SETTINGS),
       description_format: "md"
     }))
 
     // everyone the export names: members, authors, voters, reactors, guests, and who invited or removed them
+    const named = PEOPLE.map(([table, column, scope]) => `SELECT ${column} FROM ${table} WHERE ${scope}`).join("\n        UNION ")
+      .replaceAll("@groups_in", inGroups).replaceAll("@topics_in", topics).replaceAll("@polls_in", polls)
     await each("users", `SELECT id, name, username, email, country, bot, deactivated_at, created_at, updated_at FROM users WHERE id IN (
-        SELECT creator_id FROM groups WHERE id IN ${inGroups}
-        UNION SELECT user_id FROM memberships WHERE group_id IN ${inGroups}
-        UNION SELECT inviter_id FROM memberships WHERE group_id IN ${inGroups}
-        UNION SELECT revoker_id FROM memberships WHERE group_id IN ${inGroups}
-        UNION SELECT closer_id FROM topics WHERE id IN ${topics}
-        UNION SELECT author_id FROM discussions WHERE topic_id IN ${topics}
-        UNION SELECT discarded_by FROM discussions WHERE topic_id IN ${topics}
-        UNION SELECT author_id FROM comments WHERE discussion_id IN (SELECT id FROM discussions WHERE topic_id IN ${topics})
-        UNION SELECT discarded_by FROM comments WHERE discussion_id IN (SELECT id FROM discussions WHERE topic_id IN ${topics})
-        UNION SELECT author_id FROM polls WHERE id IN ${polls}
-        UNION SELECT discarded_by FROM polls WHERE id IN ${polls}
-        UNION SELECT participant_id FROM stances WHERE poll_id IN ${polls}
-        UNION SELECT inviter_id FROM stances WHERE poll_id IN ${polls}
-        UNION SELECT revoker_id FROM stances WHERE poll_id IN ${polls}
-        UNION SELECT author_id FROM outcomes WHERE poll_id IN ${polls}
-        UNION SELECT user_id FROM reactions WHERE topic_id IN ${topics}
-        UNION SELECT actor_id FROM topic_items WHERE topic_id IN ${topics}
-        UNION SELECT user_id FROM topic_readers WHERE topic_id IN ${topics}
-        UNION SELECT inviter_id FROM topic_readers WHERE topic_id IN ${topics}) ORDER BY id`, (u) => bools(u, ["bot"]))
+        ${named}) ORDER BY id`, (u) => bools(u, ["bot"]))
 
     await each("events", `SELECT i.*, t.topicable_type, t.topicable_id FROM topic_items i JOIN topics t ON t.id = i.topic_id
         WHERE i.topic_id IN ${topics} ORDER BY i.topic_id, i.sequence_id`, (i) => ({

@@ -282,7 +282,7 @@ class Ids {
 const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOptions, total: number): ImportResult => {
   const now = (options.now ?? new Date()).toISOString()
   const ids = new Ids(db)
-  const insert = inserter(db)
+  const insertRow = inserter(db)
   const imported: Record<string, number> = {}
   const warnings: Array<string> = []
   let dropped = 0
@@ -290,8 +290,11 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
   const tick = () => {
     if (++done % 5000 === 0) options.onProgress?.({ phase: "writing", done, total })
   }
-  const count = (table: string, n = 1) => {
-    imported[table] = (imported[table] ?? 0) + n
+  /** Writes a row and counts it under its convene table. */
+  const insert = (table: string, row: Record<string, unknown>, at: { line: number; table: string }, orIgnore = false) => {
+    const written = insertRow(table, row, at, orIgnore)
+    if (written > 0) imported[table] = (imported[table] ?? 0) + written
+    tick()
   }
 
   /** A reference that must resolve: to a record of the file. */
@@ -388,8 +391,6 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       created_at: stampOf(r),
       updated_at: updatedOf(r)
     }, { line: u.line, table: "users" })
-    count("users")
-    tick()
   }
 
   const handleTaken = db.prepare(`SELECT 1 FROM groups WHERE handle = ?`)
@@ -423,8 +424,6 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       created_at: stampOf(r),
       updated_at: updatedOf(r)
     }, { line: g.line, table: "groups" })
-    count("groups")
-    tick()
   }
 
   for (const m of staged(db, "memberships")) {
@@ -444,8 +443,6 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       created_at: stampOf(r),
       updated_at: updatedOf(r)
     }, at)
-    count("memberships")
-    tick()
   }
 
   // --- threads. Ids first (discussions, polls, comments, stances, outcomes, options, items), so that any
@@ -499,7 +496,6 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       // the older format has no thread row: its last change is the latest of what changed it
       updated_at: own ? updatedOf(t) : latest(updatedOf(t), t.last_activity_at, t.closed_at, t.discarded_at)
     }, at)
-    count("topics")
   }
 
   // the newer format's topics; the older format's threads live on their discussion or poll
@@ -515,7 +511,6 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       closed_at: r.closed_at ?? r.locked_at,
       closer_id: r.closer_id ?? r.locker_id
     }, at, true)
-    tick()
   }
 
   const discussionTopic = (r: LoomioRecord<"discussions">, at: { line: number; table: string }) => {
@@ -551,8 +546,6 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       created_at: stampOf(r),
       updated_at: updatedOf(r)
     }, at)
-    count("discussions")
-    tick()
   }
 
   const pollKeyTaken = keyTaken("polls")
@@ -611,8 +604,6 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       created_at: stampOf(r),
       updated_at: updatedOf(r)
     }, at)
-    count("polls")
-    tick()
   }
 
   const optionPoll = new Map<number, number>()
@@ -622,8 +613,6 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
     const pollId = must("polls", "poll_id", r.poll_id, at)
     optionPoll.set(r.id, r.poll_id)
     insert("poll_options", { id: ids.map("poll_options").get(r.id), poll_id: pollId, name: r.name, priority: r.priority }, at)
-    count("poll_options")
-    tick()
   }
 
   const stancePoll = new Map<number, number>()
@@ -645,8 +634,6 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       created_at: stampOf(r),
       updated_at: updatedOf(r)
     }, at)
-    count("stances")
-    tick()
   }
 
   for (const c of staged(db, "stance_choices")) {
@@ -658,8 +645,6 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       throw new ImportError(`poll_option_id ${r.poll_option_id} is an option of another poll than the stance's`, at.line, at.table)
     }
     insert("stance_choices", { stance_id: stanceId, poll_option_id: optionId, score: r.score }, at)
-    count("stance_choices")
-    tick()
   }
 
   const today = now.slice(0, 10)
@@ -686,8 +671,6 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       created_at: stampOf(r),
       updated_at: updatedOf(r)
     }, at)
-    count("outcomes")
-    tick()
   }
 
   // comments: the discussion is named (older format) or reached through the parent chain (newer format)
@@ -732,8 +715,6 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       created_at: stampOf(r),
       updated_at: updatedOf(r)
     }, at)
-    count("comments")
-    tick()
   }
 
   /** The thread a record lives in, and its new id. */
@@ -762,7 +743,7 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       continue
     }
     const { id, topic } = place(r.reactable_type, r.reactable_id, "reactable_id", at)
-    const written = insert("reactions", {
+    insert("reactions", {
       id: ids.assign("reactions", "reactions", r.id),
       topic_id: topic,
       reactable_type: r.reactable_type,
@@ -771,8 +752,7 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       reaction: r.reaction,
       created_at: stampOf(r)
     }, at, true)
-    count("reactions", written)
-    tick()
+
   }
 
   // thread items: Loomio's order (sequence_id) and tree (parent_id) are kept; depth, positions and keys
@@ -812,8 +792,6 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       actor_id: who(r.user_id),
       created_at: stampOf(r)
     }, at)
-    count("topic_items")
-    tick()
   }
   const setParent = db.prepare(`UPDATE topic_items SET parent_id = ? WHERE id = ?`)
   for (const [oldId, item] of itemsSeen) {
@@ -846,7 +824,7 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       ? (must("polls", "poll_id", r.poll_id, at), topicOf.polls.get(r.poll_id)!)
       : null
     if (topic === null) throw new ImportError("the reader names no thread (discussion_id, poll_id or topic_id)", at.line, at.table)
-    count("topic_readers", insert("topic_readers", {
+    insert("topic_readers", {
       id: ids.assign("readers", "topic_readers", r.id),
       topic_id: topic,
       user_id: must("users", "user_id", r.user_id, at),
@@ -854,8 +832,7 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       guest: r.guest,
       revoked_at: r.revoked_at,
       created_at: stampOf(r)
-    }, at, true))
-    tick()
+    }, at, true)
   }
 
   const top = roots[0]!.record
