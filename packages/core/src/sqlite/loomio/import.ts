@@ -10,184 +10,21 @@
  * Any bad line, unknown table or broken reference throws an ImportError naming the line and table, and the
  * transaction rolls back: nothing is written. A dry run does all of it and rolls back too.
  */
-import { createReadStream, statSync } from "node:fs"
-import { createInterface } from "node:readline"
-import { Either, ParseResult, Schema } from "effect"
-import {
-  LOOMIO_SKIPPED_TABLES,
-  LOOMIO_TABLES,
-  LoomioLine,
-  type LoomioRecord,
-  type LoomioTable
-} from "../domain/loomio.js"
-import { REACTABLE_TYPES, THREAD_ITEM_KINDS } from "../domain/records.js"
-import { hashApiKey, newApiKey, newRecordKey } from "../rules/keys.js"
-import { ballotConfig } from "../rules/pollTypes.js"
-import { privateDefault } from "../rules/topics.js"
-import { normaliseEmail } from "../rules/users.js"
-import { type Db, DatabaseError, migrate, openFile } from "./db.js"
+import { statSync } from "node:fs"
+import { REACTABLE_TYPES, THREAD_ITEM_KINDS } from "../../domain/records.js"
+import type { LoomioRecord } from "../../domain/loomio.js"
+import { hashApiKey, newApiKey, newRecordKey } from "../../rules/keys.js"
+import { ballotConfig } from "../../rules/pollTypes.js"
+import { privateDefault } from "../../rules/topics.js"
+import { normaliseEmail } from "../../rules/users.js"
+import { type Db, DatabaseError, migrate, openFile } from "../db.js"
+import { deriveThreads, searchInBulk } from "./derive.js"
+import { ImportError, type ImportOptions, type ImportResult, inserter, oldIds, stage, type Staged, staged } from "./stage.js"
 
-/** A line that cannot be imported: the whole import stops, naming it. */
-export class ImportError extends Error {
-  override readonly name = "ImportError"
-  constructor(message: string, readonly line?: number, readonly table?: string) {
-    super(line === undefined ? message : `line ${line}${table === undefined ? "" : ` (${table})`}: ${message}`)
-  }
-}
-
-export interface ImportProgress {
-  readonly phase: "reading" | "writing"
-  readonly done: number
-  readonly total: number
-}
-
-export interface ImportOptions {
-  readonly dryRun?: boolean
-  readonly onProgress?: (p: ImportProgress) => void
-  /** the import's clock (created_at of records that lack one, reminders already due) */
-  readonly now?: Date
-}
-
-export interface ImportResult {
-  readonly dry_run: boolean
-  /** the top group created (its subgroups follow it) */
-  readonly group: { readonly id: number; readonly key: string; readonly name: string } | null
-  /** records written, by convene table */
-  readonly imported: Record<string, number>
-  /** lines of tables convene has no place for, by table */
-  readonly skipped: Record<string, number>
-  /** people of the file who already had an account here (matched by e-mail) */
-  readonly users_matched: number
-  /** who-did-it references (inviter, revoker, discarder, closer) to people not in the file, left empty */
-  readonly references_dropped: number
-  readonly warnings: ReadonlyArray<string>
-}
+export { ImportError, type ImportOptions, type ImportProgress, type ImportResult } from "./stage.js"
 
 const ITEM_KINDS = new Set<string>(THREAD_ITEM_KINDS)
 const ITEMABLE = new Set<string>(REACTABLE_TYPES)
-const SKIPPED = new Set<string>(LOOMIO_SKIPPED_TABLES)
-
-/** The `path message` of a record's first problem. */
-const firstProblem = (error: ParseResult.ParseError): string => {
-  const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
-  if (issue === undefined) return "is not valid"
-  const path = issue.path.join(".")
-  const message = issue.message.startsWith("Expected") ? issue.message.replace(/, actual .*/s, "") : issue.message
-  return path === "" ? message : `${path}: ${message}`
-}
-
-const decoders = Object.fromEntries(
-  Object.entries(LOOMIO_TABLES).map(([t, s]) => [t, Schema.decodeUnknownEither(s as Schema.Schema<unknown, unknown>)])
-) as Record<LoomioTable, (u: unknown) => Either.Either<unknown, ParseResult.ParseError>>
-const decodeLine = Schema.decodeUnknownEither(LoomioLine)
-
-/** First pass: every line read, checked and staged; nothing of the database is touched but the temp table. */
-const stage = async (db: Db, file: string, onProgress: ImportOptions["onProgress"]) => {
-  const size = statSync(file).size
-  db.exec(`CREATE TEMP TABLE IF NOT EXISTS import_lines (
-    n INTEGER PRIMARY KEY, tbl TEXT NOT NULL, old_id INTEGER, record TEXT NOT NULL)`)
-  db.exec(`DELETE FROM temp.import_lines`)
-  db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS temp.import_lines_ids ON import_lines (tbl, old_id)`)
-  db.exec(`CREATE INDEX IF NOT EXISTS temp.import_lines_order ON import_lines (tbl, n)`)
-  const insert = db.prepare(`INSERT INTO temp.import_lines (n, tbl, old_id, record) VALUES (?, ?, ?, ?)`)
-  const firstOf = db.prepare(`SELECT n FROM temp.import_lines WHERE tbl = ? AND old_id = ?`)
-  const skipped: Record<string, number> = {}
-  let n = 0
-  let bytes = 0
-  let batch: Array<[number, string, number | null, string]> = []
-  const flush = db.transaction(() => {
-    for (const row of batch) {
-      try {
-        insert.run(...row)
-      } catch (e) {
-        const first = (firstOf.get(row[1], row[2]) as { n: number } | undefined)?.n
-        if (first !== undefined) throw new ImportError(`duplicate id ${row[2]} (first on line ${first})`, row[0], row[1])
-        throw e
-      }
-    }
-  })
-  const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity })
-  for await (const text of lines) {
-    n++
-    bytes += Buffer.byteLength(text) + 1
-    if (text.trim() === "") continue
-    let json: unknown
-    try {
-      json = JSON.parse(text)
-    } catch {
-      throw new ImportError(`is not JSON (a Loomio export has one {"table", "record"} object per line)`, n)
-    }
-    const envelope = decodeLine(json)
-    if (Either.isLeft(envelope)) throw new ImportError(`is not a {"table": …, "record": {…}} object`, n)
-    const { record, table } = envelope.right
-    if (SKIPPED.has(table)) {
-      skipped[table] = (skipped[table] ?? 0) + 1
-      continue
-    }
-    if (!(table in LOOMIO_TABLES)) {
-      throw new ImportError(`unknown table "${table.slice(0, 64)}" (convene reads ${Object.keys(LOOMIO_TABLES).join(", ")})`, n)
-    }
-    if (record.id === undefined && table !== "stance_choices") throw new ImportError("the record has no id", n, table)
-    const decoded = decoders[table as LoomioTable](record)
-    if (Either.isLeft(decoded)) throw new ImportError(firstProblem(decoded.left), n, table)
-    const id = (decoded.right as { id: number | null }).id
-    batch.push([n, table, id, JSON.stringify(decoded.right)])
-    if (batch.length === 5000) {
-      flush()
-      batch = []
-      onProgress?.({ phase: "reading", done: bytes, total: size })
-    }
-  }
-  flush()
-  onProgress?.({ phase: "reading", done: size, total: size })
-  return { skipped, lines: n }
-}
-
-interface Staged<T extends LoomioTable> {
-  readonly line: number
-  readonly record: LoomioRecord<T>
-}
-
-/**
- * The staged records of a table (or two that mean the same), in file order, a page at a time: the connection
- * writes between pages (an open iterator would hold it), and the file is never held whole.
- */
-function* staged<T extends LoomioTable>(db: Db, ...tables: ReadonlyArray<T>): Generator<Staged<T>> {
-  const page = db.prepare(
-    `SELECT n, record FROM temp.import_lines WHERE tbl IN (${tables.map(() => "?").join(",")}) AND n > ? ORDER BY n LIMIT 2000`
-  )
-  let after = 0
-  for (;;) {
-    const rows = page.all(...tables, after) as Array<{ n: number; record: string }>
-    if (rows.length === 0) return
-    for (const row of rows) yield { line: row.n, record: JSON.parse(row.record) as LoomioRecord<T> }
-    after = rows[rows.length - 1]!.n
-  }
-}
-
-const oldIds = (db: Db, ...tables: ReadonlyArray<LoomioTable>): Array<number> =>
-  db.prepare(`SELECT old_id FROM temp.import_lines WHERE tbl IN (${tables.map(() => "?").join(",")}) ORDER BY n`).pluck().all(...tables) as Array<number>
-
-/** An INSERT per column set, prepared once. */
-const inserter = (db: Db) => {
-  const cache = new Map<string, ReturnType<Db["prepare"]>>()
-  return (table: string, row: Record<string, unknown>, at: { line: number; table: string }, orIgnore = false) => {
-    const cols = Object.keys(row)
-    const sql = `INSERT ${orIgnore ? "OR IGNORE " : ""}INTO ${table} (${cols.join(", ")}) VALUES (${cols.map((c) => "@" + c).join(", ")})`
-    let stmt = cache.get(sql)
-    if (stmt === undefined) cache.set(sql, stmt = db.prepare(sql))
-    const values: Record<string, unknown> = {}
-    for (const c of cols) {
-      const v = row[c]
-      values[c] = typeof v === "boolean" ? (v ? 1 : 0) : v
-    }
-    try {
-      return stmt.run(values).changes
-    } catch (e) {
-      throw new ImportError((e as Error).message.replace(/^UNIQUE constraint failed: /, "duplicate of a record already written: "), at.line, at.table)
-    }
-  }
-}
 
 export const importLoomioExport = async (dbFile: string, file: string, options: ImportOptions = {}): Promise<ImportResult> => {
   let size: number
@@ -216,28 +53,6 @@ class Rollback extends Error {}
 
 const latest = (...times: ReadonlyArray<string | null>): string =>
   times.filter((x): x is string => x !== null).reduce((a, b) => (a > b ? a : b))
-
-/**
- * The search vocabulary (migration 011) is kept by a trigger per document that scans the transaction's pending
- * terms: cheap for one request, quadratic for an import's 150,000 documents (104 µs a ballot and rising). The
- * import drops that trigger inside its own transaction (SQLite's DDL is transactional: no other connection ever
- * sees it missing), indexes its documents in three statements, and puts the trigger back as it was.
- */
-const searchInBulk = (db: Db) => {
-  const trigger = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'search_documents_index'`).pluck().get() as
-    | string
-    | undefined
-  const before = (db.prepare(`SELECT coalesce(max(id), 0) AS n FROM search_documents`).get() as { n: number }).n
-  if (trigger !== undefined) db.exec(`DROP TRIGGER search_documents_index`)
-  return () => {
-    if (trigger === undefined) return
-    db.prepare(`INSERT INTO search_fts (rowid, content) SELECT id, content FROM search_documents WHERE id > ?`).run(before)
-    db.prepare(`INSERT INTO search_tokenizer (rowid, content) SELECT id, content FROM search_documents WHERE id > ?`).run(before)
-    db.exec(`INSERT OR IGNORE INTO search_words (word) SELECT term FROM search_tokens WHERE length(term) BETWEEN 4 AND 64`)
-    db.exec(`DELETE FROM search_tokenizer`)
-    db.exec(trigger)
-  }
-}
 
 const write = (db: Db, skipped: Record<string, number>, options: ImportOptions): ImportResult => {
   let result: ImportResult | undefined
@@ -852,50 +667,4 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
     references_dropped: dropped,
     warnings
   }
-}
-
-/**
- * Depth, position, position key and child count of every item of the imported threads, from their tree; a
- * thread whose file had no first item gets one, and items without a parent hang from it, as in convene.
- */
-const deriveThreads = (db: Db, topicsBefore: number) => {
-  db.prepare(`INSERT INTO topic_items (topic_id, kind, sequence_id, parent_id, itemable_type, itemable_id, actor_id, created_at)
-    SELECT t.id, CASE t.topicable_type WHEN 'Discussion' THEN 'new_discussion' ELSE 'poll_created' END, 0, NULL,
-           t.topicable_type, t.topicable_id,
-           CASE t.topicable_type WHEN 'Discussion' THEN (SELECT author_id FROM discussions WHERE id = t.topicable_id)
-                                 ELSE (SELECT author_id FROM polls WHERE id = t.topicable_id) END,
-           t.created_at
-    FROM topics t
-    WHERE t.id > ? AND t.topicable_id IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM topic_items i WHERE i.topic_id = t.id AND i.sequence_id = 0)`).run(topicsBefore)
-  db.prepare(`UPDATE topic_items SET parent_id = (SELECT r.id FROM topic_items r WHERE r.topic_id = topic_items.topic_id AND r.sequence_id = 0)
-    WHERE topic_id > ? AND parent_id IS NULL AND sequence_id <> 0`).run(topicsBefore)
-  // in JS, not in SQL: a recursive CTE joined back for the UPDATE made this quadratic (2 s for 5,000 items)
-  const items = db.prepare(`SELECT id, parent_id, sequence_id FROM topic_items WHERE topic_id > ? ORDER BY topic_id, sequence_id`)
-    .all(topicsBefore) as Array<{ id: number; parent_id: number | null; sequence_id: number }>
-  const byId = new Map(items.map((i) => [i.id, { ...i, position: 0, children: 0, depth: -1, key: null as string | null }]))
-  for (const item of byId.values()) {
-    const parent = item.parent_id === null ? undefined : byId.get(item.parent_id)
-    if (parent !== undefined) item.position = ++parent.children
-  }
-  const place = (item: NonNullable<ReturnType<typeof byId.get>>): void => {
-    if (item.depth >= 0) return
-    if (item.depth === -2) throw new ImportError("the events' parent_id values form a cycle")
-    const parent = item.parent_id === null ? undefined : byId.get(item.parent_id)
-    if (parent === undefined) {
-      item.depth = 0
-      return
-    }
-    item.depth = -2
-    place(parent)
-    item.depth = parent.depth + 1
-    const segment = String(item.position).padStart(5, "0")
-    item.key = parent.key === null ? segment : `${parent.key}-${segment}`
-  }
-  const update = db.prepare(`UPDATE topic_items SET depth = ?, position = ?, position_key = ?, child_count = ? WHERE id = ?`)
-  for (const item of byId.values()) {
-    place(item)
-    update.run(item.depth, item.position, item.key, item.children, item.id)
-  }
-  db.prepare(`UPDATE topics SET items_count = (SELECT count(*) FROM topic_items i WHERE i.topic_id = topics.id) WHERE id > ?`).run(topicsBefore)
 }
