@@ -12,6 +12,9 @@ import t from "tap"
 import { BIN, browserSession, childEnv, runBin, startTestServer, tempDbFile } from "./helpers.js"
 import { FIXTURE, type Line, loomioExport, newerFormat, writeJsonl } from "./loomio-fixture.js"
 
+// imports through the binary, two servers and a 5 s wait for a held lock: more than tap's 30 s default
+t.setTimeout(180_000)
+
 const init = async (filename: string, email = "admin@convene.example") => {
   const r = await runBin(["init", "--db", filename, "--admin-email", email, "--admin-name", "Admin", "--json"])
   if (r.code !== 0) throw new Error(r.stderr)
@@ -163,6 +166,28 @@ t.test("a Loomio export imports whole, and the server answers as the export says
     t.equal((await b.post("/sign-in", { email: FIXTURE.emails.ada })).status, 200)
     t.same(s.sql("SELECT m.kind FROM mail_outbox m JOIN users u ON u.id = m.recipient_user_id WHERE u.email = ?", FIXTURE.emails.ada), [{ kind: "sign_in" }],
       "a sign-in code is on its way to the imported account")
+  })
+
+  t.test("while an import holds the write lock, writes wait 5 s and answer 503 (nothing written), reads go on", async (t) => {
+    const holder = new Database(filename)
+    holder.exec("BEGIN IMMEDIATE")
+    try {
+      const d = ((await Bo.get("api/b2/discussions/dSolar01")).body as any).discussions[0]
+      const before = s.sql("SELECT count(*) AS n FROM comments")
+      const started = Date.now()
+      const busy = await Bo.post("api/b2/comments", { json: { discussion_id: d.id, body: "while importing" } })
+      t.equal(busy.statusCode, 503)
+      t.same(busy.body, { error: "The database is busy; try again shortly" })
+      t.equal(busy.headers["retry-after"], "5")
+      t.ok(Date.now() - started >= 4000, "after waiting for the lock")
+      t.same(s.sql("SELECT count(*) AS n FROM comments"), before)
+      t.equal((await Bo.get("api/b2/discussions/dSolar01")).statusCode, 200, "reads are not held up")
+    } finally {
+      holder.exec("ROLLBACK")
+      holder.close()
+    }
+    const d = ((await Bo.get("api/b2/discussions/dSolar01")).body as any).discussions[0]
+    t.equal((await Bo.post("api/b2/comments", { json: { discussion_id: d.id, body: "after the import" } })).statusCode, 200, "and writes work again after")
   })
 
   t.test("the same export again is refused and writes nothing", async (t) => {

@@ -40,6 +40,13 @@ export const issueMessage = (issue: { readonly _tag: string; readonly path: Read
 
 export const internalError = (requestId: string) => json(500, { error: "Internal error", request_id: requestId })
 
+/**
+ * Another process held the database's write lock longer than a write waits (5 s): an operator's import,
+ * restore or a second server. Nothing was written; the client may try again.
+ */
+export const databaseBusy = () =>
+  HttpServerResponse.unsafeJson({ error: "The database is busy; try again shortly" }, { status: 503, headers: { "retry-after": "5" } })
+
 /** Every handler ends here: success is already a response, every expected error becomes one. */
 export const respond = <R>(
   effect: Effect.Effect<HttpServerResponse.HttpServerResponse, ApiError, R>

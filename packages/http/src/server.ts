@@ -5,7 +5,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 // the module, not the package index: the index loads every Node platform module (workers, sockets, …)
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { badRequest, NodeUrlPolicyLive, People, Rules, Store, type StoreService } from "@convene/core"
+import { badRequest, DatabaseError, NodeUrlPolicyLive, People, Rules, Store, type StoreService } from "@convene/core"
 import { Cause, Effect, Exit, Fiber, Layer, Option } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -25,7 +25,7 @@ import { B2SearchLive } from "./b2/search.js"
 import { B1DiscussionsLive } from "./b1/discussions.js"
 import { B1MembershipsLive } from "./b1/memberships.js"
 import { B1PollsLive } from "./b1/polls.js"
-import { errorResponse, internalError, issueMessage } from "./errors.js"
+import { databaseBusy, errorResponse, internalError, issueMessage } from "./errors.js"
 import { type HttpSettings, Settings } from "./settings.js"
 import { SystemLive } from "./system.js"
 import { PagesLive } from "./pages/pages.js"
@@ -53,6 +53,7 @@ const lastResort = (app: HttpApp.Default): HttpApp.Default =>
       if (HttpServerResponse.isServerResponse(value)) return Effect.succeed(value)
     }
     if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+    if (Cause.squash(cause) instanceof DatabaseError) return Effect.succeed(databaseBusy())
     return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       // observeRequests gave every request an id before the application saw it
       const requestId = request.headers["x-request-id"] ?? "unknown"
