@@ -63,7 +63,8 @@ export interface GroupsRepo {
   readonly list: () => Effect.Effect<ReadonlyArray<Group>>
   /** Groups where the user has an active (un-revoked) membership, by id. */
   readonly forUser: (userId: Id) => Effect.Effect<ReadonlyArray<Group>>
-  readonly counts: (ids: ReadonlyArray<Id>) => Effect.Effect<ReadonlyMap<Id, GroupCounts>>
+  /** The groups with these ids and their counters, read together (one query), by id. */
+  readonly withCounts: (ids: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<{ readonly group: Group; readonly counts: GroupCounts }>>
   readonly insert: (
     group: Omit<Group, "id" | "created_at" | "updated_at"> & { created_at: string }
   ) => Effect.Effect<Group>

@@ -24,24 +24,29 @@ export interface GroupView {
   readonly parent: Group | undefined
 }
 
-/** Loads counters and parents for many groups in two queries (no query per group). */
-export const viewGroups = (groups: ReadonlyArray<Group>): Effect.Effect<ReadonlyArray<GroupView>, never, Store> =>
+/** Groups as readers get them, fresh with their counters, and their parents: two queries at most, none per group. */
+const views = (ids: ReadonlyArray<Id>): Effect.Effect<ReadonlyArray<GroupView>, never, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
-    const counts = yield* store.groups.counts(groups.map((g) => g.id))
-    const known = new Map(groups.map((g) => [g.id, g]))
-    const missing = [...new Set(groups.flatMap((g) => (g.parent_id !== null && !known.has(g.parent_id) ? [g.parent_id] : [])))]
+    const rows = yield* store.groups.withCounts([...new Set(ids)])
+    const known = new Map(rows.map((r) => [r.group.id, r.group]))
+    const missing = [...new Set(rows.flatMap(({ group: g }) => (g.parent_id !== null && !known.has(g.parent_id) ? [g.parent_id] : [])))]
     for (const p of yield* store.groups.byIds(missing)) known.set(p.id, p)
-    return groups.map((group) => ({
-      group,
-      counts: counts.get(group.id)!,
-      parent: group.parent_id === null ? undefined : known.get(group.parent_id)
-    }))
+    return rows.map(({ counts, group }) => ({ group, counts, parent: group.parent_id === null ? undefined : known.get(group.parent_id) }))
+  })
+
+/**
+ * These groups as readers get them, in the order given. The counters are read now, not with the groups: a
+ * write's answer shows its own effect on them.
+ */
+export const viewGroups = (groups: ReadonlyArray<Group>): Effect.Effect<ReadonlyArray<GroupView>, never, Store> =>
+  Effect.map(views(groups.map((g) => g.id)), (found) => {
+    const byId = new Map(found.map((v) => [v.group.id, v]))
+    return groups.flatMap((g) => byId.get(g.id) ?? [])
   })
 
 /** The groups with these ids (repeats counted once) as readers get them: what documents side-load. */
-export const viewGroupsById = (ids: ReadonlyArray<Id>): Effect.Effect<ReadonlyArray<GroupView>, never, Store> =>
-  Effect.flatMap(Store, (store) => Effect.flatMap(store.groups.byIds([...new Set(ids)]), viewGroups))
+export const viewGroupsById = (ids: ReadonlyArray<Id>): Effect.Effect<ReadonlyArray<GroupView>, never, Store> => views(ids)
 
 export const findGroup = (ref: string): Effect.Effect<Group, NotFound, Store> =>
   Effect.flatMap(Store, (store) =>

@@ -1,4 +1,4 @@
-import { BOOLEAN_GROUP_SETTINGS, type Group, type GroupCounts, type Id } from "../domain/records.js"
+import { BOOLEAN_GROUP_SETTINGS, type Group, type GroupCounts } from "../domain/records.js"
 import type { GroupsRepo } from "../ports/store.js"
 import type { Runner } from "./db.js"
 import { fromBools, placeholders, setClause, toBools } from "./rows.js"
@@ -6,16 +6,19 @@ import { fromBools, placeholders, setClause, toBools } from "./rows.js"
 const toGroup = (row: unknown): Group => toBools<Group>(row as Record<string, unknown>, BOOLEAN_GROUP_SETTINGS)
 const maybe = (row: unknown) => (row === undefined ? undefined : toGroup(row))
 
-const ZERO: GroupCounts = {
-  memberships_count: 0,
-  accepted_memberships_count: 0,
-  pending_memberships_count: 0,
-  admin_memberships_count: 0,
-  delegates_count: 0,
-  discussions_count: 0,
-  polls_count: 0,
-  subgroups_count: 0
-}
+const COUNTERS = [
+  "memberships_count",
+  "accepted_memberships_count",
+  "pending_memberships_count",
+  "admin_memberships_count",
+  "delegates_count",
+  "discussions_count",
+  "polls_count",
+  "subgroups_count"
+] as const satisfies ReadonlyArray<keyof GroupCounts>
+
+const countsOf = (row: Record<string, unknown>): GroupCounts =>
+  Object.fromEntries(COUNTERS.map((c) => [c, Number(row[c] ?? 0)])) as unknown as GroupCounts
 
 export const makeGroupsRepo = (run: Runner): GroupsRepo => ({
   byId: (id) => run.read((_, s) => maybe(s(`SELECT * FROM groups WHERE id = ?`).get(id))),
@@ -34,20 +37,13 @@ export const makeGroupsRepo = (run: Runner): GroupsRepo => ({
     run.read((_, s) =>
       s(`SELECT g.* FROM groups g JOIN memberships m ON m.group_id = g.id
          WHERE m.user_id = ? AND m.revoked_at IS NULL ORDER BY g.id`).all(userId).map(toGroup)),
-  counts: (ids) =>
-    run.read((_, s) => {
-      const out = new Map<Id, GroupCounts>()
-      if (ids.length === 0) return out
-      for (const id of ids) out.set(id, { ...ZERO })
-      const ph = placeholders(ids.length)
-      // every counter is kept on the group row by triggers (migrations 010 and 016)
-      const rows = s(
-        `SELECT id AS group_id, memberships_count, accepted_memberships_count, pending_memberships_count, admin_memberships_count,
-           delegates_count, discussions_count, polls_count, subgroups_count FROM groups WHERE id IN (${ph})`
-      ).all(...ids) as Array<GroupCounts & { group_id: Id }>
-      for (const { group_id, ...c } of rows) out.set(group_id, { ...out.get(group_id)!, ...c })
-      return out
-    }),
+  withCounts: (ids) =>
+    ids.length === 0
+      ? run.read(() => [])
+      : run.read((_, s) =>
+        // every counter is kept on the group row by triggers (migrations 010 and 016)
+        (s(`SELECT * FROM groups WHERE id IN (${placeholders(ids.length)}) ORDER BY id`).all(...ids) as Array<Record<string, unknown>>)
+          .map((row) => ({ group: toGroup(row), counts: countsOf(row) }))),
   insert: (g) =>
     run.write((_, s) => {
       const row = fromBools({ ...g, updated_at: g.created_at })
