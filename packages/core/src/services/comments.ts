@@ -104,7 +104,8 @@ export const createComment = (
         }
       }
       yield* threadEvent("new_comment", topic, discussion, access.user, { comment })
-      return yield* reload(comment.id)
+      // the comment and its discussion are as written; only the thread changed since it was read (activity, counters)
+      return { comment, discussion, topic: (yield* store.topics.byId(topic.id))! }
     }))
   })
 
