@@ -1,0 +1,136 @@
+/**
+ * Child process: the bare baseline for bench/comments.js. node:http + better-sqlite3 (WAL, synchronous = FULL,
+ * foreign keys: convene's write pragmas) with hand-written SQL, answering `POST /api/b2/comments`
+ * (`{"discussion_id": …, "body": "…"}`) with the same JSON as convene (comments.js asserts it).
+ *
+ * A comment does the same database work as convene's `Comments.createComment`, in one BEGIN IMMEDIATE
+ * transaction committed before the answer: bearer key → SHA-256 → user; the discussion, its thread and the
+ * caller's membership (may they comment); the comment (the schema's triggers index it for search, as in
+ * convene); its thread item (next sequence_id, under the thread's first item, child_count bumped, position_key
+ * as convene's sqlite/items.ts); the thread's items_count and activity; the webhook outbox row with the message
+ * convene writes, and one delivery per subscribed chatbot. Then the answer: the comment, its discussion, the
+ * thread and the caller.
+ *
+ * Only what the benchmark needs: markdown bodies, no replies, members only (no guests), no `api_key` body field.
+ */
+import { openDatabase } from "./baseline-sql.js"
+import { createHash } from "node:crypto"
+import * as http from "node:http"
+
+const db = openDatabase("comments-baseline.js", { writable: true })
+
+const q = {
+  user: db.prepare(`SELECT id, name, username, email, country, bot, deactivated_at FROM users WHERE api_key_hash = ?`),
+  discussion: db.prepare(`SELECT * FROM discussions WHERE id = ?`),
+  topic: db.prepare(`SELECT * FROM topics WHERE id = ?`),
+  member: db.prepare(`SELECT 1 FROM memberships WHERE group_id = ? AND user_id = ? AND revoked_at IS NULL`).pluck(),
+  insertComment: db.prepare(`INSERT INTO comments (discussion_id, parent_id, author_id, body, body_format, created_at, updated_at)
+                             VALUES (?, NULL, ?, ?, 'md', ?, ?)`),
+  root: db.prepare(`SELECT id, position_key FROM topic_items WHERE topic_id = ? AND sequence_id = 0`),
+  nextSequence: db.prepare(`SELECT coalesce(max(sequence_id), 0) + 1 FROM topic_items WHERE topic_id = ?`).pluck(),
+  bumpChildren: db.prepare(`UPDATE topic_items SET child_count = child_count + 1 WHERE id = ? RETURNING child_count`).pluck(),
+  insertItem: db.prepare(`INSERT INTO topic_items (topic_id, kind, sequence_id, parent_id, depth, position, position_key, itemable_type, itemable_id, actor_id, created_at)
+                          VALUES (?, 'new_comment', ?, ?, 1, ?, ?, 'Comment', ?, ?, ?)`),
+  touchTopic: db.prepare(`UPDATE topics SET items_count = items_count + 1, last_activity_at = ?, updated_at = ? WHERE id = ?`),
+  event: db.prepare(`INSERT INTO webhook_events (kind, group_id, actor_id, eventable_type, eventable_id, message, created_at)
+                     VALUES ('new_comment', ?, ?, 'Comment', ?, ?, ?)`),
+  chatbots: db.prepare(`SELECT id FROM chatbots WHERE group_id = ? AND EXISTS (SELECT 1 FROM json_each(event_kinds) WHERE value = 'new_comment')`).pluck(),
+  delivery: db.prepare(`INSERT INTO webhook_deliveries (event_id, chatbot_id, next_attempt_at, created_at) VALUES (?, ?, ?, ?)`)
+}
+const begin = db.prepare("BEGIN IMMEDIATE")
+const commit = db.prepare("COMMIT")
+const rollback = db.prepare("ROLLBACK")
+
+const json = (res, status, body) => {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) })
+  res.end(text)
+}
+
+const topicJson = (t) => ({
+  id: t.id, group_id: t.group_id, topicable_type: t.topicable_type, topicable_id: t.topicable_id, private: t.private === 1,
+  tags: JSON.parse(t.tags), items_count: t.items_count, replies_count: Math.max(t.items_count - 1, 0), max_depth: t.max_depth,
+  last_activity_at: t.last_activity_at, closed_at: t.closed_at, locked_at: t.closed_at, closer_id: t.closer_id, pinned_at: null,
+  created_at: t.created_at, updated_at: t.updated_at
+})
+
+/** One comment, written and committed as convene writes it; the answer's records. */
+const comment = (user, discussionId, body) => {
+  const d = q.discussion.get(discussionId)
+  if (d === undefined || d.discarded_at !== null) return [404, { error: `Discussion ${discussionId} not found` }]
+  const now = new Date().toISOString()
+  begin.run()
+  try {
+    const t = q.topic.get(d.topic_id)
+    if (q.member.get(t.group_id, user.id) === undefined || t.closed_at !== null) {
+      rollback.run()
+      return [403, { error: "Not authorized to create Comment." }]
+    }
+    const id = Number(q.insertComment.run(d.id, user.id, body, now, now).lastInsertRowid)
+    const root = q.root.get(t.id)
+    const sequence = q.nextSequence.get(t.id)
+    const position = q.bumpChildren.get(root.id)
+    const key = String(position).padStart(5, "0")
+    q.insertItem.run(t.id, sequence, root.id, position, root.position_key === null ? key : `${root.position_key}-${key}`, id, user.id, now)
+    q.touchTopic.run(now, now, t.id)
+    const message = JSON.stringify({
+      headline: `${user.name ?? user.username ?? "Anonymous"} commented`,
+      title: d.title,
+      path: `/d/${d.key}/comment/${id}`,
+      body: body || null,
+      recipient_message: null
+    })
+    const event = Number(q.event.run(t.group_id, user.id, id, message, now).lastInsertRowid)
+    for (const bot of q.chatbots.all(t.group_id)) q.delivery.run(event, bot, now, now)
+    commit.run()
+    const topic = q.topic.get(t.id)
+    return [200, {
+      comments: [{
+        id, discussion_id: d.id, topic_id: t.id, parent_id: null, author_id: user.id, body, body_format: "md", edited_at: null,
+        discarded_at: null, discarded_by: null, created_at: now, updated_at: now
+      }],
+      discussions: [{
+        id: d.id, key: d.key, topic_id: d.topic_id, group_id: topic.group_id, title: d.title, description: d.description,
+        description_format: d.description_format, private: topic.private === 1, closed_at: topic.closed_at,
+        last_activity_at: topic.last_activity_at, author_id: d.author_id, discarded_at: d.discarded_at, discarded_by: d.discarded_by,
+        created_at: d.created_at, updated_at: d.updated_at
+      }],
+      topics: [topicJson(topic)],
+      users: [{ id: user.id, name: user.name ?? user.username ?? "Anonymous", username: user.username, country: user.country, bot: user.bot === 1, deactivated_at: user.deactivated_at, email: user.email }],
+      meta: { root: "comments" }
+    }]
+  } catch (e) {
+    if (db.inTransaction) rollback.run()
+    throw e
+  }
+}
+
+const server = http.createServer((req, res) => {
+  const chunks = []
+  req.on("data", (c) => chunks.push(c))
+  req.on("end", () => {
+    const header = req.headers.authorization ?? ""
+    const key = header.startsWith("Bearer ") ? header.slice(7).trim() : ""
+    const user = key === "" ? undefined : q.user.get(createHash("sha256").update(key, "utf8").digest("hex"))
+    if (user === undefined || user.deactivated_at !== null) return json(res, 403, { error: "Not authorized" })
+    if (req.method !== "POST" || req.url !== "/api/b2/comments") return json(res, 404, { error: "Not found" })
+    let input
+    try {
+      input = JSON.parse(Buffer.concat(chunks).toString("utf8"))
+    } catch {
+      return json(res, 400, { error: "Invalid JSON" })
+    }
+    if (!Number.isInteger(input.discussion_id) || typeof input.body !== "string" || input.body.trim() === "") {
+      return json(res, 422, { errors: { body: ["can't be blank"] } })
+    }
+    const [status, body] = comment(user, input.discussion_id, input.body)
+    json(res, status, body)
+  })
+})
+server.listen(0, "127.0.0.1", () => process.send({ url: `http://127.0.0.1:${server.address().port}` }))
+const stop = () => server.close(() => {
+  db.close()
+  process.exit(0)
+})
+process.on("message", (m) => m === "stop" && stop())
+process.on("disconnect", stop)
