@@ -2,7 +2,7 @@
  * Moving groups (decisions §7): `convene import loomio` and `convene export` through the real binary, and the
  * imported group read back through the real server.
  */
-import { makeConvene } from "@convene/core"
+import { makeConvene, Users } from "@convene/core"
 import Database from "better-sqlite3"
 import { spawnSync } from "node:child_process"
 import { copyFileSync, readFileSync, rmSync } from "node:fs"
@@ -308,7 +308,49 @@ t.test("export then import into an empty database gives the same API answers (id
   await A.post(`api/b2/polls/${q.id}/close`)
   await A.post("api/b2/outcomes", { json: { poll_id: q.id, statement: "Monday it is" } })
 
-  const pollKeys = [p.key, q.key]
+  // the rest of what a group holds: a subgroup with a closed thread, a pending invitation, a guest who comments,
+  // a deleted thread, and every other poll type with a ballot
+  const { group: sub } = await s.convene.groups.create({ name: "Working group", owner: admin, parent: group })
+  await s.convene.members.add({ group: sub, user: ann.user })
+  const dana = await s.convene.users.create({ email: "dana@example.org", name: "Dana" })
+  await s.convene.members.add({ group, user: dana.user, pending: true })
+  const gus = await s.convene.users.create({ email: "gus@example.org", name: "Gus" })
+  const withGuest = ((await A.post("api/b2/discussions", { json: { group_id: group.id, title: "With a guest", recipient_user_ids: [gus.user.id] } })).body as any).discussions[0]
+  t.equal((await s.as(gus.apiKey).post("api/b2/comments", { json: { discussion_id: withGuest.id, body: "Hello from a guest" } })).statusCode, 200)
+  const subThread = ((await A.post("api/b2/discussions", { json: { group_id: sub.id, title: "Sub thread" } })).body as any).discussions[0]
+  await A.post(`api/b2/discussions/${subThread.id}/close`)
+  const doomed = ((await A.post("api/b2/discussions", { json: { group_id: group.id, title: "To delete" } })).body as any).discussions[0]
+  await A.delete(`api/b2/discussions/${doomed.id}`)
+  const others: Array<[string, Array<string> | undefined, Record<string, number>]> = [
+    ["count", undefined, { accept: 1 }],
+    ["score", ["a", "b"], { a: 4, b: 1 }],
+    ["ranked_choice", ["x", "y", "z"], { x: 2, y: 3, z: 1 }],
+    ["meeting", ["2031-01-01", "2031-01-02"], { "2031-01-01": 2, "2031-01-02": 1 }],
+    ["dot_vote", ["p", "q"], { p: 5, q: 3 }]
+  ]
+  const otherKeys: Array<string> = []
+  for (const [poll_type, options, scores] of others) {
+    const made = await A.post("api/b2/polls", { json: { group_id: group.id, title: poll_type, poll_type, ...(options === undefined ? {} : { options }), closing_at: closing } })
+    const poll = (made.body as any).polls[0]
+    t.equal((await N.post("api/b2/stances", { json: { poll_id: poll.id, option_scores: scores } })).statusCode, 200, poll_type)
+    otherKeys.push(poll.key)
+  }
+
+  const pollKeys = [p.key, q.key, ...otherKeys]
+  // by keys: ids differ between the servers
+  const extra = async (client: typeof A, guest: typeof A) => {
+    const guestThread = (await guest.get(`api/b2/discussions/${withGuest.key}`)).body as any
+    const subGroup = (await client.get(`api/b2/groups/${sub.key}`)).body as any
+    return {
+      guestThread,
+      guestItems: (await guest.get(`api/b2/threads/${guestThread.discussions[0].topic_id}/items`)).body,
+      subThread: (await client.get(`api/b2/discussions/${subThread.key}`)).body,
+      subMembers: (await client.get(`api/b2/memberships?group_id=${subGroup.groups[0].id}`)).body,
+      deleted: (await client.get(`api/b2/discussions/${doomed.key}`)).statusCode,
+      threads: (await client.get("api/b2/threads")).body
+    }
+  }
+  const originalExtra = await extra(A, s.as(gus.apiKey))
   const original = await reads(A)(group.key, d.key, pollKeys)
   closed = true
   await s.close()
@@ -316,7 +358,7 @@ t.test("export then import into an empty database gives the same API answers (id
   const file = join(a.dir, "round-trip.jsonl")
   const exported = await runBin(["export", group.key, "--to", file, "--json", "--db", a.filename])
   t.equal(exported.code, 0, exported.stderr)
-  t.match(JSON.parse(exported.stdout).records, { groups: 1, users: 3, discussions: 1, comments: 3, polls: 2, stances: 7 })
+  t.match(JSON.parse(exported.stdout).records, { groups: 2, users: 5, discussions: 4, comments: 4, polls: 7, discussion_readers: 1 })
   const text = readFileSync(file, "utf8")
   t.notMatch(text, /api_key|password|token/i, "no secrets in the export")
   t.notMatch(text, new RegExp(adminA.api_key), "not the administrator's key either")
@@ -329,6 +371,16 @@ t.test("export then import into an empty database gives the same API answers (id
   t.teardown(s2.close)
   const copy = await reads(s2.as(adminB.api_key))(group.key, d.key, pollKeys)
   t.same(withoutIds(copy), withoutIds(original), "the same answers, ids aside")
+  // the guest never had a key on the new server: sign them in there by giving the imported account one
+  const gusThere = s2.sql<{ id: number }>("SELECT id FROM users WHERE email = 'gus@example.org'")[0]!
+  const { apiKey: gusKey } = await s2.convene.run(Users.rotateApiKey({ id: gusThere.id }))
+  const copyExtra = await extra(s2.as(adminB.api_key), s2.as(gusKey))
+  t.same(withoutIds(copyExtra), withoutIds(originalExtra), "subgroup, guest, closed and deleted threads, the threads list: the same answers")
+  t.match((copyExtra.guestItems as any).comments, [{ body: "Hello from a guest" }], "the guest still reads the thread")
+  t.equal(copyExtra.deleted, 404, "the deleted thread stays deleted")
+  t.match((copyExtra.subThread as any).discussions[0], { title: "Sub thread", closed_at: String }, "the subgroup's thread, closed")
+  t.same(s2.sql("SELECT count(*) AS n FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'dana@example.org' AND m.accepted_at IS NULL"), [{ n: 1 }],
+    "the invitation stays pending")
   t.same((copy.items as any).items.map((i: any) => i.sequence_id), (original.items as any).items.map((i: any) => i.sequence_id))
 
   t.test("exporting a group into the database that holds it is refused", async (t) => {
