@@ -29,8 +29,9 @@ const keyCache = () => {
   const fresh = (s: (sql: string) => Database.Statement) => {
     // data_version moves with other connections' commits, total_changes() with this connection's own (an
     // in-memory database has one connection for both)
-    // a prepared statement: db.pragma() would prepare one on every call
-    const now = `${(s(`PRAGMA data_version`).get() as { data_version: number }).data_version}:${(s(`SELECT total_changes() AS n`).get() as { n: number }).n}`
+    // one prepared statement for both (db.pragma() would prepare one on every call)
+    const { v, n } = s(`SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS n`).get() as { v: number; n: number }
+    const now = `${v}:${n}`
     if (now === stamp) return
     stamp = now
     const current = (s(`SELECT value FROM cache_epochs WHERE name = 'users'`).get() as { value: number }).value
