@@ -169,9 +169,14 @@ t.test("a Loomio export imports whole, and the server answers as the export says
   })
 
   t.test("while an import holds the write lock, writes wait 5 s and answer 503 (nothing written), reads go on", async (t) => {
+    const page = browserSession(s.url)
+    await page.get("/sign-in")
     const holder = new Database(filename)
     holder.exec("BEGIN IMMEDIATE")
     try {
+      const busyPage = await page.post("/sign-in", { email: FIXTURE.emails.cy })
+      t.equal(busyPage.status, 503, "a page that writes")
+      t.match(busyPage.html, /<h1>Busy<\/h1>[\s\S]*Nothing was changed; try again in a moment\./, "answers a page, not JSON")
       const d = ((await Bo.get("api/b2/discussions/dSolar01")).body as any).discussions[0]
       const before = s.sql("SELECT count(*) AS n FROM comments")
       const started = Date.now()

@@ -28,7 +28,7 @@ import { B1PollsLive } from "./b1/polls.js"
 import { databaseBusy, errorResponse, internalError, issueMessage } from "./errors.js"
 import { type HttpSettings, Settings } from "./settings.js"
 import { SystemLive } from "./system.js"
-import { PagesLive } from "./pages/pages.js"
+import { busyPage, PagesLive } from "./pages/pages.js"
 import { withLog } from "./observe/log.js"
 import { MetricsLive, observeRequests, silentTelemetry, Telemetry, type TelemetryService } from "./observe/telemetry.js"
 
@@ -53,8 +53,9 @@ const lastResort = (app: HttpApp.Default): HttpApp.Default =>
       if (HttpServerResponse.isServerResponse(value)) return Effect.succeed(value)
     }
     if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
-    if (Cause.squash(cause) instanceof DatabaseError) return Effect.succeed(databaseBusy())
     return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      // a write that waited 5 s for another process's write lock: the API answers JSON, a page answers a page
+      if (Cause.squash(cause) instanceof DatabaseError) return Effect.succeed(request.url.startsWith("/api/") ? databaseBusy() : busyPage())
       // observeRequests gave every request an id before the application saw it
       const requestId = request.headers["x-request-id"] ?? "unknown"
       return Effect.as(Effect.logError("request failed", { req_id: requestId, err: Cause.pretty(cause) }), internalError(requestId))

@@ -28,6 +28,18 @@ const SECURITY_HEADERS = {
   "cache-control": "no-store"
 }
 
+/** A page asked for while another process holds the database's write lock (an import, a restore): try again. */
+export const busyPage = () =>
+  HttpServerResponse.text(
+    render("@layout", {
+      title: "Busy",
+      body: render("@message", { text: "The server is busy with a maintenance task. Nothing was changed; try again in a moment." }),
+      signedIn: false,
+      csrf: ""
+    }),
+    { status: 503, contentType: "text/html; charset=utf-8", headers: { ...SECURITY_HEADERS, "retry-after": "5" } }
+  )
+
 interface Page {
   readonly title: string
   readonly template: string
