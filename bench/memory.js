@@ -15,6 +15,11 @@ const { dir, filename, apiKey, group, discussion: thread } = await seedOneThread
 const child = spawn(process.execPath, ["bench/observe-server.js", filename, "on"], { stdio: ["ignore", openSync(join(dir, "log"), "w"), "pipe"] })
 const url = await new Promise((resolve) => child.stderr.once("data", (d) => resolve(String(d).trim())))
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))[1]) / 1024
+/** The server's own V8 heap in use (prom-client's process metrics on /metrics, loopback): heap or native growth. */
+const heapMb = async () => {
+  const text = await (await fetch(`${url}/metrics`)).text()
+  return Number(/^convene_nodejs_heap_size_used_bytes (\S+)/m.exec(text)?.[1] ?? NaN) / 1048576
+}
 const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }
 const requests = [
   { method: "GET", path: `/api/b2/discussions/${thread.id}` },
@@ -29,9 +34,11 @@ await new Promise((r) => setTimeout(r, 2000))
 const idle = rssMb()
 const first = await load(10_000)
 const after10k = rssMb()
+const heap10k = await heapMb()
 const rest = await load(TOTAL - 10_000)
 await new Promise((r) => setTimeout(r, 2000))
 const afterAll = rssMb()
+const heapAll = await heapMb()
 child.kill("SIGTERM")
 const errors = first.errors + first.non2xx + rest.errors + rest.non2xx
 const table = [
@@ -40,7 +47,8 @@ const table = [
   `| idle, after start | ${idle.toFixed(0)} |`,
   `| after 10,000 requests | ${after10k.toFixed(0)} |`,
   `| after ${TOTAL.toLocaleString("en")} requests | ${afterAll.toFixed(0)} |`,
-  `| growth from 10,000 to ${TOTAL.toLocaleString("en")} | ${(100 * (afterAll / after10k - 1)).toFixed(1)} % |`
+  `| growth from 10,000 to ${TOTAL.toLocaleString("en")} | ${(100 * (afterAll / after10k - 1)).toFixed(1)} % |`,
+  `| V8 heap in use after 10,000 / after ${TOTAL.toLocaleString("en")} | ${heap10k.toFixed(0)} / ${heapAll.toFixed(0)} |`
 ].join("\n")
 console.log(table)
 console.log(`(${errors} errors or non-2xx; mix: a discussion, the groups, a memberships page, a new comment, /healthz; 32 connections)`)
