@@ -1,12 +1,10 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as HttpServerError from "@effect/platform/HttpServerError"
 // the module, not the package index: the index loads every Node platform module (workers, sockets, …)
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { badRequest, DatabaseError, NodeUrlPolicyLive, People, Rules, Store, type StoreService } from "@convene/core"
-import { Cause, Effect, Exit, Fiber, Layer, Option } from "effect"
+import { NodeUrlPolicyLive, People, Rules, Store, type StoreService } from "@convene/core"
+import { Cause, Effect, Exit, Fiber, Layer } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { ConveneApi } from "./api.js"
@@ -25,42 +23,12 @@ import { B2SearchLive } from "./b2/search.js"
 import { B1DiscussionsLive } from "./b1/discussions.js"
 import { B1MembershipsLive } from "./b1/memberships.js"
 import { B1PollsLive } from "./b1/polls.js"
-import { databaseBusy, errorResponse, internalError, issueMessage } from "./errors.js"
+import { lastResort, makeListener } from "./serve.js"
 import { type HttpSettings, Settings } from "./settings.js"
 import { SystemLive } from "./system.js"
-import { busyPage, PagesLive } from "./pages/pages.js"
+import { PagesLive } from "./pages/pages.js"
 import { withLog } from "./observe/log.js"
 import { MetricsLive, observeRequests, silentTelemetry, Telemetry, type TelemetryService } from "./observe/telemetry.js"
-
-/**
- * The last line of defence: an unknown route is a JSON 404; anything unexpected is logged with the
- * request's id (never its headers or body, which carry secrets) and answered 500 without details.
- */
-const lastResort = (app: HttpApp.Default): HttpApp.Default =>
-  Effect.catchAllCause(app, (cause) => {
-    const failure = Cause.failureOption(cause)
-    if (Option.isSome(failure)) {
-      const value = failure.value as { _tag?: string }
-      // the router fails with a ready 404 response (or RouteNotFound) for an unknown route
-      const unrouted = value._tag === "RouteNotFound" ||
-        (HttpServerResponse.isServerResponse(value) && value.status === 404)
-      if (unrouted) return Effect.succeed(HttpServerResponse.unsafeJson({ error: "Not found" }, { status: 404 }))
-      // a path or query parameter that its declaration does not decode: the one 400 body (errors.ts)
-      if (value._tag === "HttpApiDecodeError") {
-        const issues = (value as unknown as { issues: ReadonlyArray<Parameters<typeof issueMessage>[0]> }).issues
-        return Effect.succeed(errorResponse(badRequest(issues[0] === undefined ? "Invalid request" : issueMessage(issues[0]))))
-      }
-      if (HttpServerResponse.isServerResponse(value)) return Effect.succeed(value)
-    }
-    if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
-    return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-      // a write that waited 5 s for another process's write lock: the API answers JSON, a page answers a page
-      if (Cause.squash(cause) instanceof DatabaseError) return Effect.succeed(request.url.startsWith("/api/") ? databaseBusy() : busyPage())
-      // observeRequests gave every request an id before the application saw it
-      const requestId = request.headers["x-request-id"] ?? "unknown"
-      return Effect.as(Effect.logError("request failed", { req_id: requestId, err: Cause.pretty(cause) }), internalError(requestId))
-    })
-  })
 
 const ApiLive = HttpApiBuilder.api(ConveneApi).pipe(
   Layer.provide(HttpApiBuilder.middleware(lastResort)),
@@ -90,11 +58,37 @@ export interface RunningServer {
   readonly close: () => Promise<void>
 }
 
+/**
+ * Attaches the request listener (serve.ts), then listens; closing stops accepting connections and lets
+ * in-flight requests finish. The listener exists before the port opens, so no request finds none.
+ */
+const listen = (server: http.Server, address: { readonly port: number; readonly host: string }) =>
+  Layer.scopedDiscard(Effect.gen(function*() {
+    const listener = yield* makeListener(yield* HttpApiBuilder.httpApp)
+    server.on("request", listener)
+    yield* Effect.acquireRelease(
+      Effect.async<void, HttpServerError.ServeError>((resume) => {
+        const onError = (cause: Error) => resume(Effect.fail(new HttpServerError.ServeError({ cause })))
+        server.once("error", onError)
+        server.listen(address, () => {
+          server.off("error", onError)
+          resume(Effect.void)
+        })
+      }),
+      () =>
+        Effect.async<void>((resume) => {
+          server.off("request", listener)
+          if (!server.listening) return resume(Effect.void)
+          server.close(() => resume(Effect.void))
+        })
+    )
+  })).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
+
 /** The server as a Layer, for Effect programs that compose it with other services. */
 export const serverLayer = (options: ServerOptions, server: http.Server) =>
-  HttpApiBuilder.serve().pipe(
+  listen(server, { port: options.port, host: options.host }).pipe(
     Layer.provide(AppLive),
-    Layer.provide(NodeHttpServer.layer(() => server, { port: options.port, host: options.host })),
+    Layer.provide(NodeHttpServer.layerContext),
     Layer.provide(Layer.succeed(Store, options.store)),
     Layer.provide(Layer.succeed(People.InvitationTtlDays, options.settings.invitationTtlDays ?? Rules.INVITATION_TTL_DAYS)),
     Layer.provide(Layer.succeed(Telemetry, options.telemetry ?? silentTelemetry())),
