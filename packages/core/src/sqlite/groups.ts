@@ -1,3 +1,4 @@
+import { Effect } from "effect"
 import { BOOLEAN_GROUP_SETTINGS, type Group, type GroupCounts } from "../domain/records.js"
 import type { GroupsRepo } from "../ports/store.js"
 import type { Runner } from "./db.js"
@@ -20,8 +21,25 @@ const COUNTERS = [
 const countsOf = (row: Record<string, unknown>): GroupCounts =>
   Object.fromEntries(COUNTERS.map((c) => [c, Number(row[c] ?? 0)])) as unknown as GroupCounts
 
-export const makeGroupsRepo = (run: Runner): GroupsRepo => ({
-  byId: (id) => run.read((_, s) => maybe(s(`SELECT * FROM groups WHERE id = ?`).get(id))),
+type Counted = { readonly group: Group; readonly counts: GroupCounts }
+const counted = (row: Record<string, unknown>): Counted => ({ group: toGroup(row), counts: countsOf(row) })
+
+export const makeGroupsRepo = (run: Runner): GroupsRepo => {
+  // every counter is kept on the group row by triggers (migrations 010 and 016). One group (a document's
+  // access check and its side-load read the same one) is read once per snapshot and mapped once.
+  const withCounts = (ids: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<Counted>> =>
+    ids.length === 0
+      ? Effect.succeed([])
+      : ids.length === 1
+      ? run.readKept(`groups:${ids[0]}`, (_, s) => {
+        const row = s(`SELECT * FROM groups WHERE id = ?`).get(ids[0]) as Record<string, unknown> | undefined
+        return row === undefined ? [] : [counted(row)]
+      })
+      : run.read((_, s) =>
+        (s(`SELECT * FROM groups WHERE id IN (${placeholders(ids.length)}) ORDER BY id`).all(...ids) as Array<Record<string, unknown>>).map(counted)
+      )
+  return {
+  byId: (id) => Effect.map(withCounts([id]), (found) => found[0]?.group),
   byIds: (ids) =>
     ids.length === 0
       ? run.read(() => [])
@@ -37,13 +55,7 @@ export const makeGroupsRepo = (run: Runner): GroupsRepo => ({
     run.read((_, s) =>
       s(`SELECT g.* FROM groups g JOIN memberships m ON m.group_id = g.id
          WHERE m.user_id = ? AND m.revoked_at IS NULL ORDER BY g.id`).all(userId).map(toGroup)),
-  withCounts: (ids) =>
-    ids.length === 0
-      ? run.read(() => [])
-      : run.read((_, s) =>
-        // every counter is kept on the group row by triggers (migrations 010 and 016)
-        (s(`SELECT * FROM groups WHERE id IN (${placeholders(ids.length)}) ORDER BY id`).all(...ids) as Array<Record<string, unknown>>)
-          .map((row) => ({ group: toGroup(row), counts: countsOf(row) }))),
+  withCounts,
   insert: (g) =>
     run.write((_, s) => {
       const row = fromBools({ ...g, updated_at: g.created_at })
@@ -60,4 +72,5 @@ export const makeGroupsRepo = (run: Runner): GroupsRepo => ({
     parentIds.length === 0
       ? run.read(() => [])
       : run.read((_, s) => s(`SELECT * FROM groups WHERE parent_id IN (${placeholders(parentIds.length)}) ORDER BY id`).all(...parentIds).map(toGroup))
-})
+  }
+}
