@@ -162,7 +162,6 @@ export const makeListener = <R>(app: HttpApp.Default<never, R>) =>
       if (declared.has(`${route.method} ${route.path}`)) routes.on(route.method, route.path as FindMyWay.PathInput, route)
     }
     const runtime = yield* Effect.runtime<never>()
-    const runFork = Runtime.runFork(runtime)
     const failed = (req: http.IncomingMessage) => internalError(String(req.headers["x-request-id"] ?? "unknown"))
 
     return ((req, res) => {
@@ -174,8 +173,10 @@ export const makeListener = <R>(app: HttpApp.Default<never, R>) =>
         Context.add(HttpServerRequest.ParsedSearchParams, found.searchParams),
         Context.add(HttpRouter.RouteContext, { [HttpRouter.RouteContextTypeId]: HttpRouter.RouteContextTypeId, params: found.params, route })
       )
+      // the fiber starts with the request in its context (no provide around it to set and restore)
+      const requestRuntime = Runtime.make({ ...runtime, context: Context.merge(runtime.context, context) })
       const handler = route.handler as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, never>
-      const fiber = runFork(Effect.provide(lastResort(handler), context))
+      const fiber = Runtime.runFork(requestRuntime)(lastResort(handler))
       fiber.addObserver((exit) => writeResponse(req, res, Exit.isSuccess(exit) ? exit.value : failed(req)))
     }) satisfies RequestListener
   })

@@ -144,14 +144,15 @@ export const makeRunner = (conns: Connections): Runner => {
     return conns.read
   }
 
+  // one step of the fiber per read, not three (a light read makes about ten); a throw is a defect, as in Effect.sync
   const read: Runner["read"] = (f) =>
-    Effect.flatMap(FiberRef.get(inTransaction), (tx) =>
-      Effect.sync(() => (tx ? f(conns.write, writeStmt) : f(readConnection(), readStmt))))
+    Effect.withFiberRuntime((fiber) =>
+      Effect.succeed(fiber.getFiberRef(inTransaction) ? f(conns.write, writeStmt) : f(readConnection(), readStmt)))
 
   const readKept: Runner["readKept"] = (key, f) =>
-    Effect.flatMap(FiberRef.get(inTransaction), (tx) =>
-      Effect.sync(() => {
-        if (tx) return f(conns.write, writeStmt)
+    Effect.withFiberRuntime((fiber) =>
+      Effect.succeed((() => {
+        if (fiber.getFiberRef(inTransaction)) return f(conns.write, writeStmt)
         const db = readConnection()
         // an in-memory database has no snapshot apart from its writes: nothing is kept
         if (!shared) return f(db, readStmt)
@@ -159,7 +160,7 @@ export const makeRunner = (conns: Connections): Runner => {
         const value = f(db, readStmt)
         kept.set(key, value)
         return value
-      }))
+      })()))
 
   const write: Runner["write"] = (f) =>
     Effect.flatMap(FiberRef.get(inTransaction), (tx) =>
