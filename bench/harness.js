@@ -44,9 +44,9 @@ export const measure = async (url, apiKey, { connections, warmup, seconds }) => 
 
 /**
  * A temporary database with one person (Ada), one group with `members` more people, and one short thread:
- * what the light benchmarks read. `{ dir, filename, apiKey, group, discussion }`; remove `dir` when done.
+ * what the light benchmarks read; with `groups` > 1, Ada owns that many groups in all. `{ dir, filename, apiKey, group, discussion }`; remove `dir` when done.
  */
-export const seedOneThread = async (name, { members = 0 } = {}) => {
+export const seedOneThread = async (name, { members = 0, groups = 1 } = {}) => {
   const { makeConvene } = await import("@convene/core")
   const { mkdtempSync } = await import("node:fs")
   const { tmpdir } = await import("node:os")
@@ -57,6 +57,8 @@ export const seedOneThread = async (name, { members = 0 } = {}) => {
   const { group } = await seed.groups.create({ name: "Bench", owner: user })
   for (let i = 0; i < members; i++) await seed.users.create({ email: `m${i}@example.org`, name: `M${i}` }).then(({ user: u }) => seed.members.add({ group, user: u }))
   const { discussion } = await seed.as(user).startDiscussion({ group_id: group.id, title: "Light read", description: "A short thread." })
+  // Ada's other groups (a member of several groups lists them all)
+  for (let i = 1; i < groups; i++) await seed.groups.create({ name: `Bench ${i + 1}`, owner: user })
   await seed.close()
   return { dir, filename, apiKey, group, discussion }
 }

@@ -2,7 +2,8 @@
  * Child process: the bare baseline for bench/light.js. node:http + better-sqlite3 answering, with the same
  * JSON as convene (light.js asserts it), `GET /api/b2/discussions/{id}` (bearer key → SHA-256 → user, the
  * discussion, its thread, the group with its counters, the caller's membership for a private thread, the
- * author) and `GET /healthz` (`SELECT 1`). Prepared statements are the only thing kept between requests.
+ * author), `GET /api/b2/groups` (the caller's groups with their counters, parents not listed, the caller's
+ * memberships) and `GET /healthz` (`SELECT 1`). Prepared statements are the only thing kept between requests.
  */
 import { createHash, timingSafeEqual } from "node:crypto"
 import * as http from "node:http"
@@ -11,6 +12,11 @@ import { GROUP, openDatabase } from "./baseline-sql.js"
 const db = openDatabase("light-baseline.js")
 const sql = {
   user: db.prepare(`SELECT id, email, deactivated_at, api_key_hash FROM users WHERE api_key_hash = ?`),
+  groups: db.prepare(`SELECT ${GROUP} AS json FROM memberships m JOIN groups g ON g.id = m.group_id LEFT JOIN groups p ON p.id = g.parent_id
+    WHERE m.user_id = ? AND m.revoked_at IS NULL ORDER BY g.id`).pluck(),
+  parent: db.prepare(`SELECT ${GROUP} AS json FROM groups g LEFT JOIN groups p ON p.id = g.parent_id WHERE g.id = ?`).pluck(),
+  memberships: db.prepare(`SELECT id, group_id, user_id, inviter_id, admin, delegate, title, accepted_at, created_at FROM memberships
+    WHERE user_id = ? AND revoked_at IS NULL ORDER BY group_id`),
   discussion: db.prepare(`SELECT * FROM discussions WHERE id = ?`),
   topic: db.prepare(`SELECT * FROM topics WHERE id = ?`),
   group: db.prepare(`SELECT ${GROUP} AS json FROM groups g LEFT JOIN groups p ON p.id = g.parent_id WHERE g.id = ?`).pluck(),
@@ -62,12 +68,26 @@ const discussion = (user, id) => {
   }]
 }
 
+/** The caller's groups, the parents of those not listed themselves, and the caller's memberships. */
+const groups = (user) => {
+  const listed = sql.groups.all(user.id).map((json) => JSON.parse(json))
+  const ids = new Set(listed.map((g) => g.id))
+  const parentIds = [...new Set(listed.flatMap((g) => (g.parent_id === null || ids.has(g.parent_id) ? [] : [g.parent_id])))]
+  return {
+    groups: listed,
+    parent_groups: parentIds.map((id) => JSON.parse(sql.parent.get(id))),
+    memberships: sql.memberships.all(user.id).map((m) => ({ ...m, admin: m.admin === 1, delegate: m.delegate === 1, user_email: user.email })),
+    meta: { root: "groups" }
+  }
+}
+
 const server = http.createServer((req, res) => {
   if (req.url === "/healthz") return json(res, 200, { ok: sql.ping.get() === 1 })
   const m = /^\/api\/b2\/discussions\/(\d+)$/.exec(req.url ?? "")
-  if (m === null) return json(res, 404, { error: "Not found" })
+  if (m === null && req.url !== "/api/b2/groups") return json(res, 404, { error: "Not found" })
   const user = caller(req)
   if (user === undefined) return json(res, 403, { error: "Invalid API key" })
+  if (m === null) return json(res, 200, groups(user))
   const [status, body] = discussion(user, Number(m[1]))
   json(res, status, body)
 })

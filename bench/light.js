@@ -1,6 +1,7 @@
 /**
  * Light endpoints, convene beside a bare node:http + better-sqlite3 baseline doing the same queries
- * (bench/light-baseline.js): GET /api/b2/discussions/{id} and GET /healthz. Both answer the same document
+ * (bench/light-baseline.js): GET /api/b2/discussions/{id}, GET /api/b2/groups of a member of three groups and
+ * GET /healthz. Both answer the same document
  * (asserted first); then interleaved rounds of autocannon at 32 connections, ratio of medians.
  * `npx tsc -b && node bench/light.js` (BENCH_SECONDS, BENCH_ROUNDS). Results: bench/results/light.md.
  */
@@ -11,11 +12,12 @@ import { seedOneThread, startServer, stopServer } from "./harness.js"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
-const { dir, filename, apiKey, discussion: thread } = await seedOneThread("light", { members: 5 })
+const { dir, filename, apiKey, discussion: thread } = await seedOneThread("light", { members: 5, groups: 3 })
 
 const servers = [await startServer("convene", "convene-server.js", filename), await startServer("baseline", "light-baseline.js", filename)]
 const targets = [
   { name: "GET /api/b2/discussions/{id}", path: `/api/b2/discussions/${thread.id}` },
+  { name: "GET /api/b2/groups (a member of three groups)", path: "/api/b2/groups" },
   { name: "GET /healthz", path: "/healthz" }
 ]
 const headers = { authorization: `Bearer ${apiKey}` }

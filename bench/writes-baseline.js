@@ -1,7 +1,8 @@
 /**
- * Child process: the bare baseline for bench/comments.js. node:http + better-sqlite3 (WAL, synchronous = FULL,
+ * Child process: the bare baseline for bench/writes.js. node:http + better-sqlite3 (WAL, synchronous = FULL,
  * foreign keys: convene's write pragmas) with hand-written SQL, answering `POST /api/b2/comments`
- * (`{"discussion_id": …, "body": "…"}`) with the same JSON as convene (comments.js asserts it).
+ * (`{"discussion_id": …, "body": "…"}`) and `POST /api/b2/discussions` (`{"group_id": …, "title": "…",
+ * "description": "…"}`) with the same JSON as convene (writes.js asserts it).
  *
  * A comment does the same database work as convene's `Comments.createComment`, in one BEGIN IMMEDIATE
  * transaction committed before the answer: bearer key → SHA-256 → user; the discussion, its thread and the
@@ -11,10 +12,15 @@
  * convene writes, and one delivery per subscribed chatbot. Then the answer: the comment, its discussion, the
  * thread and the caller.
  *
+ * A discussion, likewise in one transaction: the caller's membership and the group's settings (may they start
+ * one, and its privacy); the thread (the schema's triggers count it on the group and index it for search), the
+ * discussion, the thread's first item (sequence 0) and its activity, the webhook outbox row and deliveries.
+ * The answer: the discussion, its thread, its group with its counters and the caller.
+ *
  * Only what the benchmark needs: markdown bodies, no replies, members only (no guests), no `api_key` body field.
  */
-import { openDatabase } from "./baseline-sql.js"
-import { createHash } from "node:crypto"
+import { GROUP, openDatabase } from "./baseline-sql.js"
+import { createHash, randomBytes } from "node:crypto"
 import * as http from "node:http"
 
 const db = openDatabase("comments-baseline.js", { writable: true })
@@ -35,7 +41,20 @@ const q = {
   event: db.prepare(`INSERT INTO webhook_events (kind, group_id, actor_id, eventable_type, eventable_id, message, created_at)
                      VALUES ('new_comment', ?, ?, 'Comment', ?, ?, ?)`),
   chatbots: db.prepare(`SELECT id FROM chatbots WHERE group_id = ? AND EXISTS (SELECT 1 FROM json_each(event_kinds) WHERE value = 'new_comment')`).pluck(),
-  delivery: db.prepare(`INSERT INTO webhook_deliveries (event_id, chatbot_id, next_attempt_at, created_at) VALUES (?, ?, ?, ?)`)
+  delivery: db.prepare(`INSERT INTO webhook_deliveries (event_id, chatbot_id, next_attempt_at, created_at) VALUES (?, ?, ?, ?)`),
+  group: db.prepare(`SELECT id, discussion_privacy_options, members_can_start_discussions FROM groups WHERE id = ?`),
+  membership: db.prepare(`SELECT admin FROM memberships WHERE group_id = ? AND user_id = ? AND revoked_at IS NULL AND accepted_at IS NOT NULL`),
+  insertTopic: db.prepare(`INSERT INTO topics (group_id, topicable_type, private, last_activity_at, created_at, updated_at)
+                           VALUES (?, 'Discussion', ?, ?, ?, ?)`),
+  insertDiscussion: db.prepare(`INSERT INTO discussions (key, topic_id, author_id, title, description, description_format, created_at, updated_at)
+                                VALUES (?, ?, ?, ?, ?, 'md', ?, ?)`),
+  insertRoot: db.prepare(`INSERT INTO topic_items (topic_id, kind, sequence_id, parent_id, depth, position, itemable_type, itemable_id, actor_id, created_at)
+                          VALUES (?, 'new_discussion', 0, NULL, 0, 0, 'Discussion', ?, ?, ?)`),
+  startTopic: db.prepare(`UPDATE topics SET topicable_id = ?, items_count = items_count + 1, last_activity_at = ?, updated_at = ? WHERE id = ?`),
+  discussionEvent: db.prepare(`INSERT INTO webhook_events (kind, group_id, actor_id, eventable_type, eventable_id, message, created_at)
+                               VALUES ('new_discussion', ?, ?, 'Discussion', ?, ?, ?)`),
+  discussionBots: db.prepare(`SELECT id FROM chatbots WHERE group_id = ? AND EXISTS (SELECT 1 FROM json_each(event_kinds) WHERE value = 'new_discussion')`).pluck(),
+  groupJson: db.prepare(`SELECT ${GROUP} AS json FROM groups g LEFT JOIN groups p ON p.id = g.parent_id WHERE g.id = ?`).pluck()
 }
 const begin = db.prepare("BEGIN IMMEDIATE")
 const commit = db.prepare("COMMIT")
@@ -52,6 +71,14 @@ const topicJson = (t) => ({
   tags: JSON.parse(t.tags), items_count: t.items_count, replies_count: Math.max(t.items_count - 1, 0), max_depth: t.max_depth,
   last_activity_at: t.last_activity_at, closed_at: t.closed_at, locked_at: t.closed_at, closer_id: t.closer_id, pinned_at: null,
   created_at: t.created_at, updated_at: t.updated_at
+})
+
+const userJson = (user) => ({ id: user.id, name: user.name ?? user.username ?? "Anonymous", username: user.username, country: user.country, bot: user.bot === 1, deactivated_at: user.deactivated_at, email: user.email })
+const discussionJson = (d, t) => ({
+  id: d.id, key: d.key, topic_id: d.topic_id, group_id: t.group_id, title: d.title, description: d.description,
+  description_format: d.description_format, private: t.private === 1, closed_at: t.closed_at,
+  last_activity_at: t.last_activity_at, author_id: d.author_id, discarded_at: d.discarded_at, discarded_by: d.discarded_by,
+  created_at: d.created_at, updated_at: d.updated_at
 })
 
 /** One comment, written and committed as convene writes it; the answer's records. */
@@ -89,15 +116,55 @@ const comment = (user, discussionId, body) => {
         id, discussion_id: d.id, topic_id: t.id, parent_id: null, author_id: user.id, body, body_format: "md", edited_at: null,
         discarded_at: null, discarded_by: null, created_at: now, updated_at: now
       }],
-      discussions: [{
-        id: d.id, key: d.key, topic_id: d.topic_id, group_id: topic.group_id, title: d.title, description: d.description,
-        description_format: d.description_format, private: topic.private === 1, closed_at: topic.closed_at,
-        last_activity_at: topic.last_activity_at, author_id: d.author_id, discarded_at: d.discarded_at, discarded_by: d.discarded_by,
-        created_at: d.created_at, updated_at: d.updated_at
-      }],
+      discussions: [discussionJson(d, topic)],
       topics: [topicJson(topic)],
-      users: [{ id: user.id, name: user.name ?? user.username ?? "Anonymous", username: user.username, country: user.country, bot: user.bot === 1, deactivated_at: user.deactivated_at, email: user.email }],
+      users: [userJson(user)],
       meta: { root: "comments" }
+    }]
+  } catch (e) {
+    if (db.inTransaction) rollback.run()
+    throw e
+  }
+}
+
+/** One discussion, written and committed as convene writes it; the answer's records. */
+const discussion = (user, groupId, title, description) => {
+  const now = new Date().toISOString()
+  begin.run()
+  try {
+    const g = q.group.get(groupId)
+    if (g === undefined) {
+      rollback.run()
+      return [404, { error: `Group ${groupId} not found` }]
+    }
+    const m = q.membership.get(g.id, user.id)
+    if (m === undefined || (m.admin !== 1 && g.members_can_start_discussions !== 1)) {
+      rollback.run()
+      return [403, { error: "Not authorized to create Discussion." }]
+    }
+    const isPrivate = g.discussion_privacy_options === "public_only" ? 0 : 1
+    const topicId = Number(q.insertTopic.run(g.id, isPrivate, now, now, now).lastInsertRowid)
+    const key = randomBytes(6).toString("base64url")
+    const id = Number(q.insertDiscussion.run(key, topicId, user.id, title, description, now, now).lastInsertRowid)
+    q.insertRoot.run(topicId, id, user.id, now)
+    q.startTopic.run(id, now, now, topicId)
+    const message = JSON.stringify({
+      headline: `${user.name ?? user.username ?? "Anonymous"} started a discussion`,
+      title,
+      path: `/d/${key}`,
+      body: description || null,
+      recipient_message: null
+    })
+    const event = Number(q.discussionEvent.run(g.id, user.id, id, message, now).lastInsertRowid)
+    for (const bot of q.discussionBots.all(g.id)) q.delivery.run(event, bot, now, now)
+    commit.run()
+    const t = q.topic.get(topicId)
+    return [200, {
+      discussions: [discussionJson(q.discussion.get(id), t)],
+      topics: [topicJson(t)],
+      groups: [JSON.parse(q.groupJson.get(g.id))],
+      users: [userJson(user)],
+      meta: { root: "discussions" }
     }]
   } catch (e) {
     if (db.inTransaction) rollback.run()
@@ -113,12 +180,20 @@ const server = http.createServer((req, res) => {
     const key = header.startsWith("Bearer ") ? header.slice(7).trim() : ""
     const user = key === "" ? undefined : q.user.get(createHash("sha256").update(key, "utf8").digest("hex"))
     if (user === undefined || user.deactivated_at !== null) return json(res, 403, { error: "Not authorized" })
-    if (req.method !== "POST" || req.url !== "/api/b2/comments") return json(res, 404, { error: "Not found" })
+    const route = req.method === "POST" ? req.url : undefined
+    if (route !== "/api/b2/comments" && route !== "/api/b2/discussions") return json(res, 404, { error: "Not found" })
     let input
     try {
       input = JSON.parse(Buffer.concat(chunks).toString("utf8"))
     } catch {
       return json(res, 400, { error: "Invalid JSON" })
+    }
+    if (route === "/api/b2/discussions") {
+      if (!Number.isInteger(input.group_id) || typeof input.title !== "string" || input.title.trim() === "") {
+        return json(res, 422, { errors: { title: ["can't be blank"] } })
+      }
+      const [status, body] = discussion(user, input.group_id, input.title, typeof input.description === "string" ? input.description : "")
+      return json(res, status, body)
     }
     if (!Number.isInteger(input.discussion_id) || typeof input.body !== "string" || input.body.trim() === "") {
       return json(res, 422, { errors: { body: ["can't be blank"] } })
