@@ -28,8 +28,8 @@ const WRITES = new Set(["POST", "PATCH", "PUT", "DELETE"])
  */
 const resolveCaller = (fromQuery: boolean) =>
   Effect.gen(function*() {
-    const store = yield* Store
-    const settings = yield* Settings
+    // provided once, as one context: every service set on a fiber's context is a copy and a comparison
+    const services = Context.make(Store, yield* Store).pipe(Context.add(Settings, yield* Settings))
     return Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const header = request.headers.authorization ?? ""
@@ -41,8 +41,7 @@ const resolveCaller = (fromQuery: boolean) =>
       if (fromQuery && (key === undefined || key === "")) key = new URL(request.url, "http://x").searchParams.get("api_key") ?? undefined
       return yield* Auth.authenticate(key)
     }).pipe(
-      Effect.provideService(Store, store),
-      Effect.provideService(Settings, settings),
+      Effect.provide(services),
       Effect.either,
       Effect.map((result) => ({
         user: result._tag === "Right" ? Effect.succeed(result.right) : Effect.fail<ApiError>(result.left)

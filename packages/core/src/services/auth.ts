@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import type { User } from "../domain/records.js"
 import { forbidden, type Forbidden } from "../errors.js"
 import { Store } from "../ports/store.js"
-import { hashApiKey, secretsEqual } from "../rules/keys.js"
+import { digestsEqual, hashApiKey } from "../rules/keys.js"
 
 /**
  * Resolves a user API key. Unknown keys and deactivated users' keys are refused alike (403, as Loomio).
@@ -14,7 +14,7 @@ export const authenticate = (key: string | undefined): Effect.Effect<User, Forbi
     const store = yield* Store
     const hash = hashApiKey(key)
     const found = yield* store.users.byApiKeyHash(hash)
-    if (found === undefined || !secretsEqual(found.api_key_hash, hash) || found.user.deactivated_at !== null) {
+    if (found === undefined || !digestsEqual(found.api_key_hash, hash) || found.user.deactivated_at !== null) {
       return yield* forbidden("Invalid API key")
     }
     return found.user

@@ -27,7 +27,7 @@ import {
 import { isBlank } from "../rules/values.js"
 import { isNotification, type SendableMail } from "../rules/mail.js"
 import { isEmail, normaliseEmail } from "../rules/users.js"
-import { hashApiKey as sha256, secretsEqual } from "../rules/keys.js"
+import { digestsEqual, hashApiKey as sha256 } from "../rules/keys.js"
 
 const iso = (ms: number) => new Date(ms).toISOString()
 const newSecret = () => randomBytes(24).toString("base64url")
@@ -302,7 +302,7 @@ export const signInWithCode = (email: string, code: string): Effect.Effect<{ use
       const live = yield* store.loginCodes.latestLive(user.id, iso(now))
       if (live === undefined) return { _tag: "wrong" } as const
       if (live.attempts >= MAX_CODE_ATTEMPTS) return { _tag: "dead" } as const
-      if (!/^[0-9]{6}$/.test(code.trim()) || !secretsEqual(sha256(live.code_salt + code.trim()), live.code_hash)) {
+      if (!/^[0-9]{6}$/.test(code.trim()) || !digestsEqual(sha256(live.code_salt + code.trim()), live.code_hash)) {
         yield* store.loginCodes.countAttempt(live.id)
         return live.attempts + 1 >= MAX_CODE_ATTEMPTS ? { _tag: "dead" } as const : { _tag: "wrong" } as const
       }
