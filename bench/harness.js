@@ -4,6 +4,7 @@
  */
 import autocannon from "autocannon"
 import { fork } from "node:child_process"
+import { mkdirSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -61,4 +62,35 @@ export const seedOneThread = async (name, { members = 0, groups = 1 } = {}) => {
   for (let i = 1; i < groups; i++) await seed.groups.create({ name: `Bench ${i + 1}`, owner: user })
   await seed.close()
   return { dir, filename, apiKey, group, discussion }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+/**
+ * convene beside its baseline on one target: a warm-up second each, then `rounds` rounds of autocannon at 32
+ * connections, the servers' order reversed every other round; the table row of medians and their ratio.
+ * `optionsFor(server)` gives autocannon's options (url, headers, requests); an error or non-2xx answer fails it.
+ */
+export const sideBySide = async (name, [convene, baseline], optionsFor, { rounds, seconds }) => {
+  const results = new Map([[convene, { rps: [], p99: [] }], [baseline, { rps: [], p99: [] }]])
+  for (const s of [convene, baseline]) await autocannon({ ...optionsFor(s), connections: 32, duration: 1 })
+  for (let round = 0; round < rounds; round++) {
+    for (const s of round % 2 === 0 ? [convene, baseline] : [baseline, convene]) {
+      const r = await autocannon({ ...optionsFor(s), connections: 32, duration: seconds })
+      if (r.errors + r.timeouts + r.non2xx > 0) throw new Error(`${s.name} ${name}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`)
+      results.get(s).rps.push(r.requests.average)
+      results.get(s).p99.push(r.latency.p99)
+    }
+  }
+  const [c, b] = [results.get(convene), results.get(baseline)]
+  return `| ${name} | ${Math.round(median(c.rps))} | ${median(c.p99)} | ${Math.round(median(b.rps))} | ${median(b.p99)} | ${(median(c.rps) / median(b.rps)).toFixed(2)} |`
+}
+
+/** Prints the rows of sideBySide as a table and writes it to bench/results/<file>. */
+export const writeTable = (file, rows, { rounds, seconds }) => {
+  const table = ["| endpoint | convene req/s | convene p99 ms | baseline req/s | baseline p99 ms | ratio |", "|---|---|---|---|---|---|", ...rows].join("\n")
+  const how = `${rounds} interleaved rounds of ${seconds} s, 32 connections, medians`
+  console.log(`${table}\n(${how})`)
+  mkdirSync("bench/results", { recursive: true })
+  writeFileSync(`bench/results/${file}`, `${table}\n\n${new Date().toISOString()}: ${how}.\n`)
 }

@@ -6,10 +6,9 @@
  * Interleaved rounds, ratio of medians; results in bench/results/writes.md.
  * `npx tsc -b && node bench/writes.js` (BENCH_SECONDS, BENCH_ROUNDS). Votes: bench/votes.js.
  */
-import autocannon from "autocannon"
 import { deepStrictEqual } from "node:assert"
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
-import { seedOneThread, startServer, stopServer } from "./harness.js"
+import { copyFileSync, rmSync } from "node:fs"
+import { seedOneThread, sideBySide, startServer, stopServer, writeTable } from "./harness.js"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
@@ -29,28 +28,12 @@ const VARYING = new Set(["created_at", "updated_at", "last_activity_at", "key"])
 const normal = (v) => Array.isArray(v) ? v.map(normal) : v !== null && typeof v === "object"
   ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, VARYING.has(k) && typeof x === "string" ? `<${k}>` : normal(x)]))
   : v
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const rows = []
 for (const request of targets) {
   const answers = await Promise.all(servers.map((s) => fetch(s.url + request.path, request).then(async (r) => [r.status, normal(await r.json())])))
   deepStrictEqual(answers[1], answers[0], `${request.name}: the baseline answers differently`)
-  const results = { convene: { rps: [], p99: [] }, baseline: { rps: [], p99: [] } }
-  for (const s of servers) await autocannon({ url: s.url, requests: [request], connections: 32, duration: 1 })
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const s of round % 2 === 0 ? servers : [...servers].reverse()) {
-      const r = await autocannon({ url: s.url, requests: [request], connections: 32, duration: SECONDS })
-      if (r.errors + r.timeouts + r.non2xx > 0) throw new Error(`${s.name} ${request.name}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`)
-      results[s.name].rps.push(r.requests.average)
-      results[s.name].p99.push(r.latency.p99)
-    }
-  }
-  const c = median(results.convene.rps), b = median(results.baseline.rps)
-  rows.push(`| ${request.name} | ${Math.round(c)} | ${median(results.convene.p99)} | ${Math.round(b)} | ${median(results.baseline.p99)} | ${(c / b).toFixed(2)} |`)
+  rows.push(await sideBySide(request.name, servers, (s) => ({ url: s.url, requests: [request] }), { rounds: ROUNDS, seconds: SECONDS }))
 }
 for (const s of servers) await stopServer(s)
-const table = ["| endpoint | convene req/s | convene p99 ms | baseline req/s | baseline p99 ms | ratio |", "|---|---|---|---|---|---|", ...rows].join("\n")
-console.log(table)
-console.log(`(${ROUNDS} interleaved rounds of ${SECONDS} s, 32 connections, medians)`)
-mkdirSync("bench/results", { recursive: true })
-writeFileSync("bench/results/writes.md", `${table}\n\n${new Date().toISOString()}: ${ROUNDS} interleaved rounds of ${SECONDS} s, 32 connections, medians.\n`)
+writeTable("writes.md", rows, { rounds: ROUNDS, seconds: SECONDS })
 rmSync(dir, { recursive: true, force: true })
