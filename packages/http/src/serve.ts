@@ -15,7 +15,6 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as UrlParams from "@effect/platform/UrlParams"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { badRequest, DatabaseError } from "@convene/core"
 import { Cause, Chunk, Context, Effect, Exit, Option, Runtime } from "effect"
@@ -60,15 +59,14 @@ const tooLarge = (request: LeanRequest) =>
   new HttpServerError.RequestError({ request: request as never, reason: "Decode", cause: new Error("maxBytes exceeded") })
 
 /**
- * The request as the API's handlers see it: what they read (method, url, headers, the body as text,
- * cookies, the form body) from node's message, computed when first asked.
+ * The request as the API's handlers see it: what they read (method, url, headers and the body as text, in
+ * request.ts and auth.ts) from node's message; every handler reads its body itself (`handleRaw`).
  */
 class LeanRequest {
   readonly [HttpServerRequest.TypeId] = HttpServerRequest.TypeId
   readonly [HttpIncomingMessage.TypeId] = HttpIncomingMessage.TypeId
   readonly url: string
   private textEffect: Effect.Effect<string, HttpServerError.RequestError> | undefined
-  private cachedCookies: Record<string, string> | undefined
   constructor(readonly source: http.IncomingMessage) {
     this.url = source.url ?? "/"
   }
@@ -80,12 +78,6 @@ class LeanRequest {
   }
   get headers() {
     return this.source.headers as Record<string, string>
-  }
-  get remoteAddress() {
-    return Option.fromNullable(this.source.socket.remoteAddress)
-  }
-  get cookies() {
-    return (this.cachedCookies ??= Cookies.parseHeader(this.source.headers.cookie ?? ""))
   }
   /** Read once, at most the request's MaxBodySize bytes (request.ts sets it from the settings). */
   get text(): Effect.Effect<string, HttpServerError.RequestError> {
@@ -110,13 +102,6 @@ class LeanRequest {
       })
     )))
     return this.textEffect
-  }
-  get urlParamsBody() {
-    return Effect.map(this.text, (text) => UrlParams.fromInput(new URLSearchParams(text)))
-  }
-  get json() {
-    return Effect.flatMap(this.text, (text) =>
-      Effect.try({ try: () => JSON.parse(text) as unknown, catch: (cause) => new HttpServerError.RequestError({ request: this as never, reason: "Decode", cause }) }))
   }
   modify(): never {
     throw new Error("an API request is not rewritten")
