@@ -11,11 +11,10 @@ import Database from "better-sqlite3"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { startServer, stopServer } from "./harness.js"
+import { median, startServer, stopServer } from "./harness.js"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const SIZES = [{ name: "1×", discussions: 1_000, comments: 10_000 }, { name: "10×", discussions: 10_000, comments: 100_000 }]
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const seed = async (size) => {
   const dir = mkdtempSync(join(tmpdir(), "convene-growth-bench-"))

@@ -64,7 +64,8 @@ export const seedOneThread = async (name, { members = 0, groups = 1 } = {}) => {
   return { dir, filename, apiKey, group, discussion }
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+/** The middle value (the upper one of an even count). */
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 /**
  * convene beside its baseline on one target: a warm-up second each, then `rounds` rounds of autocannon at 32

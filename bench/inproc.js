@@ -14,7 +14,7 @@ http.createServer = (...args) => (server = create(...args))
 syncBuiltinESMExports()
 const { makeConvene } = await import("@convene/core")
 const { startServer } = await import("@convene/http")
-const { seedOneThread } = await import("./harness.js")
+const { median, seedOneThread } = await import("./harness.js")
 
 const { filename, apiKey, discussion } = await seedOneThread("inproc", { members: 5 })
 const c = makeConvene({ filename })
@@ -55,7 +55,6 @@ for (let round = 0; round < 6; round++) {
   for (let i = 0; i < N / 32; i++) await Promise.all(Array.from({ length: 32 }, one))
   rounds.concurrent.push(Number(process.hrtime.bigint() - t) / N / 1000)
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 console.log(`${path}: ${median(rounds.sequential).toFixed(0)} µs per request one at a time, ${median(rounds.concurrent).toFixed(0)} µs 32 at a time (medians of 6 rounds of ${N})`)
 await c.close()
 process.exit(0)

@@ -8,7 +8,7 @@ import autocannon from "autocannon"
 import { spawn } from "node:child_process"
 import { mkdirSync, openSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { seedOneThread } from "./harness.js"
+import { median, seedOneThread } from "./harness.js"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
@@ -27,7 +27,6 @@ const targets = [
   { name: `GET /api/b2/discussions/${started.id}`, path: `/api/b2/discussions/${started.id}`, headers: { authorization: `Bearer ${apiKey}` } },
   { name: "GET /healthz", path: "/healthz", headers: {} }
 ]
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const rows = []
 for (const target of targets) {
   // both answer the same document before anything is measured

@@ -121,10 +121,8 @@ const writeResponse = (req: http.IncomingMessage, res: http.ServerResponse, resp
   switch (body._tag) {
     case "Uint8Array":
       return void res.end(body.body)
-    case "Raw":
-      return void res.end(typeof body.body === "string" || body.body instanceof Uint8Array ? body.body : undefined)
     default:
-      // the API answers JSON or text only; a streamed body would be a programming error
+      // the API answers JSON or text (errors.ts) or nothing; a streamed body would be a programming error
       return void res.end()
   }
 }

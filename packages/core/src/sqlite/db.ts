@@ -1,5 +1,5 @@
 import Database from "better-sqlite3"
-import { Deferred, Effect, Exit, FiberId, FiberRef, Schedule } from "effect"
+import { Deferred, Effect, Exit, type Fiber, FiberId, FiberRef, Schedule } from "effect"
 import { migrations } from "./migrations/index.js"
 
 export type Db = Database.Database
@@ -145,22 +145,18 @@ export const makeRunner = (conns: Connections): Runner => {
   }
 
   // one step of the fiber per read, not three (a light read makes about ten); a throw is a defect, as in Effect.sync
-  const read: Runner["read"] = (f) =>
-    Effect.withFiberRuntime((fiber) =>
-      Effect.succeed(fiber.getFiberRef(inTransaction) ? f(conns.write, writeStmt) : f(readConnection(), readStmt)))
+  const onConnection = <A>(fiber: Fiber.RuntimeFiber<unknown, unknown>, f: (db: Db, stmt: (sql: string) => Database.Statement) => A) =>
+    fiber.getFiberRef(inTransaction) ? f(conns.write, writeStmt) : f(readConnection(), readStmt)
+
+  const read: Runner["read"] = (f) => Effect.withFiberRuntime((fiber) => Effect.succeed(onConnection(fiber, f)))
 
   const readKept: Runner["readKept"] = (key, f) =>
-    Effect.withFiberRuntime((fiber) =>
-      Effect.succeed((() => {
-        if (fiber.getFiberRef(inTransaction)) return f(conns.write, writeStmt)
-        const db = readConnection()
-        // an in-memory database has no snapshot apart from its writes: nothing is kept
-        if (!shared) return f(db, readStmt)
-        if (kept.has(key)) return kept.get(key) as ReturnType<typeof f>
-        const value = f(db, readStmt)
-        kept.set(key, value)
-        return value
-      })()))
+    Effect.withFiberRuntime((fiber) => {
+      // inside a transaction, or on an in-memory database (no snapshot apart from its writes), nothing is kept
+      if (fiber.getFiberRef(inTransaction) || !shared) return Effect.succeed(onConnection(fiber, f))
+      if (!kept.has(key)) kept.set(key, f(readConnection(), readStmt))
+      return Effect.succeed(kept.get(key) as ReturnType<typeof f>)
+    })
 
   const write: Runner["write"] = (f) =>
     Effect.flatMap(FiberRef.get(inTransaction), (tx) =>

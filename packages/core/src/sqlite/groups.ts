@@ -38,17 +38,18 @@ export const makeGroupsRepo = (run: Runner): GroupsRepo => {
       : run.read((_, s) =>
         (s(`SELECT * FROM groups WHERE id IN (${placeholders(ids.length)}) ORDER BY id`).all(...ids) as Array<Record<string, unknown>>).map(counted)
       )
+  const byId = (id: number): Effect.Effect<Group | undefined> => Effect.map(withCounts([id]), (found) => found[0]?.group)
   return {
-  byId: (id) => Effect.map(withCounts([id]), (found) => found[0]?.group),
+  byId,
   byIds: (ids) =>
     ids.length === 0
       ? run.read(() => [])
       : run.read((_, s) => s(`SELECT * FROM groups WHERE id IN (${placeholders(ids.length)}) ORDER BY id`).all(...ids).map(toGroup)),
+  // by id first (the row kept for the snapshot, which the group's document reads again), then key, then handle
   byRef: (ref) =>
-    run.read((_, s) => {
-      const byId = /^[0-9]+$/.test(ref) ? s(`SELECT * FROM groups WHERE id = ?`).get(Number(ref)) : undefined
-      return maybe(byId ?? s(`SELECT * FROM groups WHERE key = ?`).get(ref) ?? s(`SELECT * FROM groups WHERE handle = ?`).get(ref))
-    }),
+    Effect.flatMap(/^[0-9]+$/.test(ref) ? byId(Number(ref)) : Effect.succeed(undefined), (found) =>
+      found !== undefined ? Effect.succeed(found) : run.read((_, s) =>
+        maybe(s(`SELECT * FROM groups WHERE key = ?`).get(ref) ?? s(`SELECT * FROM groups WHERE handle = ?`).get(ref)))),
   byHandle: (handle) => run.read((_, s) => maybe(s(`SELECT * FROM groups WHERE handle = ?`).get(handle))),
   list: () => run.read((_, s) => s(`SELECT * FROM groups ORDER BY id`).all().map(toGroup)),
   forUser: (userId) =>
