@@ -8,12 +8,19 @@ import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Auth, forbidden, loadAccess, secretsEqual, Store, type User } from "@convene/core"
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { ApiError } from "./errors.js"
 import { bodyFields } from "./request.js"
 import { Settings } from "./settings.js"
 
-export class Caller extends Context.Tag("@convene/http/Caller")<Caller, { readonly user: Effect.Effect<User, ApiError> }>() {}
+/**
+ * Who is calling, resolved where a handler demands it (`requireUser`), from the request in the fiber's
+ * context: one constant per API, so putting it in a request's context costs nothing (serve.ts adds it once
+ * per route; a provide per request, as a middleware's result, costs more than a light read's queries).
+ */
+export class Caller extends Context.Tag("@convene/http/Caller")<Caller, {
+  readonly user: Effect.Effect<User, ApiError, Store | Settings | HttpServerRequest.HttpServerRequest>
+}>() {}
 
 export class B2Auth extends HttpApiMiddleware.Tag<B2Auth>()("B2Auth", {
   provides: Caller,
@@ -24,32 +31,24 @@ const WRITES = new Set(["POST", "PATCH", "PUT", "DELETE"])
 
 /**
  * Where a user API key may come from: the bearer header; on writes without one, the body's `api_key`
- * (Loomio); and for the legacy b1 only, the query string. Resolved once per request into a `Caller`.
+ * (Loomio); and for the legacy b1 only, the query string.
  */
-const resolveCaller = (fromQuery: boolean) =>
-  Effect.gen(function*() {
-    // provided once, as one context: every service set on a fiber's context is a copy and a comparison
-    const services = Context.make(Store, yield* Store).pipe(Context.add(Settings, yield* Settings))
-    return Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const header = request.headers.authorization ?? ""
-      let key: string | undefined = header.startsWith("Bearer ") ? header.slice("Bearer ".length).trim() : undefined
-      if ((key === undefined || key === "") && WRITES.has(request.method)) {
-        const body = yield* bodyFields
-        key = typeof body.api_key === "string" ? body.api_key : undefined
-      }
-      if (fromQuery && (key === undefined || key === "")) key = new URL(request.url, "http://x").searchParams.get("api_key") ?? undefined
-      return yield* Auth.authenticate(key)
-    }).pipe(
-      Effect.provide(services),
-      Effect.either,
-      Effect.map((result) => ({
-        user: result._tag === "Right" ? Effect.succeed(result.right) : Effect.fail<ApiError>(result.left)
-      }))
-    )
+const callerFrom = (fromQuery: boolean): Context.Tag.Service<Caller> => ({
+  user: Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const header = request.headers.authorization ?? ""
+    let key: string | undefined = header.startsWith("Bearer ") ? header.slice("Bearer ".length).trim() : undefined
+    if ((key === undefined || key === "") && WRITES.has(request.method)) {
+      const body = yield* bodyFields
+      key = typeof body.api_key === "string" ? body.api_key : undefined
+    }
+    if (fromQuery && (key === undefined || key === "")) key = new URL(request.url, "http://x").searchParams.get("api_key") ?? undefined
+    return yield* Auth.authenticate(key)
   })
+})
 
-export const B2AuthLive = Layer.effect(B2Auth, Effect.map(resolveCaller(false), (caller) => ({ bearer: () => caller })))
+const b2Caller = callerFrom(false)
+export const B2AuthLive = Layer.succeed(B2Auth, { bearer: () => Effect.succeed(b2Caller) })
 
 /**
  * The legacy API (/api/b1) identifies the caller by the user's API key sent as `api_key` in the JSON body,
@@ -58,7 +57,8 @@ export const B2AuthLive = Layer.effect(B2Auth, Effect.map(resolveCaller(false), 
  */
 export class B1Auth extends HttpApiMiddleware.Tag<B1Auth>()("B1Auth", { provides: Caller }) {}
 
-export const B1AuthLive = Layer.effect(B1Auth, resolveCaller(true))
+const b1Caller = callerFrom(true)
+export const B1AuthLive = Layer.succeed(B1Auth, Effect.succeed(b1Caller))
 
 /** The caller's user (403 without a valid key). */
 export const requireUser = Effect.flatMap(Caller, (c) => c.user)
@@ -66,7 +66,10 @@ export const requireUser = Effect.flatMap(Caller, (c) => c.user)
 /** The caller with the memberships the permission rules need. */
 export const requireAccess = Effect.flatMap(requireUser, loadAccess)
 
-export class ServerAdmin extends Context.Tag("@convene/http/ServerAdmin")<ServerAdmin, { readonly ok: boolean }>() {}
+/** Whether the caller holds the server secret, decided where a handler demands it (`requireServerAdmin`). */
+export class ServerAdmin extends Context.Tag("@convene/http/ServerAdmin")<ServerAdmin, {
+  readonly ok: Effect.Effect<boolean, never, Settings | HttpServerRequest.HttpServerRequest>
+}>() {}
 
 export class B3Auth extends HttpApiMiddleware.Tag<B3Auth>()("B3Auth", {
   provides: ServerAdmin,
@@ -76,16 +79,19 @@ export class B3Auth extends HttpApiMiddleware.Tag<B3Auth>()("B3Auth", {
 /** The Server API is enabled only by a secret longer than 16 characters (as Loomio). */
 export const b3Enabled = (secret: string | undefined): secret is string => secret !== undefined && secret.length > 16
 
-export const B3AuthLive = Layer.effect(
-  B3Auth,
-  Effect.map(Settings, (settings) => ({
-    bearer: (token: Redacted.Redacted<string>) =>
-      Effect.map(HttpServerRequest.HttpServerRequest, (request) => ({
-        ok: b3Enabled(settings.b3ApiKey) &&
-          (request.headers.authorization ?? "").startsWith("Bearer ") &&
-          secretsEqual(Redacted.value(token), settings.b3ApiKey)
-      }))
-  }))
-)
+const serverAdmin: Context.Tag.Service<ServerAdmin> = {
+  ok: Effect.zipWith(Settings, HttpServerRequest.HttpServerRequest, (settings, request) => {
+    const header = request.headers.authorization ?? ""
+    return b3Enabled(settings.b3ApiKey) && header.startsWith("Bearer ") && secretsEqual(header.slice("Bearer ".length), settings.b3ApiKey)
+  })
+}
+export const B3AuthLive = Layer.succeed(B3Auth, { bearer: () => Effect.succeed(serverAdmin) })
 
-export const requireServerAdmin = Effect.flatMap(ServerAdmin, (a) => (a.ok ? Effect.void : Effect.fail(forbidden())))
+/** What each middleware puts in a request's context, for the lean path (serve.ts) that adds it without running one. */
+export const middlewareProvides: ReadonlyMap<string, Context.Context<never>> = new Map<string, Context.Context<never>>([
+  [B2Auth.key, Context.make(Caller, b2Caller)],
+  [B1Auth.key, Context.make(Caller, b1Caller)],
+  [B3Auth.key, Context.make(ServerAdmin, serverAdmin)]
+])
+
+export const requireServerAdmin = Effect.flatMap(Effect.flatMap(ServerAdmin, (a) => a.ok), (ok) => (ok ? Effect.void : Effect.fail(forbidden())))

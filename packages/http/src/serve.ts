@@ -9,19 +9,20 @@
  */
 import * as Cookies from "@effect/platform/Cookies"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
-import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { badRequest, DatabaseError } from "@convene/core"
-import { Cause, Chunk, Context, Effect, Exit, Option, Runtime } from "effect"
+import { Cause, Context, Effect, Either, Exit, type Layer, Option, ParseResult, Runtime, Schema, type SchemaAST } from "effect"
 import * as FindMyWay from "find-my-way-ts"
 import type * as http from "node:http"
-import { ConveneApi } from "./api.js"
+import { middlewareProvides } from "./auth.js"
 import { databaseBusy, errorResponse, internalError, issueMessage } from "./errors.js"
+import { groupHandlers, type HandlerRecorder } from "./group.js"
 import { busyPage } from "./pages/pages.js"
 
 /**
@@ -39,8 +40,7 @@ export const lastResort = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServe
       if (unrouted) return Effect.succeed(HttpServerResponse.unsafeJson({ error: "Not found" }, { status: 404 }))
       // a path or query parameter that its declaration does not decode: the one 400 body (errors.ts)
       if (value._tag === "HttpApiDecodeError") {
-        const issues = (value as unknown as { issues: ReadonlyArray<Parameters<typeof issueMessage>[0]> }).issues
-        return Effect.succeed(errorResponse(badRequest(issues[0] === undefined ? "Invalid request" : issueMessage(issues[0]))))
+        return Effect.succeed(undecodable((value as unknown as { issues: ReadonlyArray<Parameters<typeof issueMessage>[0]> }).issues))
       }
       if (HttpServerResponse.isServerResponse(value)) return Effect.succeed(value)
     }
@@ -129,22 +129,93 @@ const writeResponse = (req: http.IncomingMessage, res: http.ServerResponse, resp
 
 export type RequestListener = (req: http.IncomingMessage, res: http.ServerResponse) => void
 
+/** A path or query parameter that its declaration does not decode: the one 400 body (errors.ts). */
+const undecodable = (issues: ReadonlyArray<Parameters<typeof issueMessage>[0]>) =>
+  errorResponse(badRequest(issues[0] === undefined ? "Invalid request" : issueMessage(issues[0])))
+
+/** The platform's own normalisation of query parameters (a repeated key is an array only where declared so). */
+const normalizeUrlParams = (HttpApiBuilder as unknown as {
+  normalizeUrlParams: (params: Readonly<Record<string, string | ReadonlyArray<string>>>, ast: SchemaAST.AST) => Record<string, unknown>
+}).normalizeUrlParams
+
+type Handler = (request: Record<string, unknown>) => Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, never>
+
+/** One endpoint on the lean path: its decoders (the declaration's), its handler and the context it runs in. */
+interface LeanRoute {
+  readonly decode: (
+    request: LeanRequest,
+    params: Readonly<Record<string, string | undefined>>,
+    search: Readonly<Record<string, string | ReadonlyArray<string>>>
+  ) => Either.Either<Record<string, unknown>, ParseResult.ParseError>
+  readonly handler: Handler
+  /** the server's context with what the endpoint's middlewares provide (auth.ts), made once */
+  readonly context: Context.Context<never>
+}
+
+const decoderOf = (schema: Schema.Schema.Any) => Schema.decodeUnknownEither(schema as Schema.Schema<unknown, unknown, never>)
+
+/** Decodes what HttpApiBuilder decodes for a raw handler, in its order (path, headers, query), synchronously. */
+const requestDecoder = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps): LeanRoute["decode"] => {
+  const path = Option.getOrUndefined(Option.map(endpoint.pathSchema, decoderOf))
+  const headers = Option.getOrUndefined(Option.map(endpoint.headersSchema, decoderOf))
+  const query = Option.getOrUndefined(Option.map(endpoint.urlParamsSchema, (schema) => {
+    const decode = decoderOf(schema)
+    return (search: Readonly<Record<string, string | ReadonlyArray<string>>>) => decode(normalizeUrlParams(search, schema.ast))
+  }))
+  return (request, params, search) => {
+    const input: Record<string, unknown> = { request }
+    for (const [key, decode, value] of [["path", path, params], ["headers", headers, request.headers], ["urlParams", query, search]] as const) {
+      if (decode === undefined) continue
+      const decoded = decode(value as never)
+      if (Either.isLeft(decoded)) return Either.left(decoded.left)
+      input[key] = decoded.right
+    }
+    return Either.right(input)
+  }
+}
+
+/**
+ * The API's routes for the lean path, from the groups' own build functions (group.ts) and declarations.
+ * A build that needs services (system.ts) runs here, once, as HttpApiBuilder runs it.
+ */
+const leanRoutes = (groups: ReadonlyArray<object>, serverContext: Context.Context<never>) =>
+  Effect.gen(function*() {
+    const routes = FindMyWay.make<LeanRoute>()
+    for (const layer of groups) {
+      const { build, group } = groupHandlers(layer)
+      const handlers: Array<[string, Handler]> = []
+      const recorder: HandlerRecorder = {
+        handleRaw: (name, handler) => {
+          handlers.push([name, handler as Handler])
+          return recorder
+        }
+      }
+      const built = build(recorder)
+      if (Effect.isEffect(built)) yield* (built as Effect.Effect<unknown>)
+      for (const [name, handler] of handlers) {
+        const endpoint = group.endpoints[name]!
+        let context = serverContext
+        for (const tag of [...group.middlewares, ...endpoint.middlewares]) {
+          const provided = middlewareProvides.get(tag.key)
+          if (provided === undefined) throw new Error(`the lean path does not know middleware ${tag.key} (auth.ts)`)
+          context = Context.merge(context, provided)
+        }
+        routes.on(endpoint.method, endpoint.path as FindMyWay.PathInput, { decode: requestDecoder(endpoint), handler, context })
+      }
+    }
+    return routes
+  })
+
 /**
  * The request listener: an API route runs on the lean path, anything else in `app` (pages, /metrics,
- * the 404). Both run on the runtime of the fiber that builds it (its services, logger and settings).
+ * the 404). Both run on the runtime of the fiber that builds it (its services, logger and settings), which
+ * must hold what the groups' handlers need (`R`).
  */
-export const makeListener = <R>(app: HttpApp.Default<never, R>) =>
+export const makeListener = <R>(app: HttpApp.Default<never, R>, groups: ReadonlyArray<Layer.Layer<never, never, R> | object>) =>
   Effect.gen(function*() {
     const platform = yield* NodeHttpServer.makeHandler(app)
-    const router = yield* HttpApiBuilder.Router.router
-    const declared = new Set(Object.values(ConveneApi.groups).flatMap((group) =>
-      Object.values(group.endpoints).map((endpoint) => `${endpoint.method} ${endpoint.path}`)
-    ))
-    const routes = FindMyWay.make<HttpRouter.Route<unknown, unknown>>()
-    for (const route of Chunk.toReadonlyArray(router.routes)) {
-      if (declared.has(`${route.method} ${route.path}`)) routes.on(route.method, route.path as FindMyWay.PathInput, route)
-    }
-    const runtime = yield* Effect.runtime<never>()
+    const runtime = yield* Effect.runtime<R>()
+    const routes = yield* leanRoutes(groups, runtime.context as Context.Context<never>)
     const failed = (req: http.IncomingMessage) => internalError(String(req.headers["x-request-id"] ?? "unknown"))
 
     return ((req, res) => {
@@ -152,14 +223,14 @@ export const makeListener = <R>(app: HttpApp.Default<never, R>) =>
       if (found === undefined) return platform(req, res)
       const request = new LeanRequest(req)
       const route = found.handler
-      const context = Context.make(HttpServerRequest.HttpServerRequest, request as unknown as HttpServerRequest.HttpServerRequest).pipe(
-        Context.add(HttpServerRequest.ParsedSearchParams, found.searchParams),
-        Context.add(HttpRouter.RouteContext, { [HttpRouter.RouteContextTypeId]: HttpRouter.RouteContextTypeId, params: found.params, route })
-      )
+      const input = route.decode(request, found.params, found.searchParams)
+      if (Either.isLeft(input)) return writeResponse(req, res, undecodable(ParseResult.ArrayFormatter.formatErrorSync(input.left)))
       // the fiber starts with the request in its context (no provide around it to set and restore)
-      const requestRuntime = Runtime.make({ ...runtime, context: Context.merge(runtime.context, context) })
-      const handler = route.handler as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, never>
-      const fiber = Runtime.runFork(requestRuntime)(lastResort(handler))
+      const context = new Map(route.context.unsafeMap)
+      context.set(HttpServerRequest.HttpServerRequest.key, request)
+      context.set(HttpServerRequest.ParsedSearchParams.key, found.searchParams)
+      const requestRuntime = Runtime.make({ ...runtime, context: Context.unsafeMake(context) })
+      const fiber = Runtime.runFork(requestRuntime)(lastResort(Effect.suspend(() => route.handler(input.right))))
       fiber.addObserver((exit) => writeResponse(req, res, Exit.isSuccess(exit) ? exit.value : failed(req)))
     }) satisfies RequestListener
   })

@@ -8,7 +8,7 @@ import { Cause, Effect, Exit, Fiber, Layer } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { ConveneApi } from "./api.js"
-import { B1AuthLive, B2AuthLive, B3AuthLive } from "./auth.js"
+import { type B1Auth, B1AuthLive, type B2Auth, B2AuthLive, type B3Auth, B3AuthLive } from "./auth.js"
 import { B2GroupsLive } from "./b2/groups.js"
 import { B2MembershipsLive } from "./b2/memberships.js"
 import { B3UsersLive } from "./b3/users.js"
@@ -30,12 +30,18 @@ import { PagesLive } from "./pages/pages.js"
 import { withLog } from "./observe/log.js"
 import { MetricsLive, observeRequests, silentTelemetry, Telemetry, type TelemetryService } from "./observe/telemetry.js"
 
+/** The API's endpoint groups: served by the platform's app (which documents them) and the lean path (serve.ts). */
+const groups = [
+  SystemLive, B2GroupsLive, B2MembershipsLive, B3UsersLive, B2DiscussionsLive, B2CommentsLive, B2ThreadsLive, B2ReactionsLive,
+  B2ChatbotsLive, B2PollsLive, B2ReportsLive, B2SearchLive, B1DiscussionsLive, B1PollsLive, B1MembershipsLive
+] as const
+
+/** What the groups' handlers need from the server's context, besides the auth middlewares (auth.ts). */
+type HandlerServices = Exclude<Layer.Layer.Context<(typeof groups)[number]>, B1Auth | B2Auth | B3Auth>
+
 const ApiLive = HttpApiBuilder.api(ConveneApi).pipe(
   Layer.provide(HttpApiBuilder.middleware(lastResort)),
-  Layer.provide([SystemLive, B2GroupsLive, B2MembershipsLive, B3UsersLive]),
-  Layer.provide([B2DiscussionsLive, B2CommentsLive, B2ThreadsLive, B2ReactionsLive]),
-  Layer.provide([B2ChatbotsLive, B2PollsLive]),
-  Layer.provide([B2ReportsLive, B2SearchLive, B1DiscussionsLive, B1PollsLive, B1MembershipsLive]),
+  Layer.provide(groups),
   Layer.provide([B1AuthLive, B2AuthLive, B3AuthLive])
 )
 
@@ -64,7 +70,9 @@ export interface RunningServer {
  */
 const listen = (server: http.Server, address: { readonly port: number; readonly host: string }) =>
   Layer.scopedDiscard(Effect.gen(function*() {
-    const listener = yield* makeListener(yield* HttpApiBuilder.httpApp)
+    // the groups' handlers run in this fiber's context on the lean path: it must hold what they need
+    yield* Effect.context<HandlerServices>()
+    const listener = yield* makeListener(yield* HttpApiBuilder.httpApp, groups)
     server.on("request", listener)
     yield* Effect.acquireRelease(
       Effect.async<void, HttpServerError.ServeError>((resume) => {

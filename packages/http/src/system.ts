@@ -1,4 +1,4 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { group } from "./group.js"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Store } from "@convene/core"
 import { Effect } from "effect"
@@ -7,7 +7,7 @@ import { serverApiDocument, userApiDocument } from "./openapi.js"
 import { ok } from "./errors.js"
 import { Settings } from "./settings.js"
 
-export const SystemLive = HttpApiBuilder.group(ConveneApi, "system", (handlers) =>
+export const SystemLive = group(ConveneApi, "system", (handlers) =>
   Effect.gen(function*() {
     const store = yield* Store
     const settings = yield* Settings

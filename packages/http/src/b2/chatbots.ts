@@ -1,4 +1,4 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { group } from "../group.js"
 import { Chatbots, Inputs, invalid, Rules } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
@@ -27,7 +27,7 @@ const update = (id: string) =>
     return document([yield* Chatbots.updateChatbot(access, yield* chatbotId(id), input)])
   }))
 
-export const B2ChatbotsLive = HttpApiBuilder.group(ConveneApi, "b2.chatbots", (handlers) =>
+export const B2ChatbotsLive = group(ConveneApi, "b2.chatbots", (handlers) =>
   handlers
     .handleRaw("listWebhooks", ({ urlParams }) =>
       respond(Effect.gen(function*() {

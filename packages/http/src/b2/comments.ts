@@ -1,4 +1,4 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { group } from "../group.js"
 import { type Access, badRequest, Comments, Inputs, type Store } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
@@ -28,7 +28,7 @@ const one = <E, R>(run: (access: Access) => Effect.Effect<Comments.CommentView, 
 const update = (id: string) =>
   one((access) => Effect.flatMap(numericId(id, "Comment"), (n) => Effect.flatMap(input, (i) => Comments.updateComment(access, n, i))))
 
-export const B2CommentsLive = HttpApiBuilder.group(ConveneApi, "b2.comments", (handlers) =>
+export const B2CommentsLive = group(ConveneApi, "b2.comments", (handlers) =>
   handlers
     .handleRaw("createComment", () =>
       respond(one((access) =>

@@ -1,4 +1,4 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { group } from "../group.js"
 import { type Access, Discussions, Inputs } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
@@ -43,7 +43,7 @@ export const showDiscussionResponse = (id: string, opts: ResponseOptions) =>
 
 const update = (id: string) => respond(one((access) => Effect.flatMap(input, (i) => Discussions.updateDiscussion(access, id, i))))
 
-export const B2DiscussionsLive = HttpApiBuilder.group(ConveneApi, "b2.discussions", (handlers) =>
+export const B2DiscussionsLive = group(ConveneApi, "b2.discussions", (handlers) =>
   handlers
     .handleRaw("listDiscussions", ({ urlParams }) =>
       respond(Effect.gen(function*() {

@@ -1,4 +1,4 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { group } from "../group.js"
 import { type Access, Groups, type Groups as G } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
@@ -32,7 +32,7 @@ const groupsDocument = (access: Access, opts: ResponseOptions, views: ReadonlyAr
     ]))
 }
 
-export const B2GroupsLive = HttpApiBuilder.group(ConveneApi, "b2.groups", (handlers) =>
+export const B2GroupsLive = group(ConveneApi, "b2.groups", (handlers) =>
   handlers
     .handleRaw("listGroups", ({ urlParams }) =>
       respond(Effect.gen(function*() {

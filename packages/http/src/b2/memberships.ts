@@ -1,4 +1,4 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { group } from "../group.js"
 import { Groups, Inputs, Memberships } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
@@ -36,7 +36,7 @@ export const syncMembershipsResponse = respond(Effect.gen(function*() {
   return ok(yield* Memberships.syncMemberships(access, input.group_id, input.emails, input.remove_absent ?? false))
 }))
 
-export const B2MembershipsLive = HttpApiBuilder.group(ConveneApi, "b2.memberships", (handlers) =>
+export const B2MembershipsLive = group(ConveneApi, "b2.memberships", (handlers) =>
   handlers
     .handleRaw("listMemberships", ({ urlParams }) => listMembershipsResponse(urlParams))
     .handleRaw("manageMemberships", () => syncMembershipsResponse))

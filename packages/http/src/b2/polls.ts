@@ -1,4 +1,4 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { group } from "../group.js"
 import { type Access, Inputs, Outcomes, Polls, Stances } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
@@ -50,7 +50,7 @@ export const createPollResponse =
   one((access) => Effect.flatMap(Effect.flatMap(inputFields("poll"), decodeCreate), (i) => Polls.createPoll(access, i)))
 export const showPollResponse = (id: string, opts: ResponseOptions) => one((access) => Polls.showPoll(access, id), opts)
 
-export const B2PollsLive = HttpApiBuilder.group(ConveneApi, "b2.polls", (handlers) =>
+export const B2PollsLive = group(ConveneApi, "b2.polls", (handlers) =>
   handlers
     .handleRaw("listPolls", ({ urlParams }) =>
       respond(Effect.gen(function*() {

@@ -1,4 +1,4 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { group } from "../group.js"
 import { Inputs, Reactions } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
@@ -10,7 +10,7 @@ import { reactionJson, userJson } from "../serializers.js"
 
 const decodeInput = decode(Inputs.ReactionInput)
 
-export const B2ReactionsLive = HttpApiBuilder.group(ConveneApi, "b2.reactions", (handlers) =>
+export const B2ReactionsLive = group(ConveneApi, "b2.reactions", (handlers) =>
   handlers
     .handleRaw("createReaction", () =>
       respond(Effect.gen(function*() {

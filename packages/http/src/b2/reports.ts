@@ -1,4 +1,4 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { group } from "../group.js"
 import { Reports } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
@@ -6,7 +6,7 @@ import { requireAccess } from "../auth.js"
 import { ok, respond } from "../errors.js"
 
 /** The report is a plain JSON object (no envelope, no meta), as Loomio renders it. */
-export const B2ReportsLive = HttpApiBuilder.group(ConveneApi, "b2.reports", (handlers) =>
+export const B2ReportsLive = group(ConveneApi, "b2.reports", (handlers) =>
   handlers.handleRaw("getParticipationReport", ({ urlParams }) =>
     respond(Effect.gen(function*() {
       const access = yield* requireAccess

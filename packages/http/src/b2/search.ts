@@ -1,4 +1,4 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { group } from "../group.js"
 import { Search } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
@@ -12,7 +12,7 @@ const typesParam = (p: { type?: string | undefined; types?: string | undefined }
   [p.type, p.types].flatMap((v) => (v ?? "").split(",")).map((t) => t.trim()).filter((t) => t !== "")
 
 /** `search_results` with the groups and authors of the results; bounded (at most 20), so `meta` has no total. */
-export const B2SearchLive = HttpApiBuilder.group(ConveneApi, "b2.search", (handlers) =>
+export const B2SearchLive = group(ConveneApi, "b2.search", (handlers) =>
   handlers.handleRaw("searchContent", ({ urlParams: p }) =>
     respond(Effect.gen(function*() {
       const access = yield* requireAccess

@@ -1,4 +1,4 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { group } from "../group.js"
 import { type Access, Discussions, Groups, Threads, type Topic } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
@@ -36,7 +36,7 @@ const threadsDocument = (access: Access, opts: ResponseOptions, topics: Readonly
 /** The thread id from the path; a malformed id names no thread (404, like an invisible one). */
 const threadId = (id: string) => numericId(id, "Thread")
 
-export const B2ThreadsLive = HttpApiBuilder.group(ConveneApi, "b2.threads", (handlers) =>
+export const B2ThreadsLive = group(ConveneApi, "b2.threads", (handlers) =>
   handlers
     .handleRaw("listThreads", ({ urlParams }) =>
       respond(Effect.gen(function*() {

@@ -1,4 +1,4 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { group } from "../group.js"
 import { Inputs, Users } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
@@ -34,7 +34,7 @@ const op = {
 const serve = <R1, R2>(ref: Effect.Effect<Ref, ApiError, R1>, run: (ref: Ref) => Effect.Effect<unknown, ApiError, R2>) =>
   respond(Effect.map(Effect.flatMap(Effect.zipRight(requireServerAdmin, ref), run), ok))
 
-export const B3UsersLive = HttpApiBuilder.group(ConveneApi, "b3.users", (handlers) =>
+export const B3UsersLive = group(ConveneApi, "b3.users", (handlers) =>
   handlers
     .handleRaw("listServerUsers", ({ urlParams: p }) =>
       respond(Effect.gen(function*() {
