@@ -67,3 +67,18 @@ t.test("an in-memory database (one connection) sees its own changes too", async 
   await c.users.deactivate({ id: user.id })
   t.equal(await c.run(Effect.either(Auth.authenticate(newKey))).then((r) => r._tag), "Left", "a deactivated user is refused")
 })
+
+t.test("a key's owner, kept for a turn's snapshot, is read again once this process commits a change", async (t) => {
+  const s = await startTestServer()
+  t.teardown(s.close)
+  const ada = await seedUser(s.convene, { name: "Ada" })
+  // one fiber, no turn between the first read and the rotation: the owner is kept for the open snapshot
+  const result = await s.convene.run(Effect.gen(function*() {
+    const before = yield* Auth.authenticate(ada.apiKey)
+    const again = yield* Auth.authenticate(ada.apiKey)
+    yield* Users.rotateApiKey({ id: ada.user.id })
+    const after = yield* Effect.either(Auth.authenticate(ada.apiKey))
+    return { before: before.id, again: again.id, after: after._tag }
+  }))
+  t.same(result, { before: ada.user.id, again: ada.user.id, after: "Left" }, "the old key is refused right after the commit")
+})

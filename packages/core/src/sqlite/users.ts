@@ -62,8 +62,9 @@ export const makeUsersRepo = (run: Runner): UsersRepo => {
       : run.read((_, s) => s(`SELECT ${COLS} FROM users WHERE id IN (${placeholders(ids.length)})`).all(...ids).map(toUser)),
   byEmail: (email) => run.read((_, s) => maybe(s(`SELECT ${COLS} FROM users WHERE email = ?`).get(email))),
   byUsername: (username) => run.read((_, s) => maybe(s(`SELECT ${COLS} FROM users WHERE username = ?`).get(username))),
+  // kept for the turn's snapshot too: requests of one turn with the same key check the cache's freshness once
   byApiKeyHash: (hash) =>
-    run.read((db, s) => {
+    run.readKept(`users:key:${hash}`, (db, s) => {
       // inside a write transaction the cache is not consulted: it follows committed data only (the read
       // connection, read-only, is in a transaction only for its turn's shared snapshot of committed data)
       const writing = db.inTransaction && !db.readonly
