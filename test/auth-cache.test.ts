@@ -1,11 +1,12 @@
 /**
- * The authenticated user is cached by key hash (sqlite/users.ts) and the cache never outlives a change:
- * a rotated key, a deactivated, redacted or deleted user is refused at once, whether the change came
- * through this server (b3), another connection (the command line, as another process would), or, on an
+ * The authenticated user is cached by key hash (sqlite/users.ts), and a user's memberships by user
+ * (sqlite/memberships.ts); neither cache outlives a change: a rotated key, a deactivated, redacted or
+ * deleted user is refused at once, and a membership added or revoked counts at once, whether the change
+ * came through this server, another connection (the command line or another process), or, on an
  * in-memory database, the same connection.
  */
 import { Effect } from "effect"
-import { Auth, makeConvene, Users } from "@convene/core"
+import { Auth, makeConvene, Memberships, Users } from "@convene/core"
 import { runCli } from "@convene/cli"
 import t from "tap"
 import { seedUser, startTestServer } from "./helpers.js"
@@ -81,4 +82,43 @@ t.test("a key's owner, kept for a turn's snapshot, is read again once this proce
     return { before: before.id, again: again.id, after: after._tag }
   }))
   t.same(result, { before: ada.user.id, again: ada.user.id, after: "Left" }, "the old key is refused right after the commit")
+})
+
+t.test("a member's memberships are cached, and every change to them counts at once", async (t) => {
+  const s = await startTestServer()
+  t.teardown(s.close)
+  const ada = await seedUser(s.convene, { name: "Ada" })
+  const bob = await seedUser(s.convene, { name: "Bob" })
+  const { group } = await s.convene.groups.create({ name: "Cached", owner: ada.user })
+  const { discussion } = await s.convene.as(ada.user).startDiscussion({ group_id: group.id, title: "Members only", description: "x" })
+  const status = async () => (await s.as(bob.apiKey).get(`api/b2/discussions/${discussion.id}`)).statusCode
+  t.equal(await status(), 403, "not a member")
+  t.equal(await status(), 403, "still not (from the cache)")
+
+  // another connection adds Bob, as another process would
+  const other = makeConvene({ filename: s.filename })
+  await other.members.add({ group, user: bob.user })
+  await other.close()
+  t.equal(await status(), 200, "a membership added elsewhere counts at once")
+  t.equal(await status(), 200, "and again (from the cache)")
+
+  // this server's own core revokes it
+  await s.convene.run(Memberships.removeMember(group, bob.user))
+  t.equal(await status(), 403, "a revoked membership is refused at once")
+})
+
+t.test("an in-memory database sees its own membership changes too", async (t) => {
+  const c = makeConvene({ filename: ":memory:" })
+  t.teardown(c.close)
+  const ada = await c.users.create({ email: "ada@example.org", name: "Ada" })
+  const bob = await c.users.create({ email: "bob@example.org", name: "Bob" })
+  const { group } = await c.groups.create({ name: "Cached", owner: ada.user })
+  const { discussion } = await c.as(ada.user).startDiscussion({ group_id: group.id, title: "Members only", description: "x" })
+  const show = () => c.as(bob.user).discussion(String(discussion.id)).then(() => "shown", () => "refused")
+  t.equal(await show(), "refused")
+  t.equal(await show(), "refused")
+  await c.members.add({ group, user: bob.user })
+  t.equal(await show(), "shown", "the new membership counts at once")
+  await c.run(Memberships.removeMember(group, bob.user))
+  t.equal(await show(), "refused", "the revocation counts at once")
 })

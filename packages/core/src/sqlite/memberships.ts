@@ -1,15 +1,29 @@
-import type { Membership } from "../domain/records.js"
+import type { Id, Membership } from "../domain/records.js"
 import type { MembershipsRepo } from "../ports/store.js"
+import { epochCache } from "./caches.js"
 import type { Runner } from "./db.js"
 import { fromBools, toBools } from "./rows.js"
 
 const toMembership = (row: unknown): Membership => toBools<Membership>(row as Record<string, unknown>, ["admin", "delegate"])
 const maybe = (row: unknown) => (row === undefined ? undefined : toMembership(row))
 
-export const makeMembershipsRepo = (run: Runner): MembershipsRepo => ({
+export const makeMembershipsRepo = (run: Runner): MembershipsRepo => {
+  // a user's live memberships, read by every authenticated request (the permission rules' Access), as last
+  // read (caches.ts); the answer is shared, so it is frozen
+  const byUser = epochCache<Id, ReadonlyArray<Membership>>("memberships", 10_000)
+  return {
   byId: (id) => run.read((_, s) => maybe(s(`SELECT * FROM memberships WHERE id = ?`).get(id))),
   activeForUser: (userId) =>
-    run.read((_, s) => s(`SELECT * FROM memberships WHERE user_id = ? AND revoked_at IS NULL ORDER BY id`).all(userId).map(toMembership)),
+    run.read((db, s) => {
+      const writing = db.inTransaction && !db.readonly
+      const cached = writing ? undefined : byUser.get(s, userId)
+      if (cached !== undefined) return cached
+      const found = Object.freeze(
+        s(`SELECT * FROM memberships WHERE user_id = ? AND revoked_at IS NULL ORDER BY id`).all(userId).map((row) => Object.freeze(toMembership(row)))
+      )
+      if (!writing) byUser.set(userId, found)
+      return found
+    }),
   activeFor: (groupId, userId) =>
     run.read((_, s) =>
       maybe(s(`SELECT * FROM memberships WHERE group_id = ? AND user_id = ? AND revoked_at IS NULL`).get(groupId, userId))),
@@ -49,4 +63,5 @@ export const makeMembershipsRepo = (run: Runner): MembershipsRepo => ({
          AND NOT EXISTS (SELECT 1 FROM memberships o WHERE o.user_id = memberships.user_id
                          AND o.group_id = memberships.group_id AND o.revoked_at IS NULL)`)
         .run(at, userId, at).changes)
-})
+  }
+}

@@ -1,6 +1,6 @@
 import type { Identity, User } from "../domain/records.js"
 import type { UsersRepo } from "../ports/store.js"
-import type Database from "better-sqlite3"
+import { epochCache } from "./caches.js"
 import type { Runner } from "./db.js"
 import { fromBools, placeholders, setClause, toBools } from "./rows.js"
 
@@ -11,49 +11,11 @@ const maybe = (row: unknown) => (row === undefined ? undefined : toUser(row))
 
 const filterSql = (f: { is_admin?: boolean }) => (f.is_admin === undefined ? "" : `WHERE is_admin = ${f.is_admin ? 1 : 0}`)
 
-/** The authentication cache's bound: past it, it starts again empty. */
-const MAX_CACHED_KEYS = 10_000
-
 type KeyOwner = { readonly user: User; readonly api_key_hash: string }
 
-/**
- * Users by API key hash, as last read. An entry is trusted while nothing was committed since it was checked
- * (\`PRAGMA data_version\`, free to ask); after a commit, while the users' epoch (migration 015, moved by
- * any change to a user row, from any process) stands still. A rotated key, a deactivated, redacted or
- * deleted user is therefore never served from it.
- */
-const keyCache = () => {
-  const entries = new Map<string, KeyOwner>()
-  let stamp = ""
-  let epoch = -1
-  const fresh = (s: (sql: string) => Database.Statement) => {
-    // data_version moves with other connections' commits, total_changes() with this connection's own (an
-    // in-memory database has one connection for both)
-    // one prepared statement for both (db.pragma() would prepare one on every call)
-    const { v, n } = s(`SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS n`).get() as { v: number; n: number }
-    const now = `${v}:${n}`
-    if (now === stamp) return
-    stamp = now
-    const current = (s(`SELECT value FROM cache_epochs WHERE name = 'users'`).get() as { value: number }).value
-    if (current !== epoch) {
-      entries.clear()
-      epoch = current
-    }
-  }
-  return {
-    get: (s: (sql: string) => Database.Statement, hash: string): KeyOwner | undefined => {
-      fresh(s)
-      return entries.get(hash)
-    },
-    set: (hash: string, owner: KeyOwner) => {
-      if (entries.size >= MAX_CACHED_KEYS) entries.clear()
-      entries.set(hash, owner)
-    }
-  }
-}
-
 export const makeUsersRepo = (run: Runner): UsersRepo => {
-  const keys = keyCache()
+  // users by API key hash, as last read (caches.ts)
+  const keys = epochCache<string, KeyOwner>("users", 10_000)
   return {
   byId: (id) => run.read((_, s) => maybe(s(`SELECT ${COLS} FROM users WHERE id = ?`).get(id))),
   byIds: (ids) =>
