@@ -1,11 +1,12 @@
 /**
- * How requests reach the application. The API is served on `node:http` directly: the routes its
- * declarations built (path and query decoders, auth middleware, handlers, all unchanged) are looked up
- * with the router the platform itself uses (find-my-way-ts) and run as one fiber per request on the
- * runtime built at start, and the response is written straight to node's. The platform's server adds a
- * scope, a copy of the whole context and response middleware to every request, which cost more than a
- * light read's own work (bench/serving.js, bench/light.js). Pages, /metrics and unknown paths still go
- * through the platform's app.
+ * How requests reach the application. The API is served on `node:http` directly: each endpoint's handler
+ * (named by its group's build function, group.ts) runs as one fiber on the runtime built at start, after
+ * its declaration's path and query decoders ran synchronously; its route is found with the router the
+ * platform itself uses (find-my-way-ts), and the response is written straight to node's. What the auth
+ * middlewares provide is a constant added to the route's context once (auth.ts). The platform's server and
+ * HttpApiBuilder's routes add a scope, context copies and three provides to every request, which cost more
+ * than a light read's own work (bench/serving.js, bench/light.js). Pages, /metrics and unknown paths still
+ * go through the platform's app.
  */
 import * as Cookies from "@effect/platform/Cookies"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
