@@ -5,8 +5,7 @@ import type Database from "better-sqlite3"
  * process. An entry is trusted while nothing was committed since it was checked (`PRAGMA data_version`,
  * free to ask); after a commit, while the table's epoch in `cache_epochs` (migrations 015, 018: moved by a
  * trigger on any change to a row, from any process) stands still. Past `max` entries it starts again empty.
- * Read on the read connection's snapshot of committed data only: inside a write transaction the caller
- * reads the table itself.
+ * The read connection is in a transaction only for its turn's shared snapshot of committed data.
  */
 export const epochCache = <K, V>(epochName: string, max: number) => {
   const entries = new Map<K, V>()
@@ -25,14 +24,25 @@ export const epochCache = <K, V>(epochName: string, max: number) => {
       epoch = current
     }
   }
+  const get = (s: (sql: string) => Database.Statement, key: K): V | undefined => {
+    fresh(s)
+    return entries.get(key)
+  }
   return {
-    get: (s: (sql: string) => Database.Statement, key: K): V | undefined => {
-      fresh(s)
-      return entries.get(key)
-    },
-    set: (key: K, value: V) => {
-      if (entries.size >= max) entries.clear()
-      entries.set(key, value)
+    /**
+     * The answer for `key`: kept, or `load`'s. Inside a write transaction (its uncommitted writes are not
+     * what the cache follows) `load` answers and nothing is kept.
+     */
+    through: <L extends V | undefined>(db: Database.Database, s: (sql: string) => Database.Statement, key: K, load: () => L): V | L => {
+      const writing = db.inTransaction && !db.readonly
+      const cached = writing ? undefined : get(s, key)
+      if (cached !== undefined) return cached
+      const found = load()
+      if (found !== undefined && !writing) {
+        if (entries.size >= max) entries.clear()
+        entries.set(key, found)
+      }
+      return found
     }
   }
 }

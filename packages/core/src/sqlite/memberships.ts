@@ -14,16 +14,12 @@ export const makeMembershipsRepo = (run: Runner): MembershipsRepo => {
   return {
   byId: (id) => run.read((_, s) => maybe(s(`SELECT * FROM memberships WHERE id = ?`).get(id))),
   activeForUser: (userId) =>
-    run.read((db, s) => {
-      const writing = db.inTransaction && !db.readonly
-      const cached = writing ? undefined : byUser.get(s, userId)
-      if (cached !== undefined) return cached
-      const found = Object.freeze(
-        s(`SELECT * FROM memberships WHERE user_id = ? AND revoked_at IS NULL ORDER BY id`).all(userId).map((row) => Object.freeze(toMembership(row)))
-      )
-      if (!writing) byUser.set(userId, found)
-      return found
-    }),
+    run.read((db, s) =>
+      byUser.through(db, s, userId, () =>
+        Object.freeze(
+          s(`SELECT * FROM memberships WHERE user_id = ? AND revoked_at IS NULL ORDER BY id`).all(userId)
+            .map((row) => Object.freeze(toMembership(row)))
+        ))),
   activeFor: (groupId, userId) =>
     run.read((_, s) =>
       maybe(s(`SELECT * FROM memberships WHERE group_id = ? AND user_id = ? AND revoked_at IS NULL`).get(groupId, userId))),

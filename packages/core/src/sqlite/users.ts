@@ -26,19 +26,13 @@ export const makeUsersRepo = (run: Runner): UsersRepo => {
   byUsername: (username) => run.read((_, s) => maybe(s(`SELECT ${COLS} FROM users WHERE username = ?`).get(username))),
   // kept for the turn's snapshot too: requests of one turn with the same key check the cache's freshness once
   byApiKeyHash: (hash) =>
-    run.readKept(`users:key:${hash}`, (db, s) => {
-      // inside a write transaction the cache is not consulted: it follows committed data only (the read
-      // connection, read-only, is in a transaction only for its turn's shared snapshot of committed data)
-      const writing = db.inTransaction && !db.readonly
-      const cached = writing ? undefined : keys.get(s, hash)
-      if (cached !== undefined) return cached
-      const row = s(`SELECT ${COLS}, api_key_hash FROM users WHERE api_key_hash = ?`).get(hash) as
-        | (Record<string, unknown> & { api_key_hash: string })
-        | undefined
-      const found = row === undefined ? undefined : { user: toUser(row), api_key_hash: row.api_key_hash }
-      if (found !== undefined && !writing) keys.set(hash, found)
-      return found
-    }),
+    run.readKept(`users:key:${hash}`, (db, s) =>
+      keys.through(db, s, hash, () => {
+        const row = s(`SELECT ${COLS}, api_key_hash FROM users WHERE api_key_hash = ?`).get(hash) as
+          | (Record<string, unknown> & { api_key_hash: string })
+          | undefined
+        return row === undefined ? undefined : { user: toUser(row), api_key_hash: row.api_key_hash }
+      })),
   byIdentity: (type, uid) =>
     run.read((_, s) =>
       maybe(
