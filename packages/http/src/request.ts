@@ -5,7 +5,7 @@
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { BadRequest, badRequest, isNumericId, type NotFound, notFound } from "@convene/core"
-import { Effect, Either, Option, ParseResult, Schema } from "effect"
+import { Effect, Either, type Exit, Option, ParseResult, Schema } from "effect"
 import qs from "qs"
 import { issueMessage, PayloadTooLarge, UnsupportedMediaType } from "./errors.js"
 import { Settings } from "./settings.js"
@@ -31,7 +31,7 @@ const nestedDeeperThan = (value: unknown, max: number): boolean => {
   return false
 }
 
-const cache = new WeakMap<object, Effect.Effect<Fields, BodyError>>()
+const cache = new WeakMap<object, Exit.Exit<Fields, BodyError>>()
 
 type BodyError = BadRequest | PayloadTooLarge | UnsupportedMediaType
 
@@ -39,8 +39,12 @@ const readBody = (request: HttpServerRequest.HttpServerRequest, limit: number): 
   Effect.gen(function*() {
     const length = Number(request.headers["content-length"] ?? "0")
     if (length > limit) return yield* new PayloadTooLarge({ message: `Request body is larger than ${limit} bytes` })
-    const text: string = yield* request.text.pipe(
-      HttpServerRequest.withMaxBodySize(Option.some(limit)),
+    // the server's context already holds this limit (server.ts): setting it again would be a provide per request
+    const current = yield* HttpServerRequest.MaxBodySize
+    const bounded = Option.isSome(current) && Number(current.value) === limit
+      ? request.text
+      : HttpServerRequest.withMaxBodySize(request.text, Option.some(limit))
+    const text: string = yield* bounded.pipe(
       Effect.catchAll((e): Effect.Effect<never, BodyError> =>
         String((e as { cause?: unknown }).cause).includes("maxBytes")
           ? Effect.fail(new PayloadTooLarge({ message: `Request body is larger than ${limit} bytes` }))
@@ -67,7 +71,8 @@ export const bodyFields: Effect.Effect<Fields, BodyError, HttpServerRequest.Http
     const key = request.source as object
     let body = cache.get(key)
     if (body === undefined) {
-      body = yield* Effect.cached(readBody(request, settings.maxBodyBytes))
+      // one fiber per request: its outcome kept is enough (Effect.cached would also guard concurrent readers)
+      body = yield* Effect.exit(readBody(request, settings.maxBodyBytes))
       cache.set(key, body)
     }
     return yield* body

@@ -67,7 +67,8 @@ class LeanRequest {
   readonly [HttpServerRequest.TypeId] = HttpServerRequest.TypeId
   readonly [HttpIncomingMessage.TypeId] = HttpIncomingMessage.TypeId
   readonly url: string
-  private textEffect: Effect.Effect<string, HttpServerError.RequestError> | undefined
+  /** the body once read; the resumptions of readers waiting for it meanwhile */
+  private body: Exit.Exit<string, HttpServerError.RequestError> | Array<(body: Exit.Exit<string, HttpServerError.RequestError>) => void> | undefined
   constructor(readonly source: http.IncomingMessage) {
     this.url = source.url ?? "/"
   }
@@ -82,8 +83,16 @@ class LeanRequest {
   }
   /** Read once, at most the request's MaxBodySize bytes (request.ts sets it from the settings). */
   get text(): Effect.Effect<string, HttpServerError.RequestError> {
-    this.textEffect ??= Effect.runSync(Effect.cached(Effect.flatMap(HttpIncomingMessage.MaxBodySize, (max) =>
+    return Effect.flatMap(HttpIncomingMessage.MaxBodySize, (max) =>
       Effect.async<string, HttpServerError.RequestError>((resume) => {
+        if (Exit.isExit(this.body)) return resume(this.body)
+        if (this.body !== undefined) return void this.body.push(resume)
+        const waiting = [resume]
+        this.body = waiting
+        const done = (body: Exit.Exit<string, HttpServerError.RequestError>) => {
+          this.body = body
+          for (const r of waiting) r(body)
+        }
         const limit = Option.isSome(max) ? Number(max.value) : Infinity
         const chunks: Array<Buffer> = []
         let size = 0
@@ -94,15 +103,13 @@ class LeanRequest {
           this.source.off("data", onData)
           this.source.off("end", onEnd)
           this.source.resume()
-          resume(Effect.fail(tooLarge(this)))
+          done(Exit.fail(tooLarge(this)))
         }
-        const onEnd = () => resume(Effect.succeed(Buffer.concat(chunks).toString("utf8")))
+        const onEnd = () => done(Exit.succeed(Buffer.concat(chunks).toString("utf8")))
         this.source.on("data", onData)
         this.source.once("end", onEnd)
-        this.source.once("error", (cause) => resume(Effect.fail(new HttpServerError.RequestError({ request: this as never, reason: "Decode", cause }))))
-      })
-    )))
-    return this.textEffect
+        this.source.once("error", (cause) => done(Exit.fail(new HttpServerError.RequestError({ request: this as never, reason: "Decode", cause }))))
+      }))
   }
   modify(): never {
     throw new Error("an API request is not rewritten")

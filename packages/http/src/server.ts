@@ -1,10 +1,12 @@
+import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 // the module, not the package index: the index loads every Node platform module (workers, sockets, …)
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { NodeUrlPolicyLive, People, Rules, Store, type StoreService } from "@convene/core"
-import { Cause, Effect, Exit, Fiber, Layer } from "effect"
+import { Cause, Effect, Exit, Fiber, Layer, Option } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { ConveneApi } from "./api.js"
@@ -101,7 +103,9 @@ export const serverLayer = (options: ServerOptions, server: http.Server) =>
     Layer.provide(Layer.succeed(People.InvitationTtlDays, options.settings.invitationTtlDays ?? Rules.INVITATION_TTL_DAYS)),
     Layer.provide(Layer.succeed(Telemetry, options.telemetry ?? silentTelemetry())),
     Layer.provide(NodeUrlPolicyLive(options.settings.allowPrivateWebhooks ?? false)),
-    Layer.provide(Layer.succeed(Settings, options.settings))
+    Layer.provide(Layer.succeed(Settings, options.settings)),
+    // every request's body limit, in the context the listener's fibers start with (request.ts)
+    Layer.provide(Layer.succeed(HttpServerRequest.MaxBodySize, Option.some(FileSystem.Size(options.settings.maxBodyBytes))))
   )
 
 /** Why listening failed, in the system's words (EADDRINUSE …), not the platform's wrapper ("ServeError"). */

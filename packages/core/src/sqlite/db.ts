@@ -158,10 +158,11 @@ export const makeRunner = (conns: Connections): Runner => {
       return Effect.succeed(kept.get(key) as ReturnType<typeof f>)
     })
 
+  // one step of the fiber per write, as a read
   const write: Runner["write"] = (f) =>
-    Effect.flatMap(FiberRef.get(inTransaction), (tx) =>
-      tx
-        ? Effect.sync(() => f(conns.write, writeStmt))
+    Effect.withFiberRuntime((fiber) =>
+      fiber.getFiberRef(inTransaction)
+        ? Effect.succeed(f(conns.write, writeStmt))
         : Effect.dieMessage("write outside Store.transaction"))
 
   /**
@@ -219,7 +220,7 @@ export const makeRunner = (conns: Connections): Runner => {
    * another store in this one) is waited for off the event loop: the write connection's busy_timeout is 0
    * and BEGIN is tried again every 2 ms for up to 5 s, so that the holder's COMMIT can run meanwhile.
    */
-  const begin: Effect.Effect<void> = Effect.suspend(() => {
+  const tryBegin: Effect.Effect<void, Error> = Effect.suspend(() => {
     if (db.inTransaction) return Effect.void
     try {
       db.exec("BEGIN IMMEDIATE")
@@ -227,10 +228,13 @@ export const makeRunner = (conns: Connections): Runner => {
     } catch (e) {
       return (e as { code?: string }).code === "SQLITE_BUSY" ? Effect.fail(e as Error) : Effect.die(e)
     }
-  }).pipe(
+  })
+  const waitForBegin = tryBegin.pipe(
     Effect.retry({ schedule: Schedule.spaced("2 millis"), times: 2500 }),
     Effect.catchAll((e) => Effect.die(new DatabaseError(`cannot write to the database ${db.name}: ${e.message}`)))
   )
+  // the retry's schedule is set up only when the lock is held elsewhere (it costs more than the BEGIN)
+  const begin: Effect.Effect<void> = Effect.catchAll(tryBegin, () => waitForBegin)
 
   /** Runs one member's body in the batch; returns its exit and, when it succeeded, what resolves at COMMIT. */
   const runMember = <A, E, R>(batch: Batch, effect: Effect.Effect<A, E, R>) =>
