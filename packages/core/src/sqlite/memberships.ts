@@ -13,8 +13,9 @@ export const makeMembershipsRepo = (run: Runner): MembershipsRepo => {
   const byUser = epochCache<Id, ReadonlyArray<Membership>>("memberships", 10_000)
   return {
   byId: (id) => run.read((_, s) => maybe(s(`SELECT * FROM memberships WHERE id = ?`).get(id))),
+  // kept for the turn's snapshot too, as a key's owner (users.ts)
   activeForUser: (userId) =>
-    run.read((db, s) =>
+    run.readKept(`memberships:user:${userId}`, (db, s) =>
       byUser.through(db, s, userId, () =>
         Object.freeze(
           s(`SELECT * FROM memberships WHERE user_id = ? AND revoked_at IS NULL ORDER BY id`).all(userId)
