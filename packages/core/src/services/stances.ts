@@ -17,7 +17,7 @@ import { displayName } from "../rules/users.js"
 import { headlineFor } from "../rules/webhookPayloads.js"
 import { nowIso } from "./common.js"
 import { publishEvent } from "./events.js"
-import { findPoll, pollItemParent, type PollView, viewPolls, visiblePoll } from "./polls/index.js"
+import { findPoll, pollItemParent, type PollView, viewPolls, visibleFoundPoll } from "./polls/index.js"
 import { recordItem } from "./threads/kernel.js"
 import * as Inputs from "../domain/inputs.js"
 
@@ -54,12 +54,12 @@ export const castVote = (access: Access, input: VoteInput): Effect.Effect<VoteRe
   Effect.gen(function*() {
     const store = yield* Store
     const now = yield* nowIso
-    return yield* store.transaction(Effect.gen(function*() {
+    const { poll, stance } = yield* store.transaction(Effect.gen(function*() {
       // a deleted poll is no longer visible, but a voter deserves to hear why their vote is not taken
       const found = yield* findPoll(input.poll_id)
       const deleted = found.discarded_at === null ? null : notOpenToVotes(found)
       if (deleted !== null) return yield* invalid("poll_id", deleted.message)
-      const { ballot, ctx, poll } = yield* visiblePoll(access, input.poll_id)
+      const { ballot, ctx, poll } = yield* visibleFoundPoll(access, found, input.poll_id)
       const refusal = voteRefusal(access, ctx, poll, ballot)
       if (refusal !== null) return yield* (refusal._tag === "NotOpen" ? invalid("poll_id", refusal.message) : forbidden(refusal.message))
       const options = yield* store.pollOptions.ofPolls([poll.id])
@@ -88,7 +88,9 @@ export const castVote = (access: Access, input: VoteInput): Effect.Effect<VoteRe
         parent: yield* pollItemParent(ctx.topic, poll), bump: true
       })
       yield* voteEvent(kind, poll, options, stance, access.user)
-      const [view] = yield* viewPolls(access, [poll])
-      return { stance, view: view! }
+      return { poll, stance }
     }))
+    // the answer is read once the vote is committed, outside the write lock that other votes wait for
+    const [view] = yield* viewPolls(access, [poll])
+    return { stance, view: view! }
   })

@@ -33,9 +33,12 @@ export interface PollContext {
 
 /** A poll the caller may see (its thread is visible, or they hold a ballot), else 404. */
 export const visiblePoll = (access: Access, ref: string | number): Effect.Effect<PollContext, NotFound, Store> =>
+  Effect.flatMap(findPoll(ref), (poll) => visibleFoundPoll(access, poll, ref))
+
+/** `visiblePoll` of a poll already read. */
+export const visibleFoundPoll = (access: Access, poll: Poll, ref: string | number): Effect.Effect<PollContext, NotFound, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
-    const poll = yield* findPoll(ref)
     const ctx = yield* topicContext(access, yield* topicById(poll.topic_id))
     const ballot = yield* store.stances.latestFor(poll.id, access.user.id)
     if (!canShowPoll(access, ctx, poll, ballot)) return yield* notFound(`Poll ${ref} not found`)
