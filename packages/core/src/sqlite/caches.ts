@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3"
+import type { Stmt } from "./db.js"
 
 /**
  * Rows read on nearly every request that rarely change (a key's owner, a user's memberships), kept in this
@@ -11,7 +12,7 @@ export const epochCache = <K, V>(epochName: string, max: number) => {
   const entries = new Map<K, V>()
   let stamp = ""
   let epoch = -1
-  const fresh = (s: (sql: string) => Database.Statement) => {
+  const fresh = (s: Stmt) => {
     // data_version moves with other connections' commits, total_changes() with this connection's own (an
     // in-memory database has one connection for both); one prepared statement for both
     const { v, n } = s(`SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS n`).get() as { v: number; n: number }
@@ -24,7 +25,7 @@ export const epochCache = <K, V>(epochName: string, max: number) => {
       epoch = current
     }
   }
-  const get = (s: (sql: string) => Database.Statement, key: K): V | undefined => {
+  const get = (s: Stmt, key: K): V | undefined => {
     fresh(s)
     return entries.get(key)
   }
@@ -33,7 +34,7 @@ export const epochCache = <K, V>(epochName: string, max: number) => {
      * The answer for `key`: kept, or `load`'s. Inside a write transaction (its uncommitted writes are not
      * what the cache follows) `load` answers and nothing is kept.
      */
-    through: <L extends V | undefined>(db: Database.Database, s: (sql: string) => Database.Statement, key: K, load: () => L): V | L => {
+    through: <L extends V | undefined>(db: Database.Database, s: Stmt, key: K, load: () => L): V | L => {
       const writing = db.inTransaction && !db.readonly
       const cached = writing ? undefined : get(s, key)
       if (cached !== undefined) return cached

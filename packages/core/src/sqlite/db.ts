@@ -3,8 +3,47 @@ import { Deferred, Effect, Exit, type Fiber, FiberId, FiberRef, Schedule } from 
 import { migrations } from "./migrations/index.js"
 
 export type Db = Database.Database
+/** What the repositories ask of a prepared statement (better-sqlite3's, rows built as below). */
+export interface Prepared {
+  readonly get: (...params: Array<unknown>) => unknown
+  readonly all: (...params: Array<unknown>) => Array<unknown>
+  readonly run: (...params: Array<unknown>) => Database.RunResult
+  /** the same statement answering each row's first column */
+  readonly pluck: () => Pick<Database.Statement, "get" | "all">
+}
+
 /** A connection's prepared-statement cache: the same SQL text is prepared once. */
-export type Stmt = (sql: string) => Database.Statement
+export type Stmt = (sql: string) => Prepared
+
+/**
+ * A statement whose rows are built here from better-sqlite3's raw arrays: it builds a row object one
+ * property at a time through the engine's API, twice as slow (51 thread items: 198 µs against 108 µs; one
+ * topic: 4.2 µs against 2.7 µs). Same objects: one key per result column, in order, a repeated name's last
+ * value kept.
+ */
+const prepare = (db: Db, sql: string): Prepared => {
+  const statement = db.prepare(sql)
+  let plucked: Database.Statement | undefined
+  const pluck = () => (plucked ??= db.prepare(sql).pluck())
+  const run = (...params: Array<unknown>) => statement.run(...params)
+  if (!statement.reader) return { get: (...params) => statement.get(...params), all: (...params) => statement.all(...params), run, pluck }
+  statement.raw(true)
+  const names = statement.columns().map((c) => c.name)
+  const row = (values: Array<unknown>) => {
+    const o: Record<string, unknown> = {}
+    for (let i = 0; i < names.length; i++) o[names[i]!] = values[i]
+    return o
+  }
+  return {
+    get: (...params) => {
+      const values = statement.get(...params) as Array<unknown> | undefined
+      return values === undefined ? undefined : row(values)
+    },
+    all: (...params) => (statement.all(...params) as Array<Array<unknown>>).map(row),
+    run,
+    pluck
+  }
+}
 
 /**
  * Two connections on one file: the write connection holds transactions; the read connection
@@ -87,14 +126,14 @@ const inTransaction = FiberRef.unsafeMake(false)
 
 export interface Runner {
   /** A read: on the write connection inside a transaction, else on the read connection. */
-  readonly read: <A>(f: (db: Db, stmt: (sql: string) => Database.Statement) => A) => Effect.Effect<A>
+  readonly read: <A>(f: (db: Db, stmt: Stmt) => A) => Effect.Effect<A>
   /**
    * A read whose answer is kept, under `key`, for the rest of the turn's shared snapshot (below): a second
    * read of the same row in the turn would give the same answer. Inside a transaction it simply reads.
    */
-  readonly readKept: <A>(key: string, f: (db: Db, stmt: (sql: string) => Database.Statement) => A) => Effect.Effect<A>
+  readonly readKept: <A>(key: string, f: (db: Db, stmt: Stmt) => A) => Effect.Effect<A>
   /** A write: only inside a transaction (a write outside one is a programming error). */
-  readonly write: <A>(f: (db: Db, stmt: (sql: string) => Database.Statement) => A) => Effect.Effect<A>
+  readonly write: <A>(f: (db: Db, stmt: Stmt) => A) => Effect.Effect<A>
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /** Whether this fiber is inside a transaction (its reads see its own uncommitted writes). */
   readonly inTransaction: Effect.Effect<boolean>
@@ -104,12 +143,12 @@ export interface Runner {
   readonly close: () => void
 }
 
-const statementCache = (db: Db) => {
-  const cache = new Map<string, Database.Statement>()
+export const statementCache = (db: Db): Stmt => {
+  const cache = new Map<string, Prepared>()
   return (sql: string) => {
     let s = cache.get(sql)
     if (s === undefined) {
-      s = db.prepare(sql)
+      s = prepare(db, sql)
       cache.set(sql, s)
     }
     return s
@@ -145,7 +184,7 @@ export const makeRunner = (conns: Connections): Runner => {
   }
 
   // one step of the fiber per read, not three (a light read makes about ten); a throw is a defect, as in Effect.sync
-  const onConnection = <A>(fiber: Fiber.RuntimeFiber<unknown, unknown>, f: (db: Db, stmt: (sql: string) => Database.Statement) => A) =>
+  const onConnection = <A>(fiber: Fiber.RuntimeFiber<unknown, unknown>, f: (db: Db, stmt: Stmt) => A) =>
     fiber.getFiberRef(inTransaction) ? f(conns.write, writeStmt) : f(readConnection(), readStmt)
 
   const read: Runner["read"] = (f) => Effect.withFiberRuntime((fiber) => Effect.succeed(onConnection(fiber, f)))

@@ -1,10 +1,9 @@
-import type Database from "better-sqlite3"
 import { Effect } from "effect"
 import type { Outcome, Poll, PollOption, Stance } from "../domain/polls.js"
 import type { Id } from "../domain/records.js"
 import { type OptionTally, VOTER_NAMES } from "../rules/pollTypes.js"
 import type { OutcomesRepo, PollOptionsRepo, PollsRepo, PollStatus, StancesRepo } from "../ports/polls.js"
-import type { Runner } from "./db.js"
+import type { Runner, Stmt } from "./db.js"
 import { bool, fromBools, placeholders, setClause } from "./rows.js"
 import { params as scopeParams, where as scopeWhere } from "./topics.js"
 
@@ -113,7 +112,7 @@ export const makeStancesRepo = (run: Runner): StancesRepo => {
         .all(JSON.stringify(rows.map((r) => r.id))) as Array<{ stance_id: Id; poll_option_id: Id; score: number }>
       return withChoices(rows, choices)
     })
-  const writeChoices = (s: (sql: string) => Database.Statement, stanceId: Id, choices: ReadonlyMap<Id, number>) => {
+  const writeChoices = (s: Stmt, stanceId: Id, choices: ReadonlyMap<Id, number>) => {
     s(`DELETE FROM stance_choices WHERE stance_id = ?`).run(stanceId)
     for (const [optionId, score] of choices) {
       s(`INSERT INTO stance_choices (stance_id, poll_option_id, score) VALUES (?, ?, ?)`).run(stanceId, optionId, score)

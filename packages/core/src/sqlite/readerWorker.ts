@@ -4,25 +4,18 @@
  */
 import Database from "better-sqlite3"
 import { parentPort, workerData } from "node:worker_threads"
+import { type Stmt, statementCache } from "./db.js"
 import { REPORT_QUERIES } from "./reports.js"
 import { SEARCH_QUERIES } from "./search.js"
 
-const TABLES: Record<string, Record<string, (s: (sql: string) => Database.Statement, ...args: Array<any>) => unknown>> = {
+const TABLES: Record<string, Record<string, (s: Stmt, ...args: Array<any>) => unknown>> = {
   reports: REPORT_QUERIES,
   search: SEARCH_QUERIES
 }
 
 const db = new Database((workerData as { filename: string }).filename, { readonly: true, fileMustExist: true })
 db.pragma("busy_timeout = 5000")
-const cache = new Map<string, Database.Statement>()
-const stmt = (sql: string) => {
-  let s = cache.get(sql)
-  if (s === undefined) {
-    s = db.prepare(sql)
-    cache.set(sql, s)
-  }
-  return s
-}
+const stmt = statementCache(db)
 
 parentPort!.on("message", ({ id, table, name, args }: { id: number; table: string; name: string; args: Array<unknown> }) => {
   try {
