@@ -18,7 +18,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { badRequest, DatabaseError } from "@convene/core"
-import { Cause, Context, Effect, Either, Exit, type Layer, Option, ParseResult, Runtime, Schema, type SchemaAST } from "effect"
+import { Cause, Context, Effect, Either, Exit, Option, ParseResult, Runtime, Schema, type SchemaAST } from "effect"
 import * as FindMyWay from "find-my-way-ts"
 import type * as http from "node:http"
 import { middlewareProvides } from "./auth.js"
@@ -217,9 +217,9 @@ const leanRoutes = (groups: ReadonlyArray<object>, serverContext: Context.Contex
 /**
  * The request listener: an API route runs on the lean path, anything else in `app` (pages, /metrics,
  * the 404). Both run on the runtime of the fiber that builds it (its services, logger and settings), which
- * must hold what the groups' handlers need (`R`).
+ * must hold what the groups' handlers need (server.ts requires it by type: `HandlerServices`).
  */
-export const makeListener = <R>(app: HttpApp.Default<never, R>, groups: ReadonlyArray<Layer.Layer<never, never, R> | object>) =>
+export const makeListener = <R>(app: HttpApp.Default<never, R>, groups: ReadonlyArray<object>) =>
   Effect.gen(function*() {
     const platform = yield* NodeHttpServer.makeHandler(app)
     const runtime = yield* Effect.runtime<R>()

@@ -41,10 +41,7 @@ export const makeGroupsRepo = (run: Runner): GroupsRepo => {
   const byId = (id: number): Effect.Effect<Group | undefined> => Effect.map(withCounts([id]), (found) => found[0]?.group)
   return {
   byId,
-  byIds: (ids) =>
-    ids.length === 0
-      ? run.read(() => [])
-      : run.read((_, s) => s(`SELECT * FROM groups WHERE id IN (${placeholders(ids.length)}) ORDER BY id`).all(...ids).map(toGroup)),
+  byIds: (ids) => Effect.map(withCounts(ids), (found) => found.map((c) => c.group)),
   // by id first (the row kept for the snapshot, which the group's document reads again), then key, then handle
   byRef: (ref) =>
     Effect.flatMap(/^[0-9]+$/.test(ref) ? byId(Number(ref)) : Effect.succeed(undefined), (found) =>
