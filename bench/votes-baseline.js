@@ -69,10 +69,9 @@ const q = {
                            VALUES (?, ?, ?, 'Stance', ?, ?, ?)`),
   subscribed: db.prepare(`SELECT id FROM chatbots WHERE group_id = ? AND EXISTS (SELECT 1 FROM json_each(event_kinds) WHERE value = ?) ORDER BY id`).pluck(),
   insertDelivery: db.prepare(`INSERT INTO webhook_deliveries (event_id, chatbot_id, next_attempt_at, created_at) VALUES (?, ?, ?, ?)`),
-  // the poll document: the first voters of an option, in ballot order (index stance_choices_option_order)
+  // the poll document: the first voters of an option, in ballot order (index stance_choices_counted, migration 019)
   voterIds: db.prepare(`SELECT s.participant_id FROM stance_choices sc JOIN stances s ON s.id = sc.stance_id
-                        WHERE sc.poll_option_id = ? AND sc.score > 0 AND s.latest = 1 AND s.revoked_at IS NULL AND s.cast_at IS NOT NULL
-                        ORDER BY sc.stance_id LIMIT ${VOTER_NAMES}`).pluck(),
+                        WHERE sc.poll_option_id = ? AND sc.counted = 1 AND sc.score > 0 ORDER BY sc.stance_id LIMIT ${VOTER_NAMES}`).pluck(),
   mine: db.prepare(`SELECT * FROM stances s WHERE ${LIVE} AND s.participant_id = @user`),
   choices: db.prepare(`SELECT poll_option_id, score FROM stance_choices WHERE stance_id = ?`),
   outcome: db.prepare(`SELECT * FROM outcomes WHERE poll_id = ? AND latest = 1`),

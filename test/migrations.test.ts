@@ -30,7 +30,8 @@ const CHECKSUMS = [
   "48e8434b9abc75b1ecb6aa6f0aeb87003a62ac0d1013b1f83a20c69e5d0b2160",
   "58aaa2aa88a08de37b0022f4724e3e1fb50222d82766b90520d9a943b6bdd4bd",
   "8be05bc6864c96d4d663db5bf337c8361cae4d4304256aa7a2a1bf3a67f6f924",
-  "d2b87075c3e66c605279302ab13a60a88dbe8cb51ba217c73e6868c2b39b5501"
+  "d2b87075c3e66c605279302ab13a60a88dbe8cb51ba217c73e6868c2b39b5501",
+  "818e7a9253de15dfa3a5a78e4c1e64e9ef3f7a46fdc8c2eaa9ea07c7c5a1f36d"
 ]
 
 t.test("released migrations never change", async (t) => {
@@ -118,4 +119,40 @@ t.test("an older database is upgraded: its vocabulary is rebuilt from FTS5's tok
   t.equal(migrate(raw), migrations.length, "migrating again does nothing")
   t.equal((raw.prepare("SELECT count(*) AS n FROM search_tokenizer").get() as { n: number }).n, 0, "the scratch tokenizer is left empty")
   raw.close()
+})
+
+t.test("an older database is upgraded: only the ballots that count name their voters (migration 019)", async (t) => {
+  const { dir, filename } = tempDbFile()
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  let s = await startTestServer({}, { filename })
+  const ada = await s.convene.users.create({ email: "ada@example.org", name: "Ada" })
+  const bo = await s.convene.users.create({ email: "bo@example.org", name: "Bo" })
+  const { group } = await s.convene.groups.create({ name: "Upgraded", owner: ada.user })
+  await s.convene.members.add({ group, user: bo.user })
+  const { poll } = await s.convene.as(ada.user).startPoll({
+    group_id: group.id, poll_type: "proposal", title: "Before the upgrade", closing_at: new Date(Date.now() + 86_400_000).toISOString()
+  })
+  const vote = (key: string, option: string) =>
+    s.as(key).post("api/b2/stances", { json: { poll_id: poll.id, option_scores: { [option]: 1 } } })
+  t.equal((await vote(ada.apiKey, "agree")).statusCode, 200)
+  t.equal((await vote(bo.apiKey, "agree")).statusCode, 200)
+  t.equal((await vote(ada.apiKey, "disagree")).statusCode, 200, "Ada changes her vote: her first ballot is replaced")
+  await s.close()
+
+  // the schema as it was before migration 019
+  const db = new Database(filename)
+  db.exec(`DROP TRIGGER stance_choices_counted_insert; DROP TRIGGER stances_counted_update; DROP INDEX stance_choices_counted;
+    ALTER TABLE stance_choices DROP COLUMN counted;
+    CREATE INDEX stance_choices_option_order ON stance_choices(poll_option_id, stance_id, score);`)
+  db.pragma("user_version = 18")
+  db.close()
+
+  s = await startTestServer({}, { filename })
+  t.teardown(() => s.close())
+  const res = await s.as(bo.apiKey).get(`api/b2/polls/${poll.id}`)
+  const voters = Object.fromEntries((res.body as unknown as { polls: Array<{ results: Array<{ name: string; voter_ids: Array<number> }> }> })
+    .polls[0]!.results.map((r) => [r.name, r.voter_ids]))
+  t.same(voters.agree, [bo.user.id], "agree names Bo, not Ada's replaced ballot")
+  t.same(voters.disagree, [ada.user.id], "disagree names Ada")
+  t.same(s.sql("SELECT counted, count(*) AS n FROM stance_choices GROUP BY counted ORDER BY counted"), [{ counted: 0, n: 1 }, { counted: 1, n: 2 }])
 })

@@ -131,9 +131,9 @@ export const makeStancesRepo = (run: Runner): StancesRepo => {
           .all(ids) as Array<{ id: Id; poll_type: string; voters_count: number; cast_count: number }>
         const meeting = new Set(polls.filter((p) => p.poll_type === "meeting").map((p) => p.id))
         for (const p of polls) out.set(p.id, { voters_count: p.voters_count, cast_count: p.cast_count, options: [] })
+        // only counted choices (migration 019): replaced ballots' choices are never walked
         const names = s(`SELECT st.participant_id FROM stance_choices sc JOIN stances st ON st.id = sc.stance_id
-          WHERE sc.poll_option_id = ? AND (sc.score > 0 OR ?) AND st.latest = 1 AND st.revoked_at IS NULL AND st.cast_at IS NOT NULL
-          ORDER BY sc.stance_id LIMIT ${VOTER_NAMES}`).pluck()
+          WHERE sc.poll_option_id = ? AND sc.counted = 1 AND (sc.score > 0 OR ?) ORDER BY sc.stance_id LIMIT ${VOTER_NAMES}`).pluck()
         const options = s(`SELECT id AS option_id, poll_id, total_score AS score, voter_count, yes_count AS yes, maybe_count AS maybe,
           no_count AS no FROM poll_options WHERE poll_id IN (SELECT value FROM json_each(?)) ORDER BY poll_id, priority`)
           .all(ids) as Array<Omit<OptionTally, "voter_ids"> & { poll_id: Id }>

@@ -171,7 +171,7 @@ const writeExport = async (db: Db, groupId: number, to: string): Promise<Record<
     await each("poll_options", `SELECT id, poll_id, name, priority FROM poll_options WHERE poll_id IN ${polls} ORDER BY id`, (o) => o)
     await each("outcomes", `SELECT * FROM outcomes WHERE poll_id IN ${polls} ORDER BY id`, (o) => bools(o, ["latest"]))
     await each("stances", `SELECT * FROM stances WHERE poll_id IN ${polls} ORDER BY id`, (s) => bools(s, ["latest"]))
-    await each("stance_choices", `SELECT c.* FROM stance_choices c JOIN stances s ON s.id = c.stance_id
+    await each("stance_choices", `SELECT c.stance_id, c.poll_option_id, c.score FROM stance_choices c JOIN stances s ON s.id = c.stance_id
         WHERE s.poll_id IN ${polls} ORDER BY c.stance_id, c.poll_option_id`, (c) => ({ id: null, ...c }))
 
     await each("discussion_readers", `SELECT r.*, t.topicable_type, t.topicable_id FROM topic_readers r JOIN topics t ON t.id = r.topic_id
