@@ -90,7 +90,8 @@ export const castVote = (access: Access, input: VoteInput): Effect.Effect<VoteRe
       yield* voteEvent(kind, poll, options, stance, access.user)
       return { poll, stance }
     }))
-    // the answer is read once the vote is committed, outside the write lock that other votes wait for
-    const [view] = yield* viewPolls(access, [poll])
+    // the answer is read once the vote is committed, outside the write lock that other votes wait for; the
+    // thread is read again (the vote moved its counters), the ballot is the one just cast
+    const [view] = yield* viewPolls(access, [poll], { mine: [stance] })
     return { stance, view: view! }
   })

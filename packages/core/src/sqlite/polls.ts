@@ -162,7 +162,9 @@ export const makeStancesRepo = (run: Runner): StancesRepo => {
         ).run({ ...st, choices: undefined })
         const id = Number(info.lastInsertRowid)
         writeChoices(s, id, st.choices)
-        return { ...st, id, latest: true, revoked_at: null, updated_at: st.created_at }
+        // the choices in the order a read gives them (by option id), so the answer equals the next read's
+        const choices = new Map([...st.choices].sort(([a], [b]) => a - b))
+        return { ...st, choices, id, latest: true, revoked_at: null, updated_at: st.created_at }
       }),
     update: (id, patch) =>
       run.write((_, s) => {

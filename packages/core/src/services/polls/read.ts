@@ -61,16 +61,32 @@ export interface PollView {
   readonly discussion_id: Id | null
 }
 
+/** What the request has already read about these polls, so that their views do not read it again. */
+export interface KnownOfPolls {
+  /** their threads, as they stand now */
+  readonly topics?: ReadonlyArray<Topic>
+  /** the caller's live ballots in them (a poll without one here has none) */
+  readonly mine?: ReadonlyArray<Stance>
+}
+
+/** The caller's live ballot among a poll's context (its latest ballot, unless revoked). */
+export const liveBallot = ({ ballot }: PollContext): ReadonlyArray<Stance> =>
+  ballot === undefined || ballot.revoked_at !== null ? [] : [ballot]
+
 /** Views of many polls in one query per record type. */
-export const viewPolls = (access: Access, polls: ReadonlyArray<Poll>): Effect.Effect<ReadonlyArray<PollView>, never, Store> =>
+export const viewPolls = (
+  access: Access,
+  polls: ReadonlyArray<Poll>,
+  known: KnownOfPolls = {}
+): Effect.Effect<ReadonlyArray<PollView>, never, Store> =>
   Effect.gen(function*() {
     const store = yield* Store
     const ids = polls.map((p) => p.id)
     const options = yield* store.pollOptions.ofPolls(ids)
     const tallies = yield* store.stances.tallies(ids)
-    const mine = yield* store.stances.mineOf(ids, access.user.id)
+    const mine = known.mine ?? (yield* store.stances.mineOf(ids, access.user.id))
     const outcomes = yield* store.outcomes.latestOf(ids)
-    const topics = new Map((yield* store.topics.byIds([...new Set(polls.map((p) => p.topic_id))])).map((t) => [t.id, t]))
+    const topics = new Map((known.topics ?? (yield* store.topics.byIds([...new Set(polls.map((p) => p.topic_id))]))).map((t) => [t.id, t]))
     const discussions = yield* store.discussions.byTopicIds([...topics.values()].filter((t) => t.topicable_type === "Discussion").map((t) => t.id))
     return polls.map((poll) => {
       const opts = options.filter((o) => o.poll_id === poll.id)
@@ -92,7 +108,8 @@ export const viewPolls = (access: Access, polls: ReadonlyArray<Poll>): Effect.Ef
   })
 
 export const showPoll = (access: Access, ref: string): Effect.Effect<PollView, NotFound, Store> =>
-  Effect.flatMap(visiblePoll(access, ref), ({ poll }) => Effect.map(viewPolls(access, [poll]), (v) => v[0]!))
+  Effect.flatMap(visiblePoll(access, ref), (found) =>
+    Effect.map(viewPolls(access, [found.poll], { topics: [found.ctx.topic], mine: liveBallot(found) }), (v) => v[0]!))
 
 /** GET /polls: the group's polls the caller may see; group unknown → 404, invisible group → 403. */
 export const listPolls = (
