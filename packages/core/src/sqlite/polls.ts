@@ -127,19 +127,21 @@ export const makeStancesRepo = (run: Runner): StancesRepo => {
         // counters kept by triggers (migration 009); the named voters are the first few live ones of each option
         const ids = JSON.stringify(pollIds)
         const out = new Map<Id, { voters_count: number; cast_count: number; options: Array<OptionTally> }>()
-        const polls = s(`SELECT id, poll_type, voters_count, cast_count FROM polls WHERE id IN (SELECT value FROM json_each(?))`)
-          .all(ids) as Array<{ id: Id; poll_type: string; voters_count: number; cast_count: number }>
-        const meeting = new Set(polls.filter((p) => p.poll_type === "meeting").map((p) => p.id))
-        for (const p of polls) out.set(p.id, { voters_count: p.voters_count, cast_count: p.cast_count, options: [] })
         // only counted choices (migration 019): replaced ballots' choices are never walked
         const names = s(`SELECT st.participant_id FROM stance_choices sc JOIN stances st ON st.id = sc.stance_id
           WHERE sc.poll_option_id = ? AND sc.counted = 1 AND (sc.score > 0 OR ?) ORDER BY sc.stance_id LIMIT ${VOTER_NAMES}`).pluck()
-        const options = s(`SELECT id AS option_id, poll_id, total_score AS score, voter_count, yes_count AS yes, maybe_count AS maybe,
-          no_count AS no FROM poll_options WHERE poll_id IN (SELECT value FROM json_each(?)) ORDER BY poll_id, priority`)
-          .all(ids) as Array<Omit<OptionTally, "voter_ids"> & { poll_id: Id }>
-        for (const { poll_id, ...o } of options) {
-          const voter_ids = o.voter_count === 0 ? [] : (names.all(o.option_id, meeting.has(poll_id) ? 1 : 0) as Array<Id>)
-          out.get(poll_id)!.options.push({ ...o, voter_ids })
+        // one row per option, or one without an option for a poll that has none
+        const rows = s(`SELECT p.id AS poll_id, p.poll_type, p.voters_count, p.cast_count, o.id AS option_id, o.total_score AS score,
+          o.voter_count, o.yes_count AS yes, o.maybe_count AS maybe, o.no_count AS no
+          FROM polls p LEFT JOIN poll_options o ON o.poll_id = p.id
+          WHERE p.id IN (SELECT value FROM json_each(?)) ORDER BY p.id, o.priority`)
+          .all(ids) as Array<{ poll_id: Id; poll_type: string; voters_count: number; cast_count: number } & OptionTally>
+        for (const { poll_id, poll_type, voters_count, cast_count, ...o } of rows) {
+          let tally = out.get(poll_id)
+          if (tally === undefined) out.set(poll_id, (tally = { voters_count, cast_count, options: [] }))
+          if (o.option_id === null) continue
+          const voter_ids = o.voter_count === 0 ? [] : (names.all(o.option_id, poll_type === "meeting" ? 1 : 0) as Array<Id>)
+          tally.options.push({ ...o, voter_ids })
         }
         return out
       }),
