@@ -1,12 +1,13 @@
 /**
- * The authenticated user is cached by key hash (sqlite/users.ts), and a user's memberships by user
- * (sqlite/memberships.ts); neither cache outlives a change: a rotated key, a deactivated, redacted or
- * deleted user is refused at once, and a membership added or revoked counts at once, whether the change
- * came through this server, another connection (the command line or another process), or, on an
- * in-memory database, the same connection.
+ * The authenticated user is cached by key hash and the people documents name by id (sqlite/users.ts), and a
+ * user's memberships by user (sqlite/memberships.ts); no cache outlives a change: a rotated key, a
+ * deactivated, redacted or deleted user is refused at once, a renamed or redacted person is named anew at
+ * once, and a membership added or revoked counts at once, whether the change came through this server,
+ * another connection (the command line or another process), or, on an in-memory database, the same
+ * connection.
  */
 import { Effect } from "effect"
-import { Auth, makeConvene, Memberships, Users } from "@convene/core"
+import { Auth, makeConvene, Memberships, Store, Users } from "@convene/core"
 import { runCli } from "@convene/cli"
 import t from "tap"
 import { seedUser, startTestServer } from "./helpers.js"
@@ -121,4 +122,44 @@ t.test("an in-memory database sees its own membership changes too", async (t) =>
   t.equal(await show(), "shown", "the new membership counts at once")
   await c.run(Memberships.removeMember(group, bob.user))
   t.equal(await show(), "refused", "the revocation counts at once")
+})
+
+t.test("the people a document names are cached, and a change to one shows at once", async (t) => {
+  const s = await startTestServer()
+  t.teardown(s.close)
+  const ada = await seedUser(s.convene, { name: "Ada" })
+  const bob = await seedUser(s.convene, { name: "Bob" })
+  const { group } = await s.convene.groups.create({ name: "Named", owner: ada.user })
+  await s.convene.members.add({ group, user: bob.user })
+  const { discussion } = await s.convene.as(ada.user).startDiscussion({ group_id: group.id, title: "Who wrote this", description: "x" })
+  const author = async () => {
+    const res = await s.as(bob.apiKey).get(`api/b2/discussions/${discussion.id}`)
+    t.equal(res.statusCode, 200)
+    return (res.body as unknown as { users: Array<{ id: number; name: string }> }).users.find((u) => u.id === ada.user.id)?.name
+  }
+  t.equal(await author(), "Ada")
+  t.equal(await author(), "Ada", "named again (from the cache)")
+
+  // renamed on another connection (the command line), as another process would do it
+  t.equal((await cli(["users", "update", String(ada.user.id), "--name", "Ada L", "--db", s.filename])).code, 0)
+  t.equal(await author(), "Ada L", "a rename elsewhere shows at once")
+
+  // redacted through this server's own b3 API
+  t.equal((await s.b3.post(`api/b3/users/${ada.user.id}/redact`)).statusCode, 200)
+  t.equal(await author(), "Anonymous", "a redaction shows at once")
+})
+
+t.test("an in-memory database names people as they are now too", async (t) => {
+  const c = makeConvene({ filename: ":memory:" })
+  t.teardown(c.close)
+  const ada = await c.users.create({ email: "ada@example.org", name: "Ada" })
+  const bob = await c.users.create({ email: "bob@example.org", name: "Bob" })
+  const names = () => c.run(Effect.map(Effect.flatMap(Store, (store) => store.users.byIds([bob.user.id, ada.user.id, ada.user.id])), (us) => us.map((u) => u.name)))
+  t.same(await names(), ["Ada", "Bob"], "by id, each once")
+  t.same(await names(), ["Ada", "Bob"], "again (from the cache)")
+  const write = <A>(f: (store: Store["Type"]) => Effect.Effect<A>) => c.run(Effect.flatMap(Store, (store) => store.transaction(f(store))))
+  await write((store) => store.users.update(ada.user.id, { name: "Ada L", updated_at: new Date().toISOString() }))
+  t.same(await names(), ["Ada L", "Bob"], "the rename shows at once")
+  await write((store) => store.users.delete(bob.user.id))
+  t.same(await names(), ["Ada L"], "a deleted person is no longer named")
 })

@@ -2,7 +2,8 @@ import type Database from "better-sqlite3"
 import type { Stmt } from "./db.js"
 
 /**
- * Rows read on nearly every request that rarely change (a key's owner, a user's memberships), kept in this
+ * Rows read on nearly every request that rarely change (a key's owner, a user's memberships, the people a
+ * document names), kept in this
  * process. An entry is trusted while nothing was committed since it was checked (`PRAGMA data_version`,
  * free to ask); after a commit, while the table's epoch in `cache_epochs` (migrations 015, 018: moved by a
  * trigger on any change to a row, from any process) stands still. Past `max` entries it starts again empty.
@@ -44,6 +45,25 @@ export const epochCache = <K, V>(epochName: string, max: number) => {
         entries.set(key, found)
       }
       return found
+    },
+    /** `through` for many keys at once: the kept ones, and `load`'s answer for the others, in one call. */
+    many: (db: Database.Database, s: Stmt, keys: ReadonlyArray<K>, load: (missing: ReadonlyArray<K>) => ReadonlyArray<readonly [K, V]>): Array<V> => {
+      if (db.inTransaction && !db.readonly) return load([...new Set(keys)]).map(([, v]) => v)
+      fresh(s)
+      const out: Array<V> = []
+      const missing: Array<K> = []
+      for (const key of new Set(keys)) {
+        const v = entries.get(key)
+        if (v === undefined) missing.push(key)
+        else out.push(v)
+      }
+      if (missing.length === 0) return out
+      if (entries.size + missing.length > max) entries.clear()
+      for (const [k, v] of load(missing)) {
+        entries.set(k, v)
+        out.push(v)
+      }
+      return out
     }
   }
 }

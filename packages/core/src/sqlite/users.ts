@@ -1,4 +1,4 @@
-import type { Identity, User } from "../domain/records.js"
+import type { Id, Identity, User } from "../domain/records.js"
 import type { UsersRepo } from "../ports/store.js"
 import { epochCache } from "./caches.js"
 import type { Runner } from "./db.js"
@@ -16,12 +16,18 @@ type KeyOwner = { readonly user: User; readonly api_key_hash: string }
 export const makeUsersRepo = (run: Runner): UsersRepo => {
   // users by API key hash, as last read (caches.ts)
   const keys = epochCache<string, KeyOwner>("users", 10_000)
+  const people = epochCache<Id, User>("users", 10_000)
   return {
   byId: (id) => run.read((_, s) => maybe(s(`SELECT ${COLS} FROM users WHERE id = ?`).get(id))),
+  // by id (as the query's primary key gives them): the people a document side-loads, up to 200 for a poll's
+  // voters, whose rows cost more to read than to keep (a vote's answer: 835 of 3,756 µs)
   byIds: (ids) =>
     ids.length === 0
       ? run.read(() => [])
-      : run.read((_, s) => s(`SELECT ${COLS} FROM users WHERE id IN (${placeholders(ids.length)})`).all(...ids).map(toUser)),
+      : run.read((db, s) =>
+        people.many(db, s, ids, (missing) =>
+          s(`SELECT ${COLS} FROM users WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(missing))
+            .map((row) => [(row as { id: Id }).id, toUser(row)] as const)).sort((a, b) => a.id - b.id)),
   byEmail: (email) => run.read((_, s) => maybe(s(`SELECT ${COLS} FROM users WHERE email = ?`).get(email))),
   byUsername: (username) => run.read((_, s) => maybe(s(`SELECT ${COLS} FROM users WHERE username = ?`).get(username))),
   // kept for the turn's snapshot too: requests of one turn with the same key check the cache's freshness once
