@@ -54,7 +54,7 @@ export const castVote = (access: Access, input: VoteInput): Effect.Effect<VoteRe
   Effect.gen(function*() {
     const store = yield* Store
     const now = yield* nowIso
-    const { poll, stance } = yield* store.transaction(Effect.gen(function*() {
+    const { options, poll, stance } = yield* store.transaction(Effect.gen(function*() {
       // a deleted poll is no longer visible, but a voter deserves to hear why their vote is not taken
       const found = yield* findPoll(input.poll_id)
       const deleted = found.discarded_at === null ? null : notOpenToVotes(found)
@@ -88,10 +88,10 @@ export const castVote = (access: Access, input: VoteInput): Effect.Effect<VoteRe
         parent: yield* pollItemParent(ctx.topic, poll), bump: true
       })
       yield* voteEvent(kind, poll, options, stance, access.user)
-      return { poll, stance }
+      return { poll, stance, options }
     }))
     // the answer is read once the vote is committed, outside the write lock that other votes wait for; the
-    // thread is read again (the vote moved its counters), the ballot is the one just cast
-    const [view] = yield* viewPolls(access, [poll], { mine: [stance] })
+    // thread is read again (the vote moved its counters), the ballot is the one just cast, the options unchanged
+    const [view] = yield* viewPolls(access, [poll], { mine: [stance], options })
     return { stance, view: view! }
   })

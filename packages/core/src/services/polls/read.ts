@@ -67,6 +67,8 @@ export interface KnownOfPolls {
   readonly topics?: ReadonlyArray<Topic>
   /** the caller's live ballots in them (a poll without one here has none) */
   readonly mine?: ReadonlyArray<Stance>
+  /** their options, as they stand now */
+  readonly options?: ReadonlyArray<PollOption>
 }
 
 /** The caller's live ballot among a poll's context (its latest ballot, unless revoked). */
@@ -82,7 +84,7 @@ export const viewPolls = (
   Effect.gen(function*() {
     const store = yield* Store
     const ids = polls.map((p) => p.id)
-    const options = yield* store.pollOptions.ofPolls(ids)
+    const options = known.options ?? (yield* store.pollOptions.ofPolls(ids))
     const tallies = yield* store.stances.tallies(ids)
     const mine = known.mine ?? (yield* store.stances.mineOf(ids, access.user.id))
     const outcomes = yield* store.outcomes.latestOf(ids)
