@@ -3,10 +3,10 @@ import type { Stmt } from "./db.js"
 
 /**
  * Rows read on nearly every request that rarely change (a key's owner, a user's memberships, the people a
- * document names), kept in this
- * process. An entry is trusted while nothing was committed since it was checked (`PRAGMA data_version`,
- * free to ask); after a commit, while the table's epoch in `cache_epochs` (migrations 015, 018: moved by a
- * trigger on any change to a row, from any process) stands still. Past `max` entries it starts again empty.
+ * document names), kept in this process. An entry is trusted while nothing was committed since it was
+ * checked (`PRAGMA data_version`, free to ask); after a commit, while the table's epoch in `cache_epochs`
+ * (migrations 015, 018: moved by a trigger on any change to a row, from any process) stands still. Past
+ * `max` entries it starts again empty.
  * The read connection is in a transaction only for its turn's shared snapshot of committed data.
  */
 export const epochCache = <K, V>(epochName: string, max: number) => {
