@@ -1,33 +1,25 @@
 import type Database from "better-sqlite3"
-import type { Stmt } from "./db.js"
+import type { Runner, Stmt } from "./db.js"
 
 /**
  * Rows read on nearly every request that rarely change (a key's owner, a user's memberships, the people a
- * document names), kept in this process. An entry is trusted while nothing was committed since it was
- * checked (`PRAGMA data_version`, free to ask); after a commit, while the table's epoch in `cache_epochs`
- * (migrations 015, 018: moved by a trigger on any change to a row, from any process) stands still. Past
- * `max` entries it starts again empty.
- * The read connection is in a transaction only for its turn's shared snapshot of committed data.
+ * document names), kept in this process. An entry is trusted while the table's epoch in `cache_epochs`
+ * (migrations 015, 018: moved by a trigger on any change to a row, from any process) stands still, as the
+ * reading connection sees it: within the turn's shared snapshot the epochs are read once, for every cache
+ * (db.ts `epochs`). Past `max` entries it starts again empty.
  */
-export const epochCache = <K, V>(epochName: string, max: number) => {
+export const epochCache = <K, V>(epochsOf: Runner["epochs"], epochName: string, max: number) => {
   const entries = new Map<K, V>()
-  let stamp = ""
-  let epoch = -1
-  const fresh = (s: Stmt) => {
-    // data_version moves with other connections' commits, total_changes() with this connection's own (an
-    // in-memory database has one connection for both); one prepared statement for both
-    const { v, n } = s(`SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS n`).get() as { v: number; n: number }
-    const now = `${v}:${n}`
-    if (now === stamp) return
-    stamp = now
-    const current = (s(`SELECT value FROM cache_epochs WHERE name = ?`).get(epochName) as { value: number }).value
+  let epoch: number | undefined = -1
+  const fresh = (db: Database.Database, s: Stmt) => {
+    const current = epochsOf(db, s).get(epochName)
     if (current !== epoch) {
       entries.clear()
       epoch = current
     }
   }
-  const get = (s: Stmt, key: K): V | undefined => {
-    fresh(s)
+  const get = (db: Database.Database, s: Stmt, key: K): V | undefined => {
+    fresh(db, s)
     return entries.get(key)
   }
   return {
@@ -37,7 +29,7 @@ export const epochCache = <K, V>(epochName: string, max: number) => {
      */
     through: <L extends V | undefined>(db: Database.Database, s: Stmt, key: K, load: () => L): V | L => {
       const writing = db.inTransaction && !db.readonly
-      const cached = writing ? undefined : get(s, key)
+      const cached = writing ? undefined : get(db, s, key)
       if (cached !== undefined) return cached
       const found = load()
       if (found !== undefined && !writing) {
@@ -49,7 +41,7 @@ export const epochCache = <K, V>(epochName: string, max: number) => {
     /** `through` for many keys at once: the kept ones, and `load`'s answer for the others, in one call. */
     many: (db: Database.Database, s: Stmt, keys: ReadonlyArray<K>, load: (missing: ReadonlyArray<K>) => ReadonlyArray<readonly [K, V]>): Array<V> => {
       if (db.inTransaction && !db.readonly) return load([...new Set(keys)]).map(([, v]) => v)
-      fresh(s)
+      fresh(db, s)
       const out: Array<V> = []
       const missing: Array<K> = []
       for (const key of new Set(keys)) {

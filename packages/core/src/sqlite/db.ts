@@ -132,6 +132,11 @@ export interface Runner {
    * read of the same row in the turn would give the same answer. Inside a transaction it simply reads.
    */
   readonly readKept: <A>(key: string, f: (db: Db, stmt: Stmt) => A) => Effect.Effect<A>
+  /**
+   * The caches' epochs (caches.ts) as the connection `db` sees them: inside the turn's shared snapshot,
+   * read once for the snapshot and every cache; elsewhere read each time.
+   */
+  readonly epochs: (db: Db, stmt: Stmt) => ReadonlyMap<string, number>
   /** A write: only inside a transaction (a write outside one is a programming error). */
   readonly write: <A>(f: (db: Db, stmt: Stmt) => A) => Effect.Effect<A>
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
@@ -168,9 +173,11 @@ export const makeRunner = (conns: Connections): Runner => {
    */
   let snapshot = false
   const kept = new Map<string, unknown>()
+  let keptEpochs: ReadonlyMap<string, number> | undefined
   const endSnapshot = () => {
     snapshot = false
     kept.clear()
+    keptEpochs = undefined
     if (conns.read.open && conns.read.inTransaction) conns.read.exec("COMMIT")
   }
   const shared = conns.read !== conns.write
@@ -196,6 +203,11 @@ export const makeRunner = (conns: Connections): Runner => {
       if (!kept.has(key)) kept.set(key, f(readConnection(), readStmt))
       return Effect.succeed(kept.get(key) as ReturnType<typeof f>)
     })
+
+  const epochs: Runner["epochs"] = (db, s) => {
+    const load = () => new Map((s(`SELECT name, value FROM cache_epochs`).all() as Array<{ name: string; value: number }>).map((r) => [r.name, r.value]))
+    return shared && snapshot && db === conns.read ? (keptEpochs ??= load()) : load()
+  }
 
   // one step of the fiber per write, as a read
   const write: Runner["write"] = (f) =>
@@ -331,6 +343,7 @@ export const makeRunner = (conns: Connections): Runner => {
   return {
     read,
     readKept,
+    epochs,
     write,
     transaction,
     inTransaction: FiberRef.get(inTransaction),

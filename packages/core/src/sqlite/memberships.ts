@@ -10,7 +10,7 @@ const maybe = (row: unknown) => (row === undefined ? undefined : toMembership(ro
 export const makeMembershipsRepo = (run: Runner): MembershipsRepo => {
   // a user's live memberships, read by every authenticated request (the permission rules' Access), as last
   // read (caches.ts); the answer is shared, so it is frozen
-  const byUser = epochCache<Id, ReadonlyArray<Membership>>("memberships", 10_000)
+  const byUser = epochCache<Id, ReadonlyArray<Membership>>(run.epochs, "memberships", 10_000)
   return {
   byId: (id) => run.read((_, s) => maybe(s(`SELECT * FROM memberships WHERE id = ?`).get(id))),
   // kept for the turn's snapshot too, as a key's owner (users.ts)

@@ -15,8 +15,8 @@ type KeyOwner = { readonly user: User; readonly api_key_hash: string }
 
 export const makeUsersRepo = (run: Runner): UsersRepo => {
   // users by API key hash, as last read (caches.ts)
-  const keys = epochCache<string, KeyOwner>("users", 10_000)
-  const people = epochCache<Id, User>("users", 10_000)
+  const keys = epochCache<string, KeyOwner>(run.epochs, "users", 10_000)
+  const people = epochCache<Id, User>(run.epochs, "users", 10_000)
   return {
   byId: (id) => run.read((_, s) => maybe(s(`SELECT ${COLS} FROM users WHERE id = ?`).get(id))),
   // by id (as the query's primary key gives them): the people a document side-loads, up to 200 for a poll's
