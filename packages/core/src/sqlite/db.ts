@@ -35,8 +35,8 @@ const prepare = (db: Db, sql: string): Prepared => {
     for (let i = 0; i < names.length; i++) o[names[i]!] = values[i]
     return o
   }
-  const json = asJson(db, sql, columns)
-  // whether the statement's last answer was a list (JSON pays from a few rows on; one row is cheaper as an array)
+  // prepared once the statement answers a list (JSON pays from a few rows on; one row is cheaper as an array)
+  let json: Database.Statement | null | undefined
   let many = false
   return {
     get: (...params) => {
@@ -44,7 +44,8 @@ const prepare = (db: Db, sql: string): Prepared => {
       return values === undefined ? undefined : row(values)
     },
     all: (...params) => {
-      const rows = json !== undefined && many
+      if (many && json === undefined) json = asJson(db, sql, columns)
+      const rows = many && json !== null && json !== undefined
         ? JSON.parse(json.get(...params) as string) as Array<Array<unknown>>
         : statement.all(...params) as Array<Array<unknown>>
       many = rows.length >= MANY_ROWS
@@ -54,6 +55,7 @@ const prepare = (db: Db, sql: string): Prepared => {
     pluck
   }
 }
+
 /** From this many rows on, a statement's next answer comes as JSON (below). */
 const MANY_ROWS = 4
 
@@ -65,14 +67,14 @@ const MANY_ROWS = 4
  * an expression's value might lose digits). The rows keep the statement's order: SQLite does not flatten an
  * ordered subquery into an aggregate.
  */
-const asJson = (db: Db, sql: string, columns: ReadonlyArray<Database.ColumnDefinition>): Database.Statement | undefined => {
-  if (!/^\s*SELECT\b/i.test(sql) || new Set(columns.map((c) => c.name)).size !== columns.length) return undefined
-  if (!columns.every((c) => c.type !== null && /^(INTEGER|TEXT)$/i.test(c.type))) return undefined
+const asJson = (db: Db, sql: string, columns: ReadonlyArray<Database.ColumnDefinition>): Database.Statement | null => {
+  if (!/^\s*SELECT\b/i.test(sql) || new Set(columns.map((c) => c.name)).size !== columns.length) return null
+  if (!columns.every((c) => c.type !== null && /^(INTEGER|TEXT)$/i.test(c.type))) return null
   const list = columns.map((c) => `"${c.name.replaceAll('"', '""')}"`).join(", ")
   try {
     return db.prepare(`SELECT json_group_array(json_array(${list})) FROM (${sql}\n)`).pluck()
   } catch {
-    return undefined
+    return null
   }
 }
 
