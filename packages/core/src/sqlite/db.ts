@@ -45,9 +45,16 @@ const prepare = (db: Db, sql: string): Prepared => {
     },
     all: (...params) => {
       if (many && json === undefined) json = asJson(db, sql, columns)
-      const rows = many && json !== null && json !== undefined
-        ? JSON.parse(json.get(...params) as string) as Array<Array<unknown>>
-        : statement.all(...params) as Array<Array<unknown>>
+      let rows: Array<Array<unknown>> | undefined
+      if (many && json) {
+        try {
+          rows = JSON.parse(json.get(...params) as string) as Array<Array<unknown>>
+        } catch {
+          // a value JSON cannot hold (a BLOB written by another tool): this statement keeps the arrays
+          json = null
+        }
+      }
+      rows ??= statement.all(...params) as Array<Array<unknown>>
       many = rows.length >= MANY_ROWS
       return rows.map(row)
     },
