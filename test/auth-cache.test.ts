@@ -9,7 +9,7 @@
 import { Effect } from "effect"
 import { Auth, makeConvene, Memberships, Store, Users } from "@convene/core"
 import { runCli } from "@convene/cli"
-import t from "tap"
+import t, { type Test } from "tap"
 import { seedUser, startTestServer } from "./helpers.js"
 
 const cli = async (args: ReadonlyArray<string>) => {
@@ -85,13 +85,20 @@ t.test("a key's owner, kept for a turn's snapshot, is read again once this proce
   t.same(result, { before: ada.user.id, again: ada.user.id, after: "Left" }, "the old key is refused right after the commit")
 })
 
-t.test("a member's memberships are cached, and every change to them counts at once", async (t) => {
+/** A server where Ada started a discussion in her group; Bob is a member only when asked. */
+const adasThread = async (t: Test, bobIsMember: boolean) => {
   const s = await startTestServer()
   t.teardown(s.close)
   const ada = await seedUser(s.convene, { name: "Ada" })
   const bob = await seedUser(s.convene, { name: "Bob" })
   const { group } = await s.convene.groups.create({ name: "Cached", owner: ada.user })
-  const { discussion } = await s.convene.as(ada.user).startDiscussion({ group_id: group.id, title: "Members only", description: "x" })
+  if (bobIsMember) await s.convene.members.add({ group, user: bob.user })
+  const { discussion } = await s.convene.as(ada.user).startDiscussion({ group_id: group.id, title: "Ada's thread", description: "x" })
+  return { s, ada, bob, group, discussion }
+}
+
+t.test("a member's memberships are cached, and every change to them counts at once", async (t) => {
+  const { s, bob, group, discussion } = await adasThread(t, false)
   const status = async () => (await s.as(bob.apiKey).get(`api/b2/discussions/${discussion.id}`)).statusCode
   t.equal(await status(), 403, "not a member")
   t.equal(await status(), 403, "still not (from the cache)")
@@ -125,13 +132,7 @@ t.test("an in-memory database sees its own membership changes too", async (t) =>
 })
 
 t.test("the people a document names are cached, and a change to one shows at once", async (t) => {
-  const s = await startTestServer()
-  t.teardown(s.close)
-  const ada = await seedUser(s.convene, { name: "Ada" })
-  const bob = await seedUser(s.convene, { name: "Bob" })
-  const { group } = await s.convene.groups.create({ name: "Named", owner: ada.user })
-  await s.convene.members.add({ group, user: bob.user })
-  const { discussion } = await s.convene.as(ada.user).startDiscussion({ group_id: group.id, title: "Who wrote this", description: "x" })
+  const { s, ada, bob, discussion } = await adasThread(t, true)
   const author = async () => {
     const res = await s.as(bob.apiKey).get(`api/b2/discussions/${discussion.id}`)
     t.equal(res.statusCode, 200)
