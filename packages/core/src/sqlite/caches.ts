@@ -22,17 +22,19 @@ export const epochCache = <K, V>(epochsOf: Runner["epochs"], epochName: string, 
     fresh(db, s)
     return entries.get(key)
   }
+  // a write transaction's uncommitted rows are not what the cache follows
+  const writing = (db: Database.Database) => db.inTransaction && !db.readonly
   return {
     /**
      * The answer for `key`: kept, or `load`'s. Inside a write transaction (its uncommitted writes are not
      * what the cache follows) `load` answers and nothing is kept.
      */
     through: <L extends V | undefined>(db: Database.Database, s: Stmt, key: K, load: () => L): V | L => {
-      const writing = db.inTransaction && !db.readonly
-      const cached = writing ? undefined : get(db, s, key)
+      const inWrite = writing(db)
+      const cached = inWrite ? undefined : get(db, s, key)
       if (cached !== undefined) return cached
       const found = load()
-      if (found !== undefined && !writing) {
+      if (found !== undefined && !inWrite) {
         if (entries.size >= max) entries.clear()
         entries.set(key, found)
       }
@@ -40,7 +42,7 @@ export const epochCache = <K, V>(epochsOf: Runner["epochs"], epochName: string, 
     },
     /** `through` for many keys at once: the kept ones, and `load`'s answer for the others, in one call. */
     many: (db: Database.Database, s: Stmt, keys: ReadonlyArray<K>, load: (missing: ReadonlyArray<K>) => ReadonlyArray<readonly [K, V]>): Array<V> => {
-      if (db.inTransaction && !db.readonly) return load([...new Set(keys)]).map(([, v]) => v)
+      if (writing(db)) return load([...new Set(keys)]).map(([, v]) => v)
       fresh(db, s)
       const out: Array<V> = []
       const missing: Array<K> = []

@@ -135,13 +135,15 @@ export const makeStancesRepo = (run: Runner): StancesRepo => {
           o.voter_count, o.yes_count AS yes, o.maybe_count AS maybe, o.no_count AS no
           FROM polls p LEFT JOIN poll_options o ON o.poll_id = p.id
           WHERE p.id IN (SELECT value FROM json_each(?)) ORDER BY p.id, o.priority`)
-          .all(ids) as Array<{ poll_id: Id; poll_type: string; voters_count: number; cast_count: number } & OptionTally>
-        for (const { poll_id, poll_type, voters_count, cast_count, ...o } of rows) {
+          .all(ids) as Array<
+            { poll_id: Id; poll_type: string; voters_count: number; cast_count: number; option_id: Id | null } & Omit<OptionTally, "option_id" | "voter_ids">
+          >
+        for (const { poll_id, poll_type, voters_count, cast_count, option_id, ...o } of rows) {
           let tally = out.get(poll_id)
           if (tally === undefined) out.set(poll_id, (tally = { voters_count, cast_count, options: [] }))
-          if (o.option_id === null) continue
-          const voter_ids = o.voter_count === 0 ? [] : (names.all(o.option_id, poll_type === "meeting" ? 1 : 0) as Array<Id>)
-          tally.options.push({ ...o, voter_ids })
+          if (option_id === null) continue
+          const voter_ids = o.voter_count === 0 ? [] : (names.all(option_id, poll_type === "meeting" ? 1 : 0) as Array<Id>)
+          tally.options.push({ ...o, option_id, voter_ids })
         }
         return out
       }),
