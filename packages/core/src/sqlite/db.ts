@@ -213,11 +213,9 @@ export const makeRunner = (conns: Connections): Runner => {
    */
   let snapshot = false
   const kept = new Map<string, unknown>()
-  let keptEpochs: ReadonlyMap<string, number> | undefined
   const endSnapshot = () => {
     snapshot = false
     kept.clear()
-    keptEpochs = undefined
     if (conns.read.open && conns.read.inTransaction) conns.read.exec("COMMIT")
   }
   const shared = conns.read !== conns.write
@@ -246,7 +244,10 @@ export const makeRunner = (conns: Connections): Runner => {
 
   const epochs: Runner["epochs"] = (db, s) => {
     const load = () => new Map((s(`SELECT name, value FROM cache_epochs`).all() as Array<{ name: string; value: number }>).map((r) => [r.name, r.value]))
-    return shared && snapshot && db === conns.read ? (keptEpochs ??= load()) : load()
+    // kept with the snapshot's other rows (readKept), so it ends with them
+    if (!(shared && snapshot && db === conns.read)) return load()
+    if (!kept.has("cache_epochs")) kept.set("cache_epochs", load())
+    return kept.get("cache_epochs") as ReadonlyMap<string, number>
   }
 
   // one step of the fiber per write, as a read

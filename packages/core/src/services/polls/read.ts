@@ -72,7 +72,7 @@ export interface KnownOfPolls {
 }
 
 /** The caller's live ballot among a poll's context (its latest ballot, unless revoked). */
-export const liveBallot = ({ ballot }: PollContext): ReadonlyArray<Stance> =>
+const liveBallot = ({ ballot }: PollContext): ReadonlyArray<Stance> =>
   ballot === undefined || ballot.revoked_at !== null ? [] : [ballot]
 
 /** Views of many polls in one query per record type. */
