@@ -35,33 +35,32 @@ const cache = new WeakMap<object, Exit.Exit<Fields, BodyError>>()
 
 type BodyError = BadRequest | PayloadTooLarge | UnsupportedMediaType
 
-const readBody = (request: HttpServerRequest.HttpServerRequest, limit: number): Effect.Effect<Fields, BodyError> =>
-  Effect.gen(function*() {
-    const length = Number(request.headers["content-length"] ?? "0")
-    if (length > limit) return yield* new PayloadTooLarge({ message: `Request body is larger than ${limit} bytes` })
-    // the server's context already holds this limit (server.ts): setting it again would be a provide per request
-    const current = yield* HttpServerRequest.MaxBodySize
-    const bounded = Option.isSome(current) && Number(current.value) === limit
-      ? request.text
-      : HttpServerRequest.withMaxBodySize(request.text, Option.some(limit))
-    const text: string = yield* bounded.pipe(
-      Effect.catchAll((e): Effect.Effect<never, BodyError> =>
-        String((e as { cause?: unknown }).cause).includes("maxBytes")
-          ? Effect.fail(new PayloadTooLarge({ message: `Request body is larger than ${limit} bytes` }))
-          : Effect.fail(badRequest("Could not read the request body"))
-      )
+const readBody = Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest, limit: number): Effect.fn.Return<Fields, BodyError> {
+  const length = Number(request.headers["content-length"] ?? "0")
+  if (length > limit) return yield* new PayloadTooLarge({ message: `Request body is larger than ${limit} bytes` })
+  // the server's context already holds this limit (server.ts): setting it again would be a provide per request
+  const current = yield* HttpServerRequest.MaxBodySize
+  const bounded = Option.isSome(current) && Number(current.value) === limit
+    ? request.text
+    : HttpServerRequest.withMaxBodySize(request.text, Option.some(limit))
+  const text: string = yield* bounded.pipe(
+    Effect.catchAll((e): Effect.Effect<never, BodyError> =>
+      String((e as { cause?: unknown }).cause).includes("maxBytes")
+        ? Effect.fail(new PayloadTooLarge({ message: `Request body is larger than ${limit} bytes` }))
+        : Effect.fail(badRequest("Could not read the request body"))
     )
-    if (text.trim() === "") return {}
-    const type = (request.headers["content-type"] ?? "application/json").split(";")[0]!.trim().toLowerCase()
-    if (type === "application/json" || type.endsWith("+json")) {
-      const parsed = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => badRequest("Malformed JSON body") })
-      if (!isObject(parsed)) return yield* badRequest("The JSON body must be an object")
-      if (nestedDeeperThan(parsed, MAX_JSON_DEPTH)) return yield* badRequest(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`)
-      return parsed
-    }
-    if (type === "application/x-www-form-urlencoded") return parseForm(text)
-    return yield* new UnsupportedMediaType({ message: `Unsupported Content-Type ${type}: send application/json` })
-  })
+  )
+  if (text.trim() === "") return {}
+  const type = (request.headers["content-type"] ?? "application/json").split(";")[0]!.trim().toLowerCase()
+  if (type === "application/json" || type.endsWith("+json")) {
+    const parsed = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => badRequest("Malformed JSON body") })
+    if (!isObject(parsed)) return yield* badRequest("The JSON body must be an object")
+    if (nestedDeeperThan(parsed, MAX_JSON_DEPTH)) return yield* badRequest(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`)
+    return parsed
+  }
+  if (type === "application/x-www-form-urlencoded") return parseForm(text)
+  return yield* new UnsupportedMediaType({ message: `Unsupported Content-Type ${type}: send application/json` })
+})
 
 /** The request body as fields, read once per request (the auth middleware and the handler share it). */
 export const bodyFields: Effect.Effect<Fields, BodyError, HttpServerRequest.HttpServerRequest | Settings> = Effect.gen(
@@ -83,27 +82,26 @@ export const bodyFields: Effect.Effect<Fields, BodyError, HttpServerRequest.Http
  * The input of a write: `{resource: {...}}` or flat fields; `api_key` removed (it is a credential, not input);
  * on POST, query fields fill what the body lacks (never `api_key`).
  */
-export const inputFields = (resource?: string) =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const raw = yield* bodyFields
-    const { api_key: _key, ...rest } = raw
-    let fields: Fields = rest
-    if (resource !== undefined && isObject(rest[resource])) {
-      const { [resource]: wrapped, ...others } = rest
-      fields = { ...others, ...(wrapped as Fields) }
-    }
-    if (request.method === "POST") {
-      const q = parseForm((request.url.split("?")[1] ?? ""))
-      for (const [k, v] of Object.entries(q)) if (k !== "api_key" && !(k in fields)) fields[k] = v
-    }
-    // Loomio's contract marks update bodies required: an empty one is a mistake, not a no-op (decisions §1);
-    // inputs without a resource name (b3's {user}) say which field is missing when they decode
-    if (resource !== undefined && (request.method === "PATCH" || request.method === "PUT") && Object.keys(fields).length === 0) {
-      return yield* badRequest("The request body is required: send the fields to change")
-    }
-    return fields
-  })
+export const inputFields = Effect.fnUntraced(function*(resource?: string) {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const raw = yield* bodyFields
+  const { api_key: _key, ...rest } = raw
+  let fields: Fields = rest
+  if (resource !== undefined && isObject(rest[resource])) {
+    const { [resource]: wrapped, ...others } = rest
+    fields = { ...others, ...(wrapped as Fields) }
+  }
+  if (request.method === "POST") {
+    const q = parseForm((request.url.split("?")[1] ?? ""))
+    for (const [k, v] of Object.entries(q)) if (k !== "api_key" && !(k in fields)) fields[k] = v
+  }
+  // Loomio's contract marks update bodies required: an empty one is a mistake, not a no-op (decisions §1);
+  // inputs without a resource name (b3's {user}) say which field is missing when they decode
+  if (resource !== undefined && (request.method === "PATCH" || request.method === "PUT") && Object.keys(fields).length === 0) {
+    return yield* badRequest("The request body is required: send the fields to change")
+  }
+  return fields
+})
 
 /** Decodes input with a Schema; the first problem becomes a 400 naming the field. */
 export const decode = <A, I>(schema: Schema.Schema<A, I>) => {

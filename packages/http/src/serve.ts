@@ -186,59 +186,57 @@ const requestDecoder = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps):
  * The API's routes for the lean path, from the groups' own build functions (group.ts) and declarations.
  * A build that needs services (system.ts) runs here, once, as HttpApiBuilder runs it.
  */
-const leanRoutes = (groups: ReadonlyArray<object>, serverContext: Context.Context<never>) =>
-  Effect.gen(function*() {
-    const routes = FindMyWay.make<LeanRoute>()
-    for (const layer of groups) {
-      const { build, group } = groupHandlers(layer)
-      const handlers: Array<[string, Handler]> = []
-      const recorder: HandlerRecorder = {
-        handleRaw: (name, handler) => {
-          handlers.push([name, handler as Handler])
-          return recorder
-        }
-      }
-      const built = build(recorder)
-      if (Effect.isEffect(built)) yield* (built as Effect.Effect<unknown>)
-      for (const [name, handler] of handlers) {
-        const endpoint = group.endpoints[name]!
-        let context = serverContext
-        for (const tag of [...group.middlewares, ...endpoint.middlewares]) {
-          const provided = middlewareProvides.get(tag.key)
-          if (provided === undefined) throw new Error(`the lean path does not know middleware ${tag.key} (auth.ts)`)
-          context = Context.merge(context, provided)
-        }
-        routes.on(endpoint.method, endpoint.path as FindMyWay.PathInput, { decode: requestDecoder(endpoint), handler, context })
+const leanRoutes = Effect.fnUntraced(function*(groups: ReadonlyArray<object>, serverContext: Context.Context<never>) {
+  const routes = FindMyWay.make<LeanRoute>()
+  for (const layer of groups) {
+    const { build, group } = groupHandlers(layer)
+    const handlers: Array<[string, Handler]> = []
+    const recorder: HandlerRecorder = {
+      handleRaw: (name, handler) => {
+        handlers.push([name, handler as Handler])
+        return recorder
       }
     }
-    return routes
-  })
+    const built = build(recorder)
+    if (Effect.isEffect(built)) yield* (built as Effect.Effect<unknown>)
+    for (const [name, handler] of handlers) {
+      const endpoint = group.endpoints[name]!
+      let context = serverContext
+      for (const tag of [...group.middlewares, ...endpoint.middlewares]) {
+        const provided = middlewareProvides.get(tag.key)
+        if (provided === undefined) throw new Error(`the lean path does not know middleware ${tag.key} (auth.ts)`)
+        context = Context.merge(context, provided)
+      }
+      routes.on(endpoint.method, endpoint.path as FindMyWay.PathInput, { decode: requestDecoder(endpoint), handler, context })
+    }
+  }
+  return routes
+})
 
 /**
  * The request listener: an API route runs on the lean path, anything else in `app` (pages, /metrics,
  * the 404). Both run on the runtime of the fiber that builds it (its services, logger and settings), which
  * must hold what the groups' handlers need (server.ts requires it by type: `HandlerServices`).
  */
-export const makeListener = <R>(app: HttpApp.Default<never, R>, groups: ReadonlyArray<object>) =>
-  Effect.gen(function*() {
-    const platform = yield* NodeHttpServer.makeHandler(app)
-    const runtime = yield* Effect.runtime<R>()
-    const routes = yield* leanRoutes(groups, runtime.context as Context.Context<never>)
-    const failed = (req: http.IncomingMessage) => internalError(String(req.headers["x-request-id"] ?? "unknown"))
+export const makeListener = Effect.fnUntraced(function*<R>(app: HttpApp.Default<never, R>, groups: ReadonlyArray<object>) {
+  const platform = yield* NodeHttpServer.makeHandler(app)
+  const runtime = yield* Effect.runtime<R>()
+  const routes = yield* leanRoutes(groups, runtime.context as Context.Context<never>)
+  const failed = (req: http.IncomingMessage) => internalError(String(req.headers["x-request-id"] ?? "unknown"))
 
-    return ((req, res) => {
-      const found = req.method === undefined || req.url === undefined ? undefined : routes.find(req.method, req.url)
-      if (found === undefined) return platform(req, res)
-      const request = new LeanRequest(req)
-      const route = found.handler
-      const input = route.decode(request, found.params, found.searchParams)
-      if (Either.isLeft(input)) return writeResponse(req, res, undecodable(ParseResult.ArrayFormatter.formatErrorSync(input.left)))
-      // the fiber starts with the request in its context (no provide around it to set and restore)
-      const context = new Map(route.context.unsafeMap)
-      context.set(HttpServerRequest.HttpServerRequest.key, request)
-      context.set(HttpServerRequest.ParsedSearchParams.key, found.searchParams)
-      const requestRuntime = Runtime.make({ ...runtime, context: Context.unsafeMake(context) })
-      const fiber = Runtime.runFork(requestRuntime)(lastResort(Effect.suspend(() => route.handler(input.right))))
-      fiber.addObserver((exit) => writeResponse(req, res, Exit.isSuccess(exit) ? exit.value : failed(req)))
-    }) satisfies RequestListener
-  })
+  return ((req, res) => {
+    const found = req.method === undefined || req.url === undefined ? undefined : routes.find(req.method, req.url)
+    if (found === undefined) return platform(req, res)
+    const request = new LeanRequest(req)
+    const route = found.handler
+    const input = route.decode(request, found.params, found.searchParams)
+    if (Either.isLeft(input)) return writeResponse(req, res, undecodable(ParseResult.ArrayFormatter.formatErrorSync(input.left)))
+    // the fiber starts with the request in its context (no provide around it to set and restore)
+    const context = new Map(route.context.unsafeMap)
+    context.set(HttpServerRequest.HttpServerRequest.key, request)
+    context.set(HttpServerRequest.ParsedSearchParams.key, found.searchParams)
+    const requestRuntime = Runtime.make({ ...runtime, context: Context.unsafeMake(context) })
+    const fiber = Runtime.runFork(requestRuntime)(lastResort(Effect.suspend(() => route.handler(input.right))))
+    fiber.addObserver((exit) => writeResponse(req, res, Exit.isSuccess(exit) ? exit.value : failed(req)))
+  }) satisfies RequestListener
+})

@@ -22,45 +22,42 @@ import * as Inputs from "../domain/inputs.js"
 /** A webhook's settings (declared once in domain/inputs.ts); its group is given apart. */
 export type ChatbotInput = Omit<typeof Inputs.ChatbotUpdateInput.Type, "group_id">
 
-const adminGroup = (access: Access, groupId: Id): Effect.Effect<Group, NotFound | Forbidden, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const group = yield* store.groups.byId(groupId)
-    if (group === undefined) return yield* notFound(`Group ${groupId} not found`)
-    if (!canManageWebhooks(access, group)) return yield* forbidden("Only group administrators manage webhooks")
-    return group
-  })
+const adminGroup = Effect.fnUntraced(function*(access: Access, groupId: Id): Effect.fn.Return<Group, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  const group = yield* store.groups.byId(groupId)
+  if (group === undefined) return yield* notFound(`Group ${groupId} not found`)
+  if (!canManageWebhooks(access, group)) return yield* forbidden("Only group administrators manage webhooks")
+  return group
+})
 
-const adminChatbot = (access: Access, id: Id): Effect.Effect<Chatbot, NotFound | Forbidden, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const bot = yield* store.chatbots.byId(id)
-    if (bot === undefined) return yield* notFound(`Chatbot ${id} not found`)
-    yield* adminGroup(access, bot.group_id)
-    return bot
-  })
+const adminChatbot = Effect.fnUntraced(function*(access: Access, id: Id): Effect.fn.Return<Chatbot, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  const bot = yield* store.chatbots.byId(id)
+  if (bot === undefined) return yield* notFound(`Chatbot ${id} not found`)
+  yield* adminGroup(access, bot.group_id)
+  return bot
+})
 
 
 /** Field rules of a chatbot, applied to the record as it would be after the change. */
-const validate = (c: { name: string; kind: string; webhook_kind: string | null; event_kinds: ReadonlyArray<string> }) =>
-  Effect.gen(function*() {
-    if (c.name.trim() === "") return yield* invalid("name", "can't be blank")
-    if (!isOneOf(CHATBOT_KINDS, c.kind)) return yield* invalid("kind", `must be one of ${CHATBOT_KINDS.join(", ")}`)
-    if (c.kind === "matrix" && c.webhook_kind !== null) {
-      return yield* invalid("webhook_kind", "must be empty for a matrix integration")
-    }
-    if (c.webhook_kind !== null && !isOneOf(WEBHOOK_KINDS, c.webhook_kind)) {
-      return yield* invalid("webhook_kind", `must be one of ${WEBHOOK_KINDS.join(", ")}`)
-    }
-    const unknown = c.event_kinds.filter((k) => !isOneOf(EVENT_KINDS, k))
-    if (unknown.length > 0) return yield* invalid("event_kinds", `unknown event kind: ${unknown.join(", ")}`)
-    return {
-      name: c.name.trim(),
-      kind: c.kind as ChatbotKind,
-      webhook_kind: c.webhook_kind as WebhookKind | null,
-      event_kinds: [...new Set(c.event_kinds)] as Array<EventKind>
-    }
-  })
+const validate = Effect.fnUntraced(function*(c: { name: string; kind: string; webhook_kind: string | null; event_kinds: ReadonlyArray<string> }) {
+  if (c.name.trim() === "") return yield* invalid("name", "can't be blank")
+  if (!isOneOf(CHATBOT_KINDS, c.kind)) return yield* invalid("kind", `must be one of ${CHATBOT_KINDS.join(", ")}`)
+  if (c.kind === "matrix" && c.webhook_kind !== null) {
+    return yield* invalid("webhook_kind", "must be empty for a matrix integration")
+  }
+  if (c.webhook_kind !== null && !isOneOf(WEBHOOK_KINDS, c.webhook_kind)) {
+    return yield* invalid("webhook_kind", `must be one of ${WEBHOOK_KINDS.join(", ")}`)
+  }
+  const unknown = c.event_kinds.filter((k) => !isOneOf(EVENT_KINDS, k))
+  if (unknown.length > 0) return yield* invalid("event_kinds", `unknown event kind: ${unknown.join(", ")}`)
+  return {
+    name: c.name.trim(),
+    kind: c.kind as ChatbotKind,
+    webhook_kind: c.webhook_kind as WebhookKind | null,
+    event_kinds: [...new Set(c.event_kinds)] as Array<EventKind>
+  }
+})
 
 const checkServer = (server: string): Effect.Effect<CheckedDestination, Invalid, UrlPolicy> =>
   Effect.mapError(checkDestination(server), (reason) => invalid("server", reason))
@@ -68,77 +65,74 @@ const checkServer = (server: string): Effect.Effect<CheckedDestination, Invalid,
 export const listChatbots = (access: Access, groupId: Id) =>
   Effect.flatMap(adminGroup(access, groupId), (g) => Effect.flatMap(Store, (store) => store.chatbots.ofGroup(g.id)))
 
-export const createChatbot = (
+export const createChatbot = Effect.fnUntraced(function*(
   access: Access,
   groupId: Id,
   input: ChatbotInput
-): Effect.Effect<Chatbot, NotFound | Forbidden | Invalid, Store | UrlPolicy> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const group = yield* adminGroup(access, groupId)
-    if (input.name === undefined) return yield* invalid("name", "can't be blank")
-    if (input.server === undefined) return yield* invalid("server", "can't be blank")
-    const kind = input.kind ?? "webhook"
-    const fields = yield* validate({
-      name: input.name,
-      kind,
-      webhook_kind: input.webhook_kind !== undefined ? input.webhook_kind : kind === "webhook" ? "markdown" : null,
-      event_kinds: input.event_kinds ?? []
-    })
-    // resolving the host takes time: do it before taking the write permit
-    yield* checkServer(input.server)
-    return yield* store.transaction(Effect.gen(function*() {
-      return yield* store.chatbots.insert({
-        ...fields,
-        group_id: group.id,
-        author_id: access.user.id,
-        server: input.server!,
-        notification_only: input.notification_only ?? false,
-        created_at: yield* nowIso
-      })
-    }))
+): Effect.fn.Return<Chatbot, NotFound | Forbidden | Invalid, Store | UrlPolicy> {
+  const store = yield* Store
+  const group = yield* adminGroup(access, groupId)
+  if (input.name === undefined) return yield* invalid("name", "can't be blank")
+  if (input.server === undefined) return yield* invalid("server", "can't be blank")
+  const kind = input.kind ?? "webhook"
+  const fields = yield* validate({
+    name: input.name,
+    kind,
+    webhook_kind: input.webhook_kind !== undefined ? input.webhook_kind : kind === "webhook" ? "markdown" : null,
+    event_kinds: input.event_kinds ?? []
   })
+  // resolving the host takes time: do it before taking the write permit
+  yield* checkServer(input.server)
+  return yield* store.transaction(Effect.gen(function*() {
+    return yield* store.chatbots.insert({
+      ...fields,
+      group_id: group.id,
+      author_id: access.user.id,
+      server: input.server!,
+      notification_only: input.notification_only ?? false,
+      created_at: yield* nowIso
+    })
+  }))
+})
 
 /** Changes a chatbot; its group never changes. */
-export const updateChatbot = (
+export const updateChatbot = Effect.fnUntraced(function*(
   access: Access,
   id: Id,
   input: ChatbotInput
-): Effect.Effect<Chatbot, NotFound | Forbidden | Invalid, Store | UrlPolicy> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const bot = yield* adminChatbot(access, id)
-    const kind = input.kind ?? bot.kind
-    const fields = yield* validate({
-      name: input.name ?? bot.name,
-      kind,
-      webhook_kind: input.webhook_kind !== undefined
-        ? input.webhook_kind
-        : kind === "matrix" ? null : bot.webhook_kind ?? "markdown",
-      event_kinds: input.event_kinds ?? bot.event_kinds
-    })
-    if (input.server !== undefined) yield* checkServer(input.server)
-    return yield* store.transaction(Effect.gen(function*() {
-      yield* adminChatbot(access, id)
-      yield* store.chatbots.update(id, {
-        ...fields,
-        ...(input.server === undefined ? {} : { server: input.server }),
-        ...(input.notification_only === undefined ? {} : { notification_only: input.notification_only }),
-        updated_at: yield* nowIso
-      })
-      return (yield* store.chatbots.byId(id))!
-    }))
+): Effect.fn.Return<Chatbot, NotFound | Forbidden | Invalid, Store | UrlPolicy> {
+  const store = yield* Store
+  const bot = yield* adminChatbot(access, id)
+  const kind = input.kind ?? bot.kind
+  const fields = yield* validate({
+    name: input.name ?? bot.name,
+    kind,
+    webhook_kind: input.webhook_kind !== undefined
+      ? input.webhook_kind
+      : kind === "matrix" ? null : bot.webhook_kind ?? "markdown",
+    event_kinds: input.event_kinds ?? bot.event_kinds
   })
+  if (input.server !== undefined) yield* checkServer(input.server)
+  return yield* store.transaction(Effect.gen(function*() {
+    yield* adminChatbot(access, id)
+    yield* store.chatbots.update(id, {
+      ...fields,
+      ...(input.server === undefined ? {} : { server: input.server }),
+      ...(input.notification_only === undefined ? {} : { notification_only: input.notification_only }),
+      updated_at: yield* nowIso
+    })
+    return (yield* store.chatbots.byId(id))!
+  }))
+})
 
 /** Deletes the chatbot and its undelivered deliveries: future deliveries stop. */
-export const deleteChatbot = (access: Access, id: Id): Effect.Effect<void, NotFound | Forbidden, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    yield* store.transaction(Effect.gen(function*() {
-      yield* adminChatbot(access, id)
-      yield* store.chatbots.delete(id)
-    }))
-  })
+export const deleteChatbot = Effect.fnUntraced(function*(access: Access, id: Id): Effect.fn.Return<void, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  yield* store.transaction(Effect.gen(function*() {
+    yield* adminChatbot(access, id)
+    yield* store.chatbots.delete(id)
+  }))
+})
 
 /** `chatbots/check`: an administrator of the group may test a public destination, saved or not. */
 export const checkChatbotDestination = (

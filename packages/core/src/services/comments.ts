@@ -24,127 +24,121 @@ export type CommentInput = typeof Inputs.CommentInput.Type
 
 
 /** The discussion and thread around a discussion id. */
-const inDiscussion = (access: Access, discussionId: Id) =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const discussion = yield* store.discussions.byId(discussionId)
-    if (discussion === undefined) return yield* notFound(`Discussion ${discussionId} not found`)
-    const topic = (yield* store.topics.byId(discussion.topic_id))!
-    return { discussion, topic, ctx: yield* topicContext(access, topic) }
-  })
+const inDiscussion = Effect.fnUntraced(function*(access: Access, discussionId: Id) {
+  const store = yield* Store
+  const discussion = yield* store.discussions.byId(discussionId)
+  if (discussion === undefined) return yield* notFound(`Discussion ${discussionId} not found`)
+  const topic = (yield* store.topics.byId(discussion.topic_id))!
+  return { discussion, topic, ctx: yield* topicContext(access, topic) }
+})
 
 /** A kept comment with its discussion and thread; a deleted comment is not found. */
-const loadKept = (access: Access, id: Id) =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const comment = yield* store.comments.byId(id)
-    if (comment === undefined || comment.discarded_at !== null) return yield* notFound(`Comment ${id} not found`)
-    return { comment, ...(yield* inDiscussion(access, comment.discussion_id)) }
-  })
+const loadKept = Effect.fnUntraced(function*(access: Access, id: Id) {
+  const store = yield* Store
+  const comment = yield* store.comments.byId(id)
+  if (comment === undefined || comment.discarded_at !== null) return yield* notFound(`Comment ${id} not found`)
+  return { comment, ...(yield* inDiscussion(access, comment.discussion_id)) }
+})
 
-const reload = (id: Id): Effect.Effect<CommentView, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const comment = (yield* store.comments.byId(id))!
-    const discussion = (yield* store.discussions.byId(comment.discussion_id))!
-    return { comment, discussion, topic: (yield* store.topics.byId(discussion.topic_id))! }
-  })
+const reload = Effect.fnUntraced(function*(id: Id): Effect.fn.Return<CommentView, never, Store> {
+  const store = yield* Store
+  const comment = (yield* store.comments.byId(id))!
+  const discussion = (yield* store.discussions.byId(comment.discussion_id))!
+  return { comment, discussion, topic: (yield* store.topics.byId(discussion.topic_id))! }
+})
 
 /**
  * POST /comments. A reply's parent must be a kept comment of the same discussion (else 422); the reply's
  * thread item nests under the parent's item, and the parent's author is told in the mail outbox.
  */
-export const createComment = (
+export const createComment = Effect.fnUntraced(function*(
   access: Access,
   discussionId: Id,
   input: CommentInput
-): Effect.Effect<CommentView, NotFound | Forbidden | Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const { ctx, discussion, topic } = yield* inDiscussion(access, discussionId)
-      if (!canCreateComment(access, ctx, discussion)) return yield* forbidden("Not authorized to create Comment.")
-      if (isBlank(input.body)) return yield* invalid("body", "can't be blank")
-      let parent: Comment | undefined
-      if (input.parent_id != null) {
-        parent = yield* store.comments.byId(input.parent_id)
-        if (parent === undefined || parent.discussion_id !== discussion.id) {
-          return yield* invalid("parent_id", "must be a comment of the same discussion")
-        }
-        if (parent.discarded_at !== null) return yield* invalid("parent_id", "has been deleted")
+): Effect.fn.Return<CommentView, NotFound | Forbidden | Invalid, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const { ctx, discussion, topic } = yield* inDiscussion(access, discussionId)
+    if (!canCreateComment(access, ctx, discussion)) return yield* forbidden("Not authorized to create Comment.")
+    if (isBlank(input.body)) return yield* invalid("body", "can't be blank")
+    let parent: Comment | undefined
+    if (input.parent_id != null) {
+      parent = yield* store.comments.byId(input.parent_id)
+      if (parent === undefined || parent.discussion_id !== discussion.id) {
+        return yield* invalid("parent_id", "must be a comment of the same discussion")
       }
-      const format = input.body_format ?? "md"
-      const now = yield* nowIso
-      const comment = yield* store.comments.insert({
-        discussion_id: discussion.id,
-        parent_id: parent?.id ?? null,
-        author_id: access.user.id,
-        body: cleanBody(input.body!, format),
-        body_format: format,
-        created_at: now
-      })
-      const parentItem = parent === undefined
-        ? yield* rootItem(topic)
-        : yield* replyParent(topic, (yield* store.items.byItemable("Comment", parent.id))!)
-      yield* recordItem({
-        topic,
-        kind: "new_comment",
-        itemable_type: "Comment",
-        itemable_id: comment.id,
-        actor: access.user,
-        parent: parentItem,
-        bump: true
-      })
-      if (parent !== undefined && parent.author_id !== access.user.id) {
-        const author = yield* store.users.byId(parent.author_id)
-        // only someone who still takes part in the thread hears about it
-        const member = ctx.group !== undefined && (yield* store.memberships.activeFor(ctx.group.id, parent.author_id)) !== undefined
-        if (author !== undefined && author.deactivated_at === null && (member || isGuest(yield* store.readers.find(topic.id, author.id)))) {
-          yield* recordThreadMessage(author, { kind: "comment_replied_to", group: ctx.group, title: discussion.title, actor: access.user, path: `/d/${discussion.key}` })
-        }
+      if (parent.discarded_at !== null) return yield* invalid("parent_id", "has been deleted")
+    }
+    const format = input.body_format ?? "md"
+    const now = yield* nowIso
+    const comment = yield* store.comments.insert({
+      discussion_id: discussion.id,
+      parent_id: parent?.id ?? null,
+      author_id: access.user.id,
+      body: cleanBody(input.body!, format),
+      body_format: format,
+      created_at: now
+    })
+    const parentItem = parent === undefined
+      ? yield* rootItem(topic)
+      : yield* replyParent(topic, (yield* store.items.byItemable("Comment", parent.id))!)
+    yield* recordItem({
+      topic,
+      kind: "new_comment",
+      itemable_type: "Comment",
+      itemable_id: comment.id,
+      actor: access.user,
+      parent: parentItem,
+      bump: true
+    })
+    if (parent !== undefined && parent.author_id !== access.user.id) {
+      const author = yield* store.users.byId(parent.author_id)
+      // only someone who still takes part in the thread hears about it
+      const member = ctx.group !== undefined && (yield* store.memberships.activeFor(ctx.group.id, parent.author_id)) !== undefined
+      if (author !== undefined && author.deactivated_at === null && (member || isGuest(yield* store.readers.find(topic.id, author.id)))) {
+        yield* recordThreadMessage(author, { kind: "comment_replied_to", group: ctx.group, title: discussion.title, actor: access.user, path: `/d/${discussion.key}` })
       }
-      yield* threadEvent("new_comment", topic, discussion, access.user, { comment })
-      // the comment and its discussion are as written; only the thread changed since it was read (activity, counters)
-      return { comment, discussion, topic: (yield* store.topics.byId(topic.id))! }
-    }))
-  })
+    }
+    yield* threadEvent("new_comment", topic, discussion, access.user, { comment })
+    // the comment and its discussion are as written; only the thread changed since it was read (activity, counters)
+    return { comment, discussion, topic: (yield* store.topics.byId(topic.id))! }
+  }))
+})
 
 /** PATCH/PUT /comments/{id}: sets `edited_at`. */
-export const updateComment = (
+export const updateComment = Effect.fnUntraced(function*(
   access: Access,
   id: Id,
   input: CommentInput
-): Effect.Effect<CommentView, NotFound | Forbidden | Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const { comment, ctx, discussion } = yield* loadKept(access, id)
-      if (!canEditComment(access, ctx, discussion, comment)) return yield* forbidden("Not authorized to update Comment.")
-      if (input.body !== undefined && isBlank(input.body)) return yield* invalid("body", "can't be blank")
-      const format = input.body_format ?? (input.body !== undefined ? "md" : comment.body_format)
-      const now = yield* nowIso
-      yield* store.comments.update(comment.id, {
-        body: cleanBody(input.body ?? comment.body, format),
-        body_format: format,
-        edited_at: now,
-        updated_at: now
-      })
-      return yield* reload(comment.id)
-    }))
-  })
+): Effect.fn.Return<CommentView, NotFound | Forbidden | Invalid, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const { comment, ctx, discussion } = yield* loadKept(access, id)
+    if (!canEditComment(access, ctx, discussion, comment)) return yield* forbidden("Not authorized to update Comment.")
+    if (input.body !== undefined && isBlank(input.body)) return yield* invalid("body", "can't be blank")
+    const format = input.body_format ?? (input.body !== undefined ? "md" : comment.body_format)
+    const now = yield* nowIso
+    yield* store.comments.update(comment.id, {
+      body: cleanBody(input.body ?? comment.body, format),
+      body_format: format,
+      edited_at: now,
+      updated_at: now
+    })
+    return yield* reload(comment.id)
+  }))
+})
 
 /** DELETE /comments/{id}: soft delete; the body is hidden from then on, replies stay in place. */
-export const deleteComment = (access: Access, id: Id): Effect.Effect<CommentView, NotFound | Forbidden, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const { comment, ctx, discussion } = yield* loadKept(access, id)
-      if (!canDeleteComment(access, ctx, discussion, comment)) return yield* forbidden("Not authorized to destroy Comment.")
-      const now = yield* nowIso
-      yield* store.comments.update(comment.id, { discarded_at: now, discarded_by: access.user.id, updated_at: now })
-      return yield* reload(comment.id)
-    }))
-  })
+export const deleteComment = Effect.fnUntraced(function*(access: Access, id: Id): Effect.fn.Return<CommentView, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const { comment, ctx, discussion } = yield* loadKept(access, id)
+    if (!canDeleteComment(access, ctx, discussion, comment)) return yield* forbidden("Not authorized to destroy Comment.")
+    const now = yield* nowIso
+    yield* store.comments.update(comment.id, { discarded_at: now, discarded_by: access.user.id, updated_at: now })
+    return yield* reload(comment.id)
+  }))
+})
 
 /** Authors of comments, for side-loading. */
 export const authors = (views: ReadonlyArray<CommentView>): Effect.Effect<ReadonlyArray<User>, never, Store> =>

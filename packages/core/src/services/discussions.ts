@@ -27,232 +27,221 @@ export type DiscussionInput = typeof Inputs.DiscussionInput.Type
 
 
 /** By numeric id or key; a key may carry a `-slug` suffix (Loomio's ModelLocator). */
-export const findDiscussion = (ref: string): Effect.Effect<Discussion, NotFound, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const r = recordRef(ref)
-    // Loomio's discussion URLs append the title to the key: /d/KEY-the-title
-    const found = "id" in r ? yield* store.discussions.byId(r.id) : yield* store.discussions.byKey(r.key.split("-")[0]!)
-    if (found === undefined) return yield* notFound(`Discussion ${ref} not found`)
-    return found
-  })
+export const findDiscussion = Effect.fnUntraced(function*(ref: string): Effect.fn.Return<Discussion, NotFound, Store> {
+  const store = yield* Store
+  const r = recordRef(ref)
+  // Loomio's discussion URLs append the title to the key: /d/KEY-the-title
+  const found = "id" in r ? yield* store.discussions.byId(r.id) : yield* store.discussions.byKey(r.key.split("-")[0]!)
+  if (found === undefined) return yield* notFound(`Discussion ${ref} not found`)
+  return found
+})
 
 /** The discussion with its thread and the caller's context; a soft-deleted discussion is not found. */
-const loadKept = (access: Access, ref: string) =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const discussion = yield* findDiscussion(ref)
-    if (discussion.discarded_at !== null) return yield* notFound(`Discussion ${ref} not found`)
-    const topic = (yield* store.topics.byId(discussion.topic_id))!
-    return { discussion, topic, ctx: yield* topicContext(access, topic) }
-  })
+const loadKept = Effect.fnUntraced(function*(access: Access, ref: string) {
+  const store = yield* Store
+  const discussion = yield* findDiscussion(ref)
+  if (discussion.discarded_at !== null) return yield* notFound(`Discussion ${ref} not found`)
+  const topic = (yield* store.topics.byId(discussion.topic_id))!
+  return { discussion, topic, ctx: yield* topicContext(access, topic) }
+})
 
-const reload = (id: Id): Effect.Effect<DiscussionView, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const discussion = (yield* store.discussions.byId(id))!
-    return { discussion, topic: (yield* store.topics.byId(discussion.topic_id))! }
-  })
+const reload = Effect.fnUntraced(function*(id: Id): Effect.fn.Return<DiscussionView, never, Store> {
+  const store = yield* Store
+  const discussion = (yield* store.discussions.byId(id))!
+  return { discussion, topic: (yield* store.topics.byId(discussion.topic_id))! }
+})
 
 /** GET /discussions/{id}: unknown or deleted → 404; not readable → 403. */
-export const showDiscussion = (access: Access, ref: string): Effect.Effect<DiscussionView, NotFound | Forbidden, Store> =>
-  Effect.gen(function*() {
-    const { ctx, discussion, topic } = yield* loadKept(access, ref)
-    if (!canShowTopic(access, ctx)) return yield* forbidden("Not authorized to show Discussion.")
-    return { discussion, topic }
-  })
+export const showDiscussion = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<DiscussionView, NotFound | Forbidden, Store> {
+  const { ctx, discussion, topic } = yield* loadKept(access, ref)
+  if (!canShowTopic(access, ctx)) return yield* forbidden("Not authorized to show Discussion.")
+  return { discussion, topic }
+})
 
 export interface DiscussionList extends Paged<DiscussionView> {
   readonly group: Group
 }
 
 /** GET /discussions?group_id: the group must be visible (else 403); then the discussions the caller may read. */
-export const listDiscussions = (
+export const listDiscussions = Effect.fnUntraced(function*(
   access: Access,
   groupId: Id,
   status: ThreadStatus,
   page: Page
-): Effect.Effect<DiscussionList, NotFound | Forbidden, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const group = yield* store.groups.byId(groupId)
-    if (group === undefined) return yield* notFound(`Group ${groupId} not found`)
-    if (!canShowGroup(access, group)) return yield* forbidden("Not authorized to show Group.")
-    const scope = groupTopicScope(access, group)
-    const filter = { groupId: group.id, topicableType: "Discussion" as const, status }
-    const topics = yield* store.topics.visible(scope, filter, page)
-    const total = yield* store.topics.countVisible(scope, filter)
-    return { group, total, records: yield* viewsOfTopics(topics) }
-  })
+): Effect.fn.Return<DiscussionList, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  const group = yield* store.groups.byId(groupId)
+  if (group === undefined) return yield* notFound(`Group ${groupId} not found`)
+  if (!canShowGroup(access, group)) return yield* forbidden("Not authorized to show Group.")
+  const scope = groupTopicScope(access, group)
+  const filter = { groupId: group.id, topicableType: "Discussion" as const, status }
+  const topics = yield* store.topics.visible(scope, filter, page)
+  const total = yield* store.topics.countVisible(scope, filter)
+  return { group, total, records: yield* viewsOfTopics(topics) }
+})
 
 /** Groups (with counters and parents) and people that discussion documents side-load. */
-export const related = (
+export const related = Effect.fnUntraced(function*(
   views: ReadonlyArray<DiscussionView>,
   want: { groups: boolean; users: boolean }
-): Effect.Effect<{ groups: ReadonlyArray<GroupView>; users: ReadonlyArray<User> }, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const groups = want.groups ? yield* viewGroupsById(views.flatMap((v) => (v.topic.group_id === null ? [] : [v.topic.group_id]))) : []
-    const users = want.users ? yield* store.users.byIds([...new Set(views.map((v) => v.discussion.author_id))]) : []
-    return { groups, users }
-  })
+): Effect.fn.Return<{ groups: ReadonlyArray<GroupView>; users: ReadonlyArray<User> }, never, Store> {
+  const store = yield* Store
+  const groups = want.groups ? yield* viewGroupsById(views.flatMap((v) => (v.topic.group_id === null ? [] : [v.topic.group_id]))) : []
+  const users = want.users ? yield* store.users.byIds([...new Set(views.map((v) => v.discussion.author_id))]) : []
+  return { groups, users }
+})
 
 /** POST /discussions. Missing group_id or title, or a privacy the group does not allow → 422. */
-export const createDiscussion = (
+export const createDiscussion = Effect.fnUntraced(function*(
   access: Access,
   input: DiscussionInput
-): Effect.Effect<DiscussionView, NotFound | Forbidden | Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    if (input.group_id === undefined) return yield* invalid("group_id", "can't be blank")
-    return yield* store.transaction(Effect.gen(function*() {
-      const group = yield* store.groups.byId(input.group_id!)
-      if (group === undefined) return yield* notFound(`Group ${input.group_id} not found`)
-      if (!canStartDiscussion(access, group)) return yield* forbidden("Not authorized to create Discussion.")
-      if (isBlank(input.title)) return yield* invalid("title", "can't be blank")
-      const isPrivate = input.private ?? privateDefault(group)
-      const privacy = privacyErrors(group, isPrivate)
-      if (privacy !== null) return yield* invalid("private", privacy)
-      yield* checkEmails("recipient_emails", input.recipient_emails)
-      const now = yield* nowIso
-      const topic = yield* store.topics.insert({
-        group_id: group.id,
-        topicable_type: "Discussion",
-        topicable_id: null,
-        private: isPrivate,
-        tags: [],
-        max_depth: 3,
-        last_activity_at: now,
-        created_at: now
-      })
-      const format = input.description_format ?? "md"
-      const discussion = yield* store.discussions.insert({
-        key: newRecordKey(),
-        topic_id: topic.id,
-        author_id: access.user.id,
-        title: input.title!,
-        description: cleanBody(input.description ?? "", format),
-        description_format: format,
-        created_at: now
-      })
-      yield* store.topics.update(topic.id, { topicable_id: discussion.id, updated_at: now })
-      const withId = { ...topic, topicable_id: discussion.id }
-      yield* recordItem({
-        topic: withId,
-        kind: "new_discussion",
-        itemable_type: "Discussion",
-        itemable_id: discussion.id,
-        actor: access.user,
-        parent: null,
-        bump: true
-      })
-      yield* announce(withId, group, access.user, "new_discussion", { title: discussion.title, path: `/d/${discussion.key}` }, recipientsOf(input))
-      yield* threadEvent("new_discussion", withId, discussion, access.user, { message: input.recipient_message })
-      return yield* reload(discussion.id)
-    }))
-  })
+): Effect.fn.Return<DiscussionView, NotFound | Forbidden | Invalid, Store> {
+  const store = yield* Store
+  if (input.group_id === undefined) return yield* invalid("group_id", "can't be blank")
+  return yield* store.transaction(Effect.gen(function*() {
+    const group = yield* store.groups.byId(input.group_id!)
+    if (group === undefined) return yield* notFound(`Group ${input.group_id} not found`)
+    if (!canStartDiscussion(access, group)) return yield* forbidden("Not authorized to create Discussion.")
+    if (isBlank(input.title)) return yield* invalid("title", "can't be blank")
+    const isPrivate = input.private ?? privateDefault(group)
+    const privacy = privacyErrors(group, isPrivate)
+    if (privacy !== null) return yield* invalid("private", privacy)
+    yield* checkEmails("recipient_emails", input.recipient_emails)
+    const now = yield* nowIso
+    const topic = yield* store.topics.insert({
+      group_id: group.id,
+      topicable_type: "Discussion",
+      topicable_id: null,
+      private: isPrivate,
+      tags: [],
+      max_depth: 3,
+      last_activity_at: now,
+      created_at: now
+    })
+    const format = input.description_format ?? "md"
+    const discussion = yield* store.discussions.insert({
+      key: newRecordKey(),
+      topic_id: topic.id,
+      author_id: access.user.id,
+      title: input.title!,
+      description: cleanBody(input.description ?? "", format),
+      description_format: format,
+      created_at: now
+    })
+    yield* store.topics.update(topic.id, { topicable_id: discussion.id, updated_at: now })
+    const withId = { ...topic, topicable_id: discussion.id }
+    yield* recordItem({
+      topic: withId,
+      kind: "new_discussion",
+      itemable_type: "Discussion",
+      itemable_id: discussion.id,
+      actor: access.user,
+      parent: null,
+      bump: true
+    })
+    yield* announce(withId, group, access.user, "new_discussion", { title: discussion.title, path: `/d/${discussion.key}` }, recipientsOf(input))
+    yield* threadEvent("new_discussion", withId, discussion, access.user, { message: input.recipient_message })
+    return yield* reload(discussion.id)
+  }))
+})
 
 /** PATCH/PUT /discussions/{id}: edits record a `discussion_edited` item; recipients are notified of the edit. */
-export const updateDiscussion = (
+export const updateDiscussion = Effect.fnUntraced(function*(
   access: Access,
   ref: string,
   input: DiscussionInput
-): Effect.Effect<DiscussionView, NotFound | Forbidden | Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const { ctx, discussion, topic } = yield* loadKept(access, ref)
-      if (!canEditDiscussion(access, ctx, discussion)) return yield* forbidden("Not authorized to update Discussion.")
-      if (input.group_id !== undefined && input.group_id !== topic.group_id) {
-        return yield* invalid("group_id", "cannot be changed: moving a discussion to another group is not supported")
-      }
-      if (input.title !== undefined && isBlank(input.title)) return yield* invalid("title", "can't be blank")
-      if (input.private !== undefined && ctx.group !== undefined) {
-        const privacy = privacyErrors(ctx.group, input.private)
-        if (privacy !== null) return yield* invalid("private", privacy)
-      }
-      yield* checkEmails("recipient_emails", input.recipient_emails)
-      const format = input.description_format ?? (input.description !== undefined ? "md" : discussion.description_format)
-      const description = cleanBody(input.description === undefined ? discussion.description : input.description ?? "", format)
-      const title = input.title ?? discussion.title
-      const isPrivate = input.private ?? topic.private
-      const changed = title !== discussion.title || description !== discussion.description ||
-        format !== discussion.description_format || isPrivate !== topic.private
-      const now = yield* nowIso
-      if (changed) {
-        yield* store.discussions.update(discussion.id, { title, description, description_format: format, updated_at: now })
-        if (isPrivate !== topic.private) yield* store.topics.update(topic.id, { private: isPrivate, updated_at: now })
-        yield* recordItem({
-          topic,
-          kind: "discussion_edited",
-          itemable_type: "Discussion",
-          itemable_id: discussion.id,
-          actor: access.user,
-          parent: yield* rootItem(topic),
-          bump: true
-        })
-      }
-      const recipients = recipientsOf(input)
-      if (hasRecipients(recipients)) yield* announce(topic, ctx.group, access.user, "discussion_edited", { title, path: `/d/${discussion.key}` }, recipients)
-      const view = yield* reload(discussion.id)
-      if (changed || hasRecipients(recipients)) {
-        yield* threadEvent("discussion_edited", view.topic, view.discussion, access.user, { message: input.recipient_message })
-      }
-      return view
-    }))
-  })
-
-/** DELETE /discussions/{id}: soft delete by the author or a group admin; the thread disappears with it. */
-export const deleteDiscussion = (access: Access, ref: string): Effect.Effect<DiscussionView, NotFound | Forbidden, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const { ctx, discussion, topic } = yield* loadKept(access, ref)
-      if (!canDeleteDiscussion(access, ctx, discussion)) return yield* forbidden("Not authorized to destroy Discussion.")
-      const now = yield* nowIso
-      yield* store.discussions.update(discussion.id, { discarded_at: now, discarded_by: access.user.id, updated_at: now })
-      yield* store.topics.update(topic.id, { discarded_at: now, updated_at: now })
-      return yield* reload(discussion.id)
-    }))
-  })
-
-/** POST /discussions/{id}/close and /reopen (extension): who may edit may close; repeating is a no-op. */
-export const setClosed = (
-  access: Access,
-  ref: string,
-  closed: boolean
-): Effect.Effect<DiscussionView, NotFound | Forbidden, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const { ctx, discussion, topic } = yield* loadKept(access, ref)
-      if (!canEditDiscussion(access, ctx, discussion)) {
-        return yield* forbidden(`Not authorized to ${closed ? "close" : "reopen"} Discussion.`)
-      }
-      if ((topic.closed_at !== null) === closed) return { discussion, topic }
-      const now = yield* nowIso
-      yield* store.topics.update(topic.id, { closed_at: closed ? now : null, closer_id: closed ? access.user.id : null, updated_at: now })
+): Effect.fn.Return<DiscussionView, NotFound | Forbidden | Invalid, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const { ctx, discussion, topic } = yield* loadKept(access, ref)
+    if (!canEditDiscussion(access, ctx, discussion)) return yield* forbidden("Not authorized to update Discussion.")
+    if (input.group_id !== undefined && input.group_id !== topic.group_id) {
+      return yield* invalid("group_id", "cannot be changed: moving a discussion to another group is not supported")
+    }
+    if (input.title !== undefined && isBlank(input.title)) return yield* invalid("title", "can't be blank")
+    if (input.private !== undefined && ctx.group !== undefined) {
+      const privacy = privacyErrors(ctx.group, input.private)
+      if (privacy !== null) return yield* invalid("private", privacy)
+    }
+    yield* checkEmails("recipient_emails", input.recipient_emails)
+    const format = input.description_format ?? (input.description !== undefined ? "md" : discussion.description_format)
+    const description = cleanBody(input.description === undefined ? discussion.description : input.description ?? "", format)
+    const title = input.title ?? discussion.title
+    const isPrivate = input.private ?? topic.private
+    const changed = title !== discussion.title || description !== discussion.description ||
+      format !== discussion.description_format || isPrivate !== topic.private
+    const now = yield* nowIso
+    if (changed) {
+      yield* store.discussions.update(discussion.id, { title, description, description_format: format, updated_at: now })
+      if (isPrivate !== topic.private) yield* store.topics.update(topic.id, { private: isPrivate, updated_at: now })
       yield* recordItem({
         topic,
-        kind: closed ? "discussion_closed" : "discussion_reopened",
+        kind: "discussion_edited",
         itemable_type: "Discussion",
         itemable_id: discussion.id,
         actor: access.user,
         parent: yield* rootItem(topic),
-        bump: false
+        bump: true
       })
-      return yield* reload(discussion.id)
-    }))
-  })
+    }
+    const recipients = recipientsOf(input)
+    if (hasRecipients(recipients)) yield* announce(topic, ctx.group, access.user, "discussion_edited", { title, path: `/d/${discussion.key}` }, recipients)
+    const view = yield* reload(discussion.id)
+    if (changed || hasRecipients(recipients)) {
+      yield* threadEvent("discussion_edited", view.topic, view.discussion, access.user, { message: input.recipient_message })
+    }
+    return view
+  }))
+})
+
+/** DELETE /discussions/{id}: soft delete by the author or a group admin; the thread disappears with it. */
+export const deleteDiscussion = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<DiscussionView, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const { ctx, discussion, topic } = yield* loadKept(access, ref)
+    if (!canDeleteDiscussion(access, ctx, discussion)) return yield* forbidden("Not authorized to destroy Discussion.")
+    const now = yield* nowIso
+    yield* store.discussions.update(discussion.id, { discarded_at: now, discarded_by: access.user.id, updated_at: now })
+    yield* store.topics.update(topic.id, { discarded_at: now, updated_at: now })
+    return yield* reload(discussion.id)
+  }))
+})
+
+/** POST /discussions/{id}/close and /reopen (extension): who may edit may close; repeating is a no-op. */
+export const setClosed = Effect.fnUntraced(function*(
+  access: Access,
+  ref: string,
+  closed: boolean
+): Effect.fn.Return<DiscussionView, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const { ctx, discussion, topic } = yield* loadKept(access, ref)
+    if (!canEditDiscussion(access, ctx, discussion)) {
+      return yield* forbidden(`Not authorized to ${closed ? "close" : "reopen"} Discussion.`)
+    }
+    if ((topic.closed_at !== null) === closed) return { discussion, topic }
+    const now = yield* nowIso
+    yield* store.topics.update(topic.id, { closed_at: closed ? now : null, closer_id: closed ? access.user.id : null, updated_at: now })
+    yield* recordItem({
+      topic,
+      kind: closed ? "discussion_closed" : "discussion_reopened",
+      itemable_type: "Discussion",
+      itemable_id: discussion.id,
+      actor: access.user,
+      parent: yield* rootItem(topic),
+      bump: false
+    })
+    return yield* reload(discussion.id)
+  }))
+})
 
 /** The discussions of discussion threads (GET /threads side-loads them), in the threads' order. */
-export const viewsOfTopics = (topics: ReadonlyArray<Topic>): Effect.Effect<ReadonlyArray<DiscussionView>, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const ids = topics.filter((t) => t.topicable_type === "Discussion").map((t) => t.id)
-    const byTopic = new Map((yield* store.discussions.byTopicIds(ids)).map((d) => [d.topic_id, d]))
-    return topics.flatMap((topic) => {
-      const discussion = byTopic.get(topic.id)
-      return discussion === undefined ? [] : [{ discussion, topic }]
-    })
+export const viewsOfTopics = Effect.fnUntraced(function*(topics: ReadonlyArray<Topic>): Effect.fn.Return<ReadonlyArray<DiscussionView>, never, Store> {
+  const store = yield* Store
+  const ids = topics.filter((t) => t.topicable_type === "Discussion").map((t) => t.id)
+  const byTopic = new Map((yield* store.discussions.byTopicIds(ids)).map((d) => [d.topic_id, d]))
+  return topics.flatMap((topic) => {
+    const discussion = byTopic.get(topic.id)
+    return discussion === undefined ? [] : [{ discussion, topic }]
   })
+})

@@ -18,13 +18,12 @@ export interface NewEvent {
  * Writes the event to the outbox and one delivery per chatbot of the group subscribed to its kind.
  * Call it inside the transaction of the change that causes the event: both commit, or neither does.
  */
-export const publishEvent = (e: NewEvent): Effect.Effect<void, never, Store> =>
-  Effect.gen(function*() {
-    if (e.group_id === null) return
-    const store = yield* Store
-    const now = yield* nowIso
-    const event = yield* store.events.insert({ ...e, group_id: e.group_id, created_at: now })
-    for (const bot of yield* store.chatbots.subscribed(e.group_id, e.kind)) {
-      yield* store.deliveries.insert({ event_id: event.id, chatbot_id: bot.id, next_attempt_at: now, created_at: now })
-    }
-  })
+export const publishEvent = Effect.fnUntraced(function*(e: NewEvent): Effect.fn.Return<void, never, Store> {
+  if (e.group_id === null) return
+  const store = yield* Store
+  const now = yield* nowIso
+  const event = yield* store.events.insert({ ...e, group_id: e.group_id, created_at: now })
+  for (const bot of yield* store.chatbots.subscribed(e.group_id, e.kind)) {
+    yield* store.deliveries.insert({ event_id: event.id, chatbot_id: bot.id, next_attempt_at: now, created_at: now })
+  }
+})

@@ -25,15 +25,14 @@ export interface GroupView {
 }
 
 /** Groups as readers get them, fresh with their counters, and their parents: two queries at most, none per group. */
-const views = (ids: ReadonlyArray<Id>): Effect.Effect<ReadonlyArray<GroupView>, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const rows = yield* store.groups.withCounts([...new Set(ids)])
-    const known = new Map(rows.map((r) => [r.group.id, r.group]))
-    const missing = [...new Set(rows.flatMap(({ group: g }) => (g.parent_id !== null && !known.has(g.parent_id) ? [g.parent_id] : [])))]
-    for (const p of yield* store.groups.byIds(missing)) known.set(p.id, p)
-    return rows.map(({ counts, group }) => ({ group, counts, parent: group.parent_id === null ? undefined : known.get(group.parent_id) }))
-  })
+const views = Effect.fnUntraced(function*(ids: ReadonlyArray<Id>): Effect.fn.Return<ReadonlyArray<GroupView>, never, Store> {
+  const store = yield* Store
+  const rows = yield* store.groups.withCounts([...new Set(ids)])
+  const known = new Map(rows.map((r) => [r.group.id, r.group]))
+  const missing = [...new Set(rows.flatMap(({ group: g }) => (g.parent_id !== null && !known.has(g.parent_id) ? [g.parent_id] : [])))]
+  for (const p of yield* store.groups.byIds(missing)) known.set(p.id, p)
+  return rows.map(({ counts, group }) => ({ group, counts, parent: group.parent_id === null ? undefined : known.get(group.parent_id) }))
+})
 
 /**
  * These groups as readers get them, in the order given. The counters are read now, not with the groups: a
@@ -57,39 +56,37 @@ export const listGroupsFor = (access: Access) =>
   Effect.flatMap(Store, (store) => Effect.flatMap(store.groups.forUser(access.user.id), viewGroups))
 
 /** GET /groups/{id}: unknown → 404; not visible to the caller → 403 (spec: "permission error"). */
-export const showGroup = (access: Access, ref: string): Effect.Effect<GroupView, NotFound | Forbidden, Store> =>
-  Effect.gen(function*() {
-    const group = yield* findGroup(ref)
-    if (!canShowGroup(access, group)) return yield* forbidden("Not authorized to show Group.")
-    return (yield* viewGroups([group]))[0]!
-  })
+export const showGroup = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<GroupView, NotFound | Forbidden, Store> {
+  const group = yield* findGroup(ref)
+  if (!canShowGroup(access, group)) return yield* forbidden("Not authorized to show Group.")
+  return (yield* viewGroups([group]))[0]!
+})
 
 export type SettingsInput = Partial<GroupSettings>
 
 /** Parses `KEY=VALUE` settings (CLI) into typed settings; unknown keys and bad values are errors. */
-export const parseSettings = (pairs: ReadonlyArray<string>): Effect.Effect<SettingsInput, Invalid> =>
-  Effect.gen(function*() {
-    const out: Record<string, unknown> = {}
-    for (const pair of pairs) {
-      const eq = pair.indexOf("=")
-      const key = eq < 0 ? pair : pair.slice(0, eq)
-      const value = eq < 0 ? "" : pair.slice(eq + 1)
-      if ((BOOLEAN_GROUP_SETTINGS as ReadonlyArray<string>).includes(key)) {
-        if (!["true", "false", "1", "0"].includes(value)) return yield* invalid(key, "must be true or false")
-        out[key] = value === "true" || value === "1"
-      } else if (key === "discussion_privacy_options") {
-        if (!(DISCUSSION_PRIVACY_OPTIONS as ReadonlyArray<string>).includes(value)) {
-          return yield* invalid(key, `must be one of ${DISCUSSION_PRIVACY_OPTIONS.join(", ")}`)
-        }
-        out[key] = value as DiscussionPrivacyOptions
-      } else if (key === "description") {
-        out[key] = value
-      } else {
-        return yield* invalid(key, "is not a group setting")
+export const parseSettings = Effect.fnUntraced(function*(pairs: ReadonlyArray<string>): Effect.fn.Return<SettingsInput, Invalid> {
+  const out: Record<string, unknown> = {}
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=")
+    const key = eq < 0 ? pair : pair.slice(0, eq)
+    const value = eq < 0 ? "" : pair.slice(eq + 1)
+    if ((BOOLEAN_GROUP_SETTINGS as ReadonlyArray<string>).includes(key)) {
+      if (!["true", "false", "1", "0"].includes(value)) return yield* invalid(key, "must be true or false")
+      out[key] = value === "true" || value === "1"
+    } else if (key === "discussion_privacy_options") {
+      if (!(DISCUSSION_PRIVACY_OPTIONS as ReadonlyArray<string>).includes(value)) {
+        return yield* invalid(key, `must be one of ${DISCUSSION_PRIVACY_OPTIONS.join(", ")}`)
       }
+      out[key] = value as DiscussionPrivacyOptions
+    } else if (key === "description") {
+      out[key] = value
+    } else {
+      return yield* invalid(key, "is not a group setting")
     }
-    return out as SettingsInput
-  })
+  }
+  return out as SettingsInput
+})
 
 /** Loomio: a hidden group's discussions are always private. */
 const checkSettings = (s: GroupSettings): Effect.Effect<void, Invalid> =>
@@ -124,58 +121,56 @@ export interface NewGroup {
 }
 
 /** Creates a group; the owner becomes its first (accepted) administrator. */
-export const createGroup = (input: NewGroup): Effect.Effect<GroupView, Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const name = input.name.trim()
-    if (name === "") return yield* invalid("name", "can't be blank")
-    if (input.owner.deactivated_at !== null) return yield* invalid("owner", "is deactivated")
-    const settings: GroupSettings = {
-      ...DEFAULTS,
-      ...(input.public ? { is_visible_to_public: true, discussion_privacy_options: "public_or_private" as const } : {}),
-      ...input.settings
+export const createGroup = Effect.fnUntraced(function*(input: NewGroup): Effect.fn.Return<GroupView, Invalid, Store> {
+  const store = yield* Store
+  const name = input.name.trim()
+  if (name === "") return yield* invalid("name", "can't be blank")
+  if (input.owner.deactivated_at !== null) return yield* invalid("owner", "is deactivated")
+  const settings: GroupSettings = {
+    ...DEFAULTS,
+    ...(input.public ? { is_visible_to_public: true, discussion_privacy_options: "public_or_private" as const } : {}),
+    ...input.settings
+  }
+  yield* checkSettings(settings)
+  return yield* store.transaction(Effect.gen(function*() {
+    if (input.handle !== undefined) {
+      if (!isHandle(input.handle)) return yield* invalid("handle", "must be 2-63 lowercase letters, digits or '-'")
+      if ((yield* store.groups.byHandle(input.handle)) !== undefined) return yield* invalid("handle", "has already been taken")
     }
-    yield* checkSettings(settings)
-    return yield* store.transaction(Effect.gen(function*() {
-      if (input.handle !== undefined) {
-        if (!isHandle(input.handle)) return yield* invalid("handle", "must be 2-63 lowercase letters, digits or '-'")
-        if ((yield* store.groups.byHandle(input.handle)) !== undefined) return yield* invalid("handle", "has already been taken")
-      }
-      const now = yield* nowIso
-      const group = yield* store.groups.insert({
-        ...settings,
-        key: newRecordKey(),
-        handle: input.handle ?? null,
-        name,
-        parent_id: input.parent?.id ?? null,
-        creator_id: input.owner.id,
-        created_at: now
-      })
-      yield* store.memberships.insert({
-        group_id: group.id,
-        user_id: input.owner.id,
-        inviter_id: null,
-        admin: true,
-        delegate: false,
-        title: null,
-        accepted_at: now,
-        created_at: now
-      })
-      return (yield* viewGroups([group]))[0]!
-    }))
-  })
+    const now = yield* nowIso
+    const group = yield* store.groups.insert({
+      ...settings,
+      key: newRecordKey(),
+      handle: input.handle ?? null,
+      name,
+      parent_id: input.parent?.id ?? null,
+      creator_id: input.owner.id,
+      created_at: now
+    })
+    yield* store.memberships.insert({
+      group_id: group.id,
+      user_id: input.owner.id,
+      inviter_id: null,
+      admin: true,
+      delegate: false,
+      title: null,
+      accepted_at: now,
+      created_at: now
+    })
+    return (yield* viewGroups([group]))[0]!
+  }))
+})
 
 /** Operator changes to a group's settings (CLI). */
-export const updateGroupSettings = (ref: string, settings: SettingsInput): Effect.Effect<GroupView, NotFound | Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const group = yield* findGroup(ref)
-      yield* checkSettings({ ...group, ...settings })
-      yield* store.groups.update(group.id, { ...settings, updated_at: yield* nowIso })
-      return (yield* viewGroups([(yield* store.groups.byId(group.id))!]))[0]!
-    }))
-  })
+export const updateGroupSettings = Effect.fnUntraced(function*(ref: string, settings: SettingsInput): Effect.fn.Return<GroupView, NotFound | Invalid, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const group = yield* findGroup(ref)
+    yield* checkSettings({ ...group, ...settings })
+    yield* store.groups.update(group.id, { ...settings, updated_at: yield* nowIso })
+    return (yield* viewGroups([(yield* store.groups.byId(group.id))!]))[0]!
+  }))
+})
 
 /** Every group on the instance (operator view). */
 export const listAllGroups = Effect.flatMap(Store, (store) => Effect.flatMap(store.groups.list(), viewGroups))

@@ -11,24 +11,23 @@ import { mintSecrets, recordInvitation } from "./people.js"
  * The mail outbox: invitations and notifications are recorded here in the writing transaction; the mail
  * worker claims due messages, sends them and records the outcome here. Without a transport they wait.
  */
-export const recordGroupInvitation = (group: Group, invitee: User, actor: User | null) =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const who = actor === null ? "An administrator" : displayName(actor)
-    const invitation = yield* recordInvitation({ kind: "group", user: invitee, inviter: actor, group })
-    return yield* store.mail.enqueue({
-      invitation_id: invitation.id,
-      kind: "group_invitation",
-      recipient_user_id: invitee.id,
-      recipient_email: invitee.email!,
-      subject: `${who} invited you to join ${group.name}`,
-      body: `${who} invited you to join the group "${group.name}".`,
-      path: `/g/${group.key}`,
-      group_id: group.id,
-      actor_id: actor?.id ?? null,
-      created_at: yield* nowIso
-    })
+export const recordGroupInvitation = Effect.fnUntraced(function*(group: Group, invitee: User, actor: User | null) {
+  const store = yield* Store
+  const who = actor === null ? "An administrator" : displayName(actor)
+  const invitation = yield* recordInvitation({ kind: "group", user: invitee, inviter: actor, group })
+  return yield* store.mail.enqueue({
+    invitation_id: invitation.id,
+    kind: "group_invitation",
+    recipient_user_id: invitee.id,
+    recipient_email: invitee.email!,
+    subject: `${who} invited you to join ${group.name}`,
+    body: `${who} invited you to join the group "${group.name}".`,
+    path: `/g/${group.key}`,
+    group_id: group.id,
+    actor_id: actor?.id ?? null,
+    created_at: yield* nowIso
   })
+})
 
 export const listMail = (status: MailStatus | undefined, page: Page) => Effect.flatMap(Store, (store) => store.mail.list(status, page))
 
@@ -44,20 +43,19 @@ export interface DueMail {
  * Claims up to `limit` due messages for `leaseMs`. A claim that is never recorded (the process died
  * mid-send) expires and the message is tried again; a recorded success is never sent again.
  */
-export const claimMail = (limit: number, leaseMs: number): Effect.Effect<ReadonlyArray<DueMail>, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const now = yield* Clock.currentTimeMillis
-    return yield* store.transaction(Effect.gen(function*() {
-      const claimed = yield* Effect.forEach(yield* store.mail.claimDue(iso(now), iso(now + leaseMs), limit), mintSecrets)
-      const actorIds = [...new Set(claimed.flatMap((m) => (m.actor_id === null ? [] : [m.actor_id])))]
-      const actors = new Map((yield* store.users.byIds(actorIds)).map((u) => [u.id, u]))
-      return claimed.map((message) => {
-        const actor = message.actor_id === null ? undefined : actors.get(message.actor_id)
-        return { message, actorName: actor === undefined ? null : displayName(actor) }
-      })
-    }))
-  })
+export const claimMail = Effect.fnUntraced(function*(limit: number, leaseMs: number): Effect.fn.Return<ReadonlyArray<DueMail>, never, Store> {
+  const store = yield* Store
+  const now = yield* Clock.currentTimeMillis
+  return yield* store.transaction(Effect.gen(function*() {
+    const claimed = yield* Effect.forEach(yield* store.mail.claimDue(iso(now), iso(now + leaseMs), limit), mintSecrets)
+    const actorIds = [...new Set(claimed.flatMap((m) => (m.actor_id === null ? [] : [m.actor_id])))]
+    const actors = new Map((yield* store.users.byIds(actorIds)).map((u) => [u.id, u]))
+    return claimed.map((message) => {
+      const actor = message.actor_id === null ? undefined : actors.get(message.actor_id)
+      return { message, actorName: actor === undefined ? null : displayName(actor) }
+    })
+  }))
+})
 
 export type SendOutcome = { readonly ok: true; readonly reply: string } | { readonly ok: false; readonly error: string }
 
@@ -71,27 +69,25 @@ const failedPatch = (attempts: number, next: ReturnType<typeof afterFailure>, du
 })
 
 /** Records a send: sent with the server's reply, or failed (tried again after the next delay) or dead after the last. */
-export const recordMail = (message: MailMessage, outcome: SendOutcome, retryDelaysMs: ReadonlyArray<number>): Effect.Effect<MailStatus, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const now = yield* Clock.currentTimeMillis
-    const attempts = message.attempts + 1
-    const patch = outcome.ok
-      ? { status: "sent" as const, attempts, next_attempt_at: message.next_attempt_at, last_error: null, server_reply: outcome.reply.slice(0, 500), sent_at: iso(now) }
-      : failedPatch(attempts, afterFailure(attempts, now, retryDelaysMs), message.next_attempt_at, outcome.error)
-    yield* store.transaction(store.mail.record(message.id, patch))
-    return patch.status
-  })
+export const recordMail = Effect.fnUntraced(function*(message: MailMessage, outcome: SendOutcome, retryDelaysMs: ReadonlyArray<number>): Effect.fn.Return<MailStatus, never, Store> {
+  const store = yield* Store
+  const now = yield* Clock.currentTimeMillis
+  const attempts = message.attempts + 1
+  const patch = outcome.ok
+    ? { status: "sent" as const, attempts, next_attempt_at: message.next_attempt_at, last_error: null, server_reply: outcome.reply.slice(0, 500), sent_at: iso(now) }
+    : failedPatch(attempts, afterFailure(attempts, now, retryDelaysMs), message.next_attempt_at, outcome.error)
+  yield* store.transaction(store.mail.record(message.id, patch))
+  return patch.status
+})
 
 export const mailBacklog = Effect.flatMap(Store, (s) => s.mail.backlog())
 
 /** `convene mail retry`: failed or dead messages by id, or every dead one, due now. */
-export const retryMail = (ids: ReadonlyArray<Id> | undefined) =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const now = yield* nowIso
-    return yield* store.transaction(store.mail.retry(ids, now))
-  })
+export const retryMail = Effect.fnUntraced(function*(ids: ReadonlyArray<Id> | undefined) {
+  const store = yield* Store
+  const now = yield* nowIso
+  return yield* store.transaction(store.mail.retry(ids, now))
+})
 
 /** Milliseconds until the next message is due (undefined: none waiting). */
 export const msUntilNextMail = Effect.gen(function*() {
@@ -134,28 +130,27 @@ const SUBJECTS: Record<ThreadMessage["kind"], (who: string, title: string) => st
 }
 
 /** A notification or invitation about a thread, recorded in the outbox (people without an address get none). */
-export const recordThreadMessage = (recipient: User, m: ThreadMessage) =>
-  Effect.gen(function*() {
-    if (recipient.email === null) return
-    const store = yield* Store
-    // a person who unsubscribed from the group's mail gets no notifications (invitations still come)
-    if (m.invitation === undefined && isNotification(m.kind) && m.group !== undefined && (yield* store.mutes.isMuted(recipient.id, m.group.id))) return
-    const who = displayName(m.actor)
-    const where = m.group === undefined ? "" : ` in ${m.group.name}`
-    const subject = SUBJECTS[m.kind](who, m.title)
-    const invitation = m.invitation === undefined
-      ? undefined
-      : yield* recordInvitation({ kind: m.invitation.kind, user: recipient, inviter: m.actor, group: m.group, topic: m.invitation.topic, message: m.message ?? null })
-    yield* store.mail.enqueue({
-      invitation_id: invitation?.id ?? null,
-      kind: m.kind,
-      recipient_user_id: recipient.id,
-      recipient_email: recipient.email,
-      subject,
-      body: `${subject}${where}.` + (m.message ? `\n\n${m.message}` : ""),
-      path: m.path,
-      group_id: m.group?.id ?? null,
-      actor_id: m.actor.id,
-      created_at: yield* nowIso
-    })
+export const recordThreadMessage = Effect.fnUntraced(function*(recipient: User, m: ThreadMessage) {
+  if (recipient.email === null) return
+  const store = yield* Store
+  // a person who unsubscribed from the group's mail gets no notifications (invitations still come)
+  if (m.invitation === undefined && isNotification(m.kind) && m.group !== undefined && (yield* store.mutes.isMuted(recipient.id, m.group.id))) return
+  const who = displayName(m.actor)
+  const where = m.group === undefined ? "" : ` in ${m.group.name}`
+  const subject = SUBJECTS[m.kind](who, m.title)
+  const invitation = m.invitation === undefined
+    ? undefined
+    : yield* recordInvitation({ kind: m.invitation.kind, user: recipient, inviter: m.actor, group: m.group, topic: m.invitation.topic, message: m.message ?? null })
+  yield* store.mail.enqueue({
+    invitation_id: invitation?.id ?? null,
+    kind: m.kind,
+    recipient_user_id: recipient.id,
+    recipient_email: recipient.email,
+    subject,
+    body: `${subject}${where}.` + (m.message ? `\n\n${m.message}` : ""),
+    path: m.path,
+    group_id: m.group?.id ?? null,
+    actor_id: m.actor.id,
+    created_at: yield* nowIso
   })
+})

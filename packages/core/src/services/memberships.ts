@@ -25,62 +25,59 @@ export interface MembershipList extends Paged<Membership> {
  * GET /memberships: members (and parent-group admins) read the list; anyone else gets an empty list,
  * as Loomio's MembershipQuery does. Unknown group → 404.
  */
-export const listMemberships = (access: Access, groupId: Id, page: Page): Effect.Effect<MembershipList, NotFound, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const group = yield* groupById(groupId)
-    if (!canListMembers(access, group)) return { group, records: [], total: 0, users: [] }
-    const records = yield* store.memberships.activeInGroup(group.id, page)
-    const total = yield* store.memberships.countActiveInGroup(group.id)
-    const userIds = [...new Set(records.flatMap((m) => (m.inviter_id === null ? [m.user_id] : [m.user_id, m.inviter_id])))]
-    const users = yield* store.users.byIds(userIds)
-    return { group, records, total, users }
-  })
+export const listMemberships = Effect.fnUntraced(function*(access: Access, groupId: Id, page: Page): Effect.fn.Return<MembershipList, NotFound, Store> {
+  const store = yield* Store
+  const group = yield* groupById(groupId)
+  if (!canListMembers(access, group)) return { group, records: [], total: 0, users: [] }
+  const records = yield* store.memberships.activeInGroup(group.id, page)
+  const total = yield* store.memberships.countActiveInGroup(group.id)
+  const userIds = [...new Set(records.flatMap((m) => (m.inviter_id === null ? [m.user_id] : [m.user_id, m.inviter_id])))]
+  const users = yield* store.users.byIds(userIds)
+  return { group, records, total, users }
+})
 
 /** Creates a user record for an address nobody has yet (an invitee who has not signed up). */
 /** Every live membership of a group, by id: the operator's view (the CLI), with no permission check. */
 export const listGroupMembers = (groupId: Id, page: Page): Effect.Effect<ReadonlyArray<Membership>, never, Store> =>
   Effect.flatMap(Store, (store) => store.memberships.activeInGroup(groupId, page))
 
-export const userForEmail = (email: string): Effect.Effect<User, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const existing = yield* store.users.byEmail(email)
-    if (existing !== undefined) return existing
-    const now = yield* nowIso
-    return yield* store.users.insert({
-      name: null,
-      username: null,
-      email,
-      country: null,
-      is_admin: false,
-      bot: false,
-      api_key_hash: hashApiKey(newApiKey()),
-      created_at: now,
-      updated_at: now
-    })
+export const userForEmail = Effect.fnUntraced(function*(email: string): Effect.fn.Return<User, never, Store> {
+  const store = yield* Store
+  const existing = yield* store.users.byEmail(email)
+  if (existing !== undefined) return existing
+  const now = yield* nowIso
+  return yield* store.users.insert({
+    name: null,
+    username: null,
+    email,
+    country: null,
+    is_admin: false,
+    bot: false,
+    api_key_hash: hashApiKey(newApiKey()),
+    created_at: now,
+    updated_at: now
   })
+})
 
 /** A pending membership plus its invitation in the mail outbox. */
-const invite = (group: Group, user: User, actor: User | null) =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const now = yield* nowIso
-    const membership = yield* store.memberships.insert({
-      group_id: group.id,
-      user_id: user.id,
-      inviter_id: actor?.id ?? null,
-      admin: false,
-      delegate: false,
-      title: null,
-      accepted_at: null,
-      created_at: now
-    })
-    yield* recordGroupInvitation(group, user, actor)
-    yield* People.noteInvitationSent(membership.id)
-    yield* ballotsForNewMembers(group, [user.id])
-    return membership
+const invite = Effect.fnUntraced(function*(group: Group, user: User, actor: User | null) {
+  const store = yield* Store
+  const now = yield* nowIso
+  const membership = yield* store.memberships.insert({
+    group_id: group.id,
+    user_id: user.id,
+    inviter_id: actor?.id ?? null,
+    admin: false,
+    delegate: false,
+    title: null,
+    accepted_at: null,
+    created_at: now
   })
+  yield* recordGroupInvitation(group, user, actor)
+  yield* People.noteInvitationSent(membership.id)
+  yield* ballotsForNewMembers(group, [user.id])
+  return membership
+})
 
 export interface SyncResult {
   readonly added_emails: ReadonlyArray<string>
@@ -91,51 +88,50 @@ export interface SyncResult {
  * POST /memberships: invites every address not yet in the group; with `removeAbsent`, revokes every
  * member whose address is absent (the caller included, as Loomio). Group administrators only.
  */
-export const syncMemberships = (
+export const syncMemberships = Effect.fnUntraced(function*(
   access: Access,
   groupId: Id,
   emails: ReadonlyArray<string>,
   removeAbsent: boolean
-): Effect.Effect<SyncResult, NotFound | Forbidden | Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    yield* checkEmails("emails", emails)
-    const requested = [...new Set(emails.map(normaliseEmail))]
-    return yield* store.transaction(Effect.gen(function*() {
-      const group = yield* groupById(groupId)
-      if (!canManageMembers(access, group)) return yield* forbidden("User is not an admin")
-      const current = yield* store.memberships.activeEmails(group.id)
-      const plan = planMembershipSync(requested, current.map((c) => c.email))
-      const added: Array<string> = []
-      for (const email of plan.add) {
-        const user = yield* userForEmail(email)
-        // an address already held by a live membership of a deactivated user is not re-invited
-        if ((yield* store.memberships.activeFor(group.id, user.id)) !== undefined) continue
-        yield* invite(group, user, access.user)
-        added.push(email)
-      }
-      // inviting a pending member again re-sends the invitation with a fresh token (at most once a day,
-      // so an integration that syncs often does not flood anyone)
-      const listed = new Set(requested)
+): Effect.fn.Return<SyncResult, NotFound | Forbidden | Invalid, Store> {
+  const store = yield* Store
+  yield* checkEmails("emails", emails)
+  const requested = [...new Set(emails.map(normaliseEmail))]
+  return yield* store.transaction(Effect.gen(function*() {
+    const group = yield* groupById(groupId)
+    if (!canManageMembers(access, group)) return yield* forbidden("User is not an admin")
+    const current = yield* store.memberships.activeEmails(group.id)
+    const plan = planMembershipSync(requested, current.map((c) => c.email))
+    const added: Array<string> = []
+    for (const email of plan.add) {
+      const user = yield* userForEmail(email)
+      // an address already held by a live membership of a deactivated user is not re-invited
+      if ((yield* store.memberships.activeFor(group.id, user.id)) !== undefined) continue
+      yield* invite(group, user, access.user)
+      added.push(email)
+    }
+    // inviting a pending member again re-sends the invitation with a fresh token (at most once a day,
+    // so an integration that syncs often does not flood anyone)
+    const listed = new Set(requested)
+    for (const { membership, email } of current) {
+      if (membership.accepted_at !== null || !listed.has(email)) continue
+      const user = yield* store.users.byId(membership.user_id)
+      if (user !== undefined && (yield* People.reinviteAllowed(membership.id))) yield* recordGroupInvitation(group, user, access.user)
+    }
+    const removed: Array<string> = []
+    if (removeAbsent) {
+      const now = yield* nowIso
+      const gone = new Set(plan.remove)
       for (const { membership, email } of current) {
-        if (membership.accepted_at !== null || !listed.has(email)) continue
-        const user = yield* store.users.byId(membership.user_id)
-        if (user !== undefined && (yield* People.reinviteAllowed(membership.id))) yield* recordGroupInvitation(group, user, access.user)
+        if (!gone.has(email)) continue
+        yield* store.memberships.revoke(membership.id, now, access.user.id)
+        yield* revokeBallots(group.id, membership.user_id, access.user.id)
+        removed.push(email)
       }
-      const removed: Array<string> = []
-      if (removeAbsent) {
-        const now = yield* nowIso
-        const gone = new Set(plan.remove)
-        for (const { membership, email } of current) {
-          if (!gone.has(email)) continue
-          yield* store.memberships.revoke(membership.id, now, access.user.id)
-          yield* revokeBallots(group.id, membership.user_id, access.user.id)
-          removed.push(email)
-        }
-      }
-      return { added_emails: added, removed_emails: removed }
-    }))
-  })
+    }
+    return { added_emails: added, removed_emails: removed }
+  }))
+})
 
 export interface NewMember {
   readonly group: Group
@@ -147,40 +143,38 @@ export interface NewMember {
 }
 
 /** Operator adds a member (CLI). */
-export const addMember = (input: NewMember): Effect.Effect<Membership, Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      if (input.user.deactivated_at !== null) return yield* invalid("user", "is deactivated")
-      if ((yield* store.memberships.activeFor(input.group.id, input.user.id)) !== undefined) {
-        return yield* invalid("user", "is already a member of this group")
-      }
-      const now = yield* nowIso
-      const membership = yield* store.memberships.insert({
-        group_id: input.group.id,
-        user_id: input.user.id,
-        inviter_id: null,
-        admin: input.admin ?? false,
-        delegate: input.delegate ?? false,
-        title: null,
-        accepted_at: input.pending ? null : now,
-        created_at: now
-      })
-      if (input.pending) yield* recordGroupInvitation(input.group, input.user, null)
-      yield* ballotsForNewMembers(input.group, [input.user.id])
-      return membership
-    }))
-  })
+export const addMember = Effect.fnUntraced(function*(input: NewMember): Effect.fn.Return<Membership, Invalid, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    if (input.user.deactivated_at !== null) return yield* invalid("user", "is deactivated")
+    if ((yield* store.memberships.activeFor(input.group.id, input.user.id)) !== undefined) {
+      return yield* invalid("user", "is already a member of this group")
+    }
+    const now = yield* nowIso
+    const membership = yield* store.memberships.insert({
+      group_id: input.group.id,
+      user_id: input.user.id,
+      inviter_id: null,
+      admin: input.admin ?? false,
+      delegate: input.delegate ?? false,
+      title: null,
+      accepted_at: input.pending ? null : now,
+      created_at: now
+    })
+    if (input.pending) yield* recordGroupInvitation(input.group, input.user, null)
+    yield* ballotsForNewMembers(input.group, [input.user.id])
+    return membership
+  }))
+})
 
 /** Operator revokes a membership (CLI). */
-export const removeMember = (group: Group, user: User): Effect.Effect<Membership, NotFound, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const m = yield* store.memberships.activeFor(group.id, user.id)
-      if (m === undefined) return yield* notFound(`User ${user.id} is not a member of group ${group.id}`)
-      yield* store.memberships.revoke(m.id, yield* nowIso, null)
-      yield* revokeBallots(group.id, user.id, null)
-      return (yield* store.memberships.byId(m.id))!
-    }))
-  })
+export const removeMember = Effect.fnUntraced(function*(group: Group, user: User): Effect.fn.Return<Membership, NotFound, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const m = yield* store.memberships.activeFor(group.id, user.id)
+    if (m === undefined) return yield* notFound(`User ${user.id} is not a member of group ${group.id}`)
+    yield* store.memberships.revoke(m.id, yield* nowIso, null)
+    yield* revokeBallots(group.id, user.id, null)
+    return (yield* store.memberships.byId(m.id))!
+  }))
+})

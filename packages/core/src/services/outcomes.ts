@@ -44,71 +44,68 @@ export const outcomeEvent = (kind: "outcome_created" | "outcome_updated" | "outc
     }
   })
 
-const permitted = (access: Access, pollId: Id) =>
-  Effect.gen(function*() {
-    const pc = yield* visiblePoll(access, pollId)
-    if (pc.poll.closed_at === null) return yield* invalid("poll_id", "outcomes are stated on closed polls")
-    if (!canStateOutcome(access, pc.ctx, pc.poll)) return yield* forbidden("Not authorized to state an Outcome.")
-    return pc
-  })
+const permitted = Effect.fnUntraced(function*(access: Access, pollId: Id) {
+  const pc = yield* visiblePoll(access, pollId)
+  if (pc.poll.closed_at === null) return yield* invalid("poll_id", "outcomes are stated on closed polls")
+  if (!canStateOutcome(access, pc.ctx, pc.poll)) return yield* forbidden("Not authorized to state an Outcome.")
+  return pc
+})
 
-export const createOutcome = (
+export const createOutcome = Effect.fnUntraced(function*(
   access: Access,
   pollId: Id,
   input: OutcomeInput
-): Effect.Effect<OutcomeResult, NotFound | Forbidden | Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    if (input.statement === undefined || input.statement.trim() === "") return yield* invalid("statement", "can't be blank")
-    yield* checkReviewOn(input.review_on)
-    return yield* store.transaction(Effect.gen(function*() {
-      const { ctx, poll } = yield* permitted(access, pollId)
-      if (input.poll_option_id != null) {
-        const options = yield* store.pollOptions.ofPolls([poll.id])
-        if (!options.some((o) => o.id === input.poll_option_id)) return yield* invalid("poll_option_id", "must be an option of this poll")
-      }
-      const format = input.statement_format ?? "md"
-      const outcome = yield* store.outcomes.insert({
-        poll_id: poll.id,
-        author_id: access.user.id,
-        statement: cleanBody(input.statement!, format),
-        statement_format: format,
-        poll_option_id: input.poll_option_id ?? null,
-        review_on: input.review_on ?? null,
-        created_at: yield* nowIso
-      })
-      yield* recordItem({
-        topic: ctx.topic, kind: "outcome_created", itemable_type: "Outcome", itemable_id: outcome.id, actor: access.user,
-        parent: yield* pollItemParent(ctx.topic, poll), bump: true
-      })
-      yield* outcomeEvent("outcome_created", poll, outcome, access.user)
-      return { outcome, view: (yield* viewPolls(access, [poll]))[0]! }
-    }))
-  })
+): Effect.fn.Return<OutcomeResult, NotFound | Forbidden | Invalid, Store> {
+  const store = yield* Store
+  if (input.statement === undefined || input.statement.trim() === "") return yield* invalid("statement", "can't be blank")
+  yield* checkReviewOn(input.review_on)
+  return yield* store.transaction(Effect.gen(function*() {
+    const { ctx, poll } = yield* permitted(access, pollId)
+    if (input.poll_option_id != null) {
+      const options = yield* store.pollOptions.ofPolls([poll.id])
+      if (!options.some((o) => o.id === input.poll_option_id)) return yield* invalid("poll_option_id", "must be an option of this poll")
+    }
+    const format = input.statement_format ?? "md"
+    const outcome = yield* store.outcomes.insert({
+      poll_id: poll.id,
+      author_id: access.user.id,
+      statement: cleanBody(input.statement!, format),
+      statement_format: format,
+      poll_option_id: input.poll_option_id ?? null,
+      review_on: input.review_on ?? null,
+      created_at: yield* nowIso
+    })
+    yield* recordItem({
+      topic: ctx.topic, kind: "outcome_created", itemable_type: "Outcome", itemable_id: outcome.id, actor: access.user,
+      parent: yield* pollItemParent(ctx.topic, poll), bump: true
+    })
+    yield* outcomeEvent("outcome_created", poll, outcome, access.user)
+    return { outcome, view: (yield* viewPolls(access, [poll]))[0]! }
+  }))
+})
 
-export const updateOutcome = (
+export const updateOutcome = Effect.fnUntraced(function*(
   access: Access,
   id: Id,
   input: OutcomeInput
-): Effect.Effect<OutcomeResult, NotFound | Forbidden | Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    if (input.statement !== undefined && input.statement.trim() === "") return yield* invalid("statement", "can't be blank")
-    yield* checkReviewOn(input.review_on)
-    return yield* store.transaction(Effect.gen(function*() {
-      const existing = yield* store.outcomes.byId(id)
-      if (existing === undefined) return yield* notFound(`Outcome ${id} not found`)
-      const { poll } = yield* permitted(access, existing.poll_id)
-      const format = input.statement_format ?? (input.statement !== undefined ? "md" : existing.statement_format)
-      const now = yield* nowIso
-      yield* store.outcomes.update(id, {
-        statement: input.statement === undefined ? existing.statement : cleanBody(input.statement, format),
-        statement_format: format,
-        ...(input.review_on === undefined ? {} : { review_on: input.review_on, review_sent_at: null }),
-        updated_at: now
-      })
-      const outcome = (yield* store.outcomes.byId(id))!
-      yield* outcomeEvent("outcome_updated", poll, outcome, access.user)
-      return { outcome, view: (yield* viewPolls(access, [poll]))[0]! }
-    }))
-  })
+): Effect.fn.Return<OutcomeResult, NotFound | Forbidden | Invalid, Store> {
+  const store = yield* Store
+  if (input.statement !== undefined && input.statement.trim() === "") return yield* invalid("statement", "can't be blank")
+  yield* checkReviewOn(input.review_on)
+  return yield* store.transaction(Effect.gen(function*() {
+    const existing = yield* store.outcomes.byId(id)
+    if (existing === undefined) return yield* notFound(`Outcome ${id} not found`)
+    const { poll } = yield* permitted(access, existing.poll_id)
+    const format = input.statement_format ?? (input.statement !== undefined ? "md" : existing.statement_format)
+    const now = yield* nowIso
+    yield* store.outcomes.update(id, {
+      statement: input.statement === undefined ? existing.statement : cleanBody(input.statement, format),
+      statement_format: format,
+      ...(input.review_on === undefined ? {} : { review_on: input.review_on, review_sent_at: null }),
+      updated_at: now
+    })
+    const outcome = (yield* store.outcomes.byId(id))!
+    yield* outcomeEvent("outcome_updated", poll, outcome, access.user)
+    return { outcome, view: (yield* viewPolls(access, [poll]))[0]! }
+  }))
+})

@@ -56,66 +56,64 @@ export interface NewInvitation {
  * Records an invitation (its secret is made when the mail is sent); an earlier unused one to the same place
  * stops working, so inviting again sends a fresh token. Call inside the writing transaction.
  */
-export const recordInvitation = (i: NewInvitation): Effect.Effect<InvitationToken, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const now = yield* Clock.currentTimeMillis
-    const placeId = i.kind === "group" ? i.group!.id : i.topic!.id
-    yield* store.invitations.supersede(i.user.id, i.kind, placeId, iso(now))
-    return yield* store.invitations.insert({
-      // a placeholder nobody knows, replaced when the message is sent
-      token_hash: sha256(newSecret()),
-      kind: i.kind,
-      user_id: i.user.id,
-      inviter_id: i.inviter?.id ?? null,
-      group_id: i.group?.id ?? null,
-      topic_id: i.topic?.id ?? null,
-      message: i.message ?? null,
-      created_at: iso(now),
-      expires_at: iso(now + (yield* InvitationTtlDays) * 86_400_000)
-    })
+export const recordInvitation = Effect.fnUntraced(function*(i: NewInvitation): Effect.fn.Return<InvitationToken, never, Store> {
+  const store = yield* Store
+  const now = yield* Clock.currentTimeMillis
+  const placeId = i.kind === "group" ? i.group!.id : i.topic!.id
+  yield* store.invitations.supersede(i.user.id, i.kind, placeId, iso(now))
+  return yield* store.invitations.insert({
+    // a placeholder nobody knows, replaced when the message is sent
+    token_hash: sha256(newSecret()),
+    kind: i.kind,
+    user_id: i.user.id,
+    inviter_id: i.inviter?.id ?? null,
+    group_id: i.group?.id ?? null,
+    topic_id: i.topic?.id ?? null,
+    message: i.message ?? null,
+    created_at: iso(now),
+    expires_at: iso(now + (yield* InvitationTtlDays) * 86_400_000)
   })
+})
 
 /**
  * The secrets a message carries, made now (at send time): an invitation's link, or a sign-in code and its
  * link. Returns the message as it is to be sent. Call inside the claiming transaction.
  */
-export const mintSecrets = (m: MailMessage): Effect.Effect<SendableMail, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    if (isNotification(m.kind) && m.recipient_user_id !== null && m.group_id !== null) {
-      const token = newSecret()
-      yield* store.mutes.insertToken({ token_hash: sha256(token), user_id: m.recipient_user_id, group_id: m.group_id, created_at: iso(yield* Clock.currentTimeMillis) })
-      return { ...m, unsubscribePath: `/unsubscribe/${token}` }
+export const mintSecrets = Effect.fnUntraced(function*(m: MailMessage): Effect.fn.Return<SendableMail, never, Store> {
+  const store = yield* Store
+  if (isNotification(m.kind) && m.recipient_user_id !== null && m.group_id !== null) {
+    const token = newSecret()
+    yield* store.mutes.insertToken({ token_hash: sha256(token), user_id: m.recipient_user_id, group_id: m.group_id, created_at: iso(yield* Clock.currentTimeMillis) })
+    return { ...m, unsubscribePath: `/unsubscribe/${token}` }
+  }
+  if (m.invitation_id !== null) {
+    const token = newSecret()
+    yield* store.invitations.rehash(m.invitation_id, sha256(token))
+    return { ...m, path: `/invitations/${token}` }
+  }
+  if (m.kind === "sign_in" && m.recipient_user_id !== null) {
+    const now = yield* Clock.currentTimeMillis
+    const code = String(randomInt(100_000, 1_000_000))
+    const link = newSecret()
+    const salt = newSecret()
+    yield* store.loginCodes.insert({
+      user_id: m.recipient_user_id,
+      code_salt: salt,
+      code_hash: sha256(salt + code),
+      link_hash: sha256(link),
+      created_at: iso(now),
+      expires_at: iso(now + LOGIN_CODE_TTL_MS)
+    })
+    return {
+      ...m,
+      subject: `Your convene sign-in code: ${code}`,
+      body: `Your sign-in code is **${code}**.\n\nIt works once, for the next 15 minutes. ` +
+        "If you did not ask to sign in, ignore this message.",
+      path: `/sign-in/link/${link}`
     }
-    if (m.invitation_id !== null) {
-      const token = newSecret()
-      yield* store.invitations.rehash(m.invitation_id, sha256(token))
-      return { ...m, path: `/invitations/${token}` }
-    }
-    if (m.kind === "sign_in" && m.recipient_user_id !== null) {
-      const now = yield* Clock.currentTimeMillis
-      const code = String(randomInt(100_000, 1_000_000))
-      const link = newSecret()
-      const salt = newSecret()
-      yield* store.loginCodes.insert({
-        user_id: m.recipient_user_id,
-        code_salt: salt,
-        code_hash: sha256(salt + code),
-        link_hash: sha256(link),
-        created_at: iso(now),
-        expires_at: iso(now + LOGIN_CODE_TTL_MS)
-      })
-      return {
-        ...m,
-        subject: `Your convene sign-in code: ${code}`,
-        body: `Your sign-in code is **${code}**.\n\nIt works once, for the next 15 minutes. ` +
-          "If you did not ask to sign in, ignore this message.",
-        path: `/sign-in/link/${link}`
-      }
-    }
-    return m
-  })
+  }
+  return m
+})
 
 export interface InvitationView {
   readonly state: InvitationState
@@ -130,37 +128,35 @@ export interface InvitationView {
  * Where an accepted invitation takes the person (decisions §5): a thread or poll guest to the thread or poll
  * they were invited to, a new member to the API access page.
  */
-const landingOf = (view: InvitationView): Effect.Effect<string, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const topic = view.topic
-    if (view.invitation.kind === "group" || topic === undefined || topic.topicable_id === null) return "/profile/api_access"
-    if (topic.topicable_type === "Discussion") {
-      const discussion = yield* store.discussions.byId(topic.topicable_id)
-      return discussion === undefined ? "/profile/api_access" : `/d/${discussion.key}`
-    }
-    const poll = yield* store.polls.byId(topic.topicable_id)
-    return poll === undefined ? "/profile/api_access" : `/p/${poll.key}`
-  })
+const landingOf = Effect.fnUntraced(function*(view: InvitationView): Effect.fn.Return<string, never, Store> {
+  const store = yield* Store
+  const topic = view.topic
+  if (view.invitation.kind === "group" || topic === undefined || topic.topicable_id === null) return "/profile/api_access"
+  if (topic.topicable_type === "Discussion") {
+    const discussion = yield* store.discussions.byId(topic.topicable_id)
+    return discussion === undefined ? "/profile/api_access" : `/d/${discussion.key}`
+  }
+  const poll = yield* store.polls.byId(topic.topicable_id)
+  return poll === undefined ? "/profile/api_access" : `/p/${poll.key}`
+})
 
 /** What an invitation link shows, or undefined for a token nobody issued. */
-export const showInvitation = (token: string): Effect.Effect<InvitationView | undefined, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const invitation = yield* store.invitations.byHash(sha256(token))
-    if (invitation === undefined) return undefined
-    const now = yield* Clock.currentTimeMillis
-    const invitee = yield* store.users.byId(invitation.user_id)
-    if (invitee === undefined) return undefined
-    return {
-      state: invitee.deactivated_at !== null ? "expired" : invitationState(invitation, now),
-      invitation,
-      invitee,
-      inviter: invitation.inviter_id === null ? undefined : yield* store.users.byId(invitation.inviter_id),
-      group: invitation.group_id === null ? undefined : yield* store.groups.byId(invitation.group_id),
-      topic: invitation.topic_id === null ? undefined : yield* store.topics.byId(invitation.topic_id)
-    }
-  })
+export const showInvitation = Effect.fnUntraced(function*(token: string): Effect.fn.Return<InvitationView | undefined, never, Store> {
+  const store = yield* Store
+  const invitation = yield* store.invitations.byHash(sha256(token))
+  if (invitation === undefined) return undefined
+  const now = yield* Clock.currentTimeMillis
+  const invitee = yield* store.users.byId(invitation.user_id)
+  if (invitee === undefined) return undefined
+  return {
+    state: invitee.deactivated_at !== null ? "expired" : invitationState(invitation, now),
+    invitation,
+    invitee,
+    inviter: invitation.inviter_id === null ? undefined : yield* store.users.byId(invitation.inviter_id),
+    group: invitation.group_id === null ? undefined : yield* store.groups.byId(invitation.group_id),
+    topic: invitation.topic_id === null ? undefined : yield* store.topics.byId(invitation.topic_id)
+  }
+})
 
 export type Unusable = { readonly _tag: "Unusable"; readonly state: InvitationState | "unknown" }
 
@@ -201,54 +197,49 @@ export const acceptInvitation = (
 // Unsubscribing
 
 /** The group an unsubscribe link stops, or undefined for a token nobody issued. */
-export const showUnsubscribe = (token: string): Effect.Effect<{ readonly group: Group; readonly muted: boolean } | undefined, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const found = yield* store.mutes.byTokenHash(sha256(token))
-    if (found === undefined) return undefined
-    const group = yield* store.groups.byId(found.group_id)
-    if (group === undefined) return undefined
-    return { group, muted: yield* store.mutes.isMuted(found.user_id, found.group_id) }
-  })
+export const showUnsubscribe = Effect.fnUntraced(function*(token: string): Effect.fn.Return<{ readonly group: Group; readonly muted: boolean } | undefined, never, Store> {
+  const store = yield* Store
+  const found = yield* store.mutes.byTokenHash(sha256(token))
+  if (found === undefined) return undefined
+  const group = yield* store.groups.byId(found.group_id)
+  if (group === undefined) return undefined
+  return { group, muted: yield* store.mutes.isMuted(found.user_id, found.group_id) }
+})
 
 /** Stops a group's notification mail to the person the link was sent to (no sign-in: the link is the credential). */
-export const unsubscribe = (token: string): Effect.Effect<Group | undefined, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const found = yield* store.mutes.byTokenHash(sha256(token))
-      if (found === undefined) return undefined
-      yield* store.mutes.mute(found.user_id, found.group_id, iso(yield* Clock.currentTimeMillis))
-      return yield* store.groups.byId(found.group_id)
-    }))
-  })
+export const unsubscribe = Effect.fnUntraced(function*(token: string): Effect.fn.Return<Group | undefined, never, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const found = yield* store.mutes.byTokenHash(sha256(token))
+    if (found === undefined) return undefined
+    yield* store.mutes.mute(found.user_id, found.group_id, iso(yield* Clock.currentTimeMillis))
+    return yield* store.groups.byId(found.group_id)
+  }))
+})
 
 // Rate limits
 
-const limited = (key: string, rule: RateLimit) =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const now = yield* Clock.currentTimeMillis
-    const times = (yield* store.rateEvents.since(key, iso(now - rule.windowMs))).map((t) => Date.parse(t))
-    return rateLimitWait(times, rule, now)
-  })
+const limited = Effect.fnUntraced(function*(key: string, rule: RateLimit) {
+  const store = yield* Store
+  const now = yield* Clock.currentTimeMillis
+  const times = (yield* store.rateEvents.since(key, iso(now - rule.windowMs))).map((t) => Date.parse(t))
+  return rateLimitWait(times, rule, now)
+})
 
 const reinviteKey = (membershipId: Id) => `invitation-sent:${membershipId}`
 
 /** Notes that a membership's invitation was sent (inviting again waits a day from here). */
-export const noteInvitationSent = (membershipId: Id): Effect.Effect<void, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    yield* store.rateEvents.record(reinviteKey(membershipId), iso(yield* Clock.currentTimeMillis))
-  })
+export const noteInvitationSent = Effect.fnUntraced(function*(membershipId: Id): Effect.fn.Return<void, never, Store> {
+  const store = yield* Store
+  yield* store.rateEvents.record(reinviteKey(membershipId), iso(yield* Clock.currentTimeMillis))
+})
 
 /** Whether a pending membership's invitation may be sent again now; notes the sending when it may. */
-export const reinviteAllowed = (membershipId: Id): Effect.Effect<boolean, never, Store> =>
-  Effect.gen(function*() {
-    if ((yield* limited(reinviteKey(membershipId), REINVITE_LIMIT)) > 0) return false
-    yield* noteInvitationSent(membershipId)
-    return true
-  })
+export const reinviteAllowed = Effect.fnUntraced(function*(membershipId: Id): Effect.fn.Return<boolean, never, Store> {
+  if ((yield* limited(reinviteKey(membershipId), REINVITE_LIMIT)) > 0) return false
+  yield* noteInvitationSent(membershipId)
+  return true
+})
 
 // Sign-in
 
@@ -256,112 +247,107 @@ export const reinviteAllowed = (membershipId: Id): Effect.Effect<boolean, never,
  * Asks for a sign-in code for an address. The answer is the same whether or not the address has an account
  * (a code is mailed only when it does); 5 requests an hour per address and 30 per IP address, then 429.
  */
-export const requestSignIn = (email: string, ip: string): Effect.Effect<void, Invalid | TooManyRequests, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const address = normaliseEmail(email)
-    if (!isEmail(address)) return yield* invalid("email", "is not an e-mail address")
-    return yield* store.transaction(Effect.gen(function*() {
-      const wait = Math.max(
-        yield* limited(`sign-in:address:${address}`, SIGN_IN_LIMITS.perAddress),
-        yield* limited(`sign-in:ip:${ip}`, SIGN_IN_LIMITS.perIp)
-      )
-      if (wait > 0) return yield* tooManyRequests("Too many sign-in requests: wait a while and try again", wait)
-      const now = yield* Clock.currentTimeMillis
-      yield* store.rateEvents.record(`sign-in:address:${address}`, iso(now))
-      yield* store.rateEvents.record(`sign-in:ip:${ip}`, iso(now))
-      yield* store.rateEvents.prune(iso(now - 86_400_000))
-      const user = yield* store.users.byEmail(address)
-      if (user === undefined || user.deactivated_at !== null) return
-      yield* store.mail.enqueue({
-        kind: "sign_in",
-        recipient_user_id: user.id,
-        recipient_email: address,
-        // the code and link are made when the message is sent (mintSecrets)
-        subject: "Your convene sign-in code",
-        body: "",
-        path: null,
-        group_id: null,
-        actor_id: null,
-        created_at: iso(now)
-      })
-    }))
-  })
+export const requestSignIn = Effect.fnUntraced(function*(email: string, ip: string): Effect.fn.Return<void, Invalid | TooManyRequests, Store> {
+  const store = yield* Store
+  const address = normaliseEmail(email)
+  if (!isEmail(address)) return yield* invalid("email", "is not an e-mail address")
+  return yield* store.transaction(Effect.gen(function*() {
+    const wait = Math.max(
+      yield* limited(`sign-in:address:${address}`, SIGN_IN_LIMITS.perAddress),
+      yield* limited(`sign-in:ip:${ip}`, SIGN_IN_LIMITS.perIp)
+    )
+    if (wait > 0) return yield* tooManyRequests("Too many sign-in requests: wait a while and try again", wait)
+    const now = yield* Clock.currentTimeMillis
+    yield* store.rateEvents.record(`sign-in:address:${address}`, iso(now))
+    yield* store.rateEvents.record(`sign-in:ip:${ip}`, iso(now))
+    yield* store.rateEvents.prune(iso(now - 86_400_000))
+    const user = yield* store.users.byEmail(address)
+    if (user === undefined || user.deactivated_at !== null) return
+    yield* store.mail.enqueue({
+      kind: "sign_in",
+      recipient_user_id: user.id,
+      recipient_email: address,
+      // the code and link are made when the message is sent (mintSecrets)
+      subject: "Your convene sign-in code",
+      body: "",
+      path: null,
+      group_id: null,
+      actor_id: null,
+      created_at: iso(now)
+    })
+  }))
+})
 
 const WRONG_CODE = "That code is wrong or has expired: ask for a new one"
 
 /** Signs in with the address and its 6-digit code; 10 wrong codes and the code dies (429). */
-export const signInWithCode = (email: string, code: string): Effect.Effect<{ user: User; session: string }, Forbidden | TooManyRequests, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    // the transaction answers instead of failing, so that a wrong guess is counted (a failure rolls back)
-    const outcome = yield* store.transaction(Effect.gen(function*() {
-      const now = yield* Clock.currentTimeMillis
-      const user = yield* store.users.byEmail(normaliseEmail(email))
-      if (user === undefined || user.deactivated_at !== null) return { _tag: "wrong" } as const
-      const live = yield* store.loginCodes.latestLive(user.id, iso(now))
-      if (live === undefined) return { _tag: "wrong" } as const
-      if (live.attempts >= MAX_CODE_ATTEMPTS) return { _tag: "dead" } as const
-      if (!/^[0-9]{6}$/.test(code.trim()) || !digestsEqual(sha256(live.code_salt + code.trim()), live.code_hash)) {
-        yield* store.loginCodes.countAttempt(live.id)
-        return live.attempts + 1 >= MAX_CODE_ATTEMPTS ? { _tag: "dead" } as const : { _tag: "wrong" } as const
-      }
-      yield* store.loginCodes.markUsed(live.id, iso(now))
-      return { _tag: "ok", user, session: yield* startSession(user.id) } as const
-    }))
-    switch (outcome._tag) {
-      case "ok":
-        return { user: outcome.user, session: outcome.session }
-      case "dead":
-        return yield* tooManyRequests("Too many wrong codes: ask for a new one", LOGIN_CODE_TTL_MS)
-      case "wrong":
-        return yield* forbidden(WRONG_CODE)
+export const signInWithCode = Effect.fnUntraced(function*(email: string, code: string): Effect.fn.Return<{ user: User; session: string }, Forbidden | TooManyRequests, Store> {
+  const store = yield* Store
+  // the transaction answers instead of failing, so that a wrong guess is counted (a failure rolls back)
+  const outcome = yield* store.transaction(Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    const user = yield* store.users.byEmail(normaliseEmail(email))
+    if (user === undefined || user.deactivated_at !== null) return { _tag: "wrong" } as const
+    const live = yield* store.loginCodes.latestLive(user.id, iso(now))
+    if (live === undefined) return { _tag: "wrong" } as const
+    if (live.attempts >= MAX_CODE_ATTEMPTS) return { _tag: "dead" } as const
+    if (!/^[0-9]{6}$/.test(code.trim()) || !digestsEqual(sha256(live.code_salt + code.trim()), live.code_hash)) {
+      yield* store.loginCodes.countAttempt(live.id)
+      return live.attempts + 1 >= MAX_CODE_ATTEMPTS ? { _tag: "dead" } as const : { _tag: "wrong" } as const
     }
-  })
+    yield* store.loginCodes.markUsed(live.id, iso(now))
+    return { _tag: "ok", user, session: yield* startSession(user.id) } as const
+  }))
+  switch (outcome._tag) {
+    case "ok":
+      return { user: outcome.user, session: outcome.session }
+    case "dead":
+      return yield* tooManyRequests("Too many wrong codes: ask for a new one", LOGIN_CODE_TTL_MS)
+    case "wrong":
+      return yield* forbidden(WRONG_CODE)
+  }
+})
 
 /** Signs in with the one-time link of a sign-in mail. */
-export const signInWithLink = (link: string): Effect.Effect<{ user: User; session: string }, Forbidden, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const now = yield* Clock.currentTimeMillis
-      const code = yield* store.loginCodes.byLinkHash(sha256(link))
-      if (code === undefined || !codeUsable(code, now)) return yield* forbidden("That sign-in link was used or has expired: ask for a new one")
-      const user = yield* store.users.byId(code.user_id)
-      if (user === undefined || user.deactivated_at !== null) return yield* forbidden("That sign-in link was used or has expired: ask for a new one")
-      yield* store.loginCodes.markUsed(code.id, iso(now))
-      return { user, session: yield* startSession(user.id) }
-    }))
-  })
+export const signInWithLink = Effect.fnUntraced(function*(link: string): Effect.fn.Return<{ user: User; session: string }, Forbidden, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    const code = yield* store.loginCodes.byLinkHash(sha256(link))
+    if (code === undefined || !codeUsable(code, now)) return yield* forbidden("That sign-in link was used or has expired: ask for a new one")
+    const user = yield* store.users.byId(code.user_id)
+    if (user === undefined || user.deactivated_at !== null) return yield* forbidden("That sign-in link was used or has expired: ask for a new one")
+    yield* store.loginCodes.markUsed(code.id, iso(now))
+    return { user, session: yield* startSession(user.id) }
+  }))
+})
 
 // Sessions
 
 /** A new session for a person; returns its secret (the cookie's value). Call inside a transaction. */
-const startSession = (userId: Id): Effect.Effect<string, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const now = yield* Clock.currentTimeMillis
-    const token = newSecret()
-    yield* store.sessions.insert({ token_hash: sha256(token), user_id: userId, created_at: iso(now), last_seen_at: iso(now), expires_at: iso(now + SESSION_TTL_MS) })
-    return token
-  })
+const startSession = Effect.fnUntraced(function*(userId: Id): Effect.fn.Return<string, never, Store> {
+  const store = yield* Store
+  const now = yield* Clock.currentTimeMillis
+  const token = newSecret()
+  yield* store.sessions.insert({ token_hash: sha256(token), user_id: userId, created_at: iso(now), last_seen_at: iso(now), expires_at: iso(now + SESSION_TTL_MS) })
+  return token
+})
 
 /** The person a session cookie belongs to, or undefined (unknown, expired, deactivated). 30 days, sliding. */
-export const sessionUser = (token: string | undefined): Effect.Effect<User | undefined, never, Store> =>
-  Effect.gen(function*() {
-    if (token === undefined || token === "") return undefined
-    const store = yield* Store
-    const hash = sha256(token)
-    const session = yield* store.sessions.byHash(hash)
-    const now = yield* Clock.currentTimeMillis
-    if (session === undefined || Date.parse(session.expires_at) <= now) return undefined
-    const user = yield* store.users.byId(session.user_id)
-    if (user === undefined || user.deactivated_at !== null) return undefined
-    if (now - Date.parse(session.last_seen_at) > SESSION_TOUCH_MS) {
-      yield* store.transaction(store.sessions.touch(session.id, iso(now), iso(now + SESSION_TTL_MS)))
-    }
-    return user
-  })
+export const sessionUser = Effect.fnUntraced(function*(token: string | undefined): Effect.fn.Return<User | undefined, never, Store> {
+  if (token === undefined || token === "") return undefined
+  const store = yield* Store
+  const hash = sha256(token)
+  const session = yield* store.sessions.byHash(hash)
+  const now = yield* Clock.currentTimeMillis
+  if (session === undefined || Date.parse(session.expires_at) <= now) return undefined
+  const user = yield* store.users.byId(session.user_id)
+  if (user === undefined || user.deactivated_at !== null) return undefined
+  if (now - Date.parse(session.last_seen_at) > SESSION_TOUCH_MS) {
+    yield* store.transaction(store.sessions.touch(session.id, iso(now), iso(now + SESSION_TTL_MS)))
+  }
+  return user
+})
 
 /** Sign-out ends every session of the person. */
 export const endSessions = (userId: Id): Effect.Effect<void, never, Store> =>

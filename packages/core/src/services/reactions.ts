@@ -17,74 +17,71 @@ export type ReactionInput = typeof Inputs.ReactionInput.Type
  * The thread of a kept reactable, or not found. A vote is a reactable only once cast, and only for
  * readers who may see it now (their own, or others' once results are visible).
  */
-const threadOf = (access: Access, type: ItemableType, id: Id): Effect.Effect<Topic, NotFound, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const missing = notFound(`${type} ${id} not found`)
-    const topicOf = (topicId: Id) => Effect.map(store.topics.byId(topicId), (t) => t!)
-    const keptPoll = (pollId: Id) =>
-      Effect.flatMap(store.polls.byId(pollId), (p) => (p === undefined || p.discarded_at !== null ? missing : Effect.succeed(p)))
-    switch (type) {
-      case "Discussion":
-      case "Comment": {
-        let discussionId = id
-        if (type === "Comment") {
-          const comment = yield* store.comments.byId(id)
-          if (comment === undefined || comment.discarded_at !== null) return yield* missing
-          discussionId = comment.discussion_id
-        }
-        const discussion = yield* store.discussions.byId(discussionId)
-        if (discussion === undefined || discussion.discarded_at !== null) return yield* missing
-        return yield* topicOf(discussion.topic_id)
+const threadOf = Effect.fnUntraced(function*(access: Access, type: ItemableType, id: Id): Effect.fn.Return<Topic, NotFound, Store> {
+  const store = yield* Store
+  const missing = notFound(`${type} ${id} not found`)
+  const topicOf = (topicId: Id) => Effect.map(store.topics.byId(topicId), (t) => t!)
+  const keptPoll = (pollId: Id) =>
+    Effect.flatMap(store.polls.byId(pollId), (p) => (p === undefined || p.discarded_at !== null ? missing : Effect.succeed(p)))
+  switch (type) {
+    case "Discussion":
+    case "Comment": {
+      let discussionId = id
+      if (type === "Comment") {
+        const comment = yield* store.comments.byId(id)
+        if (comment === undefined || comment.discarded_at !== null) return yield* missing
+        discussionId = comment.discussion_id
       }
-      case "Poll":
-        return yield* topicOf((yield* keptPoll(id)).topic_id)
-      case "Outcome": {
-        const outcome = yield* store.outcomes.byId(id)
-        if (outcome === undefined) return yield* missing
-        return yield* topicOf((yield* keptPoll(outcome.poll_id)).topic_id)
-      }
-      case "Stance": {
-        const stance = yield* store.stances.byId(id)
-        if (stance === undefined || stance.cast_at === null || stance.revoked_at !== null) return yield* missing
-        const poll = yield* keptPoll(stance.poll_id)
-        const own = stance.participant_id === access.user.id
-        if (!own && !canSeeResults(poll, yield* store.stances.latestFor(poll.id, access.user.id))) return yield* missing
-        return yield* topicOf(poll.topic_id)
-      }
+      const discussion = yield* store.discussions.byId(discussionId)
+      if (discussion === undefined || discussion.discarded_at !== null) return yield* missing
+      return yield* topicOf(discussion.topic_id)
     }
-  })
+    case "Poll":
+      return yield* topicOf((yield* keptPoll(id)).topic_id)
+    case "Outcome": {
+      const outcome = yield* store.outcomes.byId(id)
+      if (outcome === undefined) return yield* missing
+      return yield* topicOf((yield* keptPoll(outcome.poll_id)).topic_id)
+    }
+    case "Stance": {
+      const stance = yield* store.stances.byId(id)
+      if (stance === undefined || stance.cast_at === null || stance.revoked_at !== null) return yield* missing
+      const poll = yield* keptPoll(stance.poll_id)
+      const own = stance.participant_id === access.user.id
+      if (!own && !canSeeResults(poll, yield* store.stances.latestFor(poll.id, access.user.id))) return yield* missing
+      return yield* topicOf(poll.topic_id)
+    }
+  }
+})
 
 /** POST /reactions: adding the same reaction twice returns the first. An unreadable record is not found. */
-export const addReaction = (
+export const addReaction = Effect.fnUntraced(function*(
   access: Access,
   input: ReactionInput
-): Effect.Effect<Reaction, NotFound | Forbidden | Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const reaction = input.reaction.trim()
-    if (reaction === "") return yield* invalid("reaction", "can't be blank")
-    if (reaction.length > 64) return yield* invalid("reaction", "is too long (maximum is 64 characters)")
-    return yield* store.transaction(Effect.gen(function*() {
-      const ctx = yield* topicContext(access, yield* threadOf(access, input.reactable_type, input.reactable_id))
-      if (!canShowTopic(access, ctx)) return yield* notFound(`${input.reactable_type} ${input.reactable_id} not found`)
-      if (!canReact(access, ctx)) return yield* forbidden("Not authorized to react.")
-      const key = { reactable_type: input.reactable_type, reactable_id: input.reactable_id, user_id: access.user.id, reaction }
-      const existing = yield* store.reactions.find(key)
-      if (existing !== undefined) return existing
-      return yield* store.reactions.insert({ ...key, topic_id: ctx.topic.id, created_at: yield* nowIso })
-    }))
-  })
+): Effect.fn.Return<Reaction, NotFound | Forbidden | Invalid, Store> {
+  const store = yield* Store
+  const reaction = input.reaction.trim()
+  if (reaction === "") return yield* invalid("reaction", "can't be blank")
+  if (reaction.length > 64) return yield* invalid("reaction", "is too long (maximum is 64 characters)")
+  return yield* store.transaction(Effect.gen(function*() {
+    const ctx = yield* topicContext(access, yield* threadOf(access, input.reactable_type, input.reactable_id))
+    if (!canShowTopic(access, ctx)) return yield* notFound(`${input.reactable_type} ${input.reactable_id} not found`)
+    if (!canReact(access, ctx)) return yield* forbidden("Not authorized to react.")
+    const key = { reactable_type: input.reactable_type, reactable_id: input.reactable_id, user_id: access.user.id, reaction }
+    const existing = yield* store.reactions.find(key)
+    if (existing !== undefined) return existing
+    return yield* store.reactions.insert({ ...key, topic_id: ctx.topic.id, created_at: yield* nowIso })
+  }))
+})
 
 /** DELETE /reactions/{id}: only one's own reaction. */
-export const removeReaction = (access: Access, id: Id): Effect.Effect<Reaction, NotFound | Forbidden, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const reaction = yield* store.reactions.byId(id)
-      if (reaction === undefined) return yield* notFound(`Reaction ${id} not found`)
-      if (reaction.user_id !== access.user.id) return yield* forbidden("You can only remove your own reaction.")
-      yield* store.reactions.delete(id)
-      return reaction
-    }))
-  })
+export const removeReaction = Effect.fnUntraced(function*(access: Access, id: Id): Effect.fn.Return<Reaction, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const reaction = yield* store.reactions.byId(id)
+    if (reaction === undefined) return yield* notFound(`Reaction ${id} not found`)
+    if (reaction.user_id !== access.user.id) return yield* forbidden("You can only remove your own reaction.")
+    yield* store.reactions.delete(id)
+    return reaction
+  }))
+})

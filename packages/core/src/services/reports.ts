@@ -67,54 +67,53 @@ const reportableGroups = (access: Access): Effect.Effect<ReadonlyArray<Group>, n
   Effect.map(candidateGroups(access), (groups) => groups.filter((g) => canShowGroup(access, g)).sort((a, b) => a.id - b.id))
 
 /** GET /reports. A parameter that cannot be read → 400 naming it. */
-export const participationReport = (access: Access, params: ReportParams): Effect.Effect<ParticipationReport, BadRequest, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const now = new Date(yield* Clock.currentTimeMillis)
-    const req = readReportParams(params, now)
-    if (isParamError(req)) return yield* badRequest(req.message)
-    const choosable = yield* reportableGroups(access)
-    const groupIds = req.group_scope === "my"
-      ? choosable.map((g) => g.id)
-      : req.group_ids.filter((id) => isMember(access, id))
-    const meta: ReportMeta = {
-      section: req.section,
-      start_month: req.window.start_month,
-      end_month: req.window.end_month,
-      group_scope: req.group_scope,
-      group_ids: groupIds,
-      all_groups: choosable.map((g) => ({ id: g.id, name: g.name })),
-      first_year: Math.min(now.getUTCFullYear(), ...choosable.map((g) => Number(g.created_at.slice(0, 4)))),
-      current_user_is_admin: false
-    }
+export const participationReport = Effect.fnUntraced(function*(access: Access, params: ReportParams): Effect.fn.Return<ParticipationReport, BadRequest, Store> {
+  const store = yield* Store
+  const now = new Date(yield* Clock.currentTimeMillis)
+  const req = readReportParams(params, now)
+  if (isParamError(req)) return yield* badRequest(req.message)
+  const choosable = yield* reportableGroups(access)
+  const groupIds = req.group_scope === "my"
+    ? choosable.map((g) => g.id)
+    : req.group_ids.filter((id) => isMember(access, id))
+  const meta: ReportMeta = {
+    section: req.section,
+    start_month: req.window.start_month,
+    end_month: req.window.end_month,
+    group_scope: req.group_scope,
+    group_ids: groupIds,
+    all_groups: choosable.map((g) => ({ id: g.id, name: g.name })),
+    first_year: Math.min(now.getUTCFullYear(), ...choosable.map((g) => Number(g.created_at.slice(0, 4)))),
+    current_user_is_admin: false
+  }
 
-    if (req.section === "base") {
-      const intervals = intervalStarts(req.window, req.interval)
-      const counts = perInterval(intervals, req.interval, yield* store.reports.activityByDay(groupIds, req.window))
-      return {
-        ...meta,
-        ...(yield* store.reports.totals(groupIds, req.window)),
-        interval: req.interval,
-        intervals,
-        topics_per_interval: counts.topics,
-        discussions_per_interval: counts.discussions,
-        comments_per_interval: counts.comments,
-        polls_per_interval: counts.polls,
-        stances_per_interval: counts.stances,
-        outcomes_per_interval: counts.outcomes,
-        reactions_per_interval: counts.reactions,
-        tags: yield* store.reports.tags(groupIds, req.window)
-      }
+  if (req.section === "base") {
+    const intervals = intervalStarts(req.window, req.interval)
+    const counts = perInterval(intervals, req.interval, yield* store.reports.activityByDay(groupIds, req.window))
+    return {
+      ...meta,
+      ...(yield* store.reports.totals(groupIds, req.window)),
+      interval: req.interval,
+      intervals,
+      topics_per_interval: counts.topics,
+      discussions_per_interval: counts.discussions,
+      comments_per_interval: counts.comments,
+      polls_per_interval: counts.polls,
+      stances_per_interval: counts.stances,
+      outcomes_per_interval: counts.outcomes,
+      reactions_per_interval: counts.reactions,
+      tags: yield* store.reports.tags(groupIds, req.window)
     }
+  }
 
-    const members = yield* store.reports.members(groupIds)
-    const activity = yield* store.reports.activityByPerson(groupIds, req.window)
-    const delegateOnly = req.section === "users" && req.member_type === "delegate"
-    const ids = delegateOnly
-      ? members.filter((m) => m.delegate).map((m) => m.user_id)
-      : [...new Set([...members.map((m) => m.user_id), ...activity.map((a) => a.user_id)])]
-    const users = new Map((yield* store.reports.people(ids)).map((u) => [u.id, u]))
-    const rows = userReportRows(members, activity, users, delegateOnly)
-    if (req.section === "users") return { ...meta, users: rows }
-    return { ...meta, countries: countryReportRows(rows), total_users: rows.length }
-  })
+  const members = yield* store.reports.members(groupIds)
+  const activity = yield* store.reports.activityByPerson(groupIds, req.window)
+  const delegateOnly = req.section === "users" && req.member_type === "delegate"
+  const ids = delegateOnly
+    ? members.filter((m) => m.delegate).map((m) => m.user_id)
+    : [...new Set([...members.map((m) => m.user_id), ...activity.map((a) => a.user_id)])]
+  const users = new Map((yield* store.reports.people(ids)).map((u) => [u.id, u]))
+  const rows = userReportRows(members, activity, users, delegateOnly)
+  if (req.section === "users") return { ...meta, users: rows }
+  return { ...meta, countries: countryReportRows(rows), total_users: rows.length }
+})

@@ -21,15 +21,14 @@ export interface SchedulerReport {
 }
 
 /** Who gets the 24 h reminder (`notify_on_closing_soon`). */
-const reminderRecipients = (poll: Poll): Effect.Effect<ReadonlyArray<User>, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    if (poll.notify_on_closing_soon === "nobody") return []
-    if (poll.notify_on_closing_soon === "author") return yield* store.users.byIds([poll.author_id])
-    const ballots = yield* store.stances.latestOf([poll.id])
-    const wanted = poll.notify_on_closing_soon === "undecided_voters" ? ballots.filter((b) => b.cast_at === null) : ballots
-    return (yield* store.users.byIds(wanted.map((b) => b.participant_id))).filter((u) => u.deactivated_at === null)
-  })
+const reminderRecipients = Effect.fnUntraced(function*(poll: Poll): Effect.fn.Return<ReadonlyArray<User>, never, Store> {
+  const store = yield* Store
+  if (poll.notify_on_closing_soon === "nobody") return []
+  if (poll.notify_on_closing_soon === "author") return yield* store.users.byIds([poll.author_id])
+  const ballots = yield* store.stances.latestOf([poll.id])
+  const wanted = poll.notify_on_closing_soon === "undecided_voters" ? ballots.filter((b) => b.cast_at === null) : ballots
+  return (yield* store.users.byIds(wanted.map((b) => b.participant_id))).filter((u) => u.deactivated_at === null)
+})
 
 export const runScheduler: Effect.Effect<SchedulerReport, never, Store> = Effect.gen(function*() {
   const store = yield* Store

@@ -50,48 +50,47 @@ const voteEvent = (kind: "stance_created" | "stance_updated", poll: Poll, option
 }
 
 /** POST /stances: 422 for a ballot that breaks the poll type's rules or a poll not open; 403 for a non-voter. */
-export const castVote = (access: Access, input: VoteInput): Effect.Effect<VoteResult, NotFound | Forbidden | Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const now = yield* nowIso
-    const { options, poll, stance } = yield* store.transaction(Effect.gen(function*() {
-      // a deleted poll is no longer visible, but a voter deserves to hear why their vote is not taken
-      const found = yield* findPoll(input.poll_id)
-      const deleted = found.discarded_at === null ? null : notOpenToVotes(found)
-      if (deleted !== null) return yield* invalid("poll_id", deleted.message)
-      const { ballot, ctx, poll } = yield* visibleFoundPoll(access, found, input.poll_id)
-      const refusal = voteRefusal(access, ctx, poll, ballot)
-      if (refusal !== null) return yield* (refusal._tag === "NotOpen" ? invalid("poll_id", refusal.message) : forbidden(refusal.message))
-      const options = yield* store.pollOptions.ofPolls([poll.id])
-      const problem = ballotErrors(poll, options, input.option_scores)
-      if (problem !== null) return yield* invalid("option_scores", problem)
-      const byName = new Map(options.map((o) => [o.name, o.id]))
-      const choices = new Map(Object.entries(input.option_scores).map(([name, score]) => [byName.get(name)!, score]))
-      const reasonFormat = input.reason_format ?? "md"
-      const reason = input.reason == null || input.reason.trim() === "" ? null : cleanBody(input.reason, reasonFormat)
-      const first = ballot === undefined || ballot.cast_at === null || ballot.revoked_at !== null
-      let stance: Stance
-      if (ballot !== undefined && ballot.cast_at === null && ballot.revoked_at === null) {
-        yield* store.stances.update(ballot.id, { cast_at: now, reason, reason_format: reasonFormat, choices, updated_at: now })
-        stance = (yield* store.stances.byId(ballot.id))!
-      } else {
-        stance = yield* store.stances.insert({
-          poll_id: poll.id, participant_id: access.user.id, inviter_id: ballot?.inviter_id ?? null, cast_at: now, reason,
-          reason_format: reasonFormat, created_at: now, choices
-        })
-      }
-      const kind = first ? "stance_created" : "stance_updated"
-      yield* recordItem({
-        topic: ctx.topic, kind, itemable_type: "Stance", itemable_id: stance.id,
-        // an anonymous vote's item names nobody
-        actor: poll.anonymous ? null : access.user,
-        parent: yield* pollItemParent(ctx.topic, poll), bump: true
+export const castVote = Effect.fnUntraced(function*(access: Access, input: VoteInput): Effect.fn.Return<VoteResult, NotFound | Forbidden | Invalid, Store> {
+  const store = yield* Store
+  const now = yield* nowIso
+  const { options, poll, stance } = yield* store.transaction(Effect.gen(function*() {
+    // a deleted poll is no longer visible, but a voter deserves to hear why their vote is not taken
+    const found = yield* findPoll(input.poll_id)
+    const deleted = found.discarded_at === null ? null : notOpenToVotes(found)
+    if (deleted !== null) return yield* invalid("poll_id", deleted.message)
+    const { ballot, ctx, poll } = yield* visibleFoundPoll(access, found, input.poll_id)
+    const refusal = voteRefusal(access, ctx, poll, ballot)
+    if (refusal !== null) return yield* (refusal._tag === "NotOpen" ? invalid("poll_id", refusal.message) : forbidden(refusal.message))
+    const options = yield* store.pollOptions.ofPolls([poll.id])
+    const problem = ballotErrors(poll, options, input.option_scores)
+    if (problem !== null) return yield* invalid("option_scores", problem)
+    const byName = new Map(options.map((o) => [o.name, o.id]))
+    const choices = new Map(Object.entries(input.option_scores).map(([name, score]) => [byName.get(name)!, score]))
+    const reasonFormat = input.reason_format ?? "md"
+    const reason = input.reason == null || input.reason.trim() === "" ? null : cleanBody(input.reason, reasonFormat)
+    const first = ballot === undefined || ballot.cast_at === null || ballot.revoked_at !== null
+    let stance: Stance
+    if (ballot !== undefined && ballot.cast_at === null && ballot.revoked_at === null) {
+      yield* store.stances.update(ballot.id, { cast_at: now, reason, reason_format: reasonFormat, choices, updated_at: now })
+      stance = (yield* store.stances.byId(ballot.id))!
+    } else {
+      stance = yield* store.stances.insert({
+        poll_id: poll.id, participant_id: access.user.id, inviter_id: ballot?.inviter_id ?? null, cast_at: now, reason,
+        reason_format: reasonFormat, created_at: now, choices
       })
-      yield* voteEvent(kind, poll, options, stance, access.user)
-      return { poll, stance, options }
-    }))
-    // the answer is read once the vote is committed, outside the write lock that other votes wait for; the
-    // thread is read again (the vote moved its counters), the ballot is the one just cast, the options unchanged
-    const [view] = yield* viewPolls(access, [poll], { mine: [stance], options })
-    return { stance, view: view! }
-  })
+    }
+    const kind = first ? "stance_created" : "stance_updated"
+    yield* recordItem({
+      topic: ctx.topic, kind, itemable_type: "Stance", itemable_id: stance.id,
+      // an anonymous vote's item names nobody
+      actor: poll.anonymous ? null : access.user,
+      parent: yield* pollItemParent(ctx.topic, poll), bump: true
+    })
+    yield* voteEvent(kind, poll, options, stance, access.user)
+    return { poll, stance, options }
+  }))
+  // the answer is read once the vote is committed, outside the write lock that other votes wait for; the
+  // thread is read again (the vote moved its counters), the ballot is the one just cast, the options unchanged
+  const [view] = yield* viewPolls(access, [poll], { mine: [stance], options })
+  return { stance, view: view! }
+})

@@ -32,18 +32,17 @@ export const NodeUrlPolicyLive = (allowPrivate: boolean) => Layer.succeed(UrlPol
  * The one check of a webhook destination, at save time and again at send time: http(s), resolvable, and
  * (unless private destinations are allowed) no resolved address in a blocked range. Fails with the reason.
  */
-export const checkDestination = (raw: string): Effect.Effect<CheckedDestination, string, UrlPolicy> =>
-  Effect.gen(function*() {
-    const policy = yield* UrlPolicy
-    const parsed = parseDestination(raw)
-    if (!parsed.ok) return yield* Effect.fail(parsed.reason)
-    const addresses = parsed.literal
-      ? [{ address: parsed.host, family: parsed.host.includes(":") ? 6 : 4 }]
-      : yield* policy.resolve(parsed.host)
-    if (addresses.length === 0) return yield* Effect.fail("could not be resolved")
-    if (!policy.allowPrivate && addresses.some((a) => isBlockedAddress(a.address))) {
-      return yield* Effect.fail("must be a public address (it resolves to a private or reserved one)")
-    }
-    const first = addresses[0]!
-    return { url: parsed.url, address: first.address, family: first.family === 6 ? 6 : 4 }
-  })
+export const checkDestination = Effect.fnUntraced(function*(raw: string): Effect.fn.Return<CheckedDestination, string, UrlPolicy> {
+  const policy = yield* UrlPolicy
+  const parsed = parseDestination(raw)
+  if (!parsed.ok) return yield* Effect.fail(parsed.reason)
+  const addresses = parsed.literal
+    ? [{ address: parsed.host, family: parsed.host.includes(":") ? 6 : 4 }]
+    : yield* policy.resolve(parsed.host)
+  if (addresses.length === 0) return yield* Effect.fail("could not be resolved")
+  if (!policy.allowPrivate && addresses.some((a) => isBlockedAddress(a.address))) {
+    return yield* Effect.fail("must be a public address (it resolves to a private or reserved one)")
+  }
+  const first = addresses[0]!
+  return { url: parsed.url, address: first.address, family: first.family === 6 ? 6 : 4 }
+})

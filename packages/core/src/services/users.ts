@@ -62,157 +62,148 @@ const withIdentities = (user: User) =>
   Effect.flatMap(Store, (store) => Effect.map(store.users.identitiesOf([user.id]), (identities) => ({ user, identities })))
 
 /** Checks e-mail and username: format, then uniqueness against other users. */
-const checkUnique = (patch: { email?: string | null; username?: string | null }, selfId?: number): Effect.Effect<void, Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    if (patch.email != null) {
-      if (!isEmail(patch.email)) return yield* invalid("email", "is invalid")
-      const other = yield* store.users.byEmail(patch.email)
-      if (other !== undefined && other.id !== selfId) return yield* invalid("email", "has already been taken")
-    }
-    if (patch.username != null) {
-      if (!isUsername(patch.username)) return yield* invalid("username", "may contain only letters, digits, '.', '_' and '-' (at most 64)")
-      const other = yield* store.users.byUsername(patch.username)
-      if (other !== undefined && other.id !== selfId) return yield* invalid("username", "has already been taken")
-    }
-  })
+const checkUnique = Effect.fnUntraced(function*(patch: { email?: string | null; username?: string | null }, selfId?: number): Effect.fn.Return<void, Invalid, Store> {
+  const store = yield* Store
+  if (patch.email != null) {
+    if (!isEmail(patch.email)) return yield* invalid("email", "is invalid")
+    const other = yield* store.users.byEmail(patch.email)
+    if (other !== undefined && other.id !== selfId) return yield* invalid("email", "has already been taken")
+  }
+  if (patch.username != null) {
+    if (!isUsername(patch.username)) return yield* invalid("username", "may contain only letters, digits, '.', '_' and '-' (at most 64)")
+    const other = yield* store.users.byUsername(patch.username)
+    if (other !== undefined && other.id !== selfId) return yield* invalid("username", "has already been taken")
+  }
+})
 
 /** Creates a user and returns the plaintext API key, which is shown this once and never stored. */
-export const createUser = (input: NewUser): Effect.Effect<{ user: User; apiKey: string }, Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const email = normaliseEmail(input.email)
-    return yield* store.transaction(Effect.gen(function*() {
-      yield* checkUnique({ email, username: input.username ?? null })
-      if (input.identity !== undefined) {
-        const taken = yield* store.users.byIdentity(input.identity.identity_type, input.identity.uid)
-        if (taken !== undefined) return yield* invalid("identity", "has already been taken")
-      }
-      const now = yield* nowIso
-      const apiKey = newApiKey()
-      const user = yield* store.users.insert({
-        name: input.name ?? null,
-        username: input.username ?? null,
-        email,
-        country: input.country ?? null,
-        is_admin: input.is_admin ?? false,
-        bot: input.bot ?? false,
-        api_key_hash: hashApiKey(apiKey),
-        created_at: now,
-        updated_at: now
-      })
-      if (input.identity !== undefined) {
-        yield* store.users.addIdentity({ user_id: user.id, ...input.identity, email, name: user.name })
-      }
-      return { user, apiKey }
-    }))
-  })
+export const createUser = Effect.fnUntraced(function*(input: NewUser): Effect.fn.Return<{ user: User; apiKey: string }, Invalid, Store> {
+  const store = yield* Store
+  const email = normaliseEmail(input.email)
+  return yield* store.transaction(Effect.gen(function*() {
+    yield* checkUnique({ email, username: input.username ?? null })
+    if (input.identity !== undefined) {
+      const taken = yield* store.users.byIdentity(input.identity.identity_type, input.identity.uid)
+      if (taken !== undefined) return yield* invalid("identity", "has already been taken")
+    }
+    const now = yield* nowIso
+    const apiKey = newApiKey()
+    const user = yield* store.users.insert({
+      name: input.name ?? null,
+      username: input.username ?? null,
+      email,
+      country: input.country ?? null,
+      is_admin: input.is_admin ?? false,
+      bot: input.bot ?? false,
+      api_key_hash: hashApiKey(apiKey),
+      created_at: now,
+      updated_at: now
+    })
+    if (input.identity !== undefined) {
+      yield* store.users.addIdentity({ user_id: user.id, ...input.identity, email, name: user.name })
+    }
+    return { user, apiKey }
+  }))
+})
 
-export const listUsers = (
+export const listUsers = Effect.fnUntraced(function*(
   filter: { is_admin?: boolean },
   page: Page
-): Effect.Effect<Paged<UserWithIdentities>, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const users = yield* store.users.list(filter, page)
-    const total = yield* store.users.count(filter)
-    const identities = yield* store.users.identitiesOf(users.map((u) => u.id))
-    return {
-      total,
-      records: users.map((user) => ({ user, identities: identities.filter((i) => i.user_id === user.id) }))
-    }
-  })
+): Effect.fn.Return<Paged<UserWithIdentities>, never, Store> {
+  const store = yield* Store
+  const users = yield* store.users.list(filter, page)
+  const total = yield* store.users.count(filter)
+  const identities = yield* store.users.identitiesOf(users.map((u) => u.id))
+  return {
+    total,
+    records: users.map((user) => ({ user, identities: identities.filter((i) => i.user_id === user.id) }))
+  }
+})
 
 export const showUser = (ref: UserRef) => Effect.flatMap(findUser(ref), withIdentities)
 
-export const updateUser = (ref: UserRef, patch: UserPatch): Effect.Effect<UserWithIdentities, NotFound | Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const user = yield* findUser(ref)
-      const email = patch.email == null ? patch.email : normaliseEmail(patch.email)
-      if (patch.email === null) return yield* invalid("email", "can't be blank")
-      yield* checkUnique({ email, username: patch.username }, user.id)
-      yield* store.users.update(user.id, { ...patch, email, updated_at: yield* nowIso })
-      return yield* withIdentities((yield* store.users.byId(user.id))!)
-    }))
-  })
+export const updateUser = Effect.fnUntraced(function*(ref: UserRef, patch: UserPatch): Effect.fn.Return<UserWithIdentities, NotFound | Invalid, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const user = yield* findUser(ref)
+    const email = patch.email == null ? patch.email : normaliseEmail(patch.email)
+    if (patch.email === null) return yield* invalid("email", "can't be blank")
+    yield* checkUnique({ email, username: patch.username }, user.id)
+    yield* store.users.update(user.id, { ...patch, email, updated_at: yield* nowIso })
+    return yield* withIdentities((yield* store.users.byId(user.id))!)
+  }))
+})
 
 /** Deactivation revokes the user's memberships at one instant, so reactivation can restore exactly those. */
-export const deactivateUser = (ref: UserRef): Effect.Effect<UserWithIdentities, NotFound, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const user = yield* findUser(ref)
-      if (user.deactivated_at !== null) return yield* notFound(`User ${user.id} is not active`)
-      const now = yield* nowIso
-      yield* store.memberships.revokeAllOfUser(user.id, now, user.id)
-      yield* store.sessions.deleteForUser(user.id)
-      yield* store.users.update(user.id, { deactivated_at: now, deactivator_id: user.id, updated_at: now })
-      return yield* withIdentities((yield* store.users.byId(user.id))!)
-    }))
-  })
+export const deactivateUser = Effect.fnUntraced(function*(ref: UserRef): Effect.fn.Return<UserWithIdentities, NotFound, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const user = yield* findUser(ref)
+    if (user.deactivated_at !== null) return yield* notFound(`User ${user.id} is not active`)
+    const now = yield* nowIso
+    yield* store.memberships.revokeAllOfUser(user.id, now, user.id)
+    yield* store.sessions.deleteForUser(user.id)
+    yield* store.users.update(user.id, { deactivated_at: now, deactivator_id: user.id, updated_at: now })
+    return yield* withIdentities((yield* store.users.byId(user.id))!)
+  }))
+})
 
-export const reactivateUser = (ref: UserRef): Effect.Effect<UserWithIdentities, NotFound, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const user = yield* findUser(ref)
-      if (user.deactivated_at === null) return yield* notFound(`User ${user.id} is not deactivated`)
-      yield* store.memberships.restoreRevokedAt(user.id, user.deactivated_at)
-      yield* store.users.update(user.id, { deactivated_at: null, deactivator_id: null, updated_at: yield* nowIso })
-      return yield* withIdentities((yield* store.users.byId(user.id))!)
-    }))
-  })
+export const reactivateUser = Effect.fnUntraced(function*(ref: UserRef): Effect.fn.Return<UserWithIdentities, NotFound, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const user = yield* findUser(ref)
+    if (user.deactivated_at === null) return yield* notFound(`User ${user.id} is not deactivated`)
+    yield* store.memberships.restoreRevokedAt(user.id, user.deactivated_at)
+    yield* store.users.update(user.id, { deactivated_at: null, deactivator_id: null, updated_at: yield* nowIso })
+    return yield* withIdentities((yield* store.users.byId(user.id))!)
+  }))
+})
 
 /**
  * Removes identifying data and keeps contributed content (decisions.md §1): name, username, e-mail
  * (a SHA-256 of it is kept), country, identities, admin flag; the API key is rotated, memberships revoked.
  */
-export const redactUser = (ref: UserRef): Effect.Effect<User, NotFound, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const user = yield* findUser(ref)
-      const now = yield* nowIso
-      yield* store.memberships.revokeAllOfUser(user.id, user.deactivated_at ?? now, user.id)
-      yield* store.users.deleteIdentities(user.id)
-      yield* store.sessions.deleteForUser(user.id)
-      yield* store.users.setApiKeyHash(user.id, hashApiKey(newApiKey()))
-      yield* store.users.update(user.id, {
-        name: null,
-        username: null,
-        email: null,
-        email_sha256: user.email === null ? user.email_sha256 : sha256(user.email),
-        country: null,
-        is_admin: false,
-        deactivated_at: user.deactivated_at ?? now,
-        deactivator_id: user.deactivator_id ?? user.id,
-        redacted_at: user.redacted_at ?? now,
-        updated_at: now
-      })
-      return (yield* store.users.byId(user.id))!
-    }))
-  })
+export const redactUser = Effect.fnUntraced(function*(ref: UserRef): Effect.fn.Return<User, NotFound, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const user = yield* findUser(ref)
+    const now = yield* nowIso
+    yield* store.memberships.revokeAllOfUser(user.id, user.deactivated_at ?? now, user.id)
+    yield* store.users.deleteIdentities(user.id)
+    yield* store.sessions.deleteForUser(user.id)
+    yield* store.users.setApiKeyHash(user.id, hashApiKey(newApiKey()))
+    yield* store.users.update(user.id, {
+      name: null,
+      username: null,
+      email: null,
+      email_sha256: user.email === null ? user.email_sha256 : sha256(user.email),
+      country: null,
+      is_admin: false,
+      deactivated_at: user.deactivated_at ?? now,
+      deactivator_id: user.deactivator_id ?? user.id,
+      redacted_at: user.redacted_at ?? now,
+      updated_at: now
+    })
+    return (yield* store.users.byId(user.id))!
+  }))
+})
 
 /** Permanently deletes the user and the records they authored (hard delete, one transaction). */
-export const deleteUser = (ref: UserRef): Effect.Effect<void, NotFound, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    yield* store.transaction(Effect.gen(function*() {
-      const user = yield* findUser(ref)
-      yield* store.users.delete(user.id)
-    }))
-  })
+export const deleteUser = Effect.fnUntraced(function*(ref: UserRef): Effect.fn.Return<void, NotFound, Store> {
+  const store = yield* Store
+  yield* store.transaction(Effect.gen(function*() {
+    const user = yield* findUser(ref)
+    yield* store.users.delete(user.id)
+  }))
+})
 
 /** Issues a new API key; the old one stops working at once. */
-export const rotateApiKey = (ref: UserRef): Effect.Effect<{ user: User; apiKey: string }, NotFound, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const user = yield* findUser(ref)
-      const apiKey = newApiKey()
-      yield* store.users.setApiKeyHash(user.id, hashApiKey(apiKey))
-      return { user, apiKey }
-    }))
-  })
+export const rotateApiKey = Effect.fnUntraced(function*(ref: UserRef): Effect.fn.Return<{ user: User; apiKey: string }, NotFound, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const user = yield* findUser(ref)
+    const apiKey = newApiKey()
+    yield* store.users.setApiKeyHash(user.id, hashApiKey(apiKey))
+    return { user, apiKey }
+  }))
+})

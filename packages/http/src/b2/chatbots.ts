@@ -29,35 +29,31 @@ const update = (id: string) =>
 
 export const B2ChatbotsLive = group(ConveneApi, "b2.chatbots", (handlers) =>
   handlers
-    .handleRaw("listWebhooks", ({ urlParams }) =>
-      respond(Effect.gen(function*() {
-        const access = yield* requireAccess
-        return document(yield* Chatbots.listChatbots(access, urlParams.group_id))
-      })))
-    .handleRaw("createWebhook", () =>
-      respond(Effect.gen(function*() {
-        const access = yield* requireAccess
-        const { group_id, ...input } = yield* Effect.flatMap(inputFields("chatbot"), decodeCreate)
-        return document([yield* Chatbots.createChatbot(access, group_id, input)])
-      })))
+    .handleRaw("listWebhooks", Effect.fnUntraced(function*({ urlParams }) {
+      const access = yield* requireAccess
+      return document(yield* Chatbots.listChatbots(access, urlParams.group_id))
+    }, respond))
+    .handleRaw("createWebhook", Effect.fnUntraced(function*() {
+      const access = yield* requireAccess
+      const { group_id, ...input } = yield* Effect.flatMap(inputFields("chatbot"), decodeCreate)
+      return document([yield* Chatbots.createChatbot(access, group_id, input)])
+    }, respond))
     .handleRaw("updateWebhook", ({ path }) => update(path.id))
     .handleRaw("replaceWebhook", ({ path }) => update(path.id))
-    .handleRaw("deleteWebhook", ({ path }) =>
-      respond(Effect.gen(function*() {
-        const access = yield* requireAccess
-        yield* Chatbots.deleteChatbot(access, yield* chatbotId(path.id))
-        return ok({ success: true })
-      })))
-    .handleRaw("checkWebhook", () =>
-      respond(Effect.gen(function*() {
-        const access = yield* requireAccess
-        const settings = yield* Settings
-        const input = yield* Effect.flatMap(inputFields("chatbot"), decodeCheck)
-        const target = yield* Chatbots.checkChatbotDestination(access, input.group_id, input.server)
-        const outcome = yield* Effect.promise(() =>
-          sendJson(target, { method: "POST", url: input.server, body: Rules.testMessage(site(settings.baseUrl)) }))
-        if (!outcome.ok) {
-          return yield* invalid("server", outcome.status === null ? `did not answer (${outcome.error})` : `answered ${outcome.status}`)
-        }
-        return ok({ success: true, status: outcome.status })
-      }))))
+    .handleRaw("deleteWebhook", Effect.fnUntraced(function*({ path }) {
+      const access = yield* requireAccess
+      yield* Chatbots.deleteChatbot(access, yield* chatbotId(path.id))
+      return ok({ success: true })
+    }, respond))
+    .handleRaw("checkWebhook", Effect.fnUntraced(function*() {
+      const access = yield* requireAccess
+      const settings = yield* Settings
+      const input = yield* Effect.flatMap(inputFields("chatbot"), decodeCheck)
+      const target = yield* Chatbots.checkChatbotDestination(access, input.group_id, input.server)
+      const outcome = yield* Effect.promise(() =>
+        sendJson(target, { method: "POST", url: input.server, body: Rules.testMessage(site(settings.baseUrl)) }))
+      if (!outcome.ok) {
+        return yield* invalid("server", outcome.status === null ? `did not answer (${outcome.error})` : `answered ${outcome.status}`)
+      }
+      return ok({ success: true, status: outcome.status })
+    }, respond)))

@@ -13,17 +13,16 @@ const input = Effect.flatMap(inputFields("comment"), decodeInput)
 
 /** A path id that is not a whole number names no comment. */
 /** Runs a use case on one comment and answers with the comment, its discussion, thread and author. */
-const one = <E, R>(run: (access: Access) => Effect.Effect<Comments.CommentView, E, R>) =>
-  Effect.gen(function*() {
-    const access = yield* requireAccess
-    const view = yield* run(access)
-    const users = yield* Comments.authors([view])
-    return ok(envelope(ALL, "comments", [commentJson(view.comment)], [
-      { type: "discussion", root: "discussions", records: [discussionJson(view)] },
-      { type: "topic", root: "topics", records: [topicJson(view.topic)] },
-      { type: "user", root: "users", records: users.map((u) => userJson(access, u)) }
-    ]))
-  })
+const one = Effect.fnUntraced(function*<E, R>(run: (access: Access) => Effect.Effect<Comments.CommentView, E, R>) {
+  const access = yield* requireAccess
+  const view = yield* run(access)
+  const users = yield* Comments.authors([view])
+  return ok(envelope(ALL, "comments", [commentJson(view.comment)], [
+    { type: "discussion", root: "discussions", records: [discussionJson(view)] },
+    { type: "topic", root: "topics", records: [topicJson(view.topic)] },
+    { type: "user", root: "users", records: users.map((u) => userJson(access, u)) }
+  ]))
+})
 
 const update = (id: string) =>
   one((access) => Effect.flatMap(numericId(id, "Comment"), (n) => Effect.flatMap(input, (i) => Comments.updateComment(access, n, i))))

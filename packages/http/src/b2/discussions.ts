@@ -26,12 +26,11 @@ const document = (access: Access, opts: ResponseOptions, views: ReadonlyArray<Vi
   Effect.map(discussionRelated(access, opts, views, true), (rel) => envelope(opts, "discussions", views.map(discussionJson), rel, total))
 
 /** Runs a use case on one discussion and answers with the discussion document. */
-const one = <E, R>(run: (access: Access) => Effect.Effect<View, E, R>, opts: ResponseOptions = ALL) =>
-  Effect.gen(function*() {
-    const access = yield* requireAccess
-    const view = yield* run(access)
-    return ok(yield* document(access, opts, [view]))
-  })
+const one = Effect.fnUntraced(function*<E, R>(run: (access: Access) => Effect.Effect<View, E, R>, opts: ResponseOptions = ALL) {
+  const access = yield* requireAccess
+  const view = yield* run(access)
+  return ok(yield* document(access, opts, [view]))
+})
 
 const decodeInput = decode(Inputs.DiscussionInput)
 const input = Effect.flatMap(inputFields("discussion"), decodeInput)
@@ -45,12 +44,11 @@ const update = (id: string) => respond(one((access) => Effect.flatMap(input, (i)
 
 export const B2DiscussionsLive = group(ConveneApi, "b2.discussions", (handlers) =>
   handlers
-    .handleRaw("listDiscussions", ({ urlParams }) =>
-      respond(Effect.gen(function*() {
-        const { access, groupId, opts, page } = yield* groupListRequest(urlParams)
-        const list = yield* Discussions.listDiscussions(access, groupId, urlParams.status ?? "open", page)
-        return ok(yield* document(access, opts, list.records, list.total))
-      })))
+    .handleRaw("listDiscussions", Effect.fnUntraced(function*({ urlParams }) {
+      const { access, groupId, opts, page } = yield* groupListRequest(urlParams)
+      const list = yield* Discussions.listDiscussions(access, groupId, urlParams.status ?? "open", page)
+      return ok(yield* document(access, opts, list.records, list.total))
+    }, respond))
     .handleRaw("createDiscussion", () => createDiscussionResponse)
     .handleRaw("getDiscussion", ({ path, urlParams }) => showDiscussionResponse(path.id, responseOptions(urlParams)))
     .handleRaw("updateDiscussion", ({ path }) => update(path.id))

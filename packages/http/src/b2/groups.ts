@@ -34,17 +34,15 @@ const groupsDocument = (access: Access, opts: ResponseOptions, views: ReadonlyAr
 
 export const B2GroupsLive = group(ConveneApi, "b2.groups", (handlers) =>
   handlers
-    .handleRaw("listGroups", ({ urlParams }) =>
-      respond(Effect.gen(function*() {
-        const access = yield* requireAccess
-        const opts = responseOptions(urlParams)
-        const views = yield* Groups.listGroupsFor(access)
-        return ok(yield* groupsDocument(access, opts, views))
-      })))
-    .handleRaw("getGroup", ({ path, urlParams }) =>
-      respond(Effect.gen(function*() {
-        const access = yield* requireAccess
-        const opts = responseOptions(urlParams)
-        const view = yield* Groups.showGroup(access, path.id)
-        return ok(yield* groupsDocument(access, opts, [view]))
-      }))))
+    .handleRaw("listGroups", Effect.fnUntraced(function*({ urlParams }) {
+      const access = yield* requireAccess
+      const opts = responseOptions(urlParams)
+      const views = yield* Groups.listGroupsFor(access)
+      return ok(yield* groupsDocument(access, opts, views))
+    }, respond))
+    .handleRaw("getGroup", Effect.fnUntraced(function*({ path, urlParams }) {
+      const access = yield* requireAccess
+      const opts = responseOptions(urlParams)
+      const view = yield* Groups.showGroup(access, path.id)
+      return ok(yield* groupsDocument(access, opts, [view]))
+    }, respond)))

@@ -12,7 +12,7 @@ import { groupJson, membershipJson, userJson } from "../serializers.js"
 const decodeSync = decode(Inputs.MembershipsInput)
 
 /** GET /memberships, shared with /api/b1. */
-export const listMembershipsResponse = (params: Parameters<typeof groupListRequest>[0]) => respond(Effect.gen(function*() {
+export const listMembershipsResponse = Effect.fnUntraced(function*(params: Parameters<typeof groupListRequest>[0]) {
   const { access, groupId, opts, page } = yield* groupListRequest(params)
   const list = yield* Memberships.listMemberships(access, groupId, page)
   const emails = new Map(list.users.map((u) => [u.id, u.email]))
@@ -27,7 +27,7 @@ export const listMembershipsResponse = (params: Parameters<typeof groupListReque
     ],
     list.total
   ))
-}))
+}, respond)
 
 /** POST /memberships, shared with /api/b1. */
 export const syncMembershipsResponse = respond(Effect.gen(function*() {

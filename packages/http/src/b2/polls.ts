@@ -28,12 +28,11 @@ const document = (access: Access, opts: ResponseOptions, views: ReadonlyArray<Vi
     ], total))
 
 /** Runs a use case that yields one poll and answers with the poll document. */
-const one = <E extends ApiError, R>(run: (access: Access) => Effect.Effect<View, E, R>, opts: ResponseOptions = ALL) =>
-  respond(Effect.gen(function*() {
-    const access = yield* requireAccess
-    const view = yield* run(access)
-    return ok(yield* document(access, opts, [view]))
-  }))
+const one = Effect.fnUntraced(function*<E extends ApiError, R>(run: (access: Access) => Effect.Effect<View, E, R>, opts: ResponseOptions = ALL) {
+  const access = yield* requireAccess
+  const view = yield* run(access)
+  return ok(yield* document(access, opts, [view]))
+}, respond)
 
 const decodeCreate = decode(Inputs.PollInput)
 const decodePatch = decode(Inputs.PollPatchInput)
@@ -52,12 +51,11 @@ export const showPollResponse = (id: string, opts: ResponseOptions) => one((acce
 
 export const B2PollsLive = group(ConveneApi, "b2.polls", (handlers) =>
   handlers
-    .handleRaw("listPolls", ({ urlParams }) =>
-      respond(Effect.gen(function*() {
-        const { access, groupId, opts, page } = yield* groupListRequest(urlParams)
-        const list = yield* Polls.listPolls(access, groupId, urlParams.status ?? "active", page)
-        return ok(yield* document(access, opts, list.records, list.total))
-      })))
+    .handleRaw("listPolls", Effect.fnUntraced(function*({ urlParams }) {
+      const { access, groupId, opts, page } = yield* groupListRequest(urlParams)
+      const list = yield* Polls.listPolls(access, groupId, urlParams.status ?? "active", page)
+      return ok(yield* document(access, opts, list.records, list.total))
+    }, respond))
     .handleRaw("createPoll", () => createPollResponse)
     .handleRaw("getPoll", ({ path, urlParams }) => showPollResponse(path.id, responseOptions(urlParams)))
     .handleRaw("updatePoll", ({ path }) => update(path.id))

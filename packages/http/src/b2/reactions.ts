@@ -12,18 +12,16 @@ const decodeInput = decode(Inputs.ReactionInput)
 
 export const B2ReactionsLive = group(ConveneApi, "b2.reactions", (handlers) =>
   handlers
-    .handleRaw("createReaction", () =>
-      respond(Effect.gen(function*() {
-        const access = yield* requireAccess
-        const input = yield* Effect.flatMap(inputFields("reaction"), decodeInput)
-        const reaction = yield* Reactions.addReaction(access, input)
-        return ok(envelope(ALL, "reactions", [reactionJson(reaction)], [
-          { type: "user", root: "users", records: [userJson(access, access.user)] }
-        ]))
-      })))
-    .handleRaw("deleteReaction", ({ path }) =>
-      respond(Effect.gen(function*() {
-        const access = yield* requireAccess
-        yield* Reactions.removeReaction(access, yield* numericId(path.id, "Reaction"))
-        return ok({ success: true })
-      }))))
+    .handleRaw("createReaction", Effect.fnUntraced(function*() {
+      const access = yield* requireAccess
+      const input = yield* Effect.flatMap(inputFields("reaction"), decodeInput)
+      const reaction = yield* Reactions.addReaction(access, input)
+      return ok(envelope(ALL, "reactions", [reactionJson(reaction)], [
+        { type: "user", root: "users", records: [userJson(access, access.user)] }
+      ]))
+    }, respond))
+    .handleRaw("deleteReaction", Effect.fnUntraced(function*({ path }) {
+      const access = yield* requireAccess
+      yield* Reactions.removeReaction(access, yield* numericId(path.id, "Reaction"))
+      return ok({ success: true })
+    }, respond)))

@@ -13,21 +13,20 @@ const typesParam = (p: { type?: string | undefined; types?: string | undefined }
 
 /** `search_results` with the groups and authors of the results; bounded (at most 20), so `meta` has no total. */
 export const B2SearchLive = group(ConveneApi, "b2.search", (handlers) =>
-  handlers.handleRaw("searchContent", ({ urlParams: p }) =>
-    respond(Effect.gen(function*() {
-      const access = yield* requireAccess
-      const opts = responseOptions(p)
-      const found = yield* Search.search(access, {
-        query: p.query,
-        group_id: p.group_id,
-        org_id: p.org_id,
-        types: typesParam(p),
-        tag: p.tag,
-        author_id: p.author_id,
-        order: p.order
-      }, { groups: wants(opts, "group") })
-      return ok(envelope(opts, "search_results", found.results.map(searchResultJson), [
-        { type: "group", root: "groups", records: found.groups.map(groupJson) },
-        { type: "user", root: "users", records: found.users.map((u) => userJson(access, u)) }
-      ]))
-    }))))
+  handlers.handleRaw("searchContent", Effect.fnUntraced(function*({ urlParams: p }) {
+    const access = yield* requireAccess
+    const opts = responseOptions(p)
+    const found = yield* Search.search(access, {
+      query: p.query,
+      group_id: p.group_id,
+      org_id: p.org_id,
+      types: typesParam(p),
+      tag: p.tag,
+      author_id: p.author_id,
+      order: p.order
+    }, { groups: wants(opts, "group") })
+    return ok(envelope(opts, "search_results", found.results.map(searchResultJson), [
+      { type: "group", root: "groups", records: found.groups.map(groupJson) },
+      { type: "user", root: "users", records: found.users.map((u) => userJson(access, u)) }
+    ]))
+  }, respond)))

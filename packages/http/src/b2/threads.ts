@@ -23,57 +23,52 @@ import {
 import { discussionRelated } from "./discussions.js"
 
 /** `threads` (topic records) with their discussions, groups and authors. */
-const threadsDocument = (access: Access, opts: ResponseOptions, topics: ReadonlyArray<Topic>, total?: number) =>
-  Effect.gen(function*() {
-    const views = yield* Discussions.viewsOfTopics(topics)
-    const rel = yield* discussionRelated(access, opts, views, false)
-    return envelope(opts, "threads", topics.map(topicJson), [
-      { type: "discussion", root: "discussions", records: views.map(discussionJson) },
-      ...rel
-    ], total)
-  })
+const threadsDocument = Effect.fnUntraced(function*(access: Access, opts: ResponseOptions, topics: ReadonlyArray<Topic>, total?: number) {
+  const views = yield* Discussions.viewsOfTopics(topics)
+  const rel = yield* discussionRelated(access, opts, views, false)
+  return envelope(opts, "threads", topics.map(topicJson), [
+    { type: "discussion", root: "discussions", records: views.map(discussionJson) },
+    ...rel
+  ], total)
+})
 
 /** The thread id from the path; a malformed id names no thread (404, like an invisible one). */
 const threadId = (id: string) => numericId(id, "Thread")
 
 export const B2ThreadsLive = group(ConveneApi, "b2.threads", (handlers) =>
   handlers
-    .handleRaw("listThreads", ({ urlParams }) =>
-      respond(Effect.gen(function*() {
-        const access = yield* requireAccess
-        const opts = responseOptions(urlParams)
-        const list = yield* Threads.listThreads(access, page(urlParams))
-        return ok(yield* threadsDocument(access, opts, list.records, list.total))
-      })))
-    .handleRaw("getThread", ({ path, urlParams }) =>
-      respond(Effect.gen(function*() {
-        const access = yield* requireAccess
-        const opts = responseOptions(urlParams)
-        const { topic } = yield* Threads.findThread(access, yield* threadId(path.id))
-        return ok(yield* threadsDocument(access, opts, [topic]))
-      })))
-    .handleRaw("listThreadItems", ({ path, urlParams }) =>
-      respond(Effect.gen(function*() {
-        const access = yield* requireAccess
-        const opts = responseOptions(urlParams)
-        const t = yield* Threads.threadContents(access, yield* threadId(path.id))
-        const groups = wants(opts, "group") && t.group !== undefined ? yield* Groups.viewGroups([t.group]) : []
-        const polls = new Map(t.polls.map((v) => [v.poll.id, v]))
-        return ok(envelope(opts, "items", t.items.map(itemJson), [
-          { type: "discussion", root: "discussions", records: t.discussion === undefined ? [] : [discussionJson({ ...t, discussion: t.discussion })] },
-          { type: "comment", root: "comments", records: t.comments.map(commentJson) },
-          { type: "poll", root: "polls", records: t.polls.map((v) => pollJson(access, v)) },
-          { type: "poll_option", root: "poll_options", records: t.polls.flatMap((v) => v.options.map((o) => pollOptionJson(v, o))) },
-          { type: "stance", root: "stances", records: t.stances.map((st) => stanceJson(access, polls.get(st.poll_id)!, st)) },
-          { type: "outcome", root: "outcomes", records: t.outcomes.map(outcomeJson) },
-          { type: "reaction", root: "reactions", records: t.reactions.map(reactionJson) },
-          { type: "topic", root: "topics", records: [topicJson(t.topic)] },
-          { type: "group", root: "groups", records: groups.map(groupJson) },
-          { type: "user", root: "users", records: t.users.map((u) => userJson(access, u)) }
-        ], t.items.length))
-      })))
-    .handleRaw("getThreadMarkdown", ({ path }) =>
-      respond(Effect.gen(function*() {
-        const access = yield* requireAccess
-        return ok({ markdown: yield* Threads.threadMarkdown(access, yield* threadId(path.id)) })
-      }))))
+    .handleRaw("listThreads", Effect.fnUntraced(function*({ urlParams }) {
+      const access = yield* requireAccess
+      const opts = responseOptions(urlParams)
+      const list = yield* Threads.listThreads(access, page(urlParams))
+      return ok(yield* threadsDocument(access, opts, list.records, list.total))
+    }, respond))
+    .handleRaw("getThread", Effect.fnUntraced(function*({ path, urlParams }) {
+      const access = yield* requireAccess
+      const opts = responseOptions(urlParams)
+      const { topic } = yield* Threads.findThread(access, yield* threadId(path.id))
+      return ok(yield* threadsDocument(access, opts, [topic]))
+    }, respond))
+    .handleRaw("listThreadItems", Effect.fnUntraced(function*({ path, urlParams }) {
+      const access = yield* requireAccess
+      const opts = responseOptions(urlParams)
+      const t = yield* Threads.threadContents(access, yield* threadId(path.id))
+      const groups = wants(opts, "group") && t.group !== undefined ? yield* Groups.viewGroups([t.group]) : []
+      const polls = new Map(t.polls.map((v) => [v.poll.id, v]))
+      return ok(envelope(opts, "items", t.items.map(itemJson), [
+        { type: "discussion", root: "discussions", records: t.discussion === undefined ? [] : [discussionJson({ ...t, discussion: t.discussion })] },
+        { type: "comment", root: "comments", records: t.comments.map(commentJson) },
+        { type: "poll", root: "polls", records: t.polls.map((v) => pollJson(access, v)) },
+        { type: "poll_option", root: "poll_options", records: t.polls.flatMap((v) => v.options.map((o) => pollOptionJson(v, o))) },
+        { type: "stance", root: "stances", records: t.stances.map((st) => stanceJson(access, polls.get(st.poll_id)!, st)) },
+        { type: "outcome", root: "outcomes", records: t.outcomes.map(outcomeJson) },
+        { type: "reaction", root: "reactions", records: t.reactions.map(reactionJson) },
+        { type: "topic", root: "topics", records: [topicJson(t.topic)] },
+        { type: "group", root: "groups", records: groups.map(groupJson) },
+        { type: "user", root: "users", records: t.users.map((u) => userJson(access, u)) }
+      ], t.items.length))
+    }, respond))
+    .handleRaw("getThreadMarkdown", Effect.fnUntraced(function*({ path }) {
+      const access = yield* requireAccess
+      return ok({ markdown: yield* Threads.threadMarkdown(access, yield* threadId(path.id)) })
+    }, respond)))

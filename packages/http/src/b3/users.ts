@@ -36,12 +36,11 @@ const serve = <R1, R2>(ref: Effect.Effect<Ref, ApiError, R1>, run: (ref: Ref) =>
 
 export const B3UsersLive = group(ConveneApi, "b3.users", (handlers) =>
   handlers
-    .handleRaw("listServerUsers", ({ urlParams: p }) =>
-      respond(Effect.gen(function*() {
-        yield* requireServerAdmin
-        const list = yield* Users.listUsers(p.is_admin === undefined ? {} : { is_admin: p.is_admin }, page(p, 200))
-        return ok({ users: list.records.map((u) => serverUserJson(u.user, u.identities)), meta: { root: "users", total: list.total } })
-      })))
+    .handleRaw("listServerUsers", Effect.fnUntraced(function*({ urlParams: p }) {
+      yield* requireServerAdmin
+      const list = yield* Users.listUsers(p.is_admin === undefined ? {} : { is_admin: p.is_admin }, page(p, 200))
+      return ok({ users: list.records.map((u) => serverUserJson(u.user, u.identities)), meta: { root: "users", total: list.total } })
+    }, respond))
     .handleRaw("getServerUser", ({ path }) => serve(refById(path.id), op.show))
     .handleRaw("updateServerUser", ({ path }) => serve(refById(path.id), op.update))
     .handleRaw("replaceServerUser", ({ path }) => serve(refById(path.id), op.update))

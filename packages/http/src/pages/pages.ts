@@ -122,23 +122,22 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
     const tooMany = (request: HttpServerRequest.HttpServerRequest, e: { message: string; retryAfter: number }) =>
       respond(request, undefined, { ...message("Please wait", e.message, 429), headers: { "retry-after": String(e.retryAfter) } })
 
-    const apiAccess = (user: User, newKey?: string) =>
-      Effect.gen(function*() {
-        const access = yield* run(loadAccess(user))
-        const views = yield* run(Groups.listGroupsFor(access))
-        return {
-          title: "API access",
-          template: "@api-access",
-          data: {
-            name: user.name ?? user.username ?? "",
-            email: user.email ?? "",
-            newKey,
-            apiBase: `${settings.baseUrl.replace(/\/$/, "")}/api/b2`,
-            groups: views.filter((v) => access.memberships.get(v.group.id)?.accepted_at != null).map((v) => ({ id: v.group.id, key: v.group.key, name: v.group.name }))
-          },
-          headers: { "referrer-policy": "no-referrer", "cache-control": "no-store" }
-        } satisfies Page
-      })
+    const apiAccess = Effect.fnUntraced(function*(user: User, newKey?: string) {
+      const access = yield* run(loadAccess(user))
+      const views = yield* run(Groups.listGroupsFor(access))
+      return {
+        title: "API access",
+        template: "@api-access",
+        data: {
+          name: user.name ?? user.username ?? "",
+          email: user.email ?? "",
+          newKey,
+          apiBase: `${settings.baseUrl.replace(/\/$/, "")}/api/b2`,
+          groups: views.filter((v) => access.memberships.get(v.group.id)?.accepted_at != null).map((v) => ({ id: v.group.id, key: v.group.key, name: v.group.name }))
+        },
+        headers: { "referrer-policy": "no-referrer", "cache-control": "no-store" }
+      } satisfies Page
+    })
 
     yield* router.get(at("/assets/convene.css"), Effect.succeed(HttpServerResponse.text(STYLESHEET, {
       contentType: "text/css; charset=utf-8",
@@ -147,31 +146,30 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
 
     // Invitations
 
-    const invitationPage = (request: HttpServerRequest.HttpServerRequest, token: string, error?: string, status = 200) =>
-      Effect.gen(function*() {
-        const view = yield* run(People.showInvitation(token))
-        const user = yield* currentUser(request)
-        if (view === undefined) return respond(request, user, message("Invitation not found", "This invitation link is not valid. Check that you copied the whole link.", 404, { href: "/sign-in", label: "Sign in" }))
-        if (view.state !== "valid") {
-          return respond(request, user, message("Invitation no longer valid",
-            view.state === "used" ? "This invitation has already been accepted." : "This invitation has expired. Ask whoever invited you to invite you again.",
-            410, { href: "/sign-in", label: "Sign in" }))
+    const invitationPage = Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest, token: string, error?: string, status = 200) {
+      const view = yield* run(People.showInvitation(token))
+      const user = yield* currentUser(request)
+      if (view === undefined) return respond(request, user, message("Invitation not found", "This invitation link is not valid. Check that you copied the whole link.", 404, { href: "/sign-in", label: "Sign in" }))
+      if (view.state !== "valid") {
+        return respond(request, user, message("Invitation no longer valid",
+          view.state === "used" ? "This invitation has already been accepted." : "This invitation has expired. Ask whoever invited you to invite you again.",
+          410, { href: "/sign-in", label: "Sign in" }))
+      }
+      const where = view.invitation.kind === "group" ? `join the group ${view.group?.name ?? ""}` : `take part in a ${view.invitation.kind === "poll" ? "poll" : "discussion"}${view.group ? ` of ${view.group.name}` : ""}`
+      return respond(request, user, {
+        title: "You are invited",
+        template: "@invitation",
+        status,
+        data: {
+          token,
+          inviter: view.inviter?.name ?? "An administrator",
+          where,
+          message: view.invitation.message,
+          askName: view.invitee.name === null,
+          error
         }
-        const where = view.invitation.kind === "group" ? `join the group ${view.group?.name ?? ""}` : `take part in a ${view.invitation.kind === "poll" ? "poll" : "discussion"}${view.group ? ` of ${view.group.name}` : ""}`
-        return respond(request, user, {
-          title: "You are invited",
-          template: "@invitation",
-          status,
-          data: {
-            token,
-            inviter: view.inviter?.name ?? "An administrator",
-            where,
-            message: view.invitation.message,
-            askName: view.invitee.name === null,
-            error
-          }
-        })
       })
+    })
 
     yield* router.get(at("/invitations/:token"), Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -267,15 +265,14 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
      * Runs a record page with the reader's access (a signed-out visitor's is Rules.VISITOR: only what is
      * public). A refusal of the core becomes the sign-in prompt or the not-found page: no title leaks.
      */
-    const recordPage = (build: (request: HttpServerRequest.HttpServerRequest, user: User | undefined, access: Access) => Effect.Effect<Page, unknown, Store>) =>
-      Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const user = yield* currentUser(request)
-        const access = user === undefined ? Rules.VISITOR : yield* run(loadAccess(user))
-        const page = yield* Effect.either(run(build(request, user, access)))
-        if (page._tag === "Right") return respond(request, user, page.right)
-        return user === undefined ? signInPrompt(request) : notVisible(request, user)
-      })
+    const recordPage = Effect.fnUntraced(function*(build: (request: HttpServerRequest.HttpServerRequest, user: User | undefined, access: Access) => Effect.Effect<Page, unknown, Store>) {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const user = yield* currentUser(request)
+      const access = user === undefined ? Rules.VISITOR : yield* run(loadAccess(user))
+      const page = yield* Effect.either(run(build(request, user, access)))
+      if (page._tag === "Right") return respond(request, user, page.right)
+      return user === undefined ? signInPrompt(request) : notVisible(request, user)
+    })
 
     const keyParam = Effect.map(HttpRouter.params, (p) => String(p.key ?? ""))
 

@@ -31,26 +31,24 @@ export const pollEvent = (kind: EventKind, poll: Poll, actor: User | null, messa
   })
 
 /** Opening a poll: ballots, the `poll_created` item and event (decisions.md: create non-draft or draft opened). */
-export const openPoll = (poll: Poll, group: Group | undefined, actor: User) =>
-  Effect.gen(function*() {
-    yield* issueBallots(poll, group)
-    yield* pollEvent("poll_created", poll, actor)
-  })
+export const openPoll = Effect.fnUntraced(function*(poll: Poll, group: Group | undefined, actor: User) {
+  yield* issueBallots(poll, group)
+  yield* pollEvent("poll_created", poll, actor)
+})
 
 /** Closing: by a person (`poll_closed_by_user`) or by the scheduler at closing time (`poll_expired`). */
-export const closeNow = (poll: Poll, topic: Topic, actor: User | null, kind: "poll_closed_by_user" | "poll_expired") =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const now = yield* nowIso
-    yield* store.polls.update(poll.id, { closed_at: now, updated_at: now })
-    const closed = (yield* store.polls.byId(poll.id))!
-    if (actor !== null) {
-      yield* recordItem({
-        topic, kind, itemable_type: "Poll", itemable_id: poll.id, actor, parent: yield* pollItemParent(topic, poll), bump: true
-      })
-    }
-    yield* pollEvent(kind, closed, actor)
-  })
+export const closeNow = Effect.fnUntraced(function*(poll: Poll, topic: Topic, actor: User | null, kind: "poll_closed_by_user" | "poll_expired") {
+  const store = yield* Store
+  const now = yield* nowIso
+  yield* store.polls.update(poll.id, { closed_at: now, updated_at: now })
+  const closed = (yield* store.polls.byId(poll.id))!
+  if (actor !== null) {
+    yield* recordItem({
+      topic, kind, itemable_type: "Poll", itemable_id: poll.id, actor, parent: yield* pollItemParent(topic, poll), bump: true
+    })
+  }
+  yield* pollEvent(kind, closed, actor)
+})
 
 /** Items about a poll hang under the poll's own item. */
 export const pollItemParent = (topic: Topic, poll: Poll) =>

@@ -15,14 +15,13 @@ import { topicById, topicContext } from "../threads/kernel.js"
 import { recordRef } from "../../domain/refs.js"
 
 
-export const findPoll = (ref: string | number): Effect.Effect<Poll, NotFound, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const r = recordRef(ref)
-    const poll = "id" in r ? yield* store.polls.byId(r.id) : yield* store.polls.byKey(r.key)
-    if (poll === undefined) return yield* notFound(`Poll ${ref} not found`)
-    return poll
-  })
+export const findPoll = Effect.fnUntraced(function*(ref: string | number): Effect.fn.Return<Poll, NotFound, Store> {
+  const store = yield* Store
+  const r = recordRef(ref)
+  const poll = "id" in r ? yield* store.polls.byId(r.id) : yield* store.polls.byKey(r.key)
+  if (poll === undefined) return yield* notFound(`Poll ${ref} not found`)
+  return poll
+})
 
 export interface PollContext {
   readonly poll: Poll
@@ -36,14 +35,13 @@ export const visiblePoll = (access: Access, ref: string | number): Effect.Effect
   Effect.flatMap(findPoll(ref), (poll) => visibleFoundPoll(access, poll, ref))
 
 /** `visiblePoll` of a poll already read. */
-export const visibleFoundPoll = (access: Access, poll: Poll, ref: string | number): Effect.Effect<PollContext, NotFound, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const ctx = yield* topicContext(access, yield* topicById(poll.topic_id))
-    const ballot = yield* store.stances.latestFor(poll.id, access.user.id)
-    if (!canShowPoll(access, ctx, poll, ballot)) return yield* notFound(`Poll ${ref} not found`)
-    return { poll, ctx, ballot }
-  })
+export const visibleFoundPoll = Effect.fnUntraced(function*(access: Access, poll: Poll, ref: string | number): Effect.fn.Return<PollContext, NotFound, Store> {
+  const store = yield* Store
+  const ctx = yield* topicContext(access, yield* topicById(poll.topic_id))
+  const ballot = yield* store.stances.latestFor(poll.id, access.user.id)
+  if (!canShowPoll(access, ctx, poll, ballot)) return yield* notFound(`Poll ${ref} not found`)
+  return { poll, ctx, ballot }
+})
 
 /** What a reader gets: the poll, its options, results when the reader may see them, the current outcome. */
 export interface PollView {
@@ -76,77 +74,74 @@ const liveBallot = ({ ballot }: PollContext): ReadonlyArray<Stance> =>
   ballot === undefined || ballot.revoked_at !== null ? [] : [ballot]
 
 /** Views of many polls in one query per record type. */
-export const viewPolls = (
+export const viewPolls = Effect.fnUntraced(function*(
   access: Access,
   polls: ReadonlyArray<Poll>,
   known: KnownOfPolls = {}
-): Effect.Effect<ReadonlyArray<PollView>, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const ids = polls.map((p) => p.id)
-    const options = known.options ?? (yield* store.pollOptions.ofPolls(ids))
-    const tallies = yield* store.stances.tallies(ids)
-    const mine = known.mine ?? (yield* store.stances.mineOf(ids, access.user.id))
-    const outcomes = yield* store.outcomes.latestOf(ids)
-    const topics = new Map((known.topics ?? (yield* store.topics.byIds([...new Set(polls.map((p) => p.topic_id))]))).map((t) => [t.id, t]))
-    const discussions = yield* store.discussions.byTopicIds([...topics.values()].filter((t) => t.topicable_type === "Discussion").map((t) => t.id))
-    return polls.map((poll) => {
-      const opts = options.filter((o) => o.poll_id === poll.id)
-      const myStance = mine.find((s) => s.poll_id === poll.id)
-      const visible = canSeeResults(poll, myStance)
-      const results = resultsFromTally(poll.poll_type, opts, tallies.get(poll.id)!, poll.anonymous)
-      return {
-        poll,
-        topic: topics.get(poll.topic_id)!,
-        options: opts,
-        results: visible ? results : null,
-        voters_count: results.voters_count,
-        cast_count: results.cast_count,
-        my_stance: myStance,
-        outcome: outcomes.find((o) => o.poll_id === poll.id),
-        discussion_id: discussions.find((d) => d.topic_id === poll.topic_id)?.id ?? null
-      }
-    })
+): Effect.fn.Return<ReadonlyArray<PollView>, never, Store> {
+  const store = yield* Store
+  const ids = polls.map((p) => p.id)
+  const options = known.options ?? (yield* store.pollOptions.ofPolls(ids))
+  const tallies = yield* store.stances.tallies(ids)
+  const mine = known.mine ?? (yield* store.stances.mineOf(ids, access.user.id))
+  const outcomes = yield* store.outcomes.latestOf(ids)
+  const topics = new Map((known.topics ?? (yield* store.topics.byIds([...new Set(polls.map((p) => p.topic_id))]))).map((t) => [t.id, t]))
+  const discussions = yield* store.discussions.byTopicIds([...topics.values()].filter((t) => t.topicable_type === "Discussion").map((t) => t.id))
+  return polls.map((poll) => {
+    const opts = options.filter((o) => o.poll_id === poll.id)
+    const myStance = mine.find((s) => s.poll_id === poll.id)
+    const visible = canSeeResults(poll, myStance)
+    const results = resultsFromTally(poll.poll_type, opts, tallies.get(poll.id)!, poll.anonymous)
+    return {
+      poll,
+      topic: topics.get(poll.topic_id)!,
+      options: opts,
+      results: visible ? results : null,
+      voters_count: results.voters_count,
+      cast_count: results.cast_count,
+      my_stance: myStance,
+      outcome: outcomes.find((o) => o.poll_id === poll.id),
+      discussion_id: discussions.find((d) => d.topic_id === poll.topic_id)?.id ?? null
+    }
   })
+})
 
 export const showPoll = (access: Access, ref: string): Effect.Effect<PollView, NotFound, Store> =>
   Effect.flatMap(visiblePoll(access, ref), (found) =>
     Effect.map(viewPolls(access, [found.poll], { topics: [found.ctx.topic], mine: liveBallot(found) }), (v) => v[0]!))
 
 /** GET /polls: the group's polls the caller may see; group unknown → 404, invisible group → 403. */
-export const listPolls = (
+export const listPolls = Effect.fnUntraced(function*(
   access: Access,
   groupId: Id,
   status: PollStatus,
   page: Page
-): Effect.Effect<Paged<PollView>, NotFound | Forbidden, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const group = yield* store.groups.byId(groupId)
-    if (group === undefined) return yield* notFound(`Group ${groupId} not found`)
-    const scope = groupTopicScope(access, group)
-    if (scope.allIn.length === 0 && scope.publicIn.length === 0) return yield* forbidden("Not authorized to show Group.")
-    const polls = yield* store.polls.inGroup(scope, group.id, status, page)
-    const total = yield* store.polls.countInGroup(scope, group.id, status)
-    return { records: yield* viewPolls(access, polls), total }
-  })
+): Effect.fn.Return<Paged<PollView>, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  const group = yield* store.groups.byId(groupId)
+  if (group === undefined) return yield* notFound(`Group ${groupId} not found`)
+  const scope = groupTopicScope(access, group)
+  if (scope.allIn.length === 0 && scope.publicIn.length === 0) return yield* forbidden("Not authorized to show Group.")
+  const polls = yield* store.polls.inGroup(scope, group.id, status, page)
+  const total = yield* store.polls.countInGroup(scope, group.id, status)
+  return { records: yield* viewPolls(access, polls), total }
+})
 
 /** Groups and people that poll documents side-load, in one query per type. */
-export const related = (
+export const related = Effect.fnUntraced(function*(
   access: Access,
   views: ReadonlyArray<PollView>,
   want: { groups: boolean; users: boolean }
-): Effect.Effect<{ groups: ReadonlyArray<GroupView>; users: ReadonlyArray<User> }, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const groups = want.groups ? yield* viewGroupsById(views.flatMap((v) => (v.poll.group_id === null ? [] : [v.poll.group_id]))) : []
-    const userIds = new Set<Id>([access.user.id])
-    for (const v of views) {
-      userIds.add(v.poll.author_id)
-      if (v.outcome !== undefined) userIds.add(v.outcome.author_id)
-      // the voters named in results (the first few per option)
-      for (const r of v.results?.options ?? []) for (const id of r.voter_ids) userIds.add(id)
-    }
-    const users = want.users ? yield* store.users.byIds([...userIds]) : []
-    return { groups, users }
-  })
+): Effect.fn.Return<{ groups: ReadonlyArray<GroupView>; users: ReadonlyArray<User> }, never, Store> {
+  const store = yield* Store
+  const groups = want.groups ? yield* viewGroupsById(views.flatMap((v) => (v.poll.group_id === null ? [] : [v.poll.group_id]))) : []
+  const userIds = new Set<Id>([access.user.id])
+  for (const v of views) {
+    userIds.add(v.poll.author_id)
+    if (v.outcome !== undefined) userIds.add(v.outcome.author_id)
+    // the voters named in results (the first few per option)
+    for (const r of v.results?.options ?? []) for (const id of r.voter_ids) userIds.add(id)
+  }
+  const users = want.users ? yield* store.users.byIds([...userIds]) : []
+  return { groups, users }
+})

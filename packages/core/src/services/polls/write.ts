@@ -45,121 +45,117 @@ interface PollRecipients extends Recipients {
  * Invites people to vote: each gets a ballot (and, when not a group member, guest access to the thread);
  * with `notify`, each is told through the mail outbox. The people are the thread kernel's recipients.
  */
-const invite = (poll: Poll, ctx: TopicContext, actor: User, r: PollRecipients) =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const now = yield* nowIso
-    for (const { member, user } of yield* resolveRecipients(ctx.group, actor, r, { includeActor: true })) {
-      if (!member) yield* store.readers.upsert({ topic_id: poll.topic_id, user_id: user.id, inviter_id: actor.id, guest: true, created_at: now })
-      yield* giveBallot(poll, user.id, actor.id)
-      if (r.notify && user.id !== actor.id) {
-        yield* recordThreadMessage(user, {
-          kind: "poll_invitation", group: ctx.group, title: poll.title, actor, message: r.message ?? null, path: `/p/${poll.key}`,
-          ...(member ? {} : { invitation: { kind: "poll" as const, topic: ctx.topic } })
-        })
-      }
+const invite = Effect.fnUntraced(function*(poll: Poll, ctx: TopicContext, actor: User, r: PollRecipients) {
+  const store = yield* Store
+  const now = yield* nowIso
+  for (const { member, user } of yield* resolveRecipients(ctx.group, actor, r, { includeActor: true })) {
+    if (!member) yield* store.readers.upsert({ topic_id: poll.topic_id, user_id: user.id, inviter_id: actor.id, guest: true, created_at: now })
+    yield* giveBallot(poll, user.id, actor.id)
+    if (r.notify && user.id !== actor.id) {
+      yield* recordThreadMessage(user, {
+        kind: "poll_invitation", group: ctx.group, title: poll.title, actor, message: r.message ?? null, path: `/p/${poll.key}`,
+        ...(member ? {} : { invitation: { kind: "poll" as const, topic: ctx.topic } })
+      })
     }
-  })
+  }
+})
 
 /** The thread a new poll joins (`discussion_id` or `topic_id`), or none for a poll of its own. */
-const targetThread = (access: Access, input: PollInput) =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    if (input.discussion_id != null) {
-      const d = yield* store.discussions.byId(input.discussion_id)
-      if (d === undefined || d.discarded_at !== null) return yield* notFound(`Discussion ${input.discussion_id} not found`)
-      return yield* topicContext(access, yield* topicById(d.topic_id))
-    }
-    if (input.topic_id != null) {
-      const t = yield* store.topics.byId(input.topic_id)
-      if (t === undefined || t.discarded_at !== null) return yield* notFound(`Thread ${input.topic_id} not found`)
-      return yield* topicContext(access, t)
-    }
-    return undefined
-  })
+const targetThread = Effect.fnUntraced(function*(access: Access, input: PollInput) {
+  const store = yield* Store
+  if (input.discussion_id != null) {
+    const d = yield* store.discussions.byId(input.discussion_id)
+    if (d === undefined || d.discarded_at !== null) return yield* notFound(`Discussion ${input.discussion_id} not found`)
+    return yield* topicContext(access, yield* topicById(d.topic_id))
+  }
+  if (input.topic_id != null) {
+    const t = yield* store.topics.byId(input.topic_id)
+    if (t === undefined || t.discarded_at !== null) return yield* notFound(`Thread ${input.topic_id} not found`)
+    return yield* topicContext(access, t)
+  }
+  return undefined
+})
 
 /** POST /polls (the spec's "Poll create rules"). */
-export const createPoll = (access: Access, input: PollInput): Effect.Effect<PollView, NotFound | Forbidden | Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const settingsProblem = pollSettingsErrors(input)
-    if (settingsProblem !== null) return yield* invalid(settingsProblem[0], settingsProblem[1])
-    const type = input.poll_type as PollType
-    if (isBlank(input.title)) return yield* invalid("title", "can't be blank")
-    const hide = (input.hide_results ?? "off") as HideResults
-    const notify = (input.notify_on_closing_soon ?? "nobody") as NotifyOnClosingSoon
-    const names = input.options ?? POLL_TYPE_FACTS[type].defaultOptions
-    const optionProblem = optionsErrors(type, names)
-    if (optionProblem !== null) return yield* invalid("options", optionProblem)
-    const config = ballotConfig(type, input)
-    const configProblem = configErrors(config)
-    if (configProblem !== null) return yield* invalid(configProblem[0], configProblem[1])
-    yield* checkEmails("recipient_emails", input.recipient_emails)
-    const now = yield* nowIso
-    const closingAt = yield* closingTime(input.closing_at, now)
+export const createPoll = Effect.fnUntraced(function*(access: Access, input: PollInput): Effect.fn.Return<PollView, NotFound | Forbidden | Invalid, Store> {
+  const store = yield* Store
+  const settingsProblem = pollSettingsErrors(input)
+  if (settingsProblem !== null) return yield* invalid(settingsProblem[0], settingsProblem[1])
+  const type = input.poll_type as PollType
+  if (isBlank(input.title)) return yield* invalid("title", "can't be blank")
+  const hide = (input.hide_results ?? "off") as HideResults
+  const notify = (input.notify_on_closing_soon ?? "nobody") as NotifyOnClosingSoon
+  const names = input.options ?? POLL_TYPE_FACTS[type].defaultOptions
+  const optionProblem = optionsErrors(type, names)
+  if (optionProblem !== null) return yield* invalid("options", optionProblem)
+  const config = ballotConfig(type, input)
+  const configProblem = configErrors(config)
+  if (configProblem !== null) return yield* invalid(configProblem[0], configProblem[1])
+  yield* checkEmails("recipient_emails", input.recipient_emails)
+  const now = yield* nowIso
+  const closingAt = yield* closingTime(input.closing_at, now)
 
-    return yield* store.transaction(Effect.gen(function*() {
-      const thread = yield* targetThread(access, input)
-      // group_id is ignored when the poll joins a thread: the thread's group is the poll's group
-      const group = thread !== undefined
-        ? thread.group
-        : input.group_id == null
-        ? undefined
-        : yield* store.groups.byId(input.group_id)
-      if (thread === undefined && input.group_id == null) return yield* invalid("group_id", "can't be blank")
-      if (thread === undefined && group === undefined) return yield* notFound(`Group ${input.group_id} not found`)
-      if (!canStartPoll(access, group, thread)) return yield* forbidden("Not authorized to create Poll.")
-      const topic = thread?.topic ?? (yield* store.topics.insert({
-        group_id: group!.id,
-        topicable_type: "Poll",
-        topicable_id: null,
-        private: privateDefault(group!),
-        tags: [],
-        max_depth: 3,
-        last_activity_at: now,
-        created_at: now
-      }))
-      const poll = yield* store.polls.insert({
-        ...config,
-        key: newRecordKey(),
-        topic_id: topic.id,
-        author_id: access.user.id,
-        title: input.title!.trim(),
-        details: cleanBody(input.details ?? "", input.details_format ?? "md"),
-        details_format: input.details_format ?? "md",
-        closing_at: closingAt,
-        opened_at: closingAt === null ? null : now,
-        specified_voters_only: input.specified_voters_only ?? false,
-        hide_results: hide as HideResults,
-        shuffle_options: input.shuffle_options ?? false,
-        anonymous: input.anonymous ?? false,
-        notify_on_closing_soon: notify as NotifyOnClosingSoon,
-        created_at: now
-      })
-      yield* store.pollOptions.replace(poll.id, orderOptions(type, names))
-      if (thread === undefined) yield* store.topics.update(topic.id, { topicable_id: poll.id, updated_at: now })
-      const placed = thread === undefined ? { ...topic, topicable_id: poll.id } : topic
-      yield* recordItem({
-        topic: placed,
-        kind: "poll_created",
-        itemable_type: "Poll",
-        itemable_id: poll.id,
-        actor: access.user,
-        parent: thread === undefined ? null : yield* rootItem(placed),
-        bump: true
-      })
-      const ctx = yield* topicContext(access, placed)
-      yield* invite(poll, ctx, access.user, { ...recipientsOf(input), notify: input.notify_recipients ?? false })
-      if (poll.opened_at !== null) yield* openPoll(poll, group, access.user)
-      return yield* reload(access, poll.id)
+  return yield* store.transaction(Effect.gen(function*() {
+    const thread = yield* targetThread(access, input)
+    // group_id is ignored when the poll joins a thread: the thread's group is the poll's group
+    const group = thread !== undefined
+      ? thread.group
+      : input.group_id == null
+      ? undefined
+      : yield* store.groups.byId(input.group_id)
+    if (thread === undefined && input.group_id == null) return yield* invalid("group_id", "can't be blank")
+    if (thread === undefined && group === undefined) return yield* notFound(`Group ${input.group_id} not found`)
+    if (!canStartPoll(access, group, thread)) return yield* forbidden("Not authorized to create Poll.")
+    const topic = thread?.topic ?? (yield* store.topics.insert({
+      group_id: group!.id,
+      topicable_type: "Poll",
+      topicable_id: null,
+      private: privateDefault(group!),
+      tags: [],
+      max_depth: 3,
+      last_activity_at: now,
+      created_at: now
     }))
-  })
+    const poll = yield* store.polls.insert({
+      ...config,
+      key: newRecordKey(),
+      topic_id: topic.id,
+      author_id: access.user.id,
+      title: input.title!.trim(),
+      details: cleanBody(input.details ?? "", input.details_format ?? "md"),
+      details_format: input.details_format ?? "md",
+      closing_at: closingAt,
+      opened_at: closingAt === null ? null : now,
+      specified_voters_only: input.specified_voters_only ?? false,
+      hide_results: hide as HideResults,
+      shuffle_options: input.shuffle_options ?? false,
+      anonymous: input.anonymous ?? false,
+      notify_on_closing_soon: notify as NotifyOnClosingSoon,
+      created_at: now
+    })
+    yield* store.pollOptions.replace(poll.id, orderOptions(type, names))
+    if (thread === undefined) yield* store.topics.update(topic.id, { topicable_id: poll.id, updated_at: now })
+    const placed = thread === undefined ? { ...topic, topicable_id: poll.id } : topic
+    yield* recordItem({
+      topic: placed,
+      kind: "poll_created",
+      itemable_type: "Poll",
+      itemable_id: poll.id,
+      actor: access.user,
+      parent: thread === undefined ? null : yield* rootItem(placed),
+      bump: true
+    })
+    const ctx = yield* topicContext(access, placed)
+    yield* invite(poll, ctx, access.user, { ...recipientsOf(input), notify: input.notify_recipients ?? false })
+    if (poll.opened_at !== null) yield* openPoll(poll, group, access.user)
+    return yield* reload(access, poll.id)
+  }))
+})
 
-const reload = (access: Access, id: Id) =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return (yield* viewPolls(access, [(yield* store.polls.byId(id))!]))[0]!
-  })
+const reload = Effect.fnUntraced(function*(access: Access, id: Id) {
+  const store = yield* Store
+  return (yield* viewPolls(access, [(yield* store.polls.byId(id))!]))[0]!
+})
 
 /** Update accepts the create fields but the ballot settings (decisions §1 "Poll update fields"). */
 export type PollPatchInput = typeof Inputs.PollPatchInput.Type
@@ -176,97 +172,93 @@ const placementError = (poll: Poll, discussionId: Id | null, input: PollPatchInp
  * PATCH /polls/{id}. Changing options keeps the votes on options that stay and deletes the votes on options
  * removed (Loomio); a draft given a `closing_at` opens (`poll_created`); an open poll cannot become a draft.
  */
-export const updatePoll = (access: Access, ref: string, input: PollPatchInput): Effect.Effect<PollView, NotFound | Forbidden | Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    if (input.title !== undefined && isBlank(input.title)) return yield* invalid("title", "can't be blank")
-    yield* checkEmails("recipient_emails", input.recipient_emails)
-    const now = yield* nowIso
-    return yield* store.transaction(Effect.gen(function*() {
-      const { ctx, poll } = yield* visiblePoll(access, ref)
-      if (!canEditPoll(access, ctx, poll)) return yield* forbidden("Not authorized to update Poll.")
-      const discussionId = ctx.topic.topicable_type === "Discussion" ? ctx.topic.topicable_id : null
-      const problem = pollSettingsErrors(input, poll) ?? placementError(poll, discussionId, input)
-      if (problem !== null) return yield* invalid(problem[0], problem[1])
-      if (input.options !== undefined) {
-        const problem = optionsErrors(poll.poll_type, input.options)
-        if (problem !== null) return yield* invalid("options", problem)
-      }
-      let closingAt = poll.closing_at
-      if (input.closing_at !== undefined) {
-        if (input.closing_at === null && !isDraft(poll)) return yield* invalid("closing_at", "can't be removed from an open poll")
-        closingAt = yield* closingTime(input.closing_at, now)
-      }
-      const opens = isDraft(poll) && closingAt !== null
-      const format = input.details_format ?? (input.details != null ? "md" : poll.details_format)
-      yield* store.polls.update(poll.id, {
-        title: input.title?.trim() ?? poll.title,
-        details: input.details == null ? poll.details : cleanBody(input.details, format),
-        details_format: format,
-        closing_at: closingAt,
-        ...(input.specified_voters_only === undefined ? {} : { specified_voters_only: input.specified_voters_only }),
-        ...(input.hide_results === undefined ? {} : { hide_results: input.hide_results as HideResults }),
-        ...(input.shuffle_options === undefined ? {} : { shuffle_options: input.shuffle_options }),
-        ...(input.anonymous === undefined ? {} : { anonymous: input.anonymous }),
-        ...(input.notify_on_closing_soon === undefined ? {} : { notify_on_closing_soon: input.notify_on_closing_soon as NotifyOnClosingSoon }),
-        ...(opens ? { opened_at: now } : {}),
-        ...(closingAt !== poll.closing_at ? { closing_soon_sent_at: null } : {}),
-        updated_at: now
-      })
-      if (input.options !== undefined) yield* store.pollOptions.replace(poll.id, orderOptions(poll.poll_type, input.options))
-      const updated = (yield* store.polls.byId(poll.id))!
-      yield* invite(updated, ctx, access.user, { ...recipientsOf(input), notify: input.notify_recipients ?? false })
-      if (opens) yield* openPoll(updated, ctx.group, access.user)
-      else yield* pollEvent("poll_edited", updated, access.user, input.recipient_message ?? null)
-      return yield* reload(access, poll.id)
-    }))
-  })
+export const updatePoll = Effect.fnUntraced(function*(access: Access, ref: string, input: PollPatchInput): Effect.fn.Return<PollView, NotFound | Forbidden | Invalid, Store> {
+  const store = yield* Store
+  if (input.title !== undefined && isBlank(input.title)) return yield* invalid("title", "can't be blank")
+  yield* checkEmails("recipient_emails", input.recipient_emails)
+  const now = yield* nowIso
+  return yield* store.transaction(Effect.gen(function*() {
+    const { ctx, poll } = yield* visiblePoll(access, ref)
+    if (!canEditPoll(access, ctx, poll)) return yield* forbidden("Not authorized to update Poll.")
+    const discussionId = ctx.topic.topicable_type === "Discussion" ? ctx.topic.topicable_id : null
+    const problem = pollSettingsErrors(input, poll) ?? placementError(poll, discussionId, input)
+    if (problem !== null) return yield* invalid(problem[0], problem[1])
+    if (input.options !== undefined) {
+      const problem = optionsErrors(poll.poll_type, input.options)
+      if (problem !== null) return yield* invalid("options", problem)
+    }
+    let closingAt = poll.closing_at
+    if (input.closing_at !== undefined) {
+      if (input.closing_at === null && !isDraft(poll)) return yield* invalid("closing_at", "can't be removed from an open poll")
+      closingAt = yield* closingTime(input.closing_at, now)
+    }
+    const opens = isDraft(poll) && closingAt !== null
+    const format = input.details_format ?? (input.details != null ? "md" : poll.details_format)
+    yield* store.polls.update(poll.id, {
+      title: input.title?.trim() ?? poll.title,
+      details: input.details == null ? poll.details : cleanBody(input.details, format),
+      details_format: format,
+      closing_at: closingAt,
+      ...(input.specified_voters_only === undefined ? {} : { specified_voters_only: input.specified_voters_only }),
+      ...(input.hide_results === undefined ? {} : { hide_results: input.hide_results as HideResults }),
+      ...(input.shuffle_options === undefined ? {} : { shuffle_options: input.shuffle_options }),
+      ...(input.anonymous === undefined ? {} : { anonymous: input.anonymous }),
+      ...(input.notify_on_closing_soon === undefined ? {} : { notify_on_closing_soon: input.notify_on_closing_soon as NotifyOnClosingSoon }),
+      ...(opens ? { opened_at: now } : {}),
+      ...(closingAt !== poll.closing_at ? { closing_soon_sent_at: null } : {}),
+      updated_at: now
+    })
+    if (input.options !== undefined) yield* store.pollOptions.replace(poll.id, orderOptions(poll.poll_type, input.options))
+    const updated = (yield* store.polls.byId(poll.id))!
+    yield* invite(updated, ctx, access.user, { ...recipientsOf(input), notify: input.notify_recipients ?? false })
+    if (opens) yield* openPoll(updated, ctx.group, access.user)
+    else yield* pollEvent("poll_edited", updated, access.user, input.recipient_message ?? null)
+    return yield* reload(access, poll.id)
+  }))
+})
 
 /** DELETE /polls/{id}: soft delete; a poll's own thread goes with it. */
-export const deletePoll = (access: Access, ref: string): Effect.Effect<PollView, NotFound | Forbidden, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const { ctx, poll } = yield* visiblePoll(access, ref)
-      if (!canDeletePoll(access, ctx, poll)) return yield* forbidden("Not authorized to destroy Poll.")
-      const now = yield* nowIso
-      yield* store.polls.update(poll.id, { discarded_at: now, discarded_by: access.user.id, updated_at: now })
-      if (ctx.topic.topicable_type === "Poll") yield* store.topics.update(ctx.topic.id, { discarded_at: now, updated_at: now })
-      const [view] = yield* viewPolls(access, [(yield* store.polls.byId(poll.id))!])
-      return view!
-    }))
-  })
+export const deletePoll = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<PollView, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const { ctx, poll } = yield* visiblePoll(access, ref)
+    if (!canDeletePoll(access, ctx, poll)) return yield* forbidden("Not authorized to destroy Poll.")
+    const now = yield* nowIso
+    yield* store.polls.update(poll.id, { discarded_at: now, discarded_by: access.user.id, updated_at: now })
+    if (ctx.topic.topicable_type === "Poll") yield* store.topics.update(ctx.topic.id, { discarded_at: now, updated_at: now })
+    const [view] = yield* viewPolls(access, [(yield* store.polls.byId(poll.id))!])
+    return view!
+  }))
+})
 
-export const closePoll = (access: Access, ref: string): Effect.Effect<PollView, NotFound | Forbidden | Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const { ctx, poll } = yield* visiblePoll(access, ref)
-      if (!isActive(poll)) return yield* invalid("poll", isDraft(poll) ? "is a draft: it has not opened" : "is already closed")
-      if (!canClosePoll(access, ctx, poll)) return yield* forbidden("Not authorized to close Poll.")
-      yield* closeNow(poll, ctx.topic, access.user, "poll_closed_by_user")
-      return yield* reload(access, poll.id)
-    }))
-  })
+export const closePoll = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<PollView, NotFound | Forbidden | Invalid, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const { ctx, poll } = yield* visiblePoll(access, ref)
+    if (!isActive(poll)) return yield* invalid("poll", isDraft(poll) ? "is a draft: it has not opened" : "is already closed")
+    if (!canClosePoll(access, ctx, poll)) return yield* forbidden("Not authorized to close Poll.")
+    yield* closeNow(poll, ctx.topic, access.user, "poll_closed_by_user")
+    return yield* reload(access, poll.id)
+  }))
+})
 
 /** POST /polls/{id}/reopen with a future `closing_at`. Anonymous polls cannot be reopened (Loomio). */
-export const reopenPoll = (access: Access, ref: string, closingAt: string): Effect.Effect<PollView, NotFound | Forbidden | Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const now = yield* nowIso
-    const closing = yield* closingTime(closingAt, now)
-    return yield* store.transaction(Effect.gen(function*() {
-      const { ctx, poll } = yield* visiblePoll(access, ref)
-      if (poll.closed_at === null) return yield* invalid("poll", "is not closed")
-      if (poll.anonymous) return yield* invalid("poll", "is anonymous: anonymous polls cannot be reopened")
-      if (!canReopenPoll(access, ctx, poll)) return yield* forbidden("Not authorized to reopen Poll.")
-      yield* store.polls.update(poll.id, { closed_at: null, closing_at: closing, opened_at: now, closing_soon_sent_at: null, updated_at: now })
-      const reopened = (yield* store.polls.byId(poll.id))!
-      yield* recordItem({
-        topic: ctx.topic, kind: "poll_reopened", itemable_type: "Poll", itemable_id: poll.id, actor: access.user,
-        parent: yield* pollItemParent(ctx.topic, poll), bump: true
-      })
-      yield* pollEvent("poll_reopened", reopened, access.user)
-      return yield* reload(access, poll.id)
-    }))
-  })
+export const reopenPoll = Effect.fnUntraced(function*(access: Access, ref: string, closingAt: string): Effect.fn.Return<PollView, NotFound | Forbidden | Invalid, Store> {
+  const store = yield* Store
+  const now = yield* nowIso
+  const closing = yield* closingTime(closingAt, now)
+  return yield* store.transaction(Effect.gen(function*() {
+    const { ctx, poll } = yield* visiblePoll(access, ref)
+    if (poll.closed_at === null) return yield* invalid("poll", "is not closed")
+    if (poll.anonymous) return yield* invalid("poll", "is anonymous: anonymous polls cannot be reopened")
+    if (!canReopenPoll(access, ctx, poll)) return yield* forbidden("Not authorized to reopen Poll.")
+    yield* store.polls.update(poll.id, { closed_at: null, closing_at: closing, opened_at: now, closing_soon_sent_at: null, updated_at: now })
+    const reopened = (yield* store.polls.byId(poll.id))!
+    yield* recordItem({
+      topic: ctx.topic, kind: "poll_reopened", itemable_type: "Poll", itemable_id: poll.id, actor: access.user,
+      parent: yield* pollItemParent(ctx.topic, poll), bump: true
+    })
+    yield* pollEvent("poll_reopened", reopened, access.user)
+    return yield* reload(access, poll.id)
+  }))
+})

@@ -19,13 +19,12 @@ import { recordThreadMessage, type ThreadMessage } from "../mail.js"
 import { userForEmail } from "../memberships.js"
 
 /** The thread, its group and the caller's reader row: what `rules/topics.ts` decides on. */
-export const topicContext = (access: Access, topic: Topic): Effect.Effect<TopicContext, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const group = topic.group_id === null ? undefined : yield* store.groups.byId(topic.group_id)
-    const reader = yield* store.readers.find(topic.id, access.user.id)
-    return { topic, group, reader }
-  })
+export const topicContext = Effect.fnUntraced(function*(access: Access, topic: Topic): Effect.fn.Return<TopicContext, never, Store> {
+  const store = yield* Store
+  const group = topic.group_id === null ? undefined : yield* store.groups.byId(topic.group_id)
+  const reader = yield* store.readers.find(topic.id, access.user.id)
+  return { topic, group, reader }
+})
 
 export const topicById = (id: Id): Effect.Effect<Topic, NotFound, Store> =>
   Effect.flatMap(Store, (store) =>
@@ -45,23 +44,22 @@ export interface NewItem {
 }
 
 /** Appends an item to the thread's stream; call inside the writing transaction. */
-export const recordItem = (item: NewItem): Effect.Effect<ThreadItem, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const now = yield* nowIso
-    const appended = yield* store.items.append({
-      topic_id: item.topic.id,
-      kind: item.kind,
-      itemable_type: item.itemable_type,
-      itemable_id: item.itemable_id,
-      actor_id: item.actor?.id ?? null,
-      created_at: now,
-      parent: item.parent,
-      root: item.parent === null
-    })
-    if (item.bump) yield* store.topics.update(item.topic.id, { last_activity_at: now, updated_at: now })
-    return appended
+export const recordItem = Effect.fnUntraced(function*(item: NewItem): Effect.fn.Return<ThreadItem, never, Store> {
+  const store = yield* Store
+  const now = yield* nowIso
+  const appended = yield* store.items.append({
+    topic_id: item.topic.id,
+    kind: item.kind,
+    itemable_type: item.itemable_type,
+    itemable_id: item.itemable_id,
+    actor_id: item.actor?.id ?? null,
+    created_at: now,
+    parent: item.parent,
+    root: item.parent === null
   })
+  if (item.bump) yield* store.topics.update(item.topic.id, { last_activity_at: now, updated_at: now })
+  return appended
+})
 
 /** The root item of a thread (sequence 0). */
 export const rootItem = (topic: Topic): Effect.Effect<ThreadItem, never, Store> =>
@@ -69,13 +67,12 @@ export const rootItem = (topic: Topic): Effect.Effect<ThreadItem, never, Store> 
     Effect.map(store.items.byItemable(topic.topicable_type, topic.topicable_id!), (i) => i!))
 
 /** The parent item of a reply: the item replied to, moved up to stay within the thread's max_depth. */
-export const replyParent = (topic: Topic, parent: ThreadItem): Effect.Effect<ThreadItem, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    let p = parent
-    while (p.depth >= topic.max_depth && p.parent_id !== null) p = (yield* store.items.byId(p.parent_id))!
-    return p
-  })
+export const replyParent = Effect.fnUntraced(function*(topic: Topic, parent: ThreadItem): Effect.fn.Return<ThreadItem, never, Store> {
+  const store = yield* Store
+  let p = parent
+  while (p.depth >= topic.max_depth && p.parent_id !== null) p = (yield* store.items.byId(p.parent_id))!
+  return p
+})
 
 export interface Recipients {
   readonly audience?: "group" | null
@@ -141,79 +138,75 @@ export interface Recipient {
  * fails the write.
  * Shared by discussions (announce) and polls (invitations to vote).
  */
-export const resolveRecipients = (
+export const resolveRecipients = Effect.fnUntraced(function*(
   group: Group | undefined,
   actor: User,
   r: Recipients,
   { includeActor = false } = {}
-): Effect.Effect<ReadonlyArray<Recipient>, Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const out: Array<Recipient> = []
-    const seen = new Set<Id>(includeActor ? [] : [actor.id])
-    const memberOf = (user: User) =>
-      group === undefined ? Effect.succeed(false) : Effect.map(store.memberships.activeFor(group.id, user.id), (m) => m !== undefined)
-    const add = (user: User, member: boolean) => {
-      if (seen.has(user.id) || user.deactivated_at !== null) return
-      seen.add(user.id)
-      out.push({ user, member })
+): Effect.fn.Return<ReadonlyArray<Recipient>, Invalid, Store> {
+  const store = yield* Store
+  const out: Array<Recipient> = []
+  const seen = new Set<Id>(includeActor ? [] : [actor.id])
+  const memberOf = (user: User) =>
+    group === undefined ? Effect.succeed(false) : Effect.map(store.memberships.activeFor(group.id, user.id), (m) => m !== undefined)
+  const add = (user: User, member: boolean) => {
+    if (seen.has(user.id) || user.deactivated_at !== null) return
+    seen.add(user.id)
+    out.push({ user, member })
+  }
+  if (r.audience === "group" && group !== undefined) {
+    const members = yield* store.memberships.activeEmails(group.id)
+    const users = new Map((yield* store.users.byIds(members.map((m) => m.membership.user_id))).map((u) => [u.id, u]))
+    for (const { membership } of members) {
+      const user = users.get(membership.user_id)
+      if (user !== undefined && isGroupAudience(membership, user)) add(user, true)
     }
-    if (r.audience === "group" && group !== undefined) {
-      const members = yield* store.memberships.activeEmails(group.id)
-      const users = new Map((yield* store.users.byIds(members.map((m) => m.membership.user_id))).map((u) => [u.id, u]))
-      for (const { membership } of members) {
-        const user = users.get(membership.user_id)
-        if (user !== undefined && isGroupAudience(membership, user)) add(user, true)
-      }
-    }
-    for (const id of r.userIds ?? []) {
-      const user = yield* store.users.byId(id)
-      if (user === undefined) return yield* invalid("recipient_user_ids", `${id} is not a user`)
-      add(user, yield* memberOf(user))
-    }
-    for (const email of r.emails ?? []) {
-      const user = yield* userForEmail(normaliseEmail(email))
-      add(user, yield* memberOf(user))
-    }
-    return out
-  })
+  }
+  for (const id of r.userIds ?? []) {
+    const user = yield* store.users.byId(id)
+    if (user === undefined) return yield* invalid("recipient_user_ids", `${id} is not a user`)
+    add(user, yield* memberOf(user))
+  }
+  for (const email of r.emails ?? []) {
+    const user = yield* userForEmail(normaliseEmail(email))
+    add(user, yield* memberOf(user))
+  }
+  return out
+})
 
 /**
  * Brings people into a thread (Loomio's announce): members are notified, others invited as guests of the
  * thread. Each person gets one message in the mail outbox. Call inside the transaction.
  */
-export const announce = (
+export const announce = Effect.fnUntraced(function*(
   topic: Topic,
   group: Group | undefined,
   actor: User,
   kind: "new_discussion" | "discussion_edited",
   about: { readonly title: string; readonly path: string },
   recipients: Recipients
-): Effect.Effect<void, Invalid, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const now = yield* nowIso
-    const message: Omit<ThreadMessage, "kind"> = { group, ...about, actor, message: recipients.message ?? null }
-    for (const { member, user } of yield* resolveRecipients(group, actor, recipients)) {
-      yield* store.readers.upsert({ topic_id: topic.id, user_id: user.id, inviter_id: actor.id, guest: !member, created_at: now })
-      yield* recordThreadMessage(user, member ? { ...message, kind } : { ...message, kind: "thread_invitation", invitation: { kind: "thread", topic } })
-    }
-  })
+): Effect.fn.Return<void, Invalid, Store> {
+  const store = yield* Store
+  const now = yield* nowIso
+  const message: Omit<ThreadMessage, "kind"> = { group, ...about, actor, message: recipients.message ?? null }
+  for (const { member, user } of yield* resolveRecipients(group, actor, recipients)) {
+    yield* store.readers.upsert({ topic_id: topic.id, user_id: user.id, inviter_id: actor.id, guest: !member, created_at: now })
+    yield* recordThreadMessage(user, member ? { ...message, kind } : { ...message, kind: "thread_invitation", invitation: { kind: "thread", topic } })
+  }
+})
 
 /** A visible thread, or 404 (an invisible thread is not found, as Loomio). */
-export const findThread = (access: Access, topicId: Id): Effect.Effect<TopicContext, NotFound, Store> =>
-  Effect.gen(function*() {
-    const ctx = yield* topicContext(access, yield* topicById(topicId))
-    if (!canShowTopic(access, ctx)) return yield* notFound()
-    return ctx
-  })
+export const findThread = Effect.fnUntraced(function*(access: Access, topicId: Id): Effect.fn.Return<TopicContext, NotFound, Store> {
+  const ctx = yield* topicContext(access, yield* topicById(topicId))
+  if (!canShowTopic(access, ctx)) return yield* notFound()
+  return ctx
+})
 
 /** The groups where membership widens what the caller reads: their own groups and those groups' subgroups. */
-export const candidateGroups = (access: Access) =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const mine = yield* store.groups.byIds([...access.memberships.keys()])
-    const children = yield* store.groups.children(mine.map((g) => g.id))
-    return [...mine, ...children.filter((c) => !isMember(access, c.id))]
-  })
+export const candidateGroups = Effect.fnUntraced(function*(access: Access) {
+  const store = yield* Store
+  const mine = yield* store.groups.byIds([...access.memberships.keys()])
+  const children = yield* store.groups.children(mine.map((g) => g.id))
+  return [...mine, ...children.filter((c) => !isMember(access, c.id))]
+})
 

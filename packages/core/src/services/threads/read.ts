@@ -13,14 +13,13 @@ import { type PollView, viewPolls } from "../polls/read.js"
 import { candidateGroups, findThread } from "./kernel.js"
 
 /** GET /threads: every thread the caller may read, latest activity first. */
-export const listThreads = (access: Access, page: Page): Effect.Effect<Paged<Topic>, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const scope = topicScope(access, yield* candidateGroups(access))
-    const records = yield* store.topics.visible(scope, {}, page)
-    const total = yield* store.topics.countVisible(scope, {})
-    return { records, total }
-  })
+export const listThreads = Effect.fnUntraced(function*(access: Access, page: Page): Effect.fn.Return<Paged<Topic>, never, Store> {
+  const store = yield* Store
+  const scope = topicScope(access, yield* candidateGroups(access))
+  const records = yield* store.topics.visible(scope, {}, page)
+  const total = yield* store.topics.countVisible(scope, {})
+  return { records, total }
+})
 
 /** Everything in a thread, loaded in one query per record type. */
 export interface ThreadContents {
@@ -39,54 +38,52 @@ export interface ThreadContents {
   readonly outcomes: ReadonlyArray<Outcome>
 }
 
-export const threadContents = (access: Access, topicId: Id): Effect.Effect<ThreadContents, NotFound, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const { group, topic } = yield* findThread(access, topicId)
-    const [discussion] = yield* store.discussions.byTopicIds([topic.id])
-    const allItems = yield* store.items.ofTopic(topic.id)
-    const ofType = (type: ThreadItem["itemable_type"]) => allItems.filter((i) => i.itemable_type === type).map((i) => i.itemable_id)
-    const comments = yield* store.comments.byIds(ofType("Comment"))
-    const reactions = yield* store.reactions.ofTopic(topic.id)
-    const polls = yield* viewPolls(access, yield* store.polls.ofTopics([topic.id]))
-    const shown = new Map(polls.map((v) => [v.poll.id, v]))
-    // hide_results and anonymous hold in the thread too: a ballot item shows only where the ballot may be seen
-    const stances = (yield* store.stances.byIds(ofType("Stance"))).filter((st) => {
-      const v = shown.get(st.poll_id)
-      return v !== undefined && !v.poll.anonymous && (st.participant_id === access.user.id || v.results !== null)
-    })
-    const visibleStances = new Set(stances.map((st) => st.id))
-    const outcomes = (yield* store.outcomes.byIds(ofType("Outcome"))).filter((o) => shown.has(o.poll_id))
-    const items = allItems.filter((i) => i.itemable_type !== "Stance" || visibleStances.has(i.itemable_id))
-    const userIds = new Set<Id>(discussion === undefined ? [] : [discussion.author_id])
-    for (const i of items) if (i.actor_id !== null) userIds.add(i.actor_id)
-    for (const c of comments) userIds.add(c.author_id)
-    for (const r of reactions) userIds.add(r.user_id)
-    for (const v of polls) {
-      userIds.add(v.poll.author_id)
-      for (const r of v.results?.options ?? []) for (const id of r.voter_ids) userIds.add(id)
-    }
-    for (const o of outcomes) userIds.add(o.author_id)
-    const users = yield* store.users.byIds([...userIds])
-    return { topic, group, discussion, items, comments, reactions, users, polls, stances, outcomes }
+export const threadContents = Effect.fnUntraced(function*(access: Access, topicId: Id): Effect.fn.Return<ThreadContents, NotFound, Store> {
+  const store = yield* Store
+  const { group, topic } = yield* findThread(access, topicId)
+  const [discussion] = yield* store.discussions.byTopicIds([topic.id])
+  const allItems = yield* store.items.ofTopic(topic.id)
+  const ofType = (type: ThreadItem["itemable_type"]) => allItems.filter((i) => i.itemable_type === type).map((i) => i.itemable_id)
+  const comments = yield* store.comments.byIds(ofType("Comment"))
+  const reactions = yield* store.reactions.ofTopic(topic.id)
+  const polls = yield* viewPolls(access, yield* store.polls.ofTopics([topic.id]))
+  const shown = new Map(polls.map((v) => [v.poll.id, v]))
+  // hide_results and anonymous hold in the thread too: a ballot item shows only where the ballot may be seen
+  const stances = (yield* store.stances.byIds(ofType("Stance"))).filter((st) => {
+    const v = shown.get(st.poll_id)
+    return v !== undefined && !v.poll.anonymous && (st.participant_id === access.user.id || v.results !== null)
   })
+  const visibleStances = new Set(stances.map((st) => st.id))
+  const outcomes = (yield* store.outcomes.byIds(ofType("Outcome"))).filter((o) => shown.has(o.poll_id))
+  const items = allItems.filter((i) => i.itemable_type !== "Stance" || visibleStances.has(i.itemable_id))
+  const userIds = new Set<Id>(discussion === undefined ? [] : [discussion.author_id])
+  for (const i of items) if (i.actor_id !== null) userIds.add(i.actor_id)
+  for (const c of comments) userIds.add(c.author_id)
+  for (const r of reactions) userIds.add(r.user_id)
+  for (const v of polls) {
+    userIds.add(v.poll.author_id)
+    for (const r of v.results?.options ?? []) for (const id of r.voter_ids) userIds.add(id)
+  }
+  for (const o of outcomes) userIds.add(o.author_id)
+  const users = yield* store.users.byIds([...userIds])
+  return { topic, group, discussion, items, comments, reactions, users, polls, stances, outcomes }
+})
 
 /** GET /threads/{id}/markdown: discussions and standalone polls alike. */
-export const threadMarkdown = (access: Access, topicId: Id): Effect.Effect<string, NotFound, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    const t = yield* threadContents(access, topicId)
-    const parent = t.group?.parent_id == null ? undefined : yield* store.groups.byId(t.group.parent_id)
-    return renderThreadMarkdown({
-      topic: t.topic,
-      discussion: t.discussion,
-      groupName: t.group === undefined ? undefined : fullName(t.group, parent),
-      items: t.items,
-      comments: new Map(t.comments.map((c) => [c.id, c])),
-      reactions: t.reactions,
-      users: new Map(t.users.map((u) => [u.id, u])),
-      polls: new Map(t.polls.map((v) => [v.poll.id, { poll: v.poll, options: v.options, results: v.results }])),
-      stances: new Map(t.stances.map((st) => [st.id, st])),
-      outcomes: new Map(t.outcomes.map((o) => [o.id, o]))
-    })
+export const threadMarkdown = Effect.fnUntraced(function*(access: Access, topicId: Id): Effect.fn.Return<string, NotFound, Store> {
+  const store = yield* Store
+  const t = yield* threadContents(access, topicId)
+  const parent = t.group?.parent_id == null ? undefined : yield* store.groups.byId(t.group.parent_id)
+  return renderThreadMarkdown({
+    topic: t.topic,
+    discussion: t.discussion,
+    groupName: t.group === undefined ? undefined : fullName(t.group, parent),
+    items: t.items,
+    comments: new Map(t.comments.map((c) => [c.id, c])),
+    reactions: t.reactions,
+    users: new Map(t.users.map((u) => [u.id, u])),
+    polls: new Map(t.polls.map((v) => [v.poll.id, { poll: v.poll, options: v.options, results: v.results }])),
+    stances: new Map(t.stances.map((st) => [st.id, st])),
+    outcomes: new Map(t.outcomes.map((o) => [o.id, o]))
   })
+})
