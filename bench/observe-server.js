@@ -18,4 +18,12 @@ const server = await startServer({
   settings: { b3ApiKey: undefined, baseUrl: "http://convene.test", maxBodyBytes: 1 << 20, version: "bench" }
 })
 process.stderr.write(`${server.url}\n`)
+// bench/memory.js (run with --expose-gc): a full collection on demand, so resident memory is read at the
+// same point of V8's cycle each time; "collected" on stderr once it is done
+if (typeof globalThis.gc === "function") {
+  process.on("SIGUSR2", () => {
+    globalThis.gc()
+    setTimeout(() => process.stderr.write("collected\n"), 200)
+  })
+}
 process.on("SIGTERM", () => server.close().then(() => convene.close()).then(() => process.exit(0)))
