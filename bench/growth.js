@@ -4,7 +4,8 @@
  * Discussions and polls are made through the core (concurrently, so they share commits), each poll issuing
  * its ballots; comments, and the votes of 100 voters on every poll (100 or 1,000 polls), are written straight
  * into the file, their counters kept by the schema's triggers (through the API they would take minutes).
- * Each size runs in a convene server process of its own; 3 rounds of autocannon at 32 connections, medians. `npx tsc -b && node bench/growth.js`.
+ * Each size runs in a convene server process of its own, both at once; each load runs 3 rounds at 32 connections,
+ * alternating between the sizes, medians. `npx tsc -b && node bench/growth.js`.
  */
 import autocannon from "autocannon"
 import { makeConvene } from "@convene/core"
@@ -65,34 +66,43 @@ const seed = async (size) => {
   return { dir, filename, apiKey, discussionId: ids[Math.floor(ids.length / 2)], pollId: pollIds[middle], votedPolls: pollIds.slice(middle - 50, middle + 50) }
 }
 
-const rows = []
-for (const size of SIZES) {
-  const seeded = await seed(size)
-  const server = await startServer("convene", "convene-server.js", seeded.filename)
-  const headers = { authorization: `Bearer ${seeded.apiKey}`, "content-type": "application/json" }
-  const read = { url: `${server.url}/api/b2/discussions/${seeded.discussionId}`, headers }
-  const write = { url: `${server.url}/api/b2/comments`, method: "POST", headers, body: JSON.stringify({ discussion_id: seeded.discussionId, body: "one more" }) }
-  const poll = { url: `${server.url}/api/b2/polls/${seeded.pollId}`, headers }
+// both sizes' servers run side by side and every load alternates between them, so the machine's drift
+// falls on both sides alike
+const seeded = []
+for (const size of SIZES) seeded.push(await seed(size))
+const servers = []
+for (const s of seeded) servers.push(await startServer("convene", "convene-server.js", s.filename))
+const loads = seeded.map((s, k) => {
+  const url = servers[k].url
+  const headers = { authorization: `Bearer ${s.apiKey}`, "content-type": "application/json" }
   let turn = 0
-  const vote = {
-    url: server.url,
-    requests: [{
-      method: "POST", path: "/api/b2/stances", headers,
-      setupRequest: (req) => ({ ...req, body: JSON.stringify({ poll_id: seeded.votedPolls[turn++ % seeded.votedPolls.length], option_scores: { agree: 1 } }) })
-    }]
+  return {
+    read: { url: `${url}/api/b2/discussions/${s.discussionId}`, headers },
+    write: { url: `${url}/api/b2/comments`, method: "POST", headers, body: JSON.stringify({ discussion_id: s.discussionId, body: "one more" }) },
+    poll: { url: `${url}/api/b2/polls/${s.pollId}`, headers },
+    vote: {
+      url,
+      requests: [{
+        method: "POST", path: "/api/b2/stances", headers,
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ poll_id: s.votedPolls[turn++ % s.votedPolls.length], option_scores: { agree: 1 } }) })
+      }]
+    }
   }
-  const result = {}
-  for (const [name, opts] of [["read", read], ["write", write], ["poll", poll], ["vote", vote]]) {
-    await autocannon({ ...opts, connections: 32, duration: 1 })
-    const runs = []
-    for (let i = 0; i < 3; i++) runs.push(await autocannon({ ...opts, connections: 32, duration: SECONDS }))
-    if (runs.some((r) => r.errors + r.non2xx > 0)) throw new Error(`${size.name} ${name}: errors`)
-    result[name] = { rps: median(runs.map((r) => r.requests.average)), p99: median(runs.map((r) => r.latency.p99)) }
+})
+const rows = SIZES.map((size) => ({ size, result: {} }))
+for (const name of ["read", "write", "poll", "vote"]) {
+  for (const load of loads) await autocannon({ ...load[name], connections: 32, duration: 1 })
+  const runs = loads.map(() => [])
+  for (let i = 0; i < 3; i++) {
+    for (const [k, load] of loads.entries()) runs[k].push(await autocannon({ ...load[name], connections: 32, duration: SECONDS }))
   }
-  await stopServer(server)
-  rmSync(seeded.dir, { recursive: true, force: true })
-  rows.push({ size, result })
+  for (const [k, r] of runs.entries()) {
+    if (r.some((x) => x.errors + x.non2xx > 0)) throw new Error(`${SIZES[k].name} ${name}: errors`)
+    rows[k].result[name] = { rps: median(r.map((x) => x.requests.average)), p99: median(r.map((x) => x.latency.p99)) }
+  }
 }
+for (const server of servers) await stopServer(server)
+for (const s of seeded) rmSync(s.dir, { recursive: true, force: true })
 const cell = (r) => `${Math.round(r.rps)} (${r.p99})`
 console.log("| data | discussions | comments | ballots | GET /api/b2/discussions/{id} req/s (p99 ms) | POST /api/b2/comments | GET /api/b2/polls/{id} | POST /api/b2/stances |")
 console.log("|---|---|---|---|---|---|---|---|")
