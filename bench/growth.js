@@ -4,8 +4,8 @@
  * Discussions and polls are made through the core (concurrently, so they share commits), each poll issuing
  * its ballots; comments, and the votes of 100 voters on every poll (100 or 1,000 polls), are written straight
  * into the file, their counters kept by the schema's triggers (through the API they would take minutes).
- * Each size runs in a convene server process of its own, both at once; each load runs 3 rounds at 32 connections,
- * alternating between the sizes, medians. `npx tsc -b && node bench/growth.js`.
+ * Each size runs in a convene server process of its own, both at once; each load runs 4 rounds at 32 connections
+ * on each, the sizes taking turns to go first, medians. `npx tsc -b && node bench/growth.js`.
  */
 import autocannon from "autocannon"
 import { makeConvene } from "@convene/core"
@@ -93,8 +93,9 @@ const rows = SIZES.map((size) => ({ size, result: {} }))
 for (const name of ["read", "write", "poll", "vote"]) {
   for (const load of loads) await autocannon({ ...load[name], connections: 32, duration: 1 })
   const runs = loads.map(() => [])
-  for (let i = 0; i < 3; i++) {
-    for (const [k, load] of loads.entries()) runs[k].push(await autocannon({ ...load[name], connections: 32, duration: SECONDS }))
+  for (let i = 0; i < 4; i++) {
+    // the sizes take turns going first
+    for (const k of i % 2 === 0 ? [0, 1] : [1, 0]) runs[k].push(await autocannon({ ...loads[k][name], connections: 32, duration: SECONDS }))
   }
   for (const [k, r] of runs.entries()) {
     if (r.some((x) => x.errors + x.non2xx > 0)) throw new Error(`${SIZES[k].name} ${name}: errors`)
