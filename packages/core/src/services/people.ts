@@ -165,34 +165,33 @@ export type Unusable = { readonly _tag: "Unusable"; readonly state: InvitationSt
  * a thread or poll guest was let in when invited. A person without a name gives one here. The invitee is
  * signed in (a new session) and returned with it.
  */
-export const acceptInvitation = (
+export const acceptInvitation = Effect.fnUntraced(function*(
   token: string,
   name: string | undefined
-): Effect.Effect<
+): Effect.fn.Return<
   { readonly user: User; readonly view: InvitationView; readonly session: string; readonly landing: string },
   Unusable | Invalid,
   Store
-> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    return yield* store.transaction(Effect.gen(function*() {
-      const view = yield* showInvitation(token)
-      if (view === undefined) return yield* Effect.fail<Unusable>({ _tag: "Unusable", state: "unknown" })
-      if (view.state !== "valid") return yield* Effect.fail<Unusable>({ _tag: "Unusable", state: view.state })
-      const now = iso(yield* Clock.currentTimeMillis)
-      if (view.invitee.name === null) {
-        if (isBlank(name)) return yield* invalid("name", "can't be blank")
-        yield* store.users.update(view.invitee.id, { name: name!.trim().slice(0, 100), updated_at: now })
-      }
-      if (view.invitation.kind === "group" && view.group !== undefined) {
-        const membership = yield* store.memberships.activeFor(view.group.id, view.invitee.id)
-        if (membership !== undefined && membership.accepted_at === null) yield* store.memberships.accept(membership.id, now)
-      }
-      yield* store.invitations.markUsed(view.invitation.id, now)
-      const user = (yield* store.users.byId(view.invitee.id))!
-      return { user, view, session: yield* startSession(user.id), landing: yield* landingOf(view) }
-    }))
-  })
+> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const view = yield* showInvitation(token)
+    if (view === undefined) return yield* Effect.fail<Unusable>({ _tag: "Unusable", state: "unknown" })
+    if (view.state !== "valid") return yield* Effect.fail<Unusable>({ _tag: "Unusable", state: view.state })
+    const now = iso(yield* Clock.currentTimeMillis)
+    if (view.invitee.name === null) {
+      if (isBlank(name)) return yield* invalid("name", "can't be blank")
+      yield* store.users.update(view.invitee.id, { name: name!.trim().slice(0, 100), updated_at: now })
+    }
+    if (view.invitation.kind === "group" && view.group !== undefined) {
+      const membership = yield* store.memberships.activeFor(view.group.id, view.invitee.id)
+      if (membership !== undefined && membership.accepted_at === null) yield* store.memberships.accept(membership.id, now)
+    }
+    yield* store.invitations.markUsed(view.invitation.id, now)
+    const user = (yield* store.users.byId(view.invitee.id))!
+    return { user, view, session: yield* startSession(user.id), landing: yield* landingOf(view) }
+  }))
+})
 
 // Unsubscribing
 

@@ -20,12 +20,11 @@ const document = (bots: ReadonlyArray<Parameters<typeof chatbotJson>[0]>) =>
 
 const chatbotId = (id: string) => numericId(id, "Chatbot")
 
-const update = (id: string) =>
-  respond(Effect.gen(function*() {
-    const access = yield* requireAccess
-    const { group_id: _ignored, ...input } = yield* Effect.flatMap(inputFields("chatbot"), decodeUpdate)
-    return document([yield* Chatbots.updateChatbot(access, yield* chatbotId(id), input)])
-  }))
+const update = Effect.fnUntraced(function*(id: string) {
+  const access = yield* requireAccess
+  const { group_id: _ignored, ...input } = yield* Effect.flatMap(inputFields("chatbot"), decodeUpdate)
+  return document([yield* Chatbots.updateChatbot(access, yield* chatbotId(id), input)])
+}, respond)
 
 export const B2ChatbotsLive = group(ConveneApi, "b2.chatbots", (handlers) =>
   handlers
