@@ -3,7 +3,7 @@
  * (a mix of light reads and writes, 32 connections): a leak shows as growth between the last two.
  * Each point is read twice: as the load left it, which depends on how much garbage V8's old generation
  * holds at that moment (it is collected only when it reaches a few times the live size), and after a full
- * collection, which is what the process keeps.
+ * collection, which is what the process keeps. Each count runs on a fresh server over the same file.
  * `npx tsc -b && node bench/memory.js` (BENCH_REQUESTS for the larger count).
  */
 import autocannon from "autocannon"
@@ -15,19 +15,6 @@ import { seedOneThread } from "./harness.js"
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 100_000)
 const { dir, filename, apiKey, group, discussion: thread } = await seedOneThread("memory")
 
-const child = spawn(process.execPath, ["--expose-gc", "bench/observe-server.js", filename, "on"], { stdio: ["ignore", openSync(join(dir, "log"), "w"), "pipe"] })
-const url = await new Promise((resolve) => child.stderr.once("data", (d) => resolve(String(d).trim())))
-/** Resident memory after the server ran a full collection (bench/observe-server.js). */
-const collectedRssMb = () => new Promise((resolve) => {
-  child.stderr.once("data", () => resolve(rssMb()))
-  child.kill("SIGUSR2")
-})
-const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))[1]) / 1024
-/** The server's own V8 heap in use (prom-client's process metrics on /metrics, loopback): heap or native growth. */
-const heapMb = async () => {
-  const text = await (await fetch(`${url}/metrics`)).text()
-  return Number(/^convene_nodejs_heap_size_used_bytes (\S+)/m.exec(text)?.[1] ?? NaN) / 1048576
-}
 const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }
 const requests = [
   { method: "GET", path: `/api/b2/discussions/${thread.id}` },
@@ -36,21 +23,50 @@ const requests = [
   { method: "POST", path: "/api/b2/comments", body: JSON.stringify({ discussion_id: thread.id, body: "more" }) },
   { method: "GET", path: "/healthz" }
 ]
-const load = (amount) => autocannon({ url, connections: 32, amount, headers, requests })
 
-await new Promise((r) => setTimeout(r, 2000))
-const idle = rssMb()
-const first = await load(10_000)
-const after10k = rssMb()
-const heap10k = await heapMb()
-const collected10k = await collectedRssMb()
-const rest = await load(TOTAL - 10_000)
-await new Promise((r) => setTimeout(r, 2000))
-const afterAll = rssMb()
-const heapAll = await heapMb()
-const collectedAll = await collectedRssMb()
-child.kill("SIGTERM")
-const errors = first.errors + first.non2xx + rest.errors + rest.non2xx
+/**
+ * One point on a server of its own: a collection forced at 10,000 would reset V8's cycle and so change what
+ * the same process shows, as the load left it, at 100,000.
+ */
+const measure = async (amount) => {
+  const child = spawn(process.execPath, ["--expose-gc", "bench/observe-server.js", filename, "on"], { stdio: ["ignore", openSync(join(dir, "log"), "w"), "pipe"] })
+  const url = await new Promise((resolve) => child.stderr.once("data", (d) => resolve(String(d).trim())))
+  const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))[1]) / 1024
+  /** Where the resident memory is: the C heap (SQLite's page caches among it), other anonymous mappings (V8's heap among them), files. */
+  const parts = () => {
+    const mb = { heap: 0, anonymous: 0, files: 0 }
+    let kind = "files"
+    for (const line of readFileSync(`/proc/${child.pid}/smaps`, "utf8").split("\n")) {
+      const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line)
+      if (mapping) kind = mapping[1] === "[heap]" ? "heap" : mapping[1] === "" ? "anonymous" : "files"
+      else if (line.startsWith("Rss:")) mb[kind] += Number(line.split(/\s+/)[1]) / 1024
+    }
+    return mb
+  }
+  await new Promise((r) => setTimeout(r, 2000))
+  const idle = rssMb()
+  const result = await autocannon({ url, connections: 32, amount, headers, requests })
+  await new Promise((r) => setTimeout(r, 2000))
+  const loaded = rssMb()
+  // the server's own V8 heap in use (prom-client's process metrics on /metrics, loopback)
+  const text = await (await fetch(`${url}/metrics`)).text()
+  const heap = Number(/^convene_nodejs_heap_size_used_bytes (\S+)/m.exec(text)?.[1] ?? NaN) / 1048576
+  // bench/observe-server.js collects on SIGUSR2 and says "collected" when done
+  const collected = await new Promise((resolve) => {
+    child.stderr.once("data", () => resolve({ rss: rssMb(), ...parts() }))
+    child.kill("SIGUSR2")
+  })
+  child.kill("SIGTERM")
+  await new Promise((r) => child.once("exit", r))
+  return { idle, loaded, heap, collected, errors: result.errors + result.non2xx }
+}
+
+const first = await measure(10_000)
+const all = await measure(TOTAL)
+const [idle, after10k, heap10k, collected10k] = [first.idle, first.loaded, first.heap, first.collected.rss]
+const [afterAll, heapAll, collectedAll] = [all.loaded, all.heap, all.collected.rss]
+const split = (c) => `${c.heap.toFixed(0)} / ${c.anonymous.toFixed(0)} / ${c.files.toFixed(0)}`
+const errors = first.errors + all.errors
 const table = [
   "| resident memory | as the load left it, MB | after a full collection, MB |",
   "|---|---|---|",
@@ -58,7 +74,9 @@ const table = [
   `| after 10,000 requests | ${after10k.toFixed(0)} | ${collected10k.toFixed(0)} |`,
   `| after ${TOTAL.toLocaleString("en")} requests | ${afterAll.toFixed(0)} | ${collectedAll.toFixed(0)} |`,
   `| growth from 10,000 to ${TOTAL.toLocaleString("en")} | ${(100 * (afterAll / after10k - 1)).toFixed(1)} % | ${(100 * (collectedAll / collected10k - 1)).toFixed(1)} % |`,
-  `| V8 heap in use after 10,000 / after ${TOTAL.toLocaleString("en")} | ${heap10k.toFixed(0)} / ${heapAll.toFixed(0)} | |`
+  `| V8 heap in use after 10,000 / after ${TOTAL.toLocaleString("en")} | ${heap10k.toFixed(0)} / ${heapAll.toFixed(0)} | |`,
+  `| after a full collection: C heap / other anonymous / files, after 10,000 | | ${split(first.collected)} |`,
+  `| the same after ${TOTAL.toLocaleString("en")} | | ${split(all.collected)} |`
 ].join("\n")
 console.log(table)
 console.log(`(${errors} errors or non-2xx; mix: a discussion, the groups, a memberships page, a new comment, /healthz; 32 connections)`)
