@@ -6,10 +6,12 @@
  * only tap's runner is left out, because its per-process loader hooks cost about as much CPU as the tests
  * themselves (measured: 176 s of CPU under tap's runner, 86 s as plain processes).
  */
-import { spawn } from "node:child_process"
+import { execFileSync, spawn } from "node:child_process"
 import { readdirSync, statSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { join, relative } from "node:path"
+
+import { startCluster } from "./pg-cluster.mjs"
 
 const ROOT = process.cwd()
 const BUILD = join(ROOT, ".test-build")
@@ -27,10 +29,35 @@ if (files.length === 0) {
   process.exit(1)
 }
 
-const runOne = (file) =>
+/**
+ * The end-to-end files run twice: on SQLite, then on PostgreSQL (a cluster started here, each test server on a
+ * database of its own made from a migrated template). Unit and service tests (packages/*\/test) and the files
+ * about the SQLite file itself run once.
+ */
+const SQLITE_ONLY = new Set(["durability", "migrations", "operations", "packages", "snapshot", "import", "deploy", "rows", "heavy-reads"].map((n) => `${n}.test.js`))
+const stores = (process.env.CONVENE_TEST_STORES ?? "sqlite,postgres").split(",")
+const endToEnd = (file) => relative(BUILD, file).startsWith("test/") && !SQLITE_ONLY.has(relative(join(BUILD, "test"), file))
+const jobs = [
+  ...(stores.includes("sqlite") ? files.map((file) => ({ file, store: "sqlite" })) : []),
+  ...(stores.includes("postgres") ? files.filter(endToEnd).map((file) => ({ file, store: "postgres" })) : [])
+]
+let cluster
+if (jobs.some((j) => j.store === "postgres")) {
+  // durability on this cluster is not what the tests check: it runs without fsync
+  cluster = await startCluster({ fsync: "off", synchronous_commit: "off", full_page_writes: "off" })
+  process.on("exit", () => cluster.stop())
+  execFileSync("psql", [`${cluster.url}/postgres`, "-qXc", "CREATE DATABASE convene_template"])
+  execFileSync(process.execPath, ["--input-type=module", "-e", `
+    import { makePgStore } from "@convene/core"
+    const store = await makePgStore(${JSON.stringify(`${cluster.url}/convene_template`)})
+    await store.close()`], { cwd: ROOT, stdio: "inherit" })
+}
+
+const runOne = ({ file, store }) =>
   new Promise((resolve) => {
     const started = Date.now()
-    const child = spawn(process.execPath, ["--enable-source-maps", file], { cwd: ROOT, env: { ...process.env, TAP_CWD: ROOT } })
+    const env = { ...process.env, TAP_CWD: ROOT, ...(store === "postgres" ? { CONVENE_TEST_PG: cluster.url } : {}) }
+    const child = spawn(process.execPath, ["--enable-source-maps", file], { cwd: ROOT, env })
     let output = ""
     child.stdout.on("data", (d) => (output += d))
     child.stderr.on("data", (d) => (output += d))
@@ -44,7 +71,7 @@ const runOne = (file) =>
       const total = summary ? Number(summary[1]) : 0
       const pass = summary ? Number(summary[2]) : 0
       const fail = summary ? Number(summary[3] ?? 0) : 0
-      resolve({ file, ok: code === 0 && signal === null && summary !== undefined && fail === 0, total, pass, fail, ms: Date.now() - started, output })
+      resolve({ file, store, ok: code === 0 && signal === null && summary !== undefined && fail === 0, total, pass, fail, ms: Date.now() - started, output })
     })
   })
 
@@ -53,12 +80,12 @@ const results = []
 let next = 0
 let n = 0
 const lane = async () => {
-  while (next < files.length) {
-    const file = files[next++]
-    const r = await runOne(file)
+  while (next < jobs.length) {
+    const job = jobs[next++]
+    const r = await runOne(job)
     results.push(r)
     n++
-    console.log(`${r.ok ? "ok" : "not ok"} ${n} - ${relative(ROOT, r.file)} # time=${r.ms}ms`)
+    console.log(`${r.ok ? "ok" : "not ok"} ${n} - ${relative(ROOT, r.file)}${r.store === "postgres" ? " [postgres]" : ""} # time=${r.ms}ms`)
     if (!r.ok) console.log(r.output.replace(/^/gm, "    "))
   }
 }

@@ -19,7 +19,7 @@ t.test("/api/b1", async (t) => {
     t.equal(res.statusCode, 200)
     const d = (res.body as any).discussions[0]
     t.match(d, { title: "From a JSON body", group_id: group.id, author_id: admin.user.id })
-    t.same(s.sql("SELECT title FROM discussions WHERE id = ?", d.id), [{ title: "From a JSON body" }])
+    t.same((await s.sql("SELECT title FROM discussions WHERE id = ?", d.id)), [{ title: "From a JSON body" }])
     const wrapped = await s.api.post("api/b1/discussions", { json: { api_key: key, discussion: { group_id: group.id, title: "Wrapped" } } })
     t.equal(wrapped.statusCode, 200, "a wrapped body too")
 
@@ -74,13 +74,13 @@ t.test("/api/b1", async (t) => {
     })
     t.equal(sync.statusCode, 200)
     t.same(sync.body, { added_emails: ["new@example.org"], removed_emails: ["member@example.org"] })
-    t.same(s.sql("SELECT count(*) AS n FROM memberships WHERE group_id = ? AND revoked_at IS NULL", group.id), [{ n: 2 }])
+    t.same((await s.sql("SELECT count(*) AS n FROM memberships WHERE group_id = ? AND revoked_at IS NULL", group.id)), [{ n: 2 }])
     const denied = await s.api.post("api/b1/memberships", { form: { api_key: outsider.apiKey, group_id: String(group.id), "emails[]": "x@example.org" } })
     t.equal(denied.statusCode, 403, "administrators only, as b2")
   })
 
   t.test("a missing or wrong key is 403 wherever it is sent", async (t) => {
-    const before = s.sql("SELECT count(*) AS n FROM discussions")
+    const before = (await s.sql("SELECT count(*) AS n FROM discussions"))
     const body = { group_id: group.id, title: "Nope" }
     const cases: Array<[string, Promise<any>]> = [
       ["no key", s.api.post("api/b1/discussions", { json: body })],
@@ -95,7 +95,7 @@ t.test("/api/b1", async (t) => {
       t.equal(r.statusCode, 403, name)
       t.match((r.body as any).error, /key/i, name)
     }
-    t.same(s.sql("SELECT count(*) AS n FROM discussions"), before, "nothing written")
+    t.same((await s.sql("SELECT count(*) AS n FROM discussions")), before, "nothing written")
     await s.b3.post(`api/b3/users/${outsider.user.id}/deactivate`)
     t.equal((await s.api.get(`api/b1/memberships?group_id=${group.id}&api_key=${outsider.apiKey}`)).statusCode, 403, "a deactivated user's key")
     t.equal((await s.api.get(`api/b2/groups?api_key=${key}`)).statusCode, 403, "b2 still never reads a query-string key")

@@ -44,7 +44,7 @@ t.test("comments: create, reply, edit, delete", async (t) => {
     const long = "x".repeat(20000) + " ✓"
     t.equal(((await B.post("api/b2/comments", { json: { discussion_id: d.id, body: long } })).body as any).comments[0].body, long)
     t.same(
-      s.sql<any>("SELECT kind FROM topic_items WHERE topic_id = ? ORDER BY sequence_id", d.topic_id).map((r) => r.kind),
+      (await s.sql<any>("SELECT kind FROM topic_items WHERE topic_id = ? ORDER BY sequence_id", d.topic_id)).map((r) => r.kind),
       ["new_discussion", "new_comment", "new_comment", "new_comment", "new_comment"]
     )
   })
@@ -54,8 +54,8 @@ t.test("comments: create, reply, edit, delete", async (t) => {
     const elsewhere = ((await B.post("api/b2/comments", { json: { discussion_id: other.id, body: "x" } })).body as any).comments[0]
     const gone = ((await B.post("api/b2/comments", { json: { discussion_id: d.id, body: "gone" } })).body as any).comments[0]
     await B.delete(`api/b2/comments/${gone.id}`)
-    const before = s.sql("SELECT count(*) AS n FROM comments")
-    const items = s.sql("SELECT count(*) AS n FROM topic_items")
+    const before = (await s.sql("SELECT count(*) AS n FROM comments"))
+    const items = (await s.sql("SELECT count(*) AS n FROM topic_items"))
     const cases: Array<[string, object, number, unknown]> = [
       ["no discussion_id", { body: "x" }, 400, { error: "Missing required field: discussion_id" }],
       ["unknown discussion", { discussion_id: 99999, body: "x" }, 404, { error: "Discussion 99999 not found" }],
@@ -75,11 +75,11 @@ t.test("comments: create, reply, edit, delete", async (t) => {
       t.match(res.body, body, name)
     }
     t.equal((await O.post("api/b2/comments", { json: { discussion_id: d.id, body: "x" } })).statusCode, 403, "a non-member may not comment on a public thread")
-    t.same(s.sql("SELECT count(*) AS n FROM comments"), before, "nothing written")
-    t.same(s.sql("SELECT count(*) AS n FROM topic_items"), items)
+    t.same((await s.sql("SELECT count(*) AS n FROM comments")), before, "nothing written")
+    t.same((await s.sql("SELECT count(*) AS n FROM topic_items")), items)
     const reply = await C.post("api/b2/comments", { json: { discussion_id: d.id, body: "reply", parent_id: first.id } })
     t.equal((reply.body as any).comments[0].parent_id, first.id)
-    t.same(s.sql("SELECT kind, recipient_user_id FROM mail_outbox WHERE kind = 'comment_replied_to'"), [
+    t.same((await s.sql("SELECT kind, recipient_user_id FROM mail_outbox WHERE kind = 'comment_replied_to'")), [
       { kind: "comment_replied_to", recipient_user_id: bob.user.id }
     ], "the parent's author is told")
     const leaver = await seedUser(s.convene, { name: "Leaver" })
@@ -87,7 +87,7 @@ t.test("comments: create, reply, edit, delete", async (t) => {
     const theirs = ((await s.as(leaver.apiKey).post("api/b2/comments", { json: { discussion_id: d.id, body: "bye" } })).body as any).comments[0]
     await s.convene.run(Memberships.removeMember(group, leaver.user))
     await C.post("api/b2/comments", { json: { discussion_id: d.id, body: "to someone gone", parent_id: theirs.id } })
-    t.same(s.sql("SELECT count(*) AS n FROM mail_outbox WHERE kind = 'comment_replied_to'"), [{ n: 1 }], "no mail to someone no longer in the thread")
+    t.same((await s.sql("SELECT count(*) AS n FROM mail_outbox WHERE kind = 'comment_replied_to'")), [{ n: 1 }], "no mail to someone no longer in the thread")
   })
 
   t.test("edit: author, PATCH and PUT, edited_at; group flags; refusals change nothing", async (t) => {
@@ -103,7 +103,7 @@ t.test("comments: create, reply, edit, delete", async (t) => {
     t.equal((await B.patch("api/b2/comments/99999", { json: { body: "x" } })).statusCode, 404)
     t.equal((await B.patch("api/b2/comments/abc", { json: { body: "x" } })).statusCode, 404)
     t.equal((await B.patch(`api/b2/comments/${c.id}`, { json: { body: "x", extra: 1 } })).statusCode, 400)
-    t.equal(s.sql<any>("SELECT body FROM comments WHERE id = ?", c.id)[0].body, "moderated")
+    t.equal((await s.sql<any>("SELECT body FROM comments WHERE id = ?", c.id))[0].body, "moderated")
   })
 
   t.test("delete: soft, body hidden, replies stay", async (t) => {
@@ -113,7 +113,7 @@ t.test("comments: create, reply, edit, delete", async (t) => {
     const res = await B.delete(`api/b2/comments/${c.id}`)
     t.equal(res.statusCode, 200)
     t.match((res.body as any).comments[0], { id: c.id, body: null, discarded_at: /T/, discarded_by: bob.user.id })
-    t.equal(s.sql<any>("SELECT body FROM comments WHERE id = ?", c.id)[0].body, "regret", "the record stays")
+    t.equal((await s.sql<any>("SELECT body FROM comments WHERE id = ?", c.id))[0].body, "regret", "the record stays")
     t.equal((await B.delete(`api/b2/comments/${c.id}`)).statusCode, 404)
     t.equal((await B.patch(`api/b2/comments/${c.id}`, { json: { body: "undo" } })).statusCode, 404)
     const byAdmin = ((await B.post("api/b2/comments", { json: { discussion_id: d.id, body: "spam" } })).body as any).comments[0]
@@ -126,6 +126,6 @@ t.test("comments: create, reply, edit, delete", async (t) => {
     t.equal((await B.post("api/b2/comments", { json: { discussion_id: other.id, body: "after" } })).statusCode, 403)
     t.equal((await B.patch(`api/b2/comments/${c.id}`, { json: { body: "edit" } })).statusCode, 403)
     t.equal((await B.delete(`api/b2/comments/${c.id}`)).statusCode, 403)
-    t.equal(s.sql<any>("SELECT body, discarded_at FROM comments WHERE id = ?", c.id)[0].discarded_at, null)
+    t.equal((await s.sql<any>("SELECT body, discarded_at FROM comments WHERE id = ?", c.id))[0].discarded_at, null)
   })
 })

@@ -1,7 +1,7 @@
 import t from "tap"
 import { seedUser, startTestServer } from "./helpers.js"
 
-const count = (s: { sql: (q: string) => Array<any> }, table: string) => s.sql(`SELECT count(*) AS n FROM ${table}`)[0].n as number
+const count = async (s: { sql: (q: string) => Promise<Array<any>> }, table: string) => (await s.sql(`SELECT count(*) AS n FROM ${table}`))[0].n as number
 
 t.test("discussions: create, show, list, edit, close, delete", async (t) => {
   const s = await startTestServer()
@@ -40,7 +40,7 @@ t.test("discussions: create, show, list, edit, close, delete", async (t) => {
     t.equal(body.groups[0].discussions_count, 1, "the group counter is exact")
     t.same(body.users.map((u: any) => u.id), [ada.user.id])
     t.same(body.meta, { root: "discussions" })
-    t.same(s.sql("SELECT kind, sequence_id, depth, itemable_type, itemable_id FROM topic_items WHERE topic_id = ?", d.topic_id), [
+    t.same((await s.sql("SELECT kind, sequence_id, depth, itemable_type, itemable_id FROM topic_items WHERE topic_id = ?", d.topic_id)), [
       { kind: "new_discussion", sequence_id: 0, depth: 0, itemable_type: "Discussion", itemable_id: d.id }
     ])
     const closedDefault = (await A.post("api/b2/discussions", { json: { discussion: { group_id: closed.id, title: "Secret" } } })).body as any
@@ -51,14 +51,14 @@ t.test("discussions: create, show, list, edit, close, delete", async (t) => {
     const form = await A.post("api/b2/discussions", { form: { group_id: String(open.id), title: "By form", private: "true" } })
     t.equal(form.statusCode, 200)
     t.equal((form.body as any).discussions[0].private, true, "public_or_private allows private")
-    const before = ["discussions", "topics", "topic_items", "mail_outbox"].map((x) => count(s, x))
+    const before = await Promise.all(["discussions", "topics", "topic_items", "mail_outbox"].map((x) => count(s, x)))
     const pub = await A.post("api/b2/discussions", { json: { group_id: closed.id, title: "x", private: false, recipient_audience: "group" } })
     t.equal(pub.statusCode, 422)
     t.same(pub.body, { errors: { private: ["must be private"] } })
     const publicOnly = (await s.convene.groups.create({ name: "Forum", owner: ada.user, public: true, settings: { discussion_privacy_options: "public_only" } })).group
     const priv = await A.post("api/b2/discussions", { json: { group_id: publicOnly.id, title: "x", private: true } })
     t.same(priv.body, { errors: { private: ["must be public"] } })
-    t.same(["discussions", "topics", "topic_items", "mail_outbox"].map((x) => count(s, x)), before, "nothing written")
+    t.same(await Promise.all(["discussions", "topics", "topic_items", "mail_outbox"].map((x) => count(s, x))), before, "nothing written")
   })
 
   t.test("create: bad input", async (t) => {
@@ -73,13 +73,13 @@ t.test("discussions: create, show, list, edit, close, delete", async (t) => {
       ["bad e-mail", { group_id: open.id, title: "x", recipient_emails: ["nope"] }, 422, { errors: { recipient_emails: [/nope/] } }],
       ["unknown group", { group_id: 99999, title: "x" }, 404, { error: /Group 99999/ }]
     ]
-    const before = count(s, "discussions")
+    const before = await count(s, "discussions")
     for (const [name, json, status, body] of cases) {
       const res = await A.post("api/b2/discussions", { json: json as object })
       t.equal(res.statusCode, status, name)
       t.match(res.body, body, name)
     }
-    t.equal(count(s, "discussions"), before)
+    t.equal(await count(s, "discussions"), before)
     const outsider = await s.as(out.apiKey).post("api/b2/discussions", { json: { group_id: open.id, title: "x" } })
     t.equal(outsider.statusCode, 403, "a non-member may not start a discussion, even in a public group")
     const locked = (await s.convene.groups.create({ name: "Locked", owner: ada.user, settings: { members_can_start_discussions: false } })).group
@@ -109,7 +109,7 @@ t.test("discussions: create, show, list, edit, close, delete", async (t) => {
     const h = (html.body as any).discussions[0]
     t.equal(h.description_format, "html")
     t.equal(h.description, `<p>Hi <a>x</a> <a href="https://ok.example">ok</a></p><img src="x" /><h1>Big</h1>`)
-    t.notMatch(s.sql("SELECT description FROM discussions WHERE id = ?", h.id)[0].description, /script|onclick|onerror|javascript/)
+    t.notMatch((await s.sql("SELECT description FROM discussions WHERE id = ?", h.id))[0].description, /script|onclick|onerror|javascript/)
   })
 
   t.test("recipients: group audience, members by id, guests by id and e-mail, all in the mail outbox", async (t) => {
@@ -126,8 +126,8 @@ t.test("discussions: create, show, list, edit, close, delete", async (t) => {
     })
     t.equal(res.statusCode, 200)
     const d = (res.body as any).discussions[0]
-    const mail = s.sql<any>("SELECT kind, recipient_user_id, recipient_email, body, group_id, actor_id FROM mail_outbox WHERE subject LIKE '%Budget%' ORDER BY id")
-    const newcomer = s.sql<any>("SELECT id FROM users WHERE email = 'new.person@example.org'")[0]
+    const mail = (await s.sql<any>("SELECT kind, recipient_user_id, recipient_email, body, group_id, actor_id FROM mail_outbox WHERE subject LIKE '%Budget%' ORDER BY id"))
+    const newcomer = (await s.sql<any>("SELECT id FROM users WHERE email = 'new.person@example.org'"))[0]
     t.ok(newcomer, "an invitee by e-mail gets a user record")
     t.same(mail.map((m) => [m.kind, m.recipient_user_id]), [
       ["new_discussion", bob.user.id],
@@ -137,7 +137,7 @@ t.test("discussions: create, show, list, edit, close, delete", async (t) => {
     ], "human members once each (no bot, not the author); non-members invited")
     t.ok(mail.every((m) => m.body.includes("Please read by Friday") && m.group_id === open.id && m.actor_id === ada.user.id))
     t.same(
-      s.sql("SELECT user_id, guest FROM topic_readers WHERE topic_id = ? ORDER BY user_id", d.topic_id),
+      (await s.sql("SELECT user_id, guest FROM topic_readers WHERE topic_id = ? ORDER BY user_id", d.topic_id)),
       [
         { user_id: bob.user.id, guest: 0 },
         { user_id: cat.user.id, guest: 0 },
@@ -149,13 +149,13 @@ t.test("discussions: create, show, list, edit, close, delete", async (t) => {
 
   t.test("a failing write leaves nothing: unknown recipient after the thread was written", async (t) => {
     const tables = ["discussions", "topics", "topic_items", "topic_readers", "mail_outbox"]
-    const before = tables.map((x) => count(s, x))
+    const before = await Promise.all(tables.map((x) => count(s, x)))
     const res = await A.post("api/b2/discussions", {
       json: { group_id: open.id, title: "Doomed", recipient_audience: "group", recipient_user_ids: [bob.user.id, 987654] }
     })
     t.equal(res.statusCode, 422)
     t.same(res.body, { errors: { recipient_user_ids: ["987654 is not a user"] } })
-    t.same(tables.map((x) => count(s, x)), before, "no discussion, topic, item, reader or mail row")
+    t.same(await Promise.all(tables.map((x) => count(s, x))), before, "no discussion, topic, item, reader or mail row")
   })
 
   t.test("show by id, key and key-slug; 404 unknown; 403 unreadable", async (t) => {
@@ -229,23 +229,23 @@ t.test("discussions: create, show, list, edit, close, delete", async (t) => {
     const put = await A.put(`api/b2/discussions/${d.id}`, { json: { description: "<p>v3</p>", description_format: "html", recipient_audience: "group" } })
     t.equal(put.statusCode, 200)
     t.match((put.body as any).discussions[0], { title: "Better", description: "<p>v3</p>", description_format: "html" })
-    t.same(s.sql("SELECT kind, actor_id FROM topic_items WHERE topic_id = ? ORDER BY sequence_id", d.topic_id), [
+    t.same((await s.sql("SELECT kind, actor_id FROM topic_items WHERE topic_id = ? ORDER BY sequence_id", d.topic_id)), [
       { kind: "new_discussion", actor_id: ada.user.id },
       { kind: "discussion_edited", actor_id: bob.user.id },
       { kind: "discussion_edited", actor_id: ada.user.id }
     ])
-    t.equal(s.sql("SELECT count(*) AS n FROM mail_outbox WHERE kind = 'discussion_edited' AND subject LIKE '%Better%'")[0].n, 2, "Bob and Cat told of the edit")
+    t.equal((await s.sql("SELECT count(*) AS n FROM mail_outbox WHERE kind = 'discussion_edited' AND subject LIKE '%Better%'"))[0].n, 2, "Bob and Cat told of the edit")
     t.equal((await A.patch(`api/b2/discussions/${d.id}`, { json: { title: "" } })).statusCode, 422)
     t.same((await A.patch(`api/b2/discussions/${d.id}`, { json: { group_id: closed.id } })).body, {
       errors: { group_id: ["cannot be changed: moving a discussion to another group is not supported"] }
     })
     t.equal((await A.patch(`api/b2/discussions/${d.id}`, { json: { private: true } })).statusCode, 200)
     t.equal((await A.patch("api/b2/discussions/999999", { json: { title: "x" } })).statusCode, 404)
-    const items = count(s, "topic_items")
+    const items = await count(s, "topic_items")
     const refused = await s.as(out.apiKey).patch(`api/b2/discussions/${d.id}`, { json: { title: "Hijack" } })
     t.equal(refused.statusCode, 403)
-    t.equal(s.sql<any>("SELECT title FROM discussions WHERE id = ?", d.id)[0].title, "Better", "unchanged")
-    t.equal(count(s, "topic_items"), items, "no item for a refused edit")
+    t.equal((await s.sql<any>("SELECT title FROM discussions WHERE id = ?", d.id))[0].title, "Better", "unchanged")
+    t.equal(await count(s, "topic_items"), items, "no item for a refused edit")
   })
 
   t.test("close and reopen (extension); closed threads refuse comments", async (t) => {
@@ -259,7 +259,7 @@ t.test("discussions: create, show, list, edit, close, delete", async (t) => {
     t.equal((await s.as(out.apiKey).post(`api/b2/discussions/${d.id}/reopen`)).statusCode, 403)
     const reopened = await A.post(`api/b2/discussions/${d.id}/reopen`)
     t.equal((reopened.body as any).discussions[0].closed_at, null)
-    t.same(s.sql<any>("SELECT kind FROM topic_items WHERE topic_id = ? ORDER BY sequence_id", d.topic_id).map((r) => r.kind), [
+    t.same((await s.sql<any>("SELECT kind FROM topic_items WHERE topic_id = ? ORDER BY sequence_id", d.topic_id)).map((r) => r.kind), [
       "new_discussion",
       "discussion_closed",
       "discussion_reopened"
@@ -275,7 +275,7 @@ t.test("discussions: create, show, list, edit, close, delete", async (t) => {
     t.equal(res.statusCode, 200)
     t.match((res.body as any).discussions[0], { id: d.id, title: null, description: null, discarded_by: bob.user.id })
     t.type((res.body as any).discussions[0].discarded_at, "string")
-    t.match(s.sql("SELECT title, discarded_at FROM discussions WHERE id = ?", d.id)[0], { title: "Bob's", discarded_at: /T/ }, "the record stays")
+    t.match((await s.sql("SELECT title, discarded_at FROM discussions WHERE id = ?", d.id))[0], { title: "Bob's", discarded_at: /T/ }, "the record stays")
     t.equal((await A.get(`api/b2/discussions/${d.id}`)).statusCode, 404)
     t.equal((await A.get(`api/b2/threads/${d.topic_id}`)).statusCode, 404)
     t.equal((await A.delete(`api/b2/discussions/${d.id}`)).statusCode, 404)
@@ -284,15 +284,15 @@ t.test("discussions: create, show, list, edit, close, delete", async (t) => {
   })
 
   t.test("webhook events are written with the change, and not at all when it fails", async (t) => {
-    const events = () => s.sql<any>("SELECT kind, group_id, actor_id, eventable_type, message FROM webhook_events ORDER BY id")
-    const before = events().length
+    const events = async () => (await s.sql<any>("SELECT kind, group_id, actor_id, eventable_type, message FROM webhook_events ORDER BY id"))
+    const before = (await events()).length
     const d = ((await A.post("api/b2/discussions", { json: { group_id: open.id, title: "Hooked", description: "**Body**", recipient_message: "hi" } })).body as any)
       .discussions[0]
     const c = ((await s.as(bob.apiKey).post("api/b2/comments", { json: { discussion_id: d.id, body: "A comment" } })).body as any).comments[0]
     await A.patch(`api/b2/discussions/${d.id}`, { json: { title: "Hooked again" } })
     await A.patch(`api/b2/discussions/${d.id}`, { json: { title: "Hooked again" } })
     await A.post("api/b2/discussions", { json: { group_id: open.id, title: "Doomed", recipient_user_ids: [987654] } })
-    const added = events().slice(before)
+    const added = (await events()).slice(before)
     t.same(added.map((e) => [e.kind, e.eventable_type, e.actor_id]), [
       ["new_discussion", "Discussion", ada.user.id],
       ["new_comment", "Comment", bob.user.id],
@@ -314,11 +314,11 @@ t.test("discussions: create, show, list, edit, close, delete", async (t) => {
     const reply = ((await A.post("api/b2/comments", { json: { discussion_id: mine.id, body: "reply", parent_id: c.id } })).body as any).comments[0]
     await G.post("api/b2/reactions", { json: { reactable_type: "Discussion", reactable_id: mine.id, reaction: "👋" } })
     t.equal((await s.b3.delete(`api/b3/users/${gone.user.id}`)).statusCode, 200)
-    t.same(s.sql("SELECT id FROM discussions WHERE id = ?", theirs.id), [])
-    t.same(s.sql("SELECT id FROM topics WHERE id = ?", theirs.topic_id), [], "their thread went with it")
-    t.same(s.sql("SELECT id FROM comments WHERE id = ?", c.id), [])
-    t.same(s.sql("SELECT parent_id FROM comments WHERE id = ?", reply.id), [{ parent_id: null }])
-    t.same(s.sql("SELECT count(*) AS n FROM reactions WHERE user_id = ?", gone.user.id), [{ n: 0 }])
+    t.same((await s.sql("SELECT id FROM discussions WHERE id = ?", theirs.id)), [])
+    t.same((await s.sql("SELECT id FROM topics WHERE id = ?", theirs.topic_id)), [], "their thread went with it")
+    t.same((await s.sql("SELECT id FROM comments WHERE id = ?", c.id)), [])
+    t.same((await s.sql("SELECT parent_id FROM comments WHERE id = ?", reply.id)), [{ parent_id: null }])
+    t.same((await s.sql("SELECT count(*) AS n FROM reactions WHERE user_id = ?", gone.user.id)), [{ n: 0 }])
     const items = (await A.get(`api/b2/threads/${mine.topic_id}/items`)).body as any
     t.same(items.items.map((i: any) => i.kind), ["new_discussion", "new_comment"], "the reply stays; the removed comment's item is gone")
     t.equal((await A.get(`api/b2/threads/${mine.topic_id}/markdown`)).statusCode, 200)

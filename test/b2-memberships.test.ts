@@ -76,9 +76,9 @@ t.test("POST /api/b2/memberships", async (t) => {
   const group = (await s.convene.groups.create({ name: "Team", owner: admin.user })).group
   const other = (await s.convene.groups.create({ name: "Other", owner: outsider.user })).group
   await s.convene.members.add({ group, user: member.user })
-  const live = () => s.sql<{ email: string; accepted_at: string | null }>(
+  const live = async () => (await s.sql<{ email: string; accepted_at: string | null }>(
     `SELECT u.email, m.accepted_at FROM memberships m JOIN users u ON u.id = m.user_id
-     WHERE m.group_id = ? AND m.revoked_at IS NULL ORDER BY m.id`, group.id)
+     WHERE m.group_id = ? AND m.revoked_at IS NULL ORDER BY m.id`, group.id))
 
   t.test("invites new addresses as pending members and records the invitations", async (t) => {
     const res = await s.as(admin.apiKey).post("api/b2/memberships", {
@@ -86,13 +86,13 @@ t.test("POST /api/b2/memberships", async (t) => {
     })
     t.equal(res.statusCode, 200)
     t.same(res.body, { added_emails: ["hey@there.com"], removed_emails: [] })
-    t.same(live().map((r) => r.email), ["admin@example.org", "member@example.org", "hey@there.com"])
-    t.equal(live()[2]!.accepted_at, null, "pending invitation")
-    const mail = s.sql<{ recipient_email: string; kind: string }>("SELECT recipient_email, kind FROM mail_outbox")
+    t.same((await live()).map((r) => r.email), ["admin@example.org", "member@example.org", "hey@there.com"])
+    t.equal((await live())[2]!.accepted_at, null, "pending invitation")
+    const mail = (await s.sql<{ recipient_email: string; kind: string }>("SELECT recipient_email, kind FROM mail_outbox"))
     t.same(mail, [{ recipient_email: "hey@there.com", kind: "group_invitation" }])
     const again = await s.as(admin.apiKey).post("api/b2/memberships", { json: { group_id: group.id, emails: ["hey@there.com"] } })
     t.same(again.body, { added_emails: [], removed_emails: [] }, "idempotent")
-    t.equal(s.sql("SELECT * FROM mail_outbox").length, 1)
+    t.equal((await s.sql("SELECT * FROM mail_outbox")).length, 1)
   })
 
   t.test("remove_absent as 1, true and '1' removes absent members, the caller included", async (t) => {
@@ -105,14 +105,14 @@ t.test("POST /api/b2/memberships", async (t) => {
     })
     t.equal(form.statusCode, 200, "form body with api_key")
     t.same(form.body, { added_emails: [], removed_emails: ["admin@example.org"] })
-    t.same(live().map((r) => r.email), ["member@example.org"])
-    const revoked = s.sql<{ revoker_id: number }>("SELECT revoker_id FROM memberships WHERE user_id = ? AND group_id = ?", admin.user.id, group.id)
+    t.same((await live()).map((r) => r.email), ["member@example.org"])
+    const revoked = (await s.sql<{ revoker_id: number }>("SELECT revoker_id FROM memberships WHERE user_id = ? AND group_id = ?", admin.user.id, group.id))
     t.equal(revoked[0]!.revoker_id, admin.user.id)
     t.equal((await s.as(admin.apiKey).post("api/b2/memberships", { json: { group_id: group.id, emails: [] } })).statusCode, 403, "no longer an admin")
   })
 
   t.test("refusals change nothing", async (t) => {
-    const before = s.sql("SELECT * FROM memberships").length
+    const before = (await s.sql("SELECT * FROM memberships")).length
     const cases: Array<[string, any, number, RegExp | object]> = [
       [member.apiKey, { group_id: group.id, emails: ["x@y.org"] }, 403, { error: "User is not an admin" }],
       [outsider.apiKey, { group_id: group.id, emails: ["x@y.org"] }, 403, { error: /admin/ }],
@@ -133,8 +133,8 @@ t.test("POST /api/b2/memberships", async (t) => {
     t.equal((await s.api.post("api/b2/memberships", { json: { group_id: other.id, emails: [] } })).statusCode, 403, "no key")
     t.equal((await s.api.post(`api/b2/memberships?api_key=${outsider.apiKey}`, { json: { group_id: other.id, emails: [] } })).statusCode, 403,
       "a key in the query string is never read")
-    t.equal(s.sql("SELECT * FROM memberships").length, before, "nothing written")
-    t.equal(s.sql("SELECT * FROM users WHERE email = 'x@y.org'").length, 0)
+    t.equal((await s.sql("SELECT * FROM memberships")).length, before, "nothing written")
+    t.equal((await s.sql("SELECT * FROM users WHERE email = 'x@y.org'")).length, 0)
   })
 
   t.test("wrapped body and query fields filling a POST body", async (t) => {

@@ -26,7 +26,7 @@ t.test("polls: create rules, voting, results, lifecycle, outcomes", async (t) =>
     t.ok(poll.opened_at, "opened (not a draft)")
     t.same(body.poll_options.map((o: any) => o.name), ["agree", "abstain", "disagree", "block"], "proposal default options")
     t.equal(body.topics[0].topicable_type, "Poll", "a standalone poll gets its own thread")
-    t.same(s.sql("SELECT count(*) AS n FROM stances WHERE poll_id = ? AND cast_at IS NULL", poll.id), [{ n: 3 }])
+    t.same((await s.sql("SELECT count(*) AS n FROM stances WHERE poll_id = ? AND cast_at IS NULL", poll.id)), [{ n: 3 }])
 
     const v1 = await vote(poll.id, { agree: 1 }, N, "I like it")
     t.equal(v1.statusCode, 200)
@@ -38,16 +38,16 @@ t.test("polls: create rules, voting, results, lifecycle, outcomes", async (t) =>
     t.match(p, { voters_count: 3, decided_voters_count: 2, undecided_voters_count: 1, results_visible: true })
     const agree = p.results.find((r: any) => r.name === "agree")
     t.match(agree, { score: 2, voter_count: 2, votes_cast_percent: 100, voter_percent: 66.67 })
-    t.same(s.sql("SELECT count(*) AS n FROM stances WHERE poll_id = ? AND participant_id = ? AND latest = 1", poll.id, ben.user.id), [{ n: 1 }],
+    t.same((await s.sql("SELECT count(*) AS n FROM stances WHERE poll_id = ? AND participant_id = ? AND latest = 1", poll.id, ben.user.id)), [{ n: 1 }],
       "one latest ballot per voter")
-    t.same(s.sql("SELECT count(*) AS n FROM stances WHERE poll_id = ? AND participant_id = ?", poll.id, ben.user.id), [{ n: 2 }],
+    t.same((await s.sql("SELECT count(*) AS n FROM stances WHERE poll_id = ? AND participant_id = ?", poll.id, ben.user.id)), [{ n: 2 }],
       "a changed vote is a new ballot replacing the old")
-    const kinds = s.sql<any>("SELECT kind FROM topic_items WHERE topic_id = ? ORDER BY sequence_id", poll.topic_id).map((r) => r.kind)
+    const kinds = (await s.sql<any>("SELECT kind FROM topic_items WHERE topic_id = ? ORDER BY sequence_id", poll.topic_id)).map((r) => r.kind)
     t.same(kinds, ["poll_created", "stance_created", "stance_created", "stance_updated"])
     t.same(shown.stances.map((x: any) => [x.participant_id, x.option_scores]), [[ann.user.id, { agree: 1 }]], "the reader's own ballot only")
 
     t.test("ballot and poll-state errors are 422 and write nothing", async (t) => {
-      const before = s.sql("SELECT count(*) AS n FROM stances")
+      const before = (await s.sql("SELECT count(*) AS n FROM stances"))
       for (const [scores, msg] of [[{ maybe: 1 }, /unknown option/], [{ agree: 1, disagree: 1 }, /exactly one/], [{ agree: 2 }, /exactly one/]] as const) {
         const r = await vote(poll.id, scores, N)
         t.equal(r.statusCode, 422, JSON.stringify(scores))
@@ -56,7 +56,7 @@ t.test("polls: create rules, voting, results, lifecycle, outcomes", async (t) =>
       t.equal((await vote(poll.id, { agree: "yes" }, N)).statusCode, 400, "a non-integer score is a type error")
       t.equal((await vote(poll.id, { agree: 1 }, O)).statusCode, 404, "an outsider cannot see the poll")
       t.equal((await vote(99999, { agree: 1 }, N)).statusCode, 404)
-      t.same(s.sql("SELECT count(*) AS n FROM stances"), before)
+      t.same((await s.sql("SELECT count(*) AS n FROM stances")), before)
     })
 
     t.test("close, then voting is refused; outcome; reopen", async (t) => {
@@ -123,7 +123,7 @@ t.test("polls: create rules, voting, results, lifecycle, outcomes", async (t) =>
       [{ group_id: group.id, title: "x", poll_type: "poll", options: ["a"], colour: "red" }, 400, "colour"],
       [{ group_id: group.id, title: "x", poll_type: "poll", options: "a" }, 400, "options"]
     ]
-    const before = s.sql("SELECT count(*) AS n FROM polls")
+    const before = (await s.sql("SELECT count(*) AS n FROM polls"))
     for (const [json, status, field] of errors) {
       const r = await create(json)
       t.equal(r.statusCode, status, JSON.stringify(json))
@@ -131,7 +131,7 @@ t.test("polls: create rules, voting, results, lifecycle, outcomes", async (t) =>
     }
     t.equal((await create({ group_id: group.id, title: "x", poll_type: "poll", options: ["a"] }, O)).statusCode, 403, "a non-member may not start a poll")
     t.equal((await create({ group_id: 99999, title: "x", poll_type: "poll", options: ["a"] })).statusCode, 404)
-    t.same(s.sql("SELECT count(*) AS n FROM polls"), before, "nothing written")
+    t.same((await s.sql("SELECT count(*) AS n FROM polls")), before, "nothing written")
   })
 
   t.test("specified voters, recipients and notify_recipients", async (t) => {
@@ -142,7 +142,7 @@ t.test("polls: create rules, voting, results, lifecycle, outcomes", async (t) =>
     })
     const q = (quiet.body as any).polls[0]
     t.equal(q.voters_count, 2, "only the invited hold ballots")
-    t.equal(s.sql("SELECT count(*) AS n FROM mail_outbox WHERE kind = 'poll_invitation'")[0]!.n, 0, "notify_recipients false: nobody e-mailed")
+    t.equal((await s.sql("SELECT count(*) AS n FROM mail_outbox WHERE kind = 'poll_invitation'"))[0]!.n, 0, "notify_recipients false: nobody e-mailed")
     t.equal((await vote(q.id, { agree: 1 }, B)).statusCode, 403, "not a specified voter")
     t.equal((await vote(q.id, { agree: 1 }, N)).statusCode, 200)
     const loud = await create({
@@ -150,7 +150,7 @@ t.test("polls: create rules, voting, results, lifecycle, outcomes", async (t) =>
       recipient_user_ids: [guest.user.id], recipient_message: "Please vote", notify_recipients: true
     })
     const l = (loud.body as any).polls[0]
-    const mail = s.sql<any>("SELECT recipient_email, body FROM mail_outbox WHERE kind = 'poll_invitation'")
+    const mail = (await s.sql<any>("SELECT recipient_email, body FROM mail_outbox WHERE kind = 'poll_invitation'"))
     t.same(mail.map((m) => m.recipient_email), ["guest@example.org"])
     t.match(mail[0].body, /Please vote/)
     t.equal((await s.as(guest.apiKey).get(`api/b2/polls/${l.id}`)).statusCode, 200, "an invited guest sees the poll")
@@ -187,7 +187,7 @@ t.test("polls: create rules, voting, results, lifecycle, outcomes", async (t) =>
     t.same((seen.stances ?? []).filter((x: any) => x.participant_id !== admin.user.id), [], "no one else's ballot")
     const own = (await N.get(`api/b2/polls/${a.id}`)).body as any
     t.same(own.stances.map((x: any) => x.participant_id), [ann.user.id], "only the reader's own ballot")
-    const items = s.sql<any>("SELECT actor_id FROM topic_items WHERE itemable_type = 'Stance' AND itemable_id IN (SELECT id FROM stances WHERE poll_id = ?)", a.id)
+    const items = (await s.sql<any>("SELECT actor_id FROM topic_items WHERE itemable_type = 'Stance' AND itemable_id IN (SELECT id FROM stances WHERE poll_id = ?)", a.id))
     t.ok(items.length === 2 && items.every((i) => i.actor_id === null), "vote items name nobody")
     t.equal((await A.post(`api/b2/polls/${a.id}/close`)).statusCode, 200)
     t.equal((await A.post(`api/b2/polls/${a.id}/reopen`, { json: { closing_at: future() } })).statusCode, 422, "anonymous polls cannot be reopened")
@@ -215,7 +215,7 @@ t.test("polls: create rules, voting, results, lifecycle, outcomes", async (t) =>
     const after = ((await A.get(`api/b2/polls/${p.id}`)).body as any).polls[0]
     t.equal(after.voters_count, 3, "late joiner issued a ballot, Ben's revoked")
     t.equal((await vote(p.id, { agree: 1 }, B)).statusCode, 404, "Ben no longer sees the poll")
-    t.same(s.sql("SELECT u.email FROM stances s JOIN users u ON u.id = s.participant_id WHERE s.poll_id = ? AND s.revoked_at IS NOT NULL", p.id),
+    t.same((await s.sql("SELECT u.email FROM stances s JOIN users u ON u.id = s.participant_id WHERE s.poll_id = ? AND s.revoked_at IS NOT NULL", p.id)),
       [{ email: ben.user.email }])
     await s.convene.members.add({ group, user: ben.user })
   })

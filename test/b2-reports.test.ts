@@ -111,7 +111,7 @@ t.test("GET /api/b2/reports", async (t) => {
       "votes_issued", "votes_missed"
     ], "exactly the spec's row fields")
     t.equal(r.Ada.country, "New Zealand")
-    t.same(s.sql("SELECT count(*) AS n FROM stances WHERE poll_id = ? AND latest = 1 AND cast_at IS NOT NULL", p3.id), [{ n: 2 }],
+    t.same((await s.sql("SELECT count(*) AS n FROM stances WHERE poll_id = ? AND latest = 1 AND cast_at IS NOT NULL", p3.id)), [{ n: 2 }],
       "the anonymous poll has cast ballots, left out above")
   })
 

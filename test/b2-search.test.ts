@@ -139,7 +139,7 @@ t.test("GET /api/b2/search", async (t) => {
     await vote(N, anon.id, "walruses are heavy")
 
     const kayak = await search(A, "query=kayaks")
-    t.same(found(kayak), [key("Poll", open.id), key("Stance", s.sql<any>("SELECT id FROM stances WHERE poll_id = ? AND participant_id = ? AND latest = 1", open.id, ann.user.id)[0].id)].sort())
+    t.same(found(kayak), [key("Poll", open.id), key("Stance", (await s.sql<any>("SELECT id FROM stances WHERE poll_id = ? AND participant_id = ? AND latest = 1", open.id, ann.user.id))[0].id)].sort())
     const stance = kayak.search_results.find((r: any) => r.searchable_type === "Stance")
     t.match(stance, { poll_key: open.key, discussion_key: null, author_id: ann.user.id, author_name: "Ann", group_name: "Board" })
 
@@ -157,7 +157,7 @@ t.test("GET /api/b2/search", async (t) => {
     await ok(A.post(`api/b2/polls/${anon.id}/close`))
     t.same(found(await search(A, "query=walruses")), [])
     t.same(found(await search(A, `author_id=${ann.user.id}&type=Stance`)).length, 3, "author listing shows no anonymous or hidden vote")
-    t.same(s.sql("SELECT count(*) AS n FROM search_documents d JOIN stances s ON d.searchable_type = 'Stance' AND s.id = d.searchable_id WHERE s.poll_id = ?", anon.id),
+    t.same((await s.sql("SELECT count(*) AS n FROM search_documents d JOIN stances s ON d.searchable_type = 'Stance' AND s.id = d.searchable_id WHERE s.poll_id = ?", anon.id)),
       [{ n: 0 }], "anonymous votes are not even indexed")
 
     await vote(N, open.id, "canoes instead")
@@ -177,7 +177,7 @@ t.test("GET /api/b2/search", async (t) => {
     const c2 = await comment(A, d.id, "Another ephemeral thought")
     await ok(A.delete(`api/b2/discussions/${d.id}`))
     t.same(found(await search(A, "query=ephemeral")), [], "a deleted discussion takes its comments with it")
-    t.same(s.sql("SELECT count(*) AS n FROM search_documents WHERE searchable_type = 'Comment' AND searchable_id IN (?, ?)", c.id, c2.id), [{ n: 1 }],
+    t.same((await s.sql("SELECT count(*) AS n FROM search_documents WHERE searchable_type = 'Comment' AND searchable_id IN (?, ?)", c.id, c2.id)), [{ n: 1 }],
       "the deleted comment's document is gone; the other is hidden with its thread")
     await ok(A.patch(`api/b2/comments/${gardenComment.id}`, { json: { body: "The plan looks reasonable to me." } }))
     t.same(found(await search(A, "query=reasonable")), [key("Comment", gardenComment.id)])

@@ -194,14 +194,14 @@ t.test("threads, thread items, markdown and reactions", async (t) => {
     const said = await G.post("api/b2/comments", { json: { discussion_id: d.id, body: "Thanks for having me" } })
     t.equal(said.statusCode, 200)
     t.equal((await G.get(`api/b2/discussions?group_id=${board.id}`)).statusCode, 403, "the group itself stays hidden")
-    t.same(s.sql("SELECT kind, recipient_user_id FROM mail_outbox WHERE recipient_user_id = ?", guest.user.id), [
+    t.same((await s.sql("SELECT kind, recipient_user_id FROM mail_outbox WHERE recipient_user_id = ?", guest.user.id)), [
       { kind: "thread_invitation", recipient_user_id: guest.user.id }
     ])
   })
 
   t.test("reactions: side-loaded, own only, idempotent, only for participants", async (t) => {
     const again = await post(A, "api/b2/reactions", { reaction: { reactable_type: "Comment", reactable_id: c1.id, reaction: "👍" } })
-    t.equal(s.sql<any>("SELECT count(*) AS n FROM reactions WHERE reactable_id = ? AND user_id = ?", c1.id, ada.user.id)[0].n, 1)
+    t.equal((await s.sql<any>("SELECT count(*) AS n FROM reactions WHERE reactable_id = ? AND user_id = ?", c1.id, ada.user.id))[0].n, 1)
     t.match(again, { reactions: [{ reactable_type: "Comment", reactable_id: c1.id, user_id: ada.user.id, reaction: "👍" }], meta: { root: "reactions" } })
     const onDiscussion = await A.post("api/b2/reactions", { json: { reactable_type: "Discussion", reactable_id: d.id, reaction: ":heart:" } })
     t.equal(onDiscussion.statusCode, 200)

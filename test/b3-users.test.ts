@@ -66,11 +66,11 @@ t.test("Server API /api/b3/users", async (t) => {
     t.equal((put.body as any).user.is_admin, true)
     const byIdentity = await s.b3.patch("api/b3/users/identity/oauth/ada-1", { json: { user: { email: "ADA@new.example.org" } } })
     t.equal((byIdentity.body as any).user.email, "ada@new.example.org")
-    t.same(s.sql("SELECT name, username, is_admin FROM users WHERE id = ?", bob.user.id), [{ name: "Robert", username: "rob", is_admin: 1 }])
+    t.same((await s.sql("SELECT name, username, is_admin FROM users WHERE id = ?", bob.user.id)), [{ name: "Robert", username: "rob", is_admin: 1 }])
   })
 
   t.test("bad updates are refused and change nothing", async (t) => {
-    const before = s.sql("SELECT * FROM users ORDER BY id")
+    const before = (await s.sql("SELECT * FROM users ORDER BY id"))
     const cases: Array<[any, number, RegExp]> = [
       [{}, 400, /user/],
       [{ user: { is_owner: true } }, 400, /is_owner/],
@@ -88,19 +88,19 @@ t.test("Server API /api/b3/users", async (t) => {
     }
     const malformed = await s.b3.patch(`api/b3/users/${ada.user.id}`, { body: "{nope", headers: { "content-type": "application/json" } })
     t.equal(malformed.statusCode, 400)
-    t.same(s.sql("SELECT * FROM users ORDER BY id"), before)
+    t.same((await s.sql("SELECT * FROM users ORDER BY id")), before)
   })
 
   t.test("deactivate and reactivate (by id, identity and legacy query id)", async (t) => {
     const res = await s.b3.post(`api/b3/users/${bob.user.id}/deactivate`)
     t.equal(res.statusCode, 200)
     t.match(res.body, { success: true, user: { id: bob.user.id, active: false, deactivated_at: String } })
-    t.same(s.sql("SELECT revoked_at IS NOT NULL AS revoked FROM memberships WHERE user_id = ?", bob.user.id), [{ revoked: 1 }])
+    t.same((await s.sql("SELECT revoked_at IS NOT NULL AS revoked FROM memberships WHERE user_id = ?", bob.user.id)), [{ revoked: 1 }])
     t.equal((await s.as(bob.apiKey).get("api/b2/groups")).statusCode, 403, "a deactivated user's key is refused")
     t.equal((await s.b3.post(`api/b3/users/${bob.user.id}/deactivate`)).statusCode, 404, "already deactivated")
     const back = await s.b3.post(`api/b3/users/reactivate?id=${bob.user.id}`)
     t.match(back.body, { success: true, user: { active: true, deactivated_at: null } })
-    t.same(s.sql("SELECT revoked_at FROM memberships WHERE user_id = ?", bob.user.id), [{ revoked_at: null }], "membership restored")
+    t.same((await s.sql("SELECT revoked_at FROM memberships WHERE user_id = ?", bob.user.id)), [{ revoked_at: null }], "membership restored")
     t.equal((await s.b3.post(`api/b3/users/${bob.user.id}/reactivate`)).statusCode, 404, "already active")
     t.equal((await s.b3.post("api/b3/users/identity/oauth/ada-1/deactivate")).statusCode, 200)
     t.equal((await s.b3.post("api/b3/users/identity/oauth/ada-1/reactivate")).statusCode, 200)
@@ -114,12 +114,12 @@ t.test("Server API /api/b3/users", async (t) => {
     const res = await s.b3.post("api/b3/users/identity/oauth/ada-1/redact")
     t.equal(res.statusCode, 200)
     t.same(res.body, { success: true })
-    const [row] = s.sql<any>("SELECT * FROM users WHERE id = ?", ada.user.id)
+    const [row] = (await s.sql<any>("SELECT * FROM users WHERE id = ?", ada.user.id))
     t.match(row, { name: null, username: null, email: null, country: null, is_admin: 0, email_sha256: /^[0-9a-f]{64}$/ })
     t.ok(row.deactivated_at && row.redacted_at)
-    t.same(s.sql("SELECT * FROM identities WHERE user_id = ?", ada.user.id), [])
-    t.same(s.sql("SELECT * FROM memberships WHERE user_id = ? AND revoked_at IS NULL", ada.user.id), [])
-    t.same(s.sql("SELECT name FROM groups WHERE id = ?", group.id), [{ name: "G" }], "groups they made stay")
+    t.same((await s.sql("SELECT * FROM identities WHERE user_id = ?", ada.user.id)), [])
+    t.same((await s.sql("SELECT * FROM memberships WHERE user_id = ? AND revoked_at IS NULL", ada.user.id)), [])
+    t.same((await s.sql("SELECT name FROM groups WHERE id = ?", group.id)), [{ name: "G" }], "groups they made stay")
     t.equal((await s.as(ada.apiKey).get("api/b2/groups")).statusCode, 403, "key rotated")
     t.equal((await s.b3.post(`api/b3/users/${ada.user.id}/redact`)).statusCode, 200, "redacting again is harmless")
   })
@@ -127,12 +127,12 @@ t.test("Server API /api/b3/users", async (t) => {
   t.test("delete removes the user and their records", async (t) => {
     const res = await s.b3.delete(`api/b3/users/${bob.user.id}`)
     t.same(res.body, { success: true })
-    t.same(s.sql("SELECT * FROM users WHERE id = ?", bob.user.id), [])
-    t.same(s.sql("SELECT * FROM memberships WHERE user_id = ?", bob.user.id), [])
+    t.same((await s.sql("SELECT * FROM users WHERE id = ?", bob.user.id)), [])
+    t.same((await s.sql("SELECT * FROM memberships WHERE user_id = ?", bob.user.id)), [])
     t.equal((await s.b3.delete(`api/b3/users/${bob.user.id}`)).statusCode, 404)
     const carol = await s.convene.users.create({ email: "carol@example.org", identity: { identity_type: "saml", uid: "c.1@x" } })
     t.equal((await s.b3.delete("api/b3/users/identity/saml/c.1@x")).statusCode, 200, "uid with dots")
-    t.same(s.sql("SELECT * FROM users WHERE id = ?", carol.user.id), [])
+    t.same((await s.sql("SELECT * FROM users WHERE id = ?", carol.user.id)), [])
   })
 })
 

@@ -14,11 +14,11 @@ const { group } = await s.convene.groups.create({ name: "Abuse", owner: owner.us
 await s.convene.members.add({ group, user: admin.user, admin: true })
 await s.convene.members.add({ group, user: member.user })
 const O = s.as(owner.apiKey)
-const count = (table: string) => (s.sql(`SELECT count(*) AS n FROM ${table}`)[0] as { n: number }).n
-const snapshot = () => ["users", "memberships", "discussions", "comments", "polls", "reactions", "mail_outbox"].map(count)
+const count = async (table: string) => ((await s.sql(`SELECT (await count(*)) AS n FROM ${table}`))[0] as { n: number }).n
+const snapshot = async () => ["users", "memberships", "discussions", "comments", "polls", "reactions", "mail_outbox"].map(count)
 
 t.test("JSON nested deeper than the bound is 400 within milliseconds, before decoding", async (t) => {
-  const before = snapshot()
+  const before = (await snapshot())
   for (const [where, depth] of [["recipient_user_ids", 5000], ["title", 2000], ["top", 40]] as const) {
     const nest = "[".repeat(depth) + "]".repeat(depth)
     const body = where === "top"
@@ -30,7 +30,7 @@ t.test("JSON nested deeper than the bound is 400 within milliseconds, before dec
     t.match(res.body, { error: /nested deeper than 32/ })
     t.ok(Date.now() - started < 1000, "answered quickly")
   }
-  t.same(snapshot(), before, "nothing written")
+  t.same((await snapshot()), before, "nothing written")
 })
 
 t.test("report windows and intervals are bounded; /healthz is not held up", async (t) => {
@@ -50,7 +50,7 @@ t.test("report windows and intervals are bounded; /healthz is not held up", asyn
 })
 
 t.test("array inputs hold at most 1,000 items", async (t) => {
-  const before = snapshot()
+  const before = (await snapshot())
   const emails = Array.from({ length: 1001 }, (_, i) => `person${i}@example.org`)
   const res = await O.post("api/b2/memberships", { json: { group_id: group.id, emails } })
   t.equal(res.statusCode, 400)
@@ -60,14 +60,14 @@ t.test("array inputs hold at most 1,000 items", async (t) => {
   t.match(ids.body, { error: /recipient_user_ids/ })
   const options = await O.post("api/b2/polls", { json: { group_id: group.id, title: "x", poll_type: "poll", options: Array.from({ length: 1001 }, (_, i) => `o${i}`) } })
   t.equal(options.statusCode, 400)
-  t.same(snapshot(), before, "nothing written")
+  t.same((await snapshot()), before, "nothing written")
   const fine = await O.post("api/b2/memberships", { json: { group_id: group.id, emails: [...emails.slice(0, 999), owner.user.email] } })
   t.equal(fine.statusCode, 200, "1,000 addresses are accepted")
   t.equal((fine.body as any).added_emails.length, 999)
 })
 
 t.test("e-mail addresses with control or bidi characters are refused in one place, everywhere", async (t) => {
-  const before = snapshot()
+  const before = (await snapshot())
   for (const bad of ["nul\u0000@example.org", "bel\u0007@example.org", "del\u007f@example.org", "rtl\u202e@example.org", "a b@example.org", "x@localhost", "x@-bad.org"]) {
     const sync = await O.post("api/b2/memberships", { json: { group_id: group.id, emails: [bad] } })
     t.equal(sync.statusCode, 422, JSON.stringify(bad))
@@ -80,7 +80,7 @@ t.test("e-mail addresses with control or bidi characters are refused in one plac
     const u = await s.b3.patch(`api/b3/users/${member.user.id}`, { json: { user: { email: bad } } })
     t.equal(u.statusCode, 422, "b3 too")
   }
-  t.same(snapshot(), before, "no user, membership or mail was created")
+  t.same((await snapshot()), before, "no user, membership or mail was created")
   t.equal((await O.post("api/b2/memberships", { json: { group_id: group.id, emails: ["O'Brien+tag@Example.org"] } })).statusCode, 200, "valid unusual addresses pass")
 })
 

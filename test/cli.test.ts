@@ -133,7 +133,7 @@ t.test("serve refuses an unknown LOG_LEVEL or INVITATION_TTL_DAYS before opening
 
 t.test("admin commands against one database", async (t) => {
   const f = fixture(t)
-  const count = (query: string, ...params: Array<unknown>): number => f.sql(`SELECT count(*) AS n FROM ${query}`, ...params)[0].n
+  const count = async (query: string, ...params: Array<unknown>): Promise<number> => (await f.sql<any>(`SELECT count(*) AS n FROM ${query}`, ...params))[0].n
 
   // init (and, meanwhile, a command on a database that does not exist)
   const [missing, init] = await Promise.all([
@@ -160,7 +160,7 @@ t.test("admin commands against one database", async (t) => {
   const ada = json(created)
   t.match(ada, { id: 2, name: "Ada", username: "ada", is_admin: false, identities: [{ identity_type: "oauth", uid: "ada-1" }] })
   t.type(ada.api_key, "string")
-  t.match(f.sql("SELECT country, bot FROM users WHERE id = 2")[0], { country: "NZ", bot: 0 })
+  t.match((await f.sql("SELECT country, bot FROM users WHERE id = 2"))[0], { country: "NZ", bot: 0 })
   const [dup, bob] = await Promise.all([
     f.cli("users", "create", "--email", "ADA@example.org"),
     f.cli("users", "create", "--email", "bob@example.org", "--name", "Bob", "--bot")
@@ -169,7 +169,7 @@ t.test("admin commands against one database", async (t) => {
   t.match(dup.stderr, /email has already been taken/)
   t.equal(bob.code, 0)
   t.match(bob.stdout, /^user 3 bob@example\.org \(Bob\) bot\napi key: \S{20,}\n$/, "human output: the user, then its key")
-  t.equal(count("users"), 3)
+  t.equal((await count("users")), 3)
 
   // list, show
   const [admins, others, listed, byId, byIdentity, unknown] = await Promise.all([
@@ -196,14 +196,14 @@ t.test("admin commands against one database", async (t) => {
     f.cli("users", "update", "3", "--email", "ada@example.org")
   ])
   t.match(json(upd), { id: 3, name: "Robert", is_admin: true })
-  t.match(f.sql("SELECT name, is_admin, email FROM users WHERE id = 3")[0], { name: "Robert", is_admin: 1, email: "bob@example.org" })
+  t.match((await f.sql("SELECT name, is_admin, email FROM users WHERE id = 3"))[0], { name: "Robert", is_admin: 1, email: "bob@example.org" })
   t.equal(taken.code, 1, "an e-mail already taken")
 
   // groups
   const board = json(await f.cli("groups", "create", "--name", "Board", "--owner", "ada@example.org", "--handle", "board",
     "--setting", "members_can_add_members=true", "--json"))
   t.match(board, { id: 1, name: "Board", handle: "board", members_can_add_members: true, admin_memberships_count: 1 })
-  t.match(f.sql("SELECT user_id, admin FROM memberships WHERE group_id = 1"), [{ user_id: 2, admin: 1 }], "the owner is admin")
+  t.match((await f.sql("SELECT user_id, admin FROM memberships WHERE group_id = 1")), [{ user_id: 2, admin: 1 }], "the owner is admin")
   const [subRes, badSetting, noOwner, invite] = await Promise.all([
     f.cli("groups", "create", "--name", "Sub", "--owner", "1", "--parent", "board", "--public", "--json"),
     f.cli("groups", "create", "--name", "Bad", "--owner", "1", "--setting", "bogus=1"),
@@ -215,7 +215,7 @@ t.test("admin commands against one database", async (t) => {
   t.equal(badSetting.code, 1)
   t.match(badSetting.stderr, /bogus is not a group setting/)
   t.equal(noOwner.code, 1, "unknown owner")
-  t.equal(count("groups"), 2)
+  t.equal((await count("groups")), 2)
   t.match(json(invite), { group_id: 1, user_id: 3, accepted_at: null, admin: false })
 
   const [upGroup, badValue, noGroup, member, mailJson, mailText, delegate] = await Promise.all([
@@ -228,7 +228,7 @@ t.test("admin commands against one database", async (t) => {
     f.cli("members", "add", "--group", "2", "--user", "identity:oauth:ada-1", "--delegate", "--json")
   ])
   t.equal(json(upGroup).members_can_vote, false)
-  t.equal(f.sql("SELECT members_can_vote FROM groups WHERE id = 1")[0].members_can_vote, 0)
+  t.equal((await f.sql("SELECT members_can_vote FROM groups WHERE id = 1"))[0].members_can_vote, 0)
   t.equal(badValue.code, 1)
   t.match(badValue.stderr, /members_can_vote must be true or false/)
   t.equal(noGroup.code, 1, "unknown group")
@@ -243,7 +243,7 @@ t.test("admin commands against one database", async (t) => {
   ])
   t.same(json(groups).map((g: any) => g.full_name), ["Board", "Board - Sub"])
   t.match(json(removed), { user_id: 3, revoked_at: String })
-  t.equal(count("memberships WHERE user_id = 3 AND revoked_at IS NULL"), 0)
+  t.equal((await count("memberships WHERE user_id = 3 AND revoked_at IS NULL")), 0)
 
   // deactivate, reactivate
   const [removedAgain, deact] = await Promise.all([
@@ -252,13 +252,13 @@ t.test("admin commands against one database", async (t) => {
   ])
   t.equal(removedAgain.code, 1, "not a member any more")
   t.match(json(deact), { active: false, deactivated_at: String })
-  t.equal(count("memberships WHERE user_id = 2 AND revoked_at IS NULL"), 0, "memberships revoked")
+  t.equal((await count("memberships WHERE user_id = 2 AND revoked_at IS NULL")), 0, "memberships revoked")
   t.notOk(await f.authenticates(ada.api_key), "a deactivated user's key is refused")
   const twice = await f.cli("users", "deactivate", "2")
   t.equal(twice.code, 1)
   t.match(twice.stderr, /not active/)
   t.match(json(await f.cli("users", "reactivate", "identity:oauth:ada-1", "--json")), { id: 2, active: true, deactivated_at: null })
-  t.equal(count("memberships WHERE user_id = 2 AND revoked_at IS NULL"), 2, "memberships restored")
+  t.equal((await count("memberships WHERE user_id = 2 AND revoked_at IS NULL")), 2, "memberships restored")
   t.ok(await f.authenticates(ada.api_key))
 
   // api-key
@@ -275,21 +275,21 @@ t.test("admin commands against one database", async (t) => {
   ])
   t.equal(redacted.code, 0, redacted.stderr)
   t.match(json(redacted), { id: 2, name: null, username: null, email: null, is_admin: false, active: false, identities: [] })
-  const row = f.sql("SELECT name, username, email, email_sha256, country, redacted_at FROM users WHERE id = 2")[0]
+  const row = (await f.sql("SELECT name, username, email, email_sha256, country, redacted_at FROM users WHERE id = 2"))[0]
   t.match(row, { name: null, username: null, email: null, country: null, email_sha256: String, redacted_at: String })
-  t.equal(count("identities WHERE user_id = 2"), 0)
-  t.equal(count("memberships WHERE user_id = 2 AND revoked_at IS NULL"), 0, "memberships revoked")
+  t.equal((await count("identities WHERE user_id = 2")), 0)
+  t.equal((await count("memberships WHERE user_id = 2 AND revoked_at IS NULL")), 0, "memberships revoked")
   t.notOk(await f.authenticates(rotated.api_key), "redaction rotates the key")
 
   // delete
   t.equal(refused.code, 2, "delete needs --yes")
   t.match(refused.stderr, /--yes/)
-  t.equal(count("users WHERE id = 3"), 1, "nothing deleted without --yes")
+  t.equal((await count("users WHERE id = 3")), 1, "nothing deleted without --yes")
   const deleted = await f.cli("users", "delete", "3", "--yes", "--json")
   t.equal(deleted.code, 0, deleted.stderr)
   t.match(json(deleted), { success: true, user: { id: 3 } })
-  t.equal(count("users WHERE id = 3"), 0)
-  t.equal(count("memberships WHERE user_id = 3"), 0, "their rows go with them")
+  t.equal((await count("users WHERE id = 3")), 0)
+  t.equal((await count("memberships WHERE user_id = 3")), 0, "their rows go with them")
 })
 
 t.test("serve on an empty database", async (t) => {
@@ -367,5 +367,5 @@ t.test("serve on an empty database", async (t) => {
   const end = await ended
   t.same(end, { code: 0, signal: null }, `SIGINT stops it cleanly (stderr: ${err2})`)
   t.match(out2, /^convene listening on http:\/\/127\.0\.0\.1:\d+\n$/)
-  t.equal(f.sql("SELECT count(*) AS n FROM users")[0].n, 1)
+  t.equal((await f.sql("SELECT (await count(*)) AS n FROM users"))[0].n, 1)
 })

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check"
 import t from "tap"
-import { seedUser, startTestServer } from "./helpers.js"
+import { seedUser, startTestServer, STORE } from "./helpers.js"
 
 /** FUZZ_RUNS and FUZZ_SEED widen or vary a run by hand; the suite runs a fixed seed. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500)
@@ -28,12 +28,19 @@ const operations = docs.flatMap((doc) =>
     }))))
 
 const TABLES = ["users", "groups", "memberships", "topics", "discussions", "comments", "polls", "stances", "outcomes", "reactions", "chatbots", "mail_outbox", "webhook_events", "webhook_deliveries", "topic_items", "topic_readers"]
-const snapshot = () =>
-  TABLES.map((table) => {
-    const columns = (s.sql(`PRAGMA table_info(${table})`) as Array<{ name: string }>).map((c) => c.name)
-    const stamp = columns.includes("updated_at") ? "max(updated_at)" : "NULL"
-    return JSON.stringify(s.sql(`SELECT count(*) AS n, ${stamp} AS u FROM ${table}`)[0])
-  }).join("|")
+// every table has updated_at or not on both stores; the columns are read from the SQL standard's catalogue there
+const columnsOf = async (table: string) =>
+  STORE === "sqlite"
+    ? ((await s.sql(`PRAGMA table_info(${table})`)) as Array<{ name: string }>).map((c) => c.name)
+    : ((await s.sql(`SELECT column_name AS name FROM information_schema.columns WHERE table_name = ?`, table)) as Array<{ name: string }>).map((c) => c.name)
+const snapshot = async () => {
+  const parts: Array<string> = []
+  for (const table of TABLES) {
+    const stamp = (await columnsOf(table)).includes("updated_at") ? "max(updated_at)" : "NULL"
+    parts.push(JSON.stringify((await s.sql(`SELECT count(*) AS n, ${stamp} AS u FROM ${table}`))[0]))
+  }
+  return parts.join("|")
+}
 
 const weird = fc.oneof(
   fc.integer({ min: -1e15, max: 1e15 }).map(String),
@@ -77,7 +84,7 @@ t.test("no 5xx, and nothing changes on refusal", async (t) => {
       const path = op.path.replace(/\{[^}]+\}/g, () => ids[i++]!)
       const q = [...query, ...op.params.slice(0, 2).map((p: string, k: number) => [p, ids[k]!] as const)]
         .map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join("&")
-      const before = snapshot()
+      const before = await snapshot()
       const res = await O(`${path.slice(1)}${q === "" ? "" : `?${q}`}`, {
         method: op.method as "GET",
         responseType: "text",
@@ -90,7 +97,7 @@ t.test("no 5xx, and nothing changes on refusal", async (t) => {
       if (res.statusCode >= 500) throw new Error(`${op.method} ${path}?${q} → ${res.statusCode} ${res.body}`)
       if (res.statusCode >= 400) {
         refused++
-        if (snapshot() !== before) throw new Error(`${op.method} ${path}?${q} was refused (${res.statusCode}) but changed the database`)
+        if ((await snapshot()) !== before) throw new Error(`${op.method} ${path}?${q} was refused (${res.statusCode}) but changed the database`)
         JSON.parse(res.body)
       }
     }),

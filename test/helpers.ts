@@ -1,8 +1,14 @@
-/** Shared set-up for end-to-end tests: a real server on port 0 over a fresh SQLite file. */
-import { type Convene, makeConvene, type User } from "@convene/core"
+/**
+ * Shared set-up for end-to-end tests: a real server on port 0 over a fresh database. The database is a SQLite
+ * file, or, when the runner started a PostgreSQL cluster for the suite's second pass (CONVENE_TEST_PG), a new
+ * database on it: the same tests then run against the PostgreSQL store.
+ */
+import { type Convene, openConvene, type User } from "@convene/core"
 import { type DeliveryWorker, startDeliveryWorker, startServer, type HttpSettings, type WorkerOptions } from "@convene/http"
 import got, { type Got } from "got"
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import pg from "pg"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -18,16 +24,58 @@ export interface TestServer {
   /** A client that sends `Authorization: Bearer <key>`. */
   readonly as: (key: string) => Got
   readonly b3: Got
-  /** Direct SQL on the database file, for asserting effects. */
-  readonly sql: <T = Record<string, unknown>>(query: string, ...params: Array<unknown>) => Array<T>
+  /** Direct SQL on the database (`?` placeholders, on either store), for asserting effects. */
+  readonly sql: <T = Record<string, unknown>>(query: string, ...params: Array<unknown>) => Promise<Array<T>>
   /** The webhook delivery worker, when the test asked for one. */
   readonly worker: DeliveryWorker | undefined
   readonly close: () => Promise<void>
 }
 
+/** The suite's PostgreSQL cluster (scripts/run-tests.mjs starts it for the second pass), or undefined. */
+export const PG = process.env.CONVENE_TEST_PG || undefined
+/** Which store this pass tests. */
+export const STORE: "sqlite" | "postgres" = PG === undefined ? "sqlite" : "postgres"
+
+/**
+ * A fresh database: a file in a new directory, or a new PostgreSQL database made from the migrated template
+ * (`filename` is then its URL, which --db, CONVENE_DB and openConvene take as they take a path).
+ */
 export const tempDbFile = () => {
   const dir = mkdtempSync(join(tmpdir(), "convene-test-"))
-  return { dir, filename: join(dir, "convene.db") }
+  if (PG === undefined) return { dir, filename: join(dir, "convene.db") }
+  const name = `t_${randomBytes(6).toString("hex")}`
+  execFileSync("psql", [`${PG}/postgres`, "-qXc", `CREATE DATABASE ${name} TEMPLATE convene_template`], { stdio: ["ignore", "ignore", "inherit"] })
+  return { dir, filename: `${PG}/${name}` }
+}
+
+/** Removes a test database made by tempDbFile (the cluster holds many tests' databases at once). */
+export const dropDatabase = (url: string) =>
+  new Promise<void>((resolve) =>
+    execFile("psql", [`${PG}/postgres`, "-qXc", `DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`], () => resolve()))
+
+/** `?` placeholders as PostgreSQL's `$n` (the tests' SQL has no `?` inside quotes). */
+const numbered = (query: string) => {
+  let n = 0
+  return query.replace(/\?/g, () => `$${++n}`)
+}
+
+/** Direct SQL on a test database, on either store. */
+export const openSql = async (filename: string) => {
+  if (PG === undefined) {
+    const { default: Database } = await import("better-sqlite3")
+    const db = new Database(filename, { readonly: true })
+    return {
+      sql: <T>(query: string, ...params: Array<unknown>) => Promise.resolve(db.prepare(query).all(...params) as Array<T>),
+      close: async () => void db.close()
+    }
+  }
+  // counts (bigint) as numbers, as SQLite answers them
+  const types = { getTypeParser: (oid: number, format?: string) => (oid === 20 ? Number : pg.types.getTypeParser(oid, format as "text")) }
+  const pool = new pg.Pool({ connectionString: filename, max: 2, types: types as never })
+  return {
+    sql: async <T>(query: string, ...params: Array<unknown>) => (await pool.query(numbered(query), params)).rows as Array<T>,
+    close: () => pool.end()
+  }
 }
 
 export const startTestServer = async (
@@ -35,7 +83,7 @@ export const startTestServer = async (
   options: { worker?: Partial<WorkerOptions>; filename?: string } = {}
 ): Promise<TestServer> => {
   const { dir, filename } = options.filename === undefined ? tempDbFile() : { dir: undefined, filename: options.filename }
-  const convene = makeConvene({ filename, allowPrivateWebhooks: settings.allowPrivateWebhooks ?? false })
+  const convene = await openConvene({ database: filename, allowPrivateWebhooks: settings.allowPrivateWebhooks ?? false })
   const server = await startServer({
     store: convene.store,
     port: 0,
@@ -50,8 +98,7 @@ export const startTestServer = async (
     pollMs: 50,
     ...options.worker
   })
-  const { default: Database } = await import("better-sqlite3")
-  const db = new Database(filename, { readonly: true })
+  const db = await openSql(filename)
   return {
     convene,
     url: server.url,
@@ -59,14 +106,15 @@ export const startTestServer = async (
     api,
     as: (key) => api.extend({ headers: { authorization: `Bearer ${key}` } }),
     b3: api.extend({ headers: { authorization: `Bearer ${B3_KEY}` } }),
-    sql: (query, ...params) => db.prepare(query).all(...params) as never,
+    sql: db.sql,
     worker,
     close: async () => {
-      db.close()
+      await db.close()
       await worker?.stop()
       await server.close()
       await convene.close()
       if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+      if (dir !== undefined && PG !== undefined) await dropDatabase(filename)
     }
   }
 }

@@ -95,12 +95,12 @@ t.test("a Loomio export imports whole, and the server answers as the export says
       created_at: "2024-03-01T09:00:00.000Z"
     })
     const groupId = group.groups[0].id
-    t.same(s.sql("SELECT name, parent_id FROM groups WHERE key = ?", FIXTURE.subgroupKey), [{ name: "Working group", parent_id: groupId }])
+    t.same((await s.sql("SELECT name, parent_id FROM groups WHERE key = ?", FIXTURE.subgroupKey)), [{ name: "Working group", parent_id: groupId }])
     const members = (await Bo.get(`api/b2/memberships?group_id=${groupId}`)).body as any
     const byName = new Map<string, any>(members.memberships.map((m: any) => [members.users.find((u: any) => u.id === m.user_id).name, m]))
     t.match(byName.get("Ada"), { admin: true, title: "Convenor" })
     t.match(byName.get("Bo here"), { admin: false, delegate: true, title: "Treasurer", user_id: bo.user.id })
-    t.same(s.sql("SELECT u.name, m.accepted_at, m.revoked_at FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.group_id = ? AND (m.accepted_at IS NULL OR m.revoked_at IS NOT NULL) ORDER BY u.name", groupId), [
+    t.same((await s.sql("SELECT u.name, m.accepted_at, m.revoked_at FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.group_id = ? AND (m.accepted_at IS NULL OR m.revoked_at IS NOT NULL) ORDER BY u.name", groupId)), [
       { name: "Di", accepted_at: null, revoked_at: null },
       { name: "Ed", accepted_at: "2024-03-02T12:00:00.000Z", revoked_at: "2024-03-09T12:00:00.000Z" }
     ], "pending stays pending, revoked stays revoked")
@@ -133,7 +133,7 @@ t.test("a Loomio export imports whole, and the server answers as the export says
     const closed = ((await Bo.get("api/b2/discussions/dBikes01")).body as any).discussions[0]
     t.equal(closed.closed_at, "2024-03-09T12:00:00.000Z", "a closed discussion stays closed")
     t.equal((await Bo.get("api/b2/discussions/dGone001")).statusCode, 404, "a deleted discussion stays deleted")
-    t.same(s.sql("SELECT guest FROM topic_readers r JOIN users u ON u.id = r.user_id WHERE u.email = ?", FIXTURE.emails.gus), [{ guest: 1 }], "the guest")
+    t.same((await s.sql("SELECT guest FROM topic_readers r JOIN users u ON u.id = r.user_id WHERE u.email = ?", FIXTURE.emails.gus)), [{ guest: 1 }], "the guest")
   })
 
   t.test("polls: options, counts per option from the latest cast ballots, outcome; anonymous stays anonymous", async (t) => {
@@ -147,7 +147,7 @@ t.test("a Loomio export imports whole, and the server answers as the export says
     t.match(anon.polls[0], { anonymous: true, hide_results: "until_closed", discussion_id: null })
     t.same(anon.polls[0].results.map((r: any) => [r.name, r.voter_count]), [["Tuesday", 2], ["Thursday", 1]])
     t.notOk((anon.stances ?? []).some((x: any) => x.participant_id !== null && x.participant_id !== bo.user.id), "no other voter is named")
-    t.same(s.sql("SELECT review_sent_at IS NOT NULL AS sent FROM outcomes"), [{ sent: 1 }], "a review already due is not sent again")
+    t.same((await s.sql("SELECT review_sent_at IS NOT NULL AS sent FROM outcomes")), [{ sent: 1 }], "a review already due is not sent again")
   })
 
   t.test("imported content is searchable, typos included (the vocabulary is indexed in bulk)", async (t) => {
@@ -157,14 +157,14 @@ t.test("a Loomio export imports whole, and the server answers as the export says
     t.same(await hits("cots"), ["Comment"], "one typo")
     t.same((await hits("power")).sort(), ["Stance"], "a vote's reason")
     t.same(await hits("Spam"), [], "not a removed comment")
-    t.same(s.sql("SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name = 'search_documents_index'"), [{ n: 1 }], "the trigger is back")
+    t.same((await s.sql("SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name = 'search_documents_index'")), [{ n: 1 }], "the trigger is back")
   })
 
   t.test("an imported person signs in with the people flow (an e-mailed code)", async (t) => {
     const b = browserSession(s.url)
     await b.get("/sign-in")
     t.equal((await b.post("/sign-in", { email: FIXTURE.emails.ada })).status, 200)
-    t.same(s.sql("SELECT m.kind FROM mail_outbox m JOIN users u ON u.id = m.recipient_user_id WHERE u.email = ?", FIXTURE.emails.ada), [{ kind: "sign_in" }],
+    t.same((await s.sql("SELECT m.kind FROM mail_outbox m JOIN users u ON u.id = m.recipient_user_id WHERE u.email = ?", FIXTURE.emails.ada)), [{ kind: "sign_in" }],
       "a sign-in code is on its way to the imported account")
   })
 
@@ -178,14 +178,14 @@ t.test("a Loomio export imports whole, and the server answers as the export says
       t.equal(busyPage.status, 503, "a page that writes")
       t.match(busyPage.html, /<h1>Busy<\/h1>[\s\S]*Nothing was changed; try again in a moment\./, "answers a page, not JSON")
       const d = ((await Bo.get("api/b2/discussions/dSolar01")).body as any).discussions[0]
-      const before = s.sql("SELECT count(*) AS n FROM comments")
+      const before = (await s.sql("SELECT count(*) AS n FROM comments"))
       const started = Date.now()
       const busy = await Bo.post("api/b2/comments", { json: { discussion_id: d.id, body: "while importing" } })
       t.equal(busy.statusCode, 503)
       t.same(busy.body, { error: "The database is busy; try again shortly" })
       t.equal(busy.headers["retry-after"], "5")
       t.ok(Date.now() - started >= 4000, "after waiting for the lock")
-      t.same(s.sql("SELECT count(*) AS n FROM comments"), before)
+      t.same((await s.sql("SELECT count(*) AS n FROM comments")), before)
       t.equal((await Bo.get("api/b2/discussions/dSolar01")).statusCode, 200, "reads are not held up")
     } finally {
       holder.exec("ROLLBACK")
@@ -217,7 +217,7 @@ t.test("the newer format (topics, topic_items, topic_readers) imports to the sam
   const newer = await imported(newerFormat(loomioExport()))
   t.match(newer.report.imported, { topics: 4, topic_items: 11, topic_readers: 1, comments: 4 })
   t.same(withoutIds(newer.answers), withoutIds(older.answers), "the same answers, ids aside")
-  t.same(newer.s.sql("SELECT closed_at FROM topics WHERE topicable_type = 'Discussion' AND closed_at IS NOT NULL"), [{ closed_at: "2024-03-09T12:00:00.000Z" }],
+  t.same((await newer.s.sql("SELECT closed_at FROM topics WHERE topicable_type = 'Discussion' AND closed_at IS NOT NULL")), [{ closed_at: "2024-03-09T12:00:00.000Z" }],
     "locked_at is the newer name of a closed thread")
 })
 
@@ -377,14 +377,14 @@ t.test("export then import into an empty database gives the same API answers (id
   const copy = await reads(s2.as(adminB.api_key))(group.key, d.key, pollKeys)
   t.same(withoutIds(copy), withoutIds(original), "the same answers, ids aside")
   // the guest never had a key on the new server: sign them in there by giving the imported account one
-  const gusThere = s2.sql<{ id: number }>("SELECT id FROM users WHERE email = 'gus@example.org'")[0]!
+  const gusThere = (await s2.sql<{ id: number }>("SELECT id FROM users WHERE email = 'gus@example.org'"))[0]!
   const { apiKey: gusKey } = await s2.convene.run(Users.rotateApiKey({ id: gusThere.id }))
   const copyExtra = await extra(s2.as(adminB.api_key), s2.as(gusKey))
   t.same(withoutIds(copyExtra), withoutIds(originalExtra), "subgroup, guest, closed and deleted threads, the threads list: the same answers")
   t.match((copyExtra.guestItems as any).comments, [{ body: "Hello from a guest" }], "the guest still reads the thread")
   t.equal(copyExtra.deleted, 404, "the deleted thread stays deleted")
   t.match((copyExtra.subThread as any).discussions[0], { title: "Sub thread", closed_at: String }, "the subgroup's thread, closed")
-  t.same(s2.sql("SELECT count(*) AS n FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'dana@example.org' AND m.accepted_at IS NULL"), [{ n: 1 }],
+  t.same((await s2.sql("SELECT count(*) AS n FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'dana@example.org' AND m.accepted_at IS NULL")), [{ n: 1 }],
     "the invitation stays pending")
   t.same((copy.items as any).items.map((i: any) => i.sequence_id), (original.items as any).items.map((i: any) => i.sequence_id))
 

@@ -32,14 +32,14 @@ const worker = (s: TestServer, url: string, extra: { retryDelaysMs?: ReadonlyArr
     ...extra
   })
 
-const outbox = (s: TestServer) =>
-  s.sql<{ id: number; status: string; attempts: number; last_error: string | null; server_reply: string | null; kind: string; recipient_email: string }>(
+const outbox = async (s: TestServer) =>
+  (await s.sql<{ id: number; status: string; attempts: number; last_error: string | null; server_reply: string | null; kind: string; recipient_email: string }>(
     "SELECT * FROM mail_outbox ORDER BY id"
-  )
+  ))
 
-const until = async (check: () => boolean, ms = 10_000) => {
+const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
   const end = Date.now() + ms
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error("timed out")
     await new Promise((r) => setTimeout(r, 20))
   }
@@ -59,7 +59,7 @@ t.test("the worker drains the outbox: both parts, the link, the headers, the ser
   const s = await startTestServer()
   t.teardown(async () => { await s.close(); await smtp.close() })
   const { group } = await invite(s, "bob@example.org")
-  t.match(outbox(s), [{ kind: "group_invitation", status: "pending", attempts: 0 }], "recorded in the writing transaction, waiting")
+  t.match((await outbox(s)), [{ kind: "group_invitation", status: "pending", attempts: 0 }], "recorded in the writing transaction, waiting")
   const w = worker(s, smtp.url)
   t.teardown(w.stop)
   await smtp.waitFor(1)
@@ -72,13 +72,13 @@ t.test("the worker drains the outbox: both parts, the link, the headers, the ser
   t.ok(link, "the text part carries the invitation link")
   t.match(mail.html, `<a href="${link![1]}"`, "and so does the HTML part")
   t.match(mail.text, /Garden Club/)
-  const [row] = s.sql<{ token_hash: string; group_id: number }>("SELECT token_hash, group_id FROM invitation_tokens")
+  const [row] = (await s.sql<{ token_hash: string; group_id: number }>("SELECT token_hash, group_id FROM invitation_tokens"))
   t.equal(row!.token_hash, createHash("sha256").update(link![2]!).digest("hex"), "only the token's hash is stored")
   t.equal(row!.group_id, group.id)
-  t.notOk(JSON.stringify(s.sql("SELECT * FROM mail_outbox")).includes(link![2]!), "the token is not at rest in the outbox")
+  t.notOk(JSON.stringify((await s.sql("SELECT * FROM mail_outbox"))).includes(link![2]!), "the token is not at rest in the outbox")
   t.match(mail.messageId, /^<outbox-\d+\.\d+@convene\.test>$/)
-  await until(() => outbox(s)[0]!.status === "sent")
-  t.match(outbox(s)[0], { status: "sent", attempts: 1, last_error: null, server_reply: /^250/ })
+  await until(async () => (await outbox(s))[0]!.status === "sent")
+  t.match((await outbox(s))[0], { status: "sent", attempts: 1, last_error: null, server_reply: /^250/ })
   const listed = await cli(["mail", "list", "--status", "sent", "--json", "--db", s.filename])
   t.match(JSON.parse(listed.stdout), [{ kind: "group_invitation", status: "sent", server_reply: /^250/ }])
   await new Promise((r) => setTimeout(r, 200))
@@ -91,13 +91,13 @@ t.test("STARTTLS and implicit TLS with a test certificate; a TLS mismatch says s
     const s = await startTestServer()
     await invite(s, `tls-${mode}@example.org`)
     const strict = worker(s, smtp.url, { retryDelaysMs: [60_000] })
-    await until(() => outbox(s)[0]!.attempts === 1)
+    await until(async () => (await outbox(s))[0]!.attempts === 1)
     await strict.stop()
-    t.match(outbox(s)[0], { status: "failed", last_error: /TLS failed with 127\.0\.0\.1:\d+: .*(self[- ]signed|certificate)/ }, `${mode}: an unknown certificate is refused and said so`)
-    await s.convene.run(Mail.retryMail([outbox(s)[0]!.id]))
+    t.match((await outbox(s))[0], { status: "failed", last_error: /TLS failed with 127\.0\.0\.1:\d+: .*(self[- ]signed|certificate)/ }, `${mode}: an unknown certificate is refused and said so`)
+    await s.convene.run(Mail.retryMail([(await outbox(s))[0]!.id]))
     const relaxed = worker(s, `${smtp.url}?tls.rejectUnauthorized=false`)
     await smtp.waitFor(1)
-    await until(() => outbox(s)[0]!.status === "sent")
+    await until(async () => (await outbox(s))[0]!.status === "sent")
     await relaxed.stop()
     t.equal(smtp.received[0]!.subject, "Ada Lovelace invited you to join Garden Club", `${mode}: delivered over TLS`)
     await s.close()
@@ -117,9 +117,9 @@ t.test("refusals are retried with backoff, then dead with the SMTP error; retry 
   t.teardown(async () => { await s.close(); await smtp.close() })
   await invite(s, "nobody@example.org")
   const w = worker(s, smtp.url, { retryDelaysMs: [30, 30] })
-  await until(() => outbox(s)[0]!.status === "dead")
+  await until(async () => (await outbox(s))[0]!.status === "dead")
   await w.stop()
-  t.match(outbox(s)[0], { status: "dead", attempts: 3, last_error: /recipient refused by 127\.0\.0\.1:\d+: the server answered "550 5\.1\.1 No such mailbox here"/ })
+  t.match((await outbox(s))[0], { status: "dead", attempts: 3, last_error: /recipient refused by 127\.0\.0\.1:\d+: the server answered "550 5\.1\.1 No such mailbox here"/ })
   t.equal(smtp.received.length, 0)
   const dead = await cli(["mail", "list", "--status", "dead", "--db", s.filename])
   t.match(dead.stdout, /^mail 1 .* group_invitation to=nobody@example\.org dead attempts=3: .* error=recipient refused .*550/m)
@@ -129,8 +129,8 @@ t.test("refusals are retried with backoff, then dead with the SMTP error; retry 
   const again = worker(s, smtp.url)
   t.teardown(again.stop)
   await smtp.waitFor(1)
-  await until(() => outbox(s)[0]!.status === "sent")
-  t.match(outbox(s)[0], { status: "sent", attempts: 4, last_error: null })
+  await until(async () => (await outbox(s))[0]!.status === "sent")
+  t.match((await outbox(s))[0], { status: "sent", attempts: 4, last_error: null })
   t.equal((await cli(["mail", "retry", "--db", s.filename])).code, 2, "retry needs ids or --dead")
 })
 
@@ -143,8 +143,8 @@ t.test("a temporary refusal (451) is retried and the message sent once", async (
   const w = worker(s, smtp.url, { retryDelaysMs: [20, 20, 20] })
   t.teardown(w.stop)
   await smtp.waitFor(1)
-  await until(() => outbox(s)[0]!.status === "sent")
-  t.match(outbox(s)[0], { status: "sent", attempts: 3 })
+  await until(async () => (await outbox(s))[0]!.status === "sent")
+  t.match((await outbox(s))[0], { status: "sent", attempts: 3 })
   await new Promise((r) => setTimeout(r, 200))
   t.equal(smtp.received.length, 1)
 })
@@ -155,10 +155,10 @@ t.test("a server that never answers: the attempt times out, is recorded as faile
   t.teardown(async () => { await s.close(); await smtp.close() })
   await invite(s, "slow@example.org")
   const w = worker(s, smtp.url, { timeoutMs: 300, retryDelaysMs: [60_000] })
-  await until(() => outbox(s)[0]!.attempts === 1)
+  await until(async () => (await outbox(s))[0]!.attempts === 1)
   await w.stop()
-  t.match(outbox(s)[0], { status: "failed", last_error: /no answer from 127\.0\.0\.1:\d+ in time|connection to .* failed/ })
-  t.match(s.sql("SELECT next_attempt_at > created_at AS later FROM mail_outbox")[0], { later: 1 }, "tried again later")
+  t.match((await outbox(s))[0], { status: "failed", last_error: /no answer from 127\.0\.0\.1:\d+ in time|connection to .* failed/ })
+  t.match((await s.sql("SELECT next_attempt_at > created_at AS later FROM mail_outbox"))[0], { later: 1 }, "tried again later")
 })
 
 t.test("convene mail test says what answered, or exactly what failed", async (t) => {
@@ -214,13 +214,13 @@ t.test("a server killed mid-delivery loses nothing and sends nothing twice", asy
   await until(() => smtp.dataStarted === 1, 20_000)
   child.kill("SIGKILL")
   await exited
-  t.match(outbox(s)[0], { status: "pending", attempts: 0 }, "the claimed message is still waiting")
+  t.match((await outbox(s))[0], { status: "pending", attempts: 0 }, "the claimed message is still waiting")
   smtp.behaviour.hang = false
   const w = worker(s, smtp.url, { timeoutMs: 1000 })
   t.teardown(w.stop)
   await smtp.waitFor(1, 15_000)
-  await until(() => outbox(s)[0]!.status === "sent")
+  await until(async () => (await outbox(s))[0]!.status === "sent")
   await new Promise((r) => setTimeout(r, 300))
   t.equal(smtp.received.length, 1, "received once, after the dead server's claim expired")
-  t.match(outbox(s)[0], { status: "sent", attempts: 1 })
+  t.match((await outbox(s))[0], { status: "sent", attempts: 1 })
 })

@@ -154,5 +154,5 @@ t.test("an older database is upgraded: only the ballots that count name their vo
     .polls[0]!.results.map((r) => [r.name, r.voter_ids]))
   t.same(voters.agree, [bo.user.id], "agree names Bo, not Ada's replaced ballot")
   t.same(voters.disagree, [ada.user.id], "disagree names Ada")
-  t.same(s.sql("SELECT counted, count(*) AS n FROM stance_choices GROUP BY counted ORDER BY counted"), [{ counted: 0, n: 1 }, { counted: 1, n: 2 }])
+  t.same((await s.sql("SELECT counted, count(*) AS n FROM stance_choices GROUP BY counted ORDER BY counted")), [{ counted: 0, n: 1 }, { counted: 1, n: 2 }])
 })

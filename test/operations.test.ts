@@ -241,7 +241,7 @@ t.test("convene webhooks redeliver sends failed or dead deliveries again", async
   await receiver.waitFor(2)
   const dead = async () => {
     for (let i = 0; i < 100; i++) {
-      const rows = s.sql<{ id: number; status: string }>("SELECT id, status FROM webhook_deliveries ORDER BY id")
+      const rows = (await s.sql<{ id: number; status: string }>("SELECT id, status FROM webhook_deliveries ORDER BY id"))
       if (rows.every((r) => r.status === "dead")) return rows
       await new Promise((r) => setTimeout(r, 20))
     }
@@ -259,13 +259,13 @@ t.test("convene webhooks redeliver sends failed or dead deliveries again", async
   s.worker!.kick()
   await receiver.waitFor(3)
   await new Promise((r) => setTimeout(r, 100))
-  t.same(s.sql("SELECT status FROM webhook_deliveries ORDER BY id"), [{ status: "done" }, { status: "dead" }], "only the one named")
+  t.same((await s.sql("SELECT status FROM webhook_deliveries ORDER BY id")), [{ status: "done" }, { status: "dead" }], "only the one named")
   const all = await cli(["webhooks", "redeliver", "--dead", "--db", s.filename])
   t.match(all.stdout, /^1 delivery will be sent again\n$/)
   s.worker!.kick()
   await receiver.waitFor(4)
   await new Promise((r) => setTimeout(r, 100))
-  t.same(s.sql("SELECT status FROM webhook_deliveries WHERE id = ?", second!.id), [{ status: "done" }])
+  t.same((await s.sql("SELECT status FROM webhook_deliveries WHERE id = ?", second!.id)), [{ status: "done" }])
   t.same(JSON.parse((await cli(["webhooks", "redeliver", "--dead", "--json", "--db", s.filename])).stdout), { redelivered: 0 })
 })
 

@@ -48,7 +48,7 @@ t.test("an invitation is mailed, opened and accepted; the person lands on the AP
   const wrongToken = await bob.post(path, { name: "Bob", csrf: "x".repeat(32) }, { csrf: false })
   t.equal(wrongToken.status, 403, "a wrong CSRF token: refused")
   t.equal((await bob.post(path, { name: " " })).status, 422, "a name is needed")
-  t.match(s.sql("SELECT accepted_at FROM memberships WHERE group_id = ? ORDER BY id DESC LIMIT 1", group.id), [{ accepted_at: null }], "nothing changed")
+  t.match((await s.sql("SELECT accepted_at FROM memberships WHERE group_id = ? ORDER BY id DESC LIMIT 1", group.id)), [{ accepted_at: null }], "nothing changed")
 
   const accepted = await bob.post(path, { name: "Bob Builder" })
   t.equal(accepted.status, 303)
@@ -57,8 +57,8 @@ t.test("an invitation is mailed, opened and accepted; the person lands on the AP
   t.match(setCookie, /HttpOnly/i)
   t.match(setCookie, /SameSite=Lax/i)
   t.notMatch(setCookie, /Secure/i, "not Secure over http")
-  t.match(s.sql("SELECT m.accepted_at, u.name FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'bob@example.org'"), [{ accepted_at: String, name: "Bob Builder" }])
-  t.equal(s.sql<{ n: number }>("SELECT count(*) AS n FROM sessions WHERE token_hash = ?", bob.cookies.get("convene_session"))[0]!.n, 0, "the session is stored hashed")
+  t.match((await s.sql("SELECT m.accepted_at, u.name FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'bob@example.org'")), [{ accepted_at: String, name: "Bob Builder" }])
+  t.equal((await s.sql<{ n: number }>("SELECT (await count(*)) AS n FROM sessions WHERE token_hash = ?", bob.cookies.get("convene_session")))[0]!.n, 0, "the session is stored hashed")
 
   const again = await browser().get(path)
   t.equal(again.status, 410, "an invitation works once")
@@ -98,7 +98,7 @@ t.test("an expired invitation says so (410) and cannot be accepted; an unknown o
   t.match(gone.html, /expired/)
   t.match(gone.html, /href="\/sign-in"/, "with a link to sign in")
   t.equal((await b.post(path, {})).status, 410, "and cannot be accepted")
-  t.match(s.sql("SELECT m.accepted_at FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'cy@example.org'"), [{ accepted_at: null }])
+  t.match((await s.sql("SELECT m.accepted_at FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'cy@example.org'")), [{ accepted_at: null }])
   t.equal((await browser().get("/invitations/not-a-token")).status, 404)
 })
 
@@ -121,7 +121,7 @@ t.test("sign-in by code: never reveals an account, rate limited, codes single-us
   t.notOk(smtp.received.slice(before).some((m) => !Array.isArray(m.to) && m.to?.text === "nobody@example.org"), "no mail to an address without an account")
   const code = /\b(\d{6})\b/.exec(mail.subject ?? "")![1]!
   t.match(mail.text, /Your sign-in code is \*\*\d{6}\*\*/)
-  t.equal(s.sql<{ n: number }>("SELECT count(*) AS n FROM login_codes WHERE code_hash LIKE ?", `%${code}%`)[0]!.n, 0, "stored hashed")
+  t.equal((await s.sql<{ n: number }>("SELECT (await count(*)) AS n FROM login_codes WHERE code_hash LIKE ?", `%${code}%`))[0]!.n, 0, "stored hashed")
 
   const wrong = await b.post("/sign-in/code", { email: "carol@example.org", code: code === "123456" ? "654321" : "123456" })
   t.equal(wrong.status, 403)
@@ -190,7 +190,7 @@ t.test("sign-in by one-time link; sign-out and deactivation end every session", 
   t.equal((await three.get("/profile/api_access")).status, 200)
   t.equal((await s.b3.post(`api/b3/users/${dan.user.id}/deactivate`)).statusCode, 200)
   t.equal((await three.get("/profile/api_access")).status, 303, "deactivation ends the sessions")
-  t.equal(s.sql<{ n: number }>("SELECT count(*) AS n FROM sessions WHERE user_id = ?", dan.user.id)[0]!.n, 0)
+  t.equal((await s.sql<{ n: number }>("SELECT (await count(*)) AS n FROM sessions WHERE user_id = ?", dan.user.id))[0]!.n, 0)
 })
 
 t.test("record pages: signed out, a prompt with no title; signed in, the thread and the poll; every poll type votes from its page", async (t) => {
@@ -288,12 +288,12 @@ t.test("notifications carry one-click List-Unsubscribe; unsubscribing stops the 
   const click = await fetch(`${s.url}${path}`, { method: "POST", body: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } })
   t.equal(click.status, 200)
   t.match(await click.text(), /You no longer receive notification e-mails from <strong>Garden Club<\/strong>/)
-  t.match(s.sql("SELECT * FROM group_mutes WHERE user_id = ?", fay.user.id), [{ group_id: group.id }])
+  t.match((await s.sql("SELECT * FROM group_mutes WHERE user_id = ?", fay.user.id)), [{ group_id: group.id }])
   before = smtp.received.length
-  const count = () => s.sql<{ n: number }>("SELECT count(*) AS n FROM mail_outbox WHERE recipient_email = 'fay@example.org'")[0]!.n
-  const n = count()
+  const count = async () => (await s.sql<{ n: number }>("SELECT (await count(*)) AS n FROM mail_outbox WHERE recipient_email = 'fay@example.org'"))[0]!.n
+  const n = (await count())
   await A.post("api/b2/discussions", { json: { group_id: group.id, title: "Picnic two", recipient_user_ids: [fay.user.id] } })
-  t.equal(count(), n, "no more notifications from the group")
+  t.equal((await count()), n, "no more notifications from the group")
   t.equal((await browser().get("/unsubscribe/nope")).status, 404)
   t.equal(smtp.received.length >= before, true)
 })
@@ -302,9 +302,9 @@ t.test("inviting a pending member again sends a fresh token (at most once a day)
   let before = smtp.received.length
   await A.post("api/b2/memberships", { json: { group_id: group.id, emails: ["ivy@example.org"] } })
   const first = linkIn(await mailTo("ivy@example.org", before))
-  const outboxCount = () => s.sql<{ n: number }>("SELECT count(*) AS n FROM mail_outbox WHERE recipient_email = 'ivy@example.org'")[0]!.n
+  const outboxCount = async () => (await s.sql<{ n: number }>("SELECT (await count(*)) AS n FROM mail_outbox WHERE recipient_email = 'ivy@example.org'"))[0]!.n
   await A.post("api/b2/memberships", { json: { group_id: group.id, emails: ["ivy@example.org"] } })
-  t.equal(outboxCount(), 1, "not again within a day (an integration that syncs often floods nobody)")
+  t.equal((await outboxCount()), 1, "not again within a day (an integration that syncs often floods nobody)")
   const Database = (await import("better-sqlite3")).default
   const db = new Database(s.filename)
   db.prepare("UPDATE rate_events SET at = '2000-01-01T00:00:00.000Z' WHERE key LIKE 'invitation-sent:%'").run()
@@ -391,7 +391,7 @@ t.test("INVITATION_TTL_DAYS sets how long invitations last: the server, the comm
   const ada = await seedUser(s.convene, { name: "Ada" })
   const { group } = await s.convene.groups.create({ name: "Short", owner: ada.user })
   t.equal((await s.as(ada.apiKey).post("api/b2/memberships", { json: { group_id: group.id, emails: ["bea@example.org"] } })).statusCode, 200)
-  t.same(lifetimeDays(s.sql("SELECT created_at, expires_at FROM invitation_tokens")), [2], "the server's invitations last 2 days")
+  t.same(lifetimeDays((await s.sql("SELECT created_at, expires_at FROM invitation_tokens"))), [2], "the server's invitations last 2 days")
 
   const { runCli } = await import("@convene/cli")
   const cli = (env: Record<string, string>, ...args: Array<string>) => {
@@ -400,12 +400,12 @@ t.test("INVITATION_TTL_DAYS sets how long invitations last: the server, the comm
   }
   const { user: cy } = await s.convene.users.create({ email: "cy@example.org", name: "Cy" })
   t.equal((await cli({ INVITATION_TTL_DAYS: "7" }, "members", "add", "--group", String(group.id), "--user", String(cy.id), "--pending")).code, 0)
-  t.same(lifetimeDays(s.sql("SELECT created_at, expires_at FROM invitation_tokens WHERE user_id = ?", cy.id)), [7], "the command line's last 7")
+  t.same(lifetimeDays((await s.sql("SELECT created_at, expires_at FROM invitation_tokens WHERE user_id = ?", cy.id))), [7], "the command line's last 7")
   const { user: dee } = await s.convene.users.create({ email: "dee@example.org", name: "Dee" })
   const refused = await cli({ INVITATION_TTL_DAYS: "soon" }, "members", "add", "--group", String(group.id), "--user", String(dee.id), "--pending")
   t.equal(refused.code, 1)
   t.match(refused.stderr, /INVITATION_TTL_DAYS=soon is not a whole number of days from 1 to 3650/)
-  t.same(s.sql("SELECT id FROM memberships WHERE user_id = ?", dee.id), [], "and nothing was added")
+  t.same((await s.sql("SELECT id FROM memberships WHERE user_id = ?", dee.id)), [], "and nothing was added")
   t.equal((await cli({}, "members", "add", "--group", String(group.id), "--user", String(dee.id), "--pending")).code, 0)
-  t.same(lifetimeDays(s.sql("SELECT created_at, expires_at FROM invitation_tokens WHERE user_id = ?", dee.id)), [30], "unset: 30 days")
+  t.same(lifetimeDays((await s.sql("SELECT created_at, expires_at FROM invitation_tokens WHERE user_id = ?", dee.id))), [30], "unset: 30 days")
 })

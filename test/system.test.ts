@@ -46,7 +46,7 @@ t.test("system endpoints, OpenAPI and edge handling", async (t) => {
   })
 
   t.test("bodies: size limit, media type, malformed JSON — all JSON 4xx, nothing written", async (t) => {
-    const before = s.sql("SELECT count(*) AS n FROM memberships")
+    const before = (await s.sql("SELECT count(*) AS n FROM memberships"))
     const big = await s.as(ada.apiKey).post("api/b2/memberships", { json: { group_id: group.id, emails: ["x".repeat(3000) + "@x.org"] } })
     t.equal(big.statusCode, 413)
     t.match(big.body, { error: /larger/ })
@@ -56,7 +56,7 @@ t.test("system endpoints, OpenAPI and edge handling", async (t) => {
     t.equal(arr.statusCode, 400)
     const bad = await s.as(ada.apiKey).post("api/b2/memberships", { body: '{"group_id": 1,', headers: { "content-type": "application/json" } })
     t.same(bad.body, { error: "Malformed JSON body" })
-    t.same(s.sql("SELECT count(*) AS n FROM memberships"), before)
+    t.same((await s.sql("SELECT count(*) AS n FROM memberships")), before)
   })
 
   t.test("a busy port is reported in the system's words", async (t) => {

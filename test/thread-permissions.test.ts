@@ -124,29 +124,29 @@ t.test("permission table: read, edit, delete across actors and group flags", asy
 
         const edit = await as.patch(`api/b2/discussions/${d.id}`, { json: { title: "Changed" } })
         t.equal(edit.statusCode, may("editDiscussion") ? 200 : 403, label("editDiscussion"))
-        t.equal(s.sql<any>("SELECT title FROM discussions WHERE id = ?", d.id)[0].title, may("editDiscussion") ? "Changed" : "Original")
+        t.equal((await s.sql<any>("SELECT title FROM discussions WHERE id = ?", d.id))[0].title, may("editDiscussion") ? "Changed" : "Original")
 
         const said = await as.post("api/b2/comments", { json: { discussion_id: d.id, body: "mine" } })
         t.equal(said.statusCode, may("comment") ? 200 : 403, label("comment"))
 
         const editC = await as.patch(`api/b2/comments/${c.id}`, { json: { body: "Changed" } })
         t.equal(editC.statusCode, may("editComment") ? 200 : 403, label("editComment"))
-        t.equal(s.sql<any>("SELECT body FROM comments WHERE id = ?", c.id)[0].body, may("editComment") ? "Changed" : "Original")
+        t.equal((await s.sql<any>("SELECT body FROM comments WHERE id = ?", c.id))[0].body, may("editComment") ? "Changed" : "Original")
 
         const delC = await as.delete(`api/b2/comments/${c.id}`)
         t.equal(delC.statusCode, may("deleteComment") ? 200 : 403, label("deleteComment"))
-        t.equal(s.sql<any>("SELECT discarded_at FROM comments WHERE id = ?", c.id)[0].discarded_at === null, !may("deleteComment"))
+        t.equal((await s.sql<any>("SELECT discarded_at FROM comments WHERE id = ?", c.id))[0].discarded_at === null, !may("deleteComment"))
 
         const delD = await as.delete(`api/b2/discussions/${d.id}`)
         t.equal(delD.statusCode, may("deleteDiscussion") ? 200 : 403, label("deleteDiscussion"))
-        t.equal(s.sql<any>("SELECT discarded_at FROM discussions WHERE id = ?", d.id)[0].discarded_at === null, !may("deleteDiscussion"))
+        t.equal((await s.sql<any>("SELECT discarded_at FROM discussions WHERE id = ?", d.id))[0].discarded_at === null, !may("deleteDiscussion"))
       }
     })
   }
 
   t.test("listing agrees with reading: each actor's thread list holds exactly the threads they may read", async (t) => {
     const readable = new Map<Actor, Set<number>>(ACTORS.map((a) => [a, new Set()]))
-    const topics = s.sql<any>("SELECT t.id FROM topics t JOIN discussions d ON d.topic_id = t.id WHERE d.discarded_at IS NULL")
+    const topics = (await s.sql<any>("SELECT t.id FROM topics t JOIN discussions d ON d.topic_id = t.id WHERE d.discarded_at IS NULL"))
     for (const actor of ACTORS) {
       for (const { id } of topics) {
         if ((await client(actor).get(`api/b2/threads/${id}`)).statusCode === 200) readable.get(actor)!.add(id)

@@ -58,7 +58,7 @@ t.test("real operations emit every event kind; payloads respect anonymity and hi
   db.close()
   s.worker!.kick()
 
-  const kinds = s.sql<any>("SELECT kind FROM webhook_events WHERE group_id = ? ORDER BY id", group.id).map((r) => r.kind)
+  const kinds = (await s.sql<any>("SELECT kind FROM webhook_events WHERE group_id = ? ORDER BY id", group.id)).map((r) => r.kind)
   t.same([...new Set(kinds)].sort(), ["discussion_edited", "new_comment", "new_discussion", "outcome_created", "outcome_review_due", "outcome_updated",
     "poll_closed_by_user", "poll_closing_soon", "poll_created", "poll_edited", "poll_expired", "poll_reopened", "stance_created", "stance_updated"],
     "all fourteen kinds")

@@ -51,7 +51,7 @@ t.test("chatbots API: administrators only, validated, never moved", async (t) =>
   const put = await s.as(admin.apiKey).put(`api/b2/chatbots/${bot.id}`, { json: { notification_only: true } })
   t.equal((put.body as any).chatbots[0].notification_only, true)
   t.equal((await s.as(admin.apiKey).patch("api/b2/chatbots/9999", { json: { name: "x" } })).statusCode, 404)
-  t.same(s.sql("SELECT group_id, name FROM chatbots"), [{ group_id: group.id, name: "Renamed" }])
+  t.same((await s.sql("SELECT group_id, name FROM chatbots")), [{ group_id: group.id, name: "Renamed" }])
 
   t.test("bad input: 4xx naming the field, nothing saved", async (t) => {
     const cases: Array<[any, number, RegExp]> = [
@@ -80,17 +80,17 @@ t.test("chatbots API: administrators only, validated, never moved", async (t) =>
     }
     const patchBad = await s.as(admin.apiKey).patch(`api/b2/chatbots/${bot.id}`, { json: { server: "http://127.0.0.1:1/" } })
     t.equal(patchBad.statusCode, 422)
-    t.equal(s.sql("SELECT count(*) AS n FROM chatbots")[0]!.n, 1)
-    t.equal(s.sql<any>("SELECT server FROM chatbots")[0].server, body.server)
+    t.equal((await s.sql("SELECT count(*) AS n FROM chatbots"))[0]!.n, 1)
+    t.equal((await s.sql<any>("SELECT server FROM chatbots"))[0].server, body.server)
   })
 
   t.test("delete stops future deliveries", async (t) => {
     await publish(s, group.id, "new_discussion")
-    t.equal(s.sql("SELECT * FROM webhook_deliveries").length, 1)
+    t.equal((await s.sql("SELECT * FROM webhook_deliveries")).length, 1)
     const res = await s.as(admin.apiKey).delete(`api/b2/chatbots/${bot.id}`)
     t.same(res.body, { success: true })
-    t.same(s.sql("SELECT * FROM chatbots"), [])
-    t.same(s.sql("SELECT * FROM webhook_deliveries"), [], "pending deliveries are gone")
+    t.same((await s.sql("SELECT * FROM chatbots")), [])
+    t.same((await s.sql("SELECT * FROM webhook_deliveries")), [], "pending deliveries are gone")
   })
 })
 
@@ -139,8 +139,8 @@ t.test("delivery to a real receiver in every format", async (t) => {
   t.match(matrix[0]!.body, { msgtype: "m.text", format: "org.matrix.custom.html" })
   t.notOk(got.some((r) => r.url === "/other"), "another group's webhook receives nothing")
   await new Promise((r) => setTimeout(r, 200))
-  t.same(s.sql("SELECT DISTINCT status FROM webhook_deliveries"), [{ status: "done" }])
-  t.same(s.sql("SELECT DISTINCT attempts FROM webhook_deliveries"), [{ attempts: 1 }], "each delivered once")
+  t.same((await s.sql("SELECT DISTINCT status FROM webhook_deliveries")), [{ status: "done" }])
+  t.same((await s.sql("SELECT DISTINCT attempts FROM webhook_deliveries")), [{ attempts: 1 }], "each delivered once")
 
   t.test("chatbots/check sends a test message and reports the answer", async (t) => {
     const ok = await s.as(admin.apiKey).post("api/b2/chatbots/check", { json: { group_id: group.id, server: `${receiver.url}/check` } })
@@ -183,8 +183,8 @@ t.test("retries, slow receivers, garbage answers", async (t) => {
   await flaky.waitFor(2, 5000)
   await rude.waitFor(3, 5000)
   await new Promise((r) => setTimeout(r, 300))
-  const rows = s.sql<any>(`SELECT c.name, d.status, d.attempts, d.last_status, d.last_error FROM webhook_deliveries d
-                           JOIN chatbots c ON c.id = d.chatbot_id ORDER BY c.name`)
+  const rows = (await s.sql<any>(`SELECT c.name, d.status, d.attempts, d.last_status, d.last_error FROM webhook_deliveries d
+                           JOIN chatbots c ON c.id = d.chatbot_id ORDER BY c.name`))
   t.match(rows.find((r) => r.name === "flaky"), { status: "done", attempts: 2, last_status: 200 }, "retried after a 500")
   t.match(rows.find((r) => r.name === "rude"), { status: "dead", attempts: 3, last_status: null, last_error: /ECONNRESET|socket|hang up/i },
     "a closed socket is a recorded failure, then dead")
@@ -206,7 +206,7 @@ t.test("a restart delivers what was pending; the destination is checked again at
   const second = await startTestServer({ allowPrivateWebhooks: true }, { filename, worker: {} })
   await receiver.waitFor(1)
   await new Promise((r) => setTimeout(r, 200))
-  t.same(second.sql("SELECT status FROM webhook_deliveries"), [{ status: "done" }])
+  t.same((await second.sql("SELECT status FROM webhook_deliveries")), [{ status: "done" }])
   await publish(second, group.id, "new_comment")
   await second.close()
 
@@ -215,5 +215,5 @@ t.test("a restart delivers what was pending; the destination is checked again at
   t.teardown(third.close)
   await new Promise((r) => setTimeout(r, 500))
   t.equal(receiver.received.length, 1, "a private destination is refused at send time")
-  t.match(third.sql("SELECT status, last_error FROM webhook_deliveries ORDER BY id DESC LIMIT 1"), [{ status: "dead", last_error: /refused/ }])
+  t.match((await third.sql("SELECT status, last_error FROM webhook_deliveries ORDER BY id DESC LIMIT 1")), [{ status: "dead", last_error: /refused/ }])
 })

@@ -1,5 +1,5 @@
 /** What every command shares: the --db/--json options, argument parsers, and opening the database. */
-import { type Convene, isNumericId, makeConvene, notFound, type NotFound, Rules, Store, type User, Users } from "@convene/core"
+import { type Convene, isNumericId, isPostgresUrl, notFound, openConvene, type NotFound, Rules, Store, type User, Users } from "@convene/core"
 import { type Command, InvalidArgumentError } from "commander"
 import { Effect } from "effect"
 import { existsSync } from "node:fs"
@@ -18,11 +18,11 @@ export interface CommonOptions {
 export const addCommonOptions = (cmd: Command): void => {
   if (cmd.commands.length > 0) return cmd.commands.forEach(addCommonOptions)
   cmd
-    .option("--db <path>", "SQLite database file (default: $CONVENE_DB, else ./convene.db)")
+    .option("--db <path|url>", "SQLite database file or postgres:// URL (default: $CONVENE_DB, else $DATABASE_URL, else ./convene.db)")
     .option("--json", "print machine-readable JSON on stdout")
 }
 
-export const dbPath = (opts: CommonOptions): string => opts.db ?? (io().env.CONVENE_DB || "./convene.db")
+export const dbPath = (opts: CommonOptions): string => opts.db ?? (io().env.CONVENE_DB || io().env.DATABASE_URL || "./convene.db")
 
 /**
  * Opens the database, runs `body`, closes it. A domain error becomes exit code 1 with its message.
@@ -38,11 +38,11 @@ export const withConvene = async (
   let convene: Convene | undefined
   try {
     const filename = dbPath(opts)
-    if (!create && filename !== ":memory:" && !existsSync(filename)) {
+    if (!create && filename !== ":memory:" && !isPostgresUrl(filename) && !existsSync(filename)) {
       throw new CliError(`no database at ${filename} (run \`convene init\`, or pass --db or set CONVENE_DB)`)
     }
     // members add --pending and the like invite people: their invitations last as the server's do
-    convene = makeConvene({ filename, invitationTtlDays: Rules.invitationTtlDaysFrom(io().env.INVITATION_TTL_DAYS) })
+    convene = await openConvene({ database: filename, invitationTtlDays: Rules.invitationTtlDaysFrom(io().env.INVITATION_TTL_DAYS) })
     await body(convene, out)
   } catch (e) {
     out.fail(e)

@@ -13,8 +13,9 @@ import * as InputSchemas from "./domain/inputs.js"
 import type { PollStatus } from "./ports/polls.js"
 import { badRequest } from "./errors.js"
 import { INVITATION_TTL_DAYS } from "./rules/people.js"
-import { Store } from "./ports/store.js"
+import { Store, type StoreService } from "./ports/store.js"
 import { makeSqliteStore } from "./sqlite/index.js"
+import { isPostgresUrl, makePgStore } from "./postgres/index.js"
 import * as Users from "./services/users.js"
 import * as Groups from "./services/groups.js"
 import * as Memberships from "./services/memberships.js"
@@ -65,18 +66,22 @@ export { loadAccess, nowIso, DEFAULT_PAGE, type Paged } from "./services/common.
 export { hashApiKey, secretsEqual } from "./rules/keys.js"
 export type { Access } from "./rules/access.js"
 
+export { describeUrl, isPostgresUrl, makePgStore, PgDatabaseError, type PgStore, type PgStoreOptions } from "./postgres/index.js"
+
 export interface ConveneOptions {
   /** SQLite file; ":memory:" for a throw-away database. */
   readonly filename: string
+  /** Another store in place of the SQLite file (`openConvene` passes the PostgreSQL one). */
+  readonly store?: StoreService & { readonly close: () => void | Promise<void> }
   /** Allow webhooks to private and reserved addresses (CONVENE_ALLOW_PRIVATE_WEBHOOKS). Default false. */
   readonly allowPrivateWebhooks?: boolean
   /** How many days an invitation stays valid (INVITATION_TTL_DAYS). Default 30. */
   readonly invitationTtlDays?: number
 }
 
-/** Builds the core over one SQLite file: the Store layer, a runtime, and a Promise-friendly facade. */
+/** Builds the core over one SQLite file (or the store given): the Store layer, a runtime, and a Promise-friendly facade. */
 export const makeConvene = (options: ConveneOptions) => {
-  const store = makeSqliteStore(options.filename)
+  const store = options.store ?? makeSqliteStore(options.filename)
   const layer = Layer.mergeAll(
     Layer.succeed(Store, store),
     NodeUrlPolicyLive(options.allowPrivateWebhooks ?? false),
@@ -165,11 +170,24 @@ export const makeConvene = (options: ConveneOptions) => {
     members: {
       add: (input: Memberships.NewMember) => run(Memberships.addMember(input))
     },
+    /** Which store answers: "sqlite" (a file) or "postgres" (a server). */
+    kind: options.store === undefined ? "sqlite" as const : "postgres" as const,
     close: async () => {
       await runtime.dispose()
-      store.close()
+      await store.close()
     }
   }
 }
 
 export type Convene = ReturnType<typeof makeConvene>
+
+/**
+ * The core over the database `database` names: a `postgres://` URL (connected and migrated first; an
+ * unreachable server rejects with a DatabaseError naming host and port), else a SQLite file.
+ */
+export const openConvene = async (options: Omit<ConveneOptions, "filename" | "store"> & { readonly database: string; readonly poolSize?: number }): Promise<Convene> => {
+  const { database, poolSize, ...rest } = options
+  if (!isPostgresUrl(database)) return makeConvene({ ...rest, filename: database })
+  const store = await makePgStore(database, poolSize === undefined ? {} : { poolSize })
+  return makeConvene({ ...rest, filename: "", store })
+}

@@ -2,7 +2,7 @@
  * `convene serve`: migrates the database, bootstraps an admin on an empty install, serves HTTP, and runs the
  * scheduler and the webhook delivery worker in the same process.
  */
-import { type Convene, makeConvene, Users } from "@convene/core"
+import { type Convene, openConvene, Users } from "@convene/core"
 import type { Command } from "commander"
 import { type CommonOptions, dbPath, parsePort } from "../common.js"
 import { userJson, userLine } from "../format.js"
@@ -56,7 +56,7 @@ export const registerServe = (program: Command) =>
         const schedulerMs = schedulerInterval(cmd)
         const mailSettings = mailSettingsFromEnv(io().env, settings.baseUrl, mailTimeoutMs)
         const allowPrivateWebhooks = settings.allowPrivateWebhooks ?? false
-        convene = makeConvene({ filename: dbPath(opts), allowPrivateWebhooks, invitationTtlDays: settings.invitationTtlDays })
+        convene = await openConvene({ database: dbPath(opts), allowPrivateWebhooks, invitationTtlDays: settings.invitationTtlDays })
         const admin = await ensureAdmin(convene)
         const telemetry = { log: makeLog(settings.logLevel), metrics: makeMetrics(convene.store) }
         const server = await startServer({ store: convene.store, settings, host, port, telemetry }).catch((e: unknown) => {

@@ -17,22 +17,32 @@ export interface SearchFilter {
   readonly excludeIds?: ReadonlyArray<Id>
 }
 
+/**
+ * What a search matches: every term (AND), a term of three or more characters also as a prefix ("budg" finds
+ * "budget"), or any of its alternatives (the fuzzy pass's words a typo away). Each adapter writes it in its
+ * own engine's language.
+ */
+export interface SearchMatch {
+  readonly terms: ReadonlyArray<string>
+  readonly alternatives: ReadonlyMap<string, ReadonlyArray<string>>
+}
+
 export interface SearchRepo {
   /**
-   * Documents in threads of `scope` that match the FTS5 expression `match` (null: every document, newest first),
+   * Documents in threads of `scope` that match `match` (null: every document, newest first),
    * best match first unless `order` says otherwise. `callerId` decides `caller_has_voted`.
    */
   readonly find: (
     scope: TopicScope,
     callerId: Id,
-    match: string | null,
+    match: SearchMatch | null,
     filter: SearchFilter,
     order: SearchOrder,
     page: Page
   ) => Effect.Effect<ReadonlyArray<SearchHit>>
   /**
-   * Words of the vocabulary that share trigrams (the FTS5 expression `match` over padded trigrams) with a
-   * term, of a length within [min, max], most shared first, at most `limit`.
+   * Words of the vocabulary that share trigrams (pg_trgm's, padded) with `word` (folded as the index folds
+   * words), of a length within [min, max], most shared first, at most `limit`.
    */
-  readonly similarWords: (match: string, min: number, max: number, limit: number) => Effect.Effect<ReadonlyArray<string>>
+  readonly similarWords: (word: string, min: number, max: number, limit: number) => Effect.Effect<ReadonlyArray<string>>
 }

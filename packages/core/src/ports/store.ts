@@ -204,4 +204,9 @@ export interface StoreService {
   readonly reports: ReportsRepo
 }
 
+/** A database that cannot be used (cannot open, commit, or reach it): requests answer 503, commands exit 1. */
+export class DatabaseError extends Error {
+  override readonly name = "DatabaseError"
+}
+
 export class Store extends Context.Tag("@convene/core/Store")<Store, StoreService>() {}

@@ -17,7 +17,7 @@ import {
   type SearchResult
 } from "../domain/search.js"
 import { badRequest, type BadRequest } from "../errors.js"
-import type { SearchFilter } from "../ports/search.js"
+import type { SearchFilter, SearchMatch } from "../ports/search.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { fullName } from "../rules/groups.js"
@@ -28,11 +28,9 @@ import {
   fuzzyEligible,
   fuzzyLengths,
   highlightHtml,
-  matchExpression,
   MAX_FUZZY_TERMS,
   plainExcerpt,
-  searchTerms,
-  trigramExpression
+  searchTerms
 } from "../rules/search.js"
 import { topicScope } from "../rules/topics.js"
 import { displayName } from "../rules/users.js"
@@ -74,7 +72,7 @@ const visibleHit = (h: SearchHit): boolean =>
   (h.poll_hide_results !== null && resultsVisible(h.poll_hide_results, h.poll_closed_at !== null, h.caller_has_voted))
 
 /** Up to `want` visible hits of one pass, reading the store in chunks past hidden votes. */
-const collect = Effect.fnUntraced(function*(scope: TopicScope, callerId: Id, match: string | null, filter: SearchFilter, order: SearchOrder, want: number) {
+const collect = Effect.fnUntraced(function*(scope: TopicScope, callerId: Id, match: SearchMatch | null, filter: SearchFilter, order: SearchOrder, want: number) {
   const store = yield* Store
   const found: Array<SearchHit> = []
   // the first round asks for exactly what is wanted (each row costs a snippet); hidden votes are rare
@@ -95,7 +93,7 @@ const alternativesOf = Effect.fnUntraced(function*(terms: ReadonlyArray<string>)
     // the vocabulary holds words as FTS5's unicode61 tokenizer folds them
     const folded = foldTerm(term)
     const { max, min } = fuzzyLengths(folded)
-    const words = yield* store.search.similarWords(trigramExpression(folded), min, max, WORD_CANDIDATES)
+    const words = yield* store.search.similarWords(folded, min, max, WORD_CANDIDATES)
     const alts = fuzzyAlternatives(folded, words)
     if (alts.length > 0) out.set(term, alts)
   }
@@ -150,14 +148,14 @@ export const search = Effect.fnUntraced(function*(
     // nothing but punctuation: nothing to match
     hits = []
   } else {
-    hits = yield* collect(scope, access.user.id, matchExpression(terms), filter, order, SEARCH_RESULT_LIMIT)
+    hits = yield* collect(scope, access.user.id, { terms, alternatives: new Map() }, filter, order, SEARCH_RESULT_LIMIT)
     if (hits.length < SEARCH_RESULT_LIMIT && terms.length <= MAX_FUZZY_TERMS) {
       const alternatives = yield* alternativesOf(terms)
       if (alternatives.size > 0) {
         const more = yield* collect(
           scope,
           access.user.id,
-          matchExpression(terms, alternatives),
+          { terms, alternatives },
           { ...filter, excludeIds: hits.map((h) => h.id) },
           order,
           SEARCH_RESULT_LIMIT - hits.length

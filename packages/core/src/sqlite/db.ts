@@ -1,5 +1,6 @@
 import Database from "better-sqlite3"
 import { Deferred, Effect, Exit, type Fiber, FiberId, FiberRef, Schedule } from "effect"
+import { DatabaseError } from "../ports/store.js"
 import { migrations } from "./migrations/index.js"
 
 export type Db = Database.Database
@@ -97,10 +98,8 @@ export interface Connections {
   readonly close: () => void
 }
 
-/** A database that cannot be used, with its path in the message (every open error names the file). */
-export class DatabaseError extends Error {
-  override readonly name = "DatabaseError"
-}
+// every open error names the file
+export { DatabaseError }
 
 /** Opens one connection; every failure names the file (a file that is not SQLite fails here, not at the first query). */
 export const openFile = (filename: string, readonly: boolean): Db => {

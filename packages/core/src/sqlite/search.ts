@@ -1,6 +1,7 @@
 import type { Id, Page, TopicScope } from "../domain/records.js"
 import type { SearchHit, SearchOrder } from "../domain/search.js"
-import type { SearchFilter, SearchRepo } from "../ports/search.js"
+import type { SearchFilter, SearchMatch, SearchRepo } from "../ports/search.js"
+import { matchExpression, trigramExpression } from "../rules/search.js"
 import type { Stmt } from "./db.js"
 import type { Offloader } from "./offload.js"
 import { bool } from "./rows.js"
@@ -74,18 +75,18 @@ const bindings = (scope: TopicScope, callerId: Id, match: string | null, filter:
 
 /** The search queries as plain functions of a statement cache, runnable on a reader thread (sqlite/offload.ts). */
 export const SEARCH_QUERIES = {
-  find: (s: Stmt, scope: TopicScope, callerId: Id, match: string | null, filter: SearchFilter, order: SearchOrder, page: Page) =>
+  find: (s: Stmt, scope: TopicScope, callerId: Id, match: SearchMatch | null, filter: SearchFilter, order: SearchOrder, page: Page) =>
     (s(findSql(match !== null, filter, order)).all({
-      ...bindings(scope, callerId, match, filter),
+      ...bindings(scope, callerId, match === null ? null : matchExpression(match.terms, match.alternatives), filter),
       limit: page.limit,
       offset: page.offset
     }) as Array<Record<string, unknown>>).map(toHit),
-  similarWords: (s: Stmt, match: string, min: number, max: number, limit: number) =>
+  similarWords: (s: Stmt, word: string, min: number, max: number, limit: number) =>
     s(`SELECT w.word FROM search_trigrams JOIN search_words w ON w.id = search_trigrams.rowid
        WHERE search_trigrams MATCH @match AND length(w.word) BETWEEN @min AND @max
        ORDER BY search_trigrams.rank LIMIT @limit`)
       .pluck()
-      .all({ match, min, max, limit }) as Array<string>
+      .all({ match: trigramExpression(word), min, max, limit }) as Array<string>
 }
 
 /** A search over many threads: it runs on a reader thread, never holding the event loop. */

@@ -1,0 +1,211 @@
+import pg from "pg"
+import { Cause, Duration, Effect, Exit, FiberRef, Option } from "effect"
+import { DatabaseError } from "../ports/store.js"
+import { migrations } from "./migrations/index.js"
+
+/** A database that cannot be used; the message names the server (host and port), never the password. */
+export class PgDatabaseError extends DatabaseError {}
+
+/** Whether a connection string names a PostgreSQL server rather than a SQLite file. */
+export const isPostgresUrl = (target: string) => /^postgres(ql)?:\/\//i.test(target)
+
+/** Where a URL points, for messages: host and port, no credentials. */
+export const describeUrl = (url: string) => {
+  try {
+    const u = new URL(url)
+    return `${u.hostname || "localhost"}:${u.port || "5432"}${u.pathname}`
+  } catch {
+    return "the PostgreSQL server"
+  }
+}
+
+// bigint (count(*), sums) as a number, as SQLite gives it; ids are int4 and come as numbers already
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser
+}
+
+/** Written once per SQL text: `?` and `@name` placeholders (the SQLite adapter's) become `$n`. */
+interface Compiled {
+  readonly text: string
+  /** the names in order, for a statement written with `@name`; undefined for `?` */
+  readonly names: ReadonlyArray<string> | undefined
+}
+const compiled = new Map<string, Compiled>()
+export const compile = (sql: string): Compiled => {
+  let c = compiled.get(sql)
+  if (c !== undefined) return c
+  const names: Array<string> = []
+  let n = 0
+  let named = false
+  // quoted text is copied as it is: a `?` or `@` inside a literal is not a placeholder
+  const text = sql.replace(/'(?:[^']|'')*'|\?|@([A-Za-z_][A-Za-z0-9_]*)/g, (m, name: string | undefined) => {
+    if (m.startsWith("'")) return m
+    if (name === undefined) return `$${++n}`
+    named = true
+    const i = names.indexOf(name)
+    if (i !== -1) return `$${i + 1}`
+    names.push(name)
+    return `$${names.length}`
+  })
+  c = { text, names: named ? names : undefined }
+  compiled.set(sql, c)
+  return c
+}
+
+const values = (c: Compiled, params: ReadonlyArray<unknown>): Array<unknown> => {
+  if (c.names === undefined) return params.map(param)
+  const o = (params[0] ?? {}) as Record<string, unknown>
+  return c.names.map((k) => param(o[k]))
+}
+// booleans stored as 0/1, as on SQLite (the records' mapping is shared); undefined is NULL
+const param = (v: unknown) => (v === undefined ? null : typeof v === "boolean" ? (v ? 1 : 0) : v)
+
+/** The connection a fiber's transaction holds. */
+const current = FiberRef.unsafeMake<pg.PoolClient | undefined>(undefined)
+
+export interface PgResult<T> {
+  readonly rows: Array<T>
+  readonly changes: number
+}
+
+export interface PgRunner {
+  /** A statement: inside a transaction on its connection, else on any pooled connection (autocommit). */
+  readonly query: <T = Record<string, unknown>>(sql: string, ...params: ReadonlyArray<unknown>) => Effect.Effect<PgResult<T>>
+  readonly get: <T = Record<string, unknown>>(sql: string, ...params: ReadonlyArray<unknown>) => Effect.Effect<T | undefined>
+  readonly all: <T = Record<string, unknown>>(sql: string, ...params: ReadonlyArray<unknown>) => Effect.Effect<Array<T>>
+  /** A write: only inside a transaction (a write outside one is a programming error). */
+  readonly run: (sql: string, ...params: ReadonlyArray<unknown>) => Effect.Effect<PgResult<Record<string, unknown>>>
+  readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  readonly inTransaction: Effect.Effect<boolean>
+  readonly pool: pg.Pool
+  readonly close: () => Promise<void>
+}
+
+/** The server's error, with its SQLSTATE, as a defect of the statement that failed. */
+export class PgQueryError extends Error {
+  override readonly name = "PgQueryError"
+  constructor(readonly code: string | undefined, message: string) {
+    super(message)
+  }
+}
+
+/** SQLSTATEs after which the whole transaction is run again: serialization failure, deadlock. */
+const RETRYABLE = new Set(["40001", "40P01"])
+const retryable = (cause: Cause.Cause<unknown>) =>
+  Option.exists(Cause.dieOption(cause), (d) => d instanceof PgQueryError && RETRYABLE.has(d.code ?? ""))
+/** The server is gone or refuses connections: the request answers 503 and the server recovers when it returns. */
+export const isUnavailable = (e: unknown) =>
+  e instanceof PgUnavailable || (e instanceof PgQueryError && /^(08|57P0[1-3])/.test(e.code ?? ""))
+export class PgUnavailable extends DatabaseError {}
+
+const asDefect = (e: unknown) => {
+  const err = e as { code?: string; message?: string }
+  if (typeof err.code === "string" && /^[0-9A-Z]{5}$/.test(err.code) && !err.code.startsWith("08")) return new PgQueryError(err.code, err.message ?? String(e))
+  return new PgUnavailable(`the database is unavailable: ${err.message ?? String(e)}`)
+}
+
+export const makePgRunner = (pool: pg.Pool): PgRunner => {
+  const exec = <T>(client: pg.Pool | pg.PoolClient, sql: string, params: ReadonlyArray<unknown>): Effect.Effect<PgResult<T>> => {
+    const c = compile(sql)
+    return Effect.flatMap(
+      Effect.tryPromise({ try: () => client.query(c.text, values(c, params)), catch: asDefect }),
+      (r) => Effect.succeed({ rows: r.rows as Array<T>, changes: r.rowCount ?? 0 })
+    ).pipe(Effect.orDie)
+  }
+  const query: PgRunner["query"] = (sql, ...params) => Effect.flatMap(FiberRef.get(current), (client) => exec(client ?? pool, sql, params))
+  const run: PgRunner["run"] = (sql, ...params) =>
+    Effect.flatMap(FiberRef.get(current), (client) =>
+      client === undefined ? Effect.dieMessage("write outside Store.transaction") : exec(client, sql, params))
+
+  const connect = Effect.tryPromise({ try: () => pool.connect(), catch: asDefect }).pipe(Effect.orDie)
+  const plain = (client: pg.PoolClient, sql: string) => exec(client, sql, [])
+
+  /**
+   * One attempt: a connection of its own, SERIALIZABLE (two servers' writes to one thread or poll cannot
+   * interleave into a state no serial order gives: a thread's next sequence_id, a ballot replaced twice),
+   * COMMIT or ROLLBACK. A connection whose transaction broke is discarded, not returned to the pool.
+   */
+  const attempt = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.uninterruptibleMask((restore) =>
+      Effect.flatMap(connect, (client) => {
+        let broken = false
+        const settle = (exit: Exit.Exit<A, E>): Effect.Effect<A, E> =>
+          Exit.isSuccess(exit)
+            ? Effect.zipRight(plain(client, "COMMIT"), exit)
+            : Effect.zipRight(Effect.catchAllDefect(Effect.asVoid(plain(client, "ROLLBACK")), () => Effect.sync(() => void (broken = true))), exit)
+        return Effect.zipRight(
+          plain(client, "BEGIN ISOLATION LEVEL SERIALIZABLE"),
+          Effect.flatMap(Effect.exit(restore(Effect.locally(effect, current, client))), settle)
+        ).pipe(
+          Effect.onExit((exit) =>
+            Effect.sync(() => client.release(broken || (Exit.isFailure(exit) && Cause.isDie(exit.cause)) ? true : undefined)))
+        )
+      }))
+
+  const transaction: PgRunner["transaction"] = (effect) =>
+    Effect.flatMap(FiberRef.get(current), (client) => {
+      if (client !== undefined) return effect
+      const loop = (n: number): Effect.Effect<any, any, any> =>
+        Effect.catchAllCause(attempt(effect), (cause) =>
+          n < 20 && retryable(cause)
+            ? Effect.zipRight(Effect.sleep(Duration.millis(Math.random() * 5 * (n + 1))), loop(n + 1))
+            : Effect.failCause(cause))
+      return loop(0)
+    })
+
+  return {
+    query,
+    get: (sql, ...params) => Effect.map(query(sql, ...params), (r) => r.rows[0] as never),
+    all: (sql, ...params) => Effect.map(query(sql, ...params), (r) => r.rows as never),
+    run,
+    transaction,
+    inTransaction: Effect.map(FiberRef.get(current), (c) => c !== undefined),
+    pool,
+    close: () => pool.end()
+  }
+}
+
+export const makePool = (url: string, max = 10) =>
+  new pg.Pool({ connectionString: url, max, types, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 })
+
+/**
+ * Applies the migrations the database lacks, under an advisory lock (servers starting together migrate once).
+ * A database from a newer convene is refused, naming both versions.
+ */
+export const migratePg = async (pool: pg.Pool, url: string): Promise<number> => {
+  let client: pg.PoolClient
+  try {
+    client = await pool.connect()
+  } catch (e) {
+    throw new PgDatabaseError(`cannot connect to the database at ${describeUrl(url)}: ${(e as Error).message}`)
+  }
+  try {
+    await client.query("SELECT pg_advisory_lock(7301)")
+    await client.query("CREATE TABLE IF NOT EXISTS convene_schema (version integer NOT NULL)")
+    const found = await client.query<{ version: number }>("SELECT version FROM convene_schema")
+    const currentVersion = found.rows[0]?.version ?? 0
+    if (found.rows.length === 0) await client.query("INSERT INTO convene_schema (version) VALUES (0)")
+    if (currentVersion > migrations.length) {
+      throw new PgDatabaseError(
+        `the database at ${describeUrl(url)} has schema version ${currentVersion}, written by a newer convene; this convene knows versions up to ` +
+          `${migrations.length}. Upgrade convene, or restore a backup made before the upgrade.`
+      )
+    }
+    for (let i = currentVersion; i < migrations.length; i++) {
+      await client.query("BEGIN")
+      try {
+        await client.query(migrations[i]!)
+        await client.query("UPDATE convene_schema SET version = $1", [i + 1])
+        await client.query("COMMIT")
+      } catch (e) {
+        await client.query("ROLLBACK")
+        throw new PgDatabaseError(`cannot prepare the database at ${describeUrl(url)}: migration ${i + 1}: ${(e as Error).message}`)
+      }
+    }
+    return migrations.length
+  } finally {
+    await client.query("SELECT pg_advisory_unlock(7301)").catch(() => undefined)
+    client.release()
+  }
+}

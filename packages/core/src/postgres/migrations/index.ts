@@ -1,0 +1,4 @@
+import { m001_schema } from "./001_schema.js"
+
+/** The PostgreSQL schema's migrations, applied in order (db.ts migratePg); version N is the first N. */
+export const migrations: ReadonlyArray<string> = [m001_schema]

@@ -1,0 +1,308 @@
+/**
+ * The repositories of users, groups, memberships, threads and their items on PostgreSQL. The SQL is the
+ * SQLite adapter's where both dialects agree (the same columns, `?` and `@name` placeholders compiled by
+ * db.ts); an id list is one array parameter (`= ANY(?)`), and an insert answers its row (`RETURNING`).
+ */
+import { Effect } from "effect"
+import { BOOLEAN_GROUP_SETTINGS, type Comment, type Discussion, type Group, type GroupCounts, type Id, type Identity, type Membership, type Reaction, type ThreadItem, type Topic, type TopicFilter, type TopicReader, type TopicScope, type User } from "../domain/records.js"
+import type { CommentsRepo, DiscussionsRepo, GroupsRepo, ItemsRepo, MembershipsRepo, ReactionsRepo, ReadersRepo, TopicsRepo, UsersRepo } from "../ports/store.js"
+import { fromBools, setClause, toBools } from "../sqlite/rows.js"
+import type { PgRunner } from "./db.js"
+
+/** Inserts a row object (its keys come from typed code, never from input) and answers the row. */
+export const insertRow = (q: PgRunner, table: string, row: Record<string, unknown>, returning = "*") => {
+  const cols = Object.keys(row)
+  return q.run(`INSERT INTO ${table} (${cols.join(", ")}) VALUES (${cols.map((c) => "@" + c).join(", ")}) RETURNING ${returning}`, row)
+}
+const ids = (list: ReadonlyArray<Id>) => [...list]
+const none = <A>(): Effect.Effect<Array<A>> => Effect.succeed([])
+
+const USER_COLS =
+  "id, name, username, email, email_sha256, country, is_admin, bot, deactivated_at, deactivator_id, redacted_at, created_at, updated_at"
+const toUser = (row: unknown): User => toBools<User>(row as Record<string, unknown>, ["is_admin", "bot"])
+const maybeUser = (row: unknown) => (row === undefined ? undefined : toUser(row))
+const adminFilter = (f: { is_admin?: boolean }) => (f.is_admin === undefined ? "" : `WHERE is_admin = ${f.is_admin ? 1 : 0}`)
+
+export const makeUsersRepo = (q: PgRunner): UsersRepo => ({
+  byId: (id) => Effect.map(q.get(`SELECT ${USER_COLS} FROM users WHERE id = ?`, id), maybeUser),
+  byIds: (list) =>
+    list.length === 0 ? none() : Effect.map(q.all(`SELECT ${USER_COLS} FROM users WHERE id = ANY(?) ORDER BY id`, ids(list)), (r) => r.map(toUser)),
+  byEmail: (email) => Effect.map(q.get(`SELECT ${USER_COLS} FROM users WHERE email = ?`, email), maybeUser),
+  byUsername: (username) => Effect.map(q.get(`SELECT ${USER_COLS} FROM users WHERE username = ?`, username), maybeUser),
+  byApiKeyHash: (hash) =>
+    Effect.map(q.get<Record<string, unknown> & { api_key_hash: string }>(`SELECT ${USER_COLS}, api_key_hash FROM users WHERE api_key_hash = ?`, hash), (row) =>
+      row === undefined ? undefined : { user: toUser(row), api_key_hash: row.api_key_hash }),
+  byIdentity: (type, uid) =>
+    Effect.map(
+      q.get(`SELECT ${USER_COLS.split(", ").map((c) => `u.${c}`).join(", ")} FROM users u JOIN identities i ON i.user_id = u.id
+             WHERE i.identity_type = ? AND i.uid = ?`, type, uid),
+      maybeUser
+    ),
+  list: (filter, page) =>
+    Effect.map(q.all(`SELECT ${USER_COLS} FROM users ${adminFilter(filter)} ORDER BY id LIMIT ? OFFSET ?`, page.limit, page.offset), (r) => r.map(toUser)),
+  count: (filter) => Effect.map(q.get<{ n: number }>(`SELECT count(*) AS n FROM users ${adminFilter(filter)}`), (r) => r!.n),
+  identitiesOf: (list) =>
+    list.length === 0
+      ? none()
+      : q.all<Identity>(`SELECT id, user_id, identity_type, uid, email, name FROM identities WHERE user_id = ANY(?) ORDER BY id`, ids(list)),
+  insert: (u) =>
+    Effect.map(
+      q.run(`INSERT INTO users (name, username, email, country, is_admin, bot, api_key_hash, created_at, updated_at)
+             VALUES (@name, @username, @email, @country, @is_admin, @bot, @api_key_hash, @created_at, @updated_at) RETURNING ${USER_COLS}`, fromBools({ ...u })),
+      (r) => toUser(r.rows[0])
+    ),
+  update: (id, patch) => {
+    const row = fromBools(patch)
+    return Object.keys(row).length === 0 ? Effect.void : Effect.asVoid(q.run(`UPDATE users SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
+  },
+  setApiKeyHash: (id, hash) => Effect.asVoid(q.run(`UPDATE users SET api_key_hash = ? WHERE id = ?`, hash, id)),
+  addIdentity: (i) =>
+    Effect.map(q.run(`INSERT INTO identities (user_id, identity_type, uid, email, name) VALUES (@user_id, @identity_type, @uid, @email, @name) RETURNING id`, i), (r) => ({
+      ...i,
+      id: r.rows[0]!.id as number
+    })),
+  deleteIdentities: (userId) => Effect.asVoid(q.run(`DELETE FROM identities WHERE user_id = ?`, userId)),
+  delete: (id) => Effect.asVoid(q.run(`DELETE FROM users WHERE id = ?`, id))
+})
+
+const toGroup = (row: unknown): Group => toBools<Group>(row as Record<string, unknown>, BOOLEAN_GROUP_SETTINGS)
+const maybeGroup = (row: unknown) => (row === undefined ? undefined : toGroup(row))
+const COUNTERS = [
+  "memberships_count",
+  "accepted_memberships_count",
+  "pending_memberships_count",
+  "admin_memberships_count",
+  "delegates_count",
+  "discussions_count",
+  "polls_count",
+  "subgroups_count"
+] as const satisfies ReadonlyArray<keyof GroupCounts>
+const counted = (row: Record<string, unknown>) => ({
+  group: toGroup(row),
+  counts: Object.fromEntries(COUNTERS.map((c) => [c, Number(row[c] ?? 0)])) as unknown as GroupCounts
+})
+
+export const makeGroupsRepo = (q: PgRunner): GroupsRepo => {
+  const byId = (id: Id) => Effect.map(q.get(`SELECT * FROM groups WHERE id = ?`, id), maybeGroup)
+  return {
+    byId,
+    byIds: (list) => (list.length === 0 ? none() : Effect.map(q.all(`SELECT * FROM groups WHERE id = ANY(?) ORDER BY id`, ids(list)), (r) => r.map(toGroup))),
+    byRef: (ref) =>
+      Effect.flatMap(/^[0-9]{1,9}$/.test(ref) ? byId(Number(ref)) : Effect.succeed(undefined), (found) =>
+        found !== undefined
+          ? Effect.succeed(found)
+          : Effect.map(q.get(`SELECT * FROM groups WHERE key = ? OR handle = ? ORDER BY key = ? DESC LIMIT 1`, ref, ref, ref), maybeGroup)),
+    byHandle: (handle) => Effect.map(q.get(`SELECT * FROM groups WHERE handle = ?`, handle), maybeGroup),
+    list: () => Effect.map(q.all(`SELECT * FROM groups ORDER BY id`), (r) => r.map(toGroup)),
+    forUser: (userId) =>
+      Effect.map(
+        q.all(`SELECT g.* FROM groups g JOIN memberships m ON m.group_id = g.id WHERE m.user_id = ? AND m.revoked_at IS NULL ORDER BY g.id`, userId),
+        (r) => r.map(toGroup)
+      ),
+    withCounts: (list) =>
+      list.length === 0 ? none() : Effect.map(q.all(`SELECT * FROM groups WHERE id = ANY(?) ORDER BY id`, ids(list)), (r) => r.map(counted)),
+    insert: (g) => Effect.map(insertRow(q, "groups", fromBools({ ...g, updated_at: g.created_at })), (r) => toGroup(r.rows[0])),
+    update: (id, patch) => {
+      const row = fromBools(patch)
+      return Effect.asVoid(q.run(`UPDATE groups SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
+    },
+    children: (parents) =>
+      parents.length === 0 ? none() : Effect.map(q.all(`SELECT * FROM groups WHERE parent_id = ANY(?) ORDER BY id`, ids(parents)), (r) => r.map(toGroup))
+  }
+}
+
+const toMembership = (row: unknown): Membership => toBools<Membership>(row as Record<string, unknown>, ["admin", "delegate"])
+const maybeMembership = (row: unknown) => (row === undefined ? undefined : toMembership(row))
+
+export const makeMembershipsRepo = (q: PgRunner): MembershipsRepo => ({
+  byId: (id) => Effect.map(q.get(`SELECT * FROM memberships WHERE id = ?`, id), maybeMembership),
+  activeForUser: (userId) =>
+    Effect.map(q.all(`SELECT * FROM memberships WHERE user_id = ? AND revoked_at IS NULL ORDER BY id`, userId), (r) => r.map(toMembership)),
+  activeFor: (groupId, userId) =>
+    Effect.map(q.get(`SELECT * FROM memberships WHERE group_id = ? AND user_id = ? AND revoked_at IS NULL`, groupId, userId), maybeMembership),
+  activeInGroup: (groupId, page) =>
+    Effect.map(
+      q.all(`SELECT * FROM memberships WHERE group_id = ? AND revoked_at IS NULL ORDER BY id LIMIT ? OFFSET ?`, groupId, page.limit, page.offset),
+      (r) => r.map(toMembership)
+    ),
+  countActiveInGroup: (groupId) =>
+    Effect.map(q.get<{ n: number }>(`SELECT count(*) AS n FROM memberships WHERE group_id = ? AND revoked_at IS NULL`, groupId), (r) => r!.n),
+  activeEmails: (groupId) =>
+    Effect.map(
+      q.all<Record<string, unknown> & { user_email: string }>(
+        `SELECT m.*, u.email AS user_email FROM memberships m JOIN users u ON u.id = m.user_id
+         WHERE m.group_id = ? AND m.revoked_at IS NULL AND u.deactivated_at IS NULL AND u.email IS NOT NULL ORDER BY m.id`,
+        groupId
+      ),
+      (rows) => rows.map(({ user_email, ...m }) => ({ membership: toMembership(m), email: user_email }))
+    ),
+  insert: (m) =>
+    Effect.map(
+      q.run(`INSERT INTO memberships (group_id, user_id, inviter_id, admin, delegate, title, accepted_at, created_at, updated_at)
+             VALUES (@group_id, @user_id, @inviter_id, @admin, @delegate, @title, @accepted_at, @created_at, @created_at) RETURNING *`, fromBools({ ...m })),
+      (r) => toMembership(r.rows[0])
+    ),
+  accept: (id, at) => Effect.asVoid(q.run(`UPDATE memberships SET accepted_at = ?, updated_at = ? WHERE id = ? AND accepted_at IS NULL`, at, at, id)),
+  revoke: (id, at, revokerId) =>
+    Effect.asVoid(q.run(`UPDATE memberships SET revoked_at = ?, revoker_id = ?, updated_at = ? WHERE id = ? AND revoked_at IS NULL`, at, revokerId, at, id)),
+  revokeAllOfUser: (userId, at, revokerId) =>
+    Effect.map(
+      q.run(`UPDATE memberships SET revoked_at = ?, revoker_id = ?, updated_at = ? WHERE user_id = ? AND revoked_at IS NULL`, at, revokerId, at, userId),
+      (r) => r.changes
+    ),
+  restoreRevokedAt: (userId, at) =>
+    Effect.map(
+      q.run(`UPDATE memberships SET revoked_at = NULL, revoker_id = NULL, updated_at = ? WHERE user_id = ? AND revoked_at = ?
+             AND NOT EXISTS (SELECT 1 FROM memberships o WHERE o.user_id = memberships.user_id
+                             AND o.group_id = memberships.group_id AND o.revoked_at IS NULL)`, at, userId, at),
+      (r) => r.changes
+    )
+})
+
+const toTopic = (row: unknown): Topic => {
+  const t = toBools<Topic & { tags: unknown }>(row as Record<string, unknown>, ["private"])
+  return { ...t, tags: JSON.parse(String(t.tags)) as Array<string> }
+}
+const maybeTopic = (row: unknown) => (row === undefined ? undefined : toTopic(row))
+const topicRow = (patch: Record<string, unknown>) => fromBools(patch.tags === undefined ? patch : { ...patch, tags: JSON.stringify(patch.tags) })
+
+/** The WHERE clause of `rules/topics.ts` TopicScope plus a filter, as on SQLite, with the id lists as arrays. */
+export const scopeWhere = (filter: TopicFilter) => {
+  const clauses = ["t.discarded_at IS NULL"]
+  if (filter.groupId !== undefined) clauses.push("t.group_id = @group_id")
+  if (filter.topicableType !== undefined) clauses.push("t.topicable_type = @topicable_type")
+  if (filter.status === "open") clauses.push("t.closed_at IS NULL")
+  if (filter.status === "closed") clauses.push("t.closed_at IS NOT NULL")
+  clauses.push(`(
+    t.group_id = ANY(@all_in::int[])
+    OR (t.private = 0 AND (t.group_id = ANY(@public_in::int[])
+                           OR (@public_groups::int = 1 AND EXISTS (SELECT 1 FROM groups g WHERE g.id = t.group_id AND g.is_visible_to_public = 1))))
+    OR EXISTS (SELECT 1 FROM topic_readers r
+               WHERE r.topic_id = t.id AND r.user_id = @guest::int AND r.guest = 1 AND r.revoked_at IS NULL))`)
+  return `FROM topics t WHERE ${clauses.join(" AND ")}`
+}
+export const scopeParams = (scope: TopicScope, filter: TopicFilter) => ({
+  all_in: [...scope.allIn],
+  public_in: [...scope.publicIn],
+  public_groups: scope.publicGroups ? 1 : 0,
+  guest: scope.guestUserId,
+  ...(filter.groupId === undefined ? {} : { group_id: filter.groupId }),
+  ...(filter.topicableType === undefined ? {} : { topicable_type: filter.topicableType })
+})
+
+export const makeTopicsRepo = (q: PgRunner): TopicsRepo => ({
+  byId: (id) => Effect.map(q.get(`SELECT * FROM topics WHERE id = ?`, id), maybeTopic),
+  byIds: (list) => (list.length === 0 ? none() : Effect.map(q.all(`SELECT * FROM topics WHERE id = ANY(?)`, ids(list)), (r) => r.map(toTopic))),
+  visible: (scope, filter, page) =>
+    Effect.map(
+      q.all(`SELECT t.* ${scopeWhere(filter)} ORDER BY t.last_activity_at DESC, t.id DESC LIMIT @limit OFFSET @offset`, {
+        ...scopeParams(scope, filter),
+        limit: page.limit,
+        offset: page.offset
+      }),
+      (r) => r.map(toTopic)
+    ),
+  countVisible: (scope, filter) => Effect.map(q.get<{ n: number }>(`SELECT count(*) AS n ${scopeWhere(filter)}`, scopeParams(scope, filter)), (r) => r!.n),
+  insert: (t) => Effect.map(insertRow(q, "topics", topicRow({ ...t, updated_at: t.created_at })), (r) => toTopic(r.rows[0])),
+  update: (id, patch) => {
+    const row = topicRow(patch)
+    return Effect.asVoid(q.run(`UPDATE topics SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
+  }
+})
+
+export const makeDiscussionsRepo = (q: PgRunner): DiscussionsRepo => ({
+  byId: (id) => q.get<Discussion>(`SELECT * FROM discussions WHERE id = ?`, id),
+  byKey: (key) => q.get<Discussion>(`SELECT * FROM discussions WHERE key = ?`, key),
+  byTopicIds: (list) => (list.length === 0 ? none() : q.all<Discussion>(`SELECT * FROM discussions WHERE topic_id = ANY(?)`, ids(list))),
+  insert: (d) =>
+    Effect.map(
+      q.run(`INSERT INTO discussions (key, topic_id, author_id, title, description, description_format, created_at, updated_at)
+             VALUES (@key, @topic_id, @author_id, @title, @description, @description_format, @created_at, @created_at) RETURNING *`, d),
+      (r) => r.rows[0] as unknown as Discussion
+    ),
+  update: (id, patch) => Effect.asVoid(q.run(`UPDATE discussions SET ${setClause(patch)} WHERE id = @id`, { ...patch, id }))
+})
+
+/** A comment with its discussion's topic_id (read through the discussion). */
+const COMMENT = `SELECT c.*, d.topic_id FROM comments c JOIN discussions d ON d.id = c.discussion_id`
+
+export const makeCommentsRepo = (q: PgRunner): CommentsRepo => ({
+  byId: (id) => q.get<Comment>(`${COMMENT} WHERE c.id = ?`, id),
+  byIds: (list) => (list.length === 0 ? none() : q.all<Comment>(`${COMMENT} WHERE c.id = ANY(?) ORDER BY c.id`, ids(list))),
+  insert: (c) =>
+    Effect.flatMap(
+      q.run(`INSERT INTO comments (discussion_id, parent_id, author_id, body, body_format, created_at, updated_at)
+             VALUES (@discussion_id, @parent_id, @author_id, @body, @body_format, @created_at, @created_at) RETURNING id`, c),
+      (r) => Effect.map(q.get<Comment>(`${COMMENT} WHERE c.id = ?`, r.rows[0]!.id), (row) => row!)
+    ),
+  update: (id, patch) => Effect.asVoid(q.run(`UPDATE comments SET ${setClause(patch)} WHERE id = @id`, { ...patch, id }))
+})
+
+/** Loomio's position keys: zero-filled 5-digit segments, the parent's key first. */
+const segment = (position: number) => String(position).padStart(5, "0")
+
+export const makeItemsRepo = (q: PgRunner): ItemsRepo => ({
+  ofTopic: (topicId) => q.all<ThreadItem>(`SELECT * FROM topic_items WHERE topic_id = ? ORDER BY sequence_id`, topicId),
+  byId: (id) => q.get<ThreadItem>(`SELECT * FROM topic_items WHERE id = ?`, id),
+  byItemable: (type, id) => q.get<ThreadItem>(`SELECT * FROM topic_items WHERE itemable_type = ? AND itemable_id = ? ORDER BY id LIMIT 1`, type, id),
+  append: Effect.fnUntraced(function*({ parent, root, ...item }) {
+    // the thread's row is locked first: two servers appending to one thread take their sequence ids in turn
+    yield* q.run(`UPDATE topics SET items_count = items_count + 1 WHERE id = ?`, item.topic_id)
+    const sequence_id = root
+      ? 0
+      : (yield* q.get<{ n: number }>(`SELECT coalesce(max(sequence_id), 0) + 1 AS n FROM topic_items WHERE topic_id = ?`, item.topic_id))!.n
+    let position = 0
+    let position_key: string | null = null
+    if (parent !== null) {
+      position = (yield* q.run(`UPDATE topic_items SET child_count = child_count + 1 WHERE id = ? RETURNING child_count`, parent.id)).rows[0]!
+        .child_count as number
+      position_key = parent.position_key === null ? segment(position) : `${parent.position_key}-${segment(position)}`
+    }
+    const inserted = yield* q.run(
+      `INSERT INTO topic_items (topic_id, kind, sequence_id, parent_id, depth, position, position_key, itemable_type, itemable_id, actor_id, created_at)
+       VALUES (@topic_id, @kind, @sequence_id, @parent_id, @depth, @position, @position_key, @itemable_type, @itemable_id, @actor_id, @created_at) RETURNING *`,
+      { ...item, sequence_id, parent_id: parent?.id ?? null, depth: parent === null ? 0 : parent.depth + 1, position, position_key }
+    )
+    return inserted.rows[0] as unknown as ThreadItem
+  })
+})
+
+export const makeReactionsRepo = (q: PgRunner): ReactionsRepo => ({
+  byId: (id) => q.get<Reaction>(`SELECT * FROM reactions WHERE id = ?`, id),
+  ofTopic: (topicId) => q.all<Reaction>(`SELECT * FROM reactions WHERE topic_id = ? ORDER BY id`, topicId),
+  ofReactables: (type, list) =>
+    list.length === 0 ? none() : q.all<Reaction>(`SELECT * FROM reactions WHERE reactable_type = ? AND reactable_id = ANY(?) ORDER BY id`, type, ids(list)),
+  find: (r) =>
+    q.get<Reaction>(
+      `SELECT * FROM reactions WHERE reactable_type = ? AND reactable_id = ? AND user_id = ? AND reaction = ?`,
+      r.reactable_type,
+      r.reactable_id,
+      r.user_id,
+      r.reaction
+    ),
+  insert: (r) =>
+    Effect.map(
+      q.run(`INSERT INTO reactions (topic_id, reactable_type, reactable_id, user_id, reaction, created_at)
+             VALUES (@topic_id, @reactable_type, @reactable_id, @user_id, @reaction, @created_at) RETURNING id`, r),
+      (res) => ({ ...r, id: res.rows[0]!.id as number })
+    ),
+  delete: (id) => Effect.asVoid(q.run(`DELETE FROM reactions WHERE id = ?`, id))
+})
+
+const toReader = (row: unknown): TopicReader => toBools<TopicReader>(row as Record<string, unknown>, ["guest"])
+
+export const makeReadersRepo = (q: PgRunner): ReadersRepo => ({
+  find: (topicId, userId) =>
+    Effect.map(q.get(`SELECT * FROM topic_readers WHERE topic_id = ? AND user_id = ?`, topicId, userId), (row) => (row === undefined ? undefined : toReader(row))),
+  upsert: (r) =>
+    Effect.map(
+      q.run(`INSERT INTO topic_readers (topic_id, user_id, inviter_id, guest, created_at)
+             VALUES (@topic_id, @user_id, @inviter_id, @guest, @created_at)
+             ON CONFLICT (topic_id, user_id) DO UPDATE SET guest = GREATEST(topic_readers.guest, excluded.guest), revoked_at = NULL
+             RETURNING *`, fromBools({ ...r })),
+      (res) => toReader(res.rows[0])
+    ),
+  guestsOf: (topicId) =>
+    Effect.map(q.all<{ user_id: number }>(`SELECT user_id FROM topic_readers WHERE topic_id = ? AND guest = 1 AND revoked_at IS NULL`, topicId), (r) =>
+      r.map((x) => x.user_id))
+})
