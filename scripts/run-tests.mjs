@@ -35,10 +35,12 @@ if (files.length === 0) {
  * about the SQLite file itself run once.
  */
 const SQLITE_ONLY = new Set(["durability", "migrations", "operations", "packages", "snapshot", "import", "deploy", "rows", "heavy-reads"].map((n) => `${n}.test.js`))
+/** Files about several servers on one database, which only the PostgreSQL store allows. */
+const POSTGRES_ONLY = new Set(["several-servers.test.js"])
 const stores = (process.env.CONVENE_TEST_STORES ?? "sqlite,postgres").split(",")
 const endToEnd = (file) => relative(BUILD, file).startsWith("test/") && !SQLITE_ONLY.has(relative(join(BUILD, "test"), file))
 const jobs = [
-  ...(stores.includes("sqlite") ? files.map((file) => ({ file, store: "sqlite" })) : []),
+  ...(stores.includes("sqlite") ? files.filter((file) => !POSTGRES_ONLY.has(relative(join(BUILD, "test"), file))).map((file) => ({ file, store: "sqlite" })) : []),
   ...(stores.includes("postgres") ? files.filter(endToEnd).map((file) => ({ file, store: "postgres" })) : [])
 ]
 let cluster

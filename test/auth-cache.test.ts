@@ -7,7 +7,7 @@
  * connection.
  */
 import { Effect } from "effect"
-import { Auth, makeConvene, Memberships, Store, Users } from "@convene/core"
+import { Auth, makeConvene, openConvene, Memberships, Store, Users } from "@convene/core"
 import { runCli } from "@convene/cli"
 import t, { type Test } from "tap"
 import { seedUser, startTestServer } from "./helpers.js"
@@ -104,7 +104,7 @@ t.test("a member's memberships are cached, and every change to them counts at on
   t.equal(await status(), 403, "still not (from the cache)")
 
   // another connection adds Bob, as another process would
-  const other = makeConvene({ filename: s.filename })
+  const other = await openConvene({ database: s.filename })
   await other.members.add({ group, user: bob.user })
   await other.close()
   t.equal(await status(), 200, "a membership added elsewhere counts at once")

@@ -1,4 +1,3 @@
-import Database from "better-sqlite3"
 import t from "tap"
 import { seedUser, startTestServer } from "./helpers.js"
 
@@ -75,8 +74,6 @@ t.test("GET /api/b2/reports", async (t) => {
   await vote(B, p3.id, { agree: 1 })
   await vote(A, p4.id, { accept: 1 })
   await vote(N, p4.id, { accept: 1 })
-  const db = new Database(s.filename)
-  t.teardown(() => db.close())
   // Ann's second vote in P4 is a new ballot replacing the first (changed more than 15 minutes later in Loomio terms)
   await vote(N, p4.id, { decline: 1 })
   await vote(N, p5.id, { y: 1 })
@@ -179,17 +176,17 @@ t.test("GET /api/b2/reports", async (t) => {
     t.same(weeks.intervals, ["2024-01-01", "2024-01-08", "2024-01-15", "2024-01-22", "2024-01-29"], "weeks start on Monday")
     const years = (await report(A, `section=base&group_ids=${G.id}&interval=year&start_month=2023-06&end_month=2024-02`)).body as any
     t.same(years.intervals, ["2023-01-01", "2024-01-01"])
-    db.prepare("UPDATE topics SET tags = ? WHERE id = ?").run(JSON.stringify(["budget", "garden"]), d1.topic_id)
-    db.prepare("UPDATE topics SET tags = ? WHERE id = ?").run(JSON.stringify(["budget"]), d2.topic_id)
+    await s.sql("UPDATE topics SET tags = ? WHERE id = ?", JSON.stringify(["budget", "garden"]), d1.topic_id)
+    await s.sql("UPDATE topics SET tags = ? WHERE id = ?", JSON.stringify(["budget"]), d2.topic_id)
     const tagged = (await report(A, `section=base&group_ids=${G.id}`)).body as any
     t.same(tagged.tags, [{ name: "budget", count: 2 }, { name: "garden", count: 1 }])
   })
 
   t.test("the month window: records are counted in the month they were made", async (t) => {
     // move one of Ann's comments, Ben's reaction and Ann's P1 vote to January 2020
-    db.prepare("UPDATE comments SET created_at = '2020-01-15T10:00:00.000Z' WHERE id = ?").run(c1.id)
-    db.prepare("UPDATE reactions SET created_at = '2020-01-20T10:00:00.000Z' WHERE user_id = ?").run(ben.user.id)
-    db.prepare("UPDATE stances SET created_at = '2020-01-31T23:59:59.999Z' WHERE poll_id = ? AND participant_id = ? AND latest = 1").run(p1.id, ann.user.id)
+    await s.sql("UPDATE comments SET created_at = '2020-01-15T10:00:00.000Z' WHERE id = ?", c1.id)
+    await s.sql("UPDATE reactions SET created_at = '2020-01-20T10:00:00.000Z' WHERE user_id = ?", ben.user.id)
+    await s.sql("UPDATE stances SET created_at = '2020-01-31T23:59:59.999Z' WHERE poll_id = ? AND participant_id = ? AND latest = 1", p1.id, ann.user.id)
     const now = rows((await report(A, `section=users&group_ids=${G.id}`)).body)
     t.match(now.Ann, { comments: 1, votes_issued: 3, votes_cast: 3, all_votes_cast: true })
     t.match(now.Ben, { reactions: 0 })

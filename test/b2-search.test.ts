@@ -1,4 +1,3 @@
-import Database from "better-sqlite3"
 import t from "tap"
 import { startTestServer } from "./helpers.js"
 
@@ -106,9 +105,7 @@ t.test("GET /api/b2/search", async (t) => {
     t.same(found(await search(A, "query=budget&type=Comment")), [key("Comment", gardenComment.id)])
     t.same(found(await search(A, "query=budget&types=Comment,Poll")), [key("Comment", gardenComment.id)])
     t.same(found(await search(A, "query=budget&types=Discussion&group_id=" + pub.id)), [key("Discussion", garden.id)])
-    const db = new Database(s.filename)
-    db.prepare("UPDATE topics SET tags = ? WHERE id = ?").run(JSON.stringify(["garden", "spring"]), garden.topic_id)
-    db.close()
+    await s.sql("UPDATE topics SET tags = ? WHERE id = ?", JSON.stringify(["garden", "spring"]), garden.topic_id)
     const tagged = await search(A, "query=budget&tag=garden")
     t.same(found(tagged), [key("Comment", gardenComment.id), key("Discussion", garden.id)].sort())
     t.same(tagged.search_results[0].tags, ["garden", "spring"])

@@ -1,4 +1,3 @@
-import Database from "better-sqlite3"
 import t from "tap"
 import { seedUser, startTestServer } from "./helpers.js"
 
@@ -40,12 +39,10 @@ t.test("threads, thread items, markdown and reactions", async (t) => {
   t.equal((await C.delete(`api/b2/comments/${c5.id}`)).statusCode, 200)
 
   // fixed times and key, so that the document can be compared with literal text
-  const db = new Database(s.filename)
-  db.prepare("UPDATE discussions SET key = 'thread1', created_at = '2026-07-15T10:00:00.000Z' WHERE id = ?").run(d.id)
-  db.prepare("UPDATE topics SET last_activity_at = '2026-07-15T12:00:00.000Z' WHERE id = ?").run(d.topic_id)
+  await s.sql("UPDATE discussions SET key = 'thread1', created_at = '2026-07-15T10:00:00.000Z' WHERE id = ?", d.id)
+  await s.sql("UPDATE topics SET last_activity_at = '2026-07-15T12:00:00.000Z' WHERE id = ?", d.topic_id)
   const minutes: Array<[number, string]> = [[c1.id, "05"], [c2.id, "10"], [c3.id, "15"], [c3b.id, "20"], [c4.id, "30"], [c5.id, "40"], [c6.id, "50"]]
-  for (const [id, m] of minutes) db.prepare("UPDATE comments SET created_at = ? WHERE id = ?").run(`2026-07-15T10:${m}:00.000Z`, id)
-  db.close()
+  for (const [id, m] of minutes) await s.sql("UPDATE comments SET created_at = ? WHERE id = ?", `2026-07-15T10:${m}:00.000Z`, id)
 
   t.test("markdown: the whole thread in Loomio's newest format", async (t) => {
     const res = await B.get(`api/b2/threads/${d.topic_id}/markdown`)

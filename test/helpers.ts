@@ -9,7 +9,7 @@ import got, { type Got } from "got"
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import pg from "pg"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
@@ -24,7 +24,7 @@ export interface TestServer {
   /** A client that sends `Authorization: Bearer <key>`. */
   readonly as: (key: string) => Got
   readonly b3: Got
-  /** Direct SQL on the database (`?` placeholders, on either store), for asserting effects. */
+  /** Direct SQL on the database (`?` placeholders, on either store): asserting effects, or setting a row up as a test needs it. */
   readonly sql: <T = Record<string, unknown>>(query: string, ...params: Array<unknown>) => Promise<Array<T>>
   /** The webhook delivery worker, when the test asked for one. */
   readonly worker: DeliveryWorker | undefined
@@ -48,6 +48,26 @@ export const tempDbFile = () => {
   return { dir, filename: `${PG}/${name}` }
 }
 
+/** What a command on a database that is not there says: a file that does not exist, or a server's database that does not. */
+export const NO_DATABASE = STORE === "sqlite" ? /^error: no database at / : /^error: cannot connect to the database at 127\.0\.0\.1:\d+\/\w+/
+
+/**
+ * Whether a database was left as tempDbFile made it: no file at all, or (PostgreSQL, where tempDbFile made the
+ * database from the migrated, empty template) no user in it.
+ */
+export const untouched = async (filename: string) => {
+  if (PG === undefined) return !existsSync(filename)
+  const db = await openSql(filename)
+  try {
+    return (await db.sql<{ n: number }>("SELECT count(*) AS n FROM users"))[0]!.n === 0
+  } catch {
+    // no such database
+    return true
+  } finally {
+    await db.close()
+  }
+}
+
 /** Removes a test database made by tempDbFile (the cluster holds many tests' databases at once). */
 export const dropDatabase = (url: string) =>
   new Promise<void>((resolve) =>
@@ -63,9 +83,12 @@ const numbered = (query: string) => {
 export const openSql = async (filename: string) => {
   if (PG === undefined) {
     const { default: Database } = await import("better-sqlite3")
-    const db = new Database(filename, { readonly: true })
+    const db = new Database(filename)
     return {
-      sql: <T>(query: string, ...params: Array<unknown>) => Promise.resolve(db.prepare(query).all(...params) as Array<T>),
+      sql: <T>(query: string, ...params: Array<unknown>) => {
+        const statement = db.prepare(query)
+        return Promise.resolve((statement.reader ? statement.all(...params) : (statement.run(...params), [])) as Array<T>)
+      },
       close: async () => void db.close()
     }
   }

@@ -58,7 +58,7 @@ t.test("an invitation is mailed, opened and accepted; the person lands on the AP
   t.match(setCookie, /SameSite=Lax/i)
   t.notMatch(setCookie, /Secure/i, "not Secure over http")
   t.match((await s.sql("SELECT m.accepted_at, u.name FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'bob@example.org'")), [{ accepted_at: String, name: "Bob Builder" }])
-  t.equal((await s.sql<{ n: number }>("SELECT (await count(*)) AS n FROM sessions WHERE token_hash = ?", bob.cookies.get("convene_session")))[0]!.n, 0, "the session is stored hashed")
+  t.equal((await s.sql<{ n: number }>("SELECT count(*) AS n FROM sessions WHERE token_hash = ?", bob.cookies.get("convene_session")))[0]!.n, 0, "the session is stored hashed")
 
   const again = await browser().get(path)
   t.equal(again.status, 410, "an invitation works once")
@@ -88,10 +88,7 @@ t.test("an expired invitation says so (410) and cannot be accepted; an unknown o
   await s.convene.members.add({ group, user: (await seedUser(s.convene, { name: "Cy", email: "cy@example.org" })).user, pending: true })
   const path = linkIn(await mailTo("cy@example.org", before))
   t.equal((await browser().get(path)).status, 200, "valid for 30 days")
-  const Database = (await import("better-sqlite3")).default
-  const db = new Database(s.filename)
-  db.prepare("UPDATE invitation_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE user_id = (SELECT id FROM users WHERE email = 'cy@example.org')").run()
-  db.close()
+  await s.sql("UPDATE invitation_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE user_id = (SELECT id FROM users WHERE email = 'cy@example.org')")
   const b = browser()
   const gone = await b.get(path)
   t.equal(gone.status, 410)
@@ -121,7 +118,7 @@ t.test("sign-in by code: never reveals an account, rate limited, codes single-us
   t.notOk(smtp.received.slice(before).some((m) => !Array.isArray(m.to) && m.to?.text === "nobody@example.org"), "no mail to an address without an account")
   const code = /\b(\d{6})\b/.exec(mail.subject ?? "")![1]!
   t.match(mail.text, /Your sign-in code is \*\*\d{6}\*\*/)
-  t.equal((await s.sql<{ n: number }>("SELECT (await count(*)) AS n FROM login_codes WHERE code_hash LIKE ?", `%${code}%`))[0]!.n, 0, "stored hashed")
+  t.equal((await s.sql<{ n: number }>("SELECT count(*) AS n FROM login_codes WHERE code_hash LIKE ?", `%${code}%`))[0]!.n, 0, "stored hashed")
 
   const wrong = await b.post("/sign-in/code", { email: "carol@example.org", code: code === "123456" ? "654321" : "123456" })
   t.equal(wrong.status, 403)
@@ -190,7 +187,7 @@ t.test("sign-in by one-time link; sign-out and deactivation end every session", 
   t.equal((await three.get("/profile/api_access")).status, 200)
   t.equal((await s.b3.post(`api/b3/users/${dan.user.id}/deactivate`)).statusCode, 200)
   t.equal((await three.get("/profile/api_access")).status, 303, "deactivation ends the sessions")
-  t.equal((await s.sql<{ n: number }>("SELECT (await count(*)) AS n FROM sessions WHERE user_id = ?", dan.user.id))[0]!.n, 0)
+  t.equal((await s.sql<{ n: number }>("SELECT count(*) AS n FROM sessions WHERE user_id = ?", dan.user.id))[0]!.n, 0)
 })
 
 t.test("record pages: signed out, a prompt with no title; signed in, the thread and the poll; every poll type votes from its page", async (t) => {
@@ -290,7 +287,7 @@ t.test("notifications carry one-click List-Unsubscribe; unsubscribing stops the 
   t.match(await click.text(), /You no longer receive notification e-mails from <strong>Garden Club<\/strong>/)
   t.match((await s.sql("SELECT * FROM group_mutes WHERE user_id = ?", fay.user.id)), [{ group_id: group.id }])
   before = smtp.received.length
-  const count = async () => (await s.sql<{ n: number }>("SELECT (await count(*)) AS n FROM mail_outbox WHERE recipient_email = 'fay@example.org'"))[0]!.n
+  const count = async () => (await s.sql<{ n: number }>("SELECT count(*) AS n FROM mail_outbox WHERE recipient_email = 'fay@example.org'"))[0]!.n
   const n = (await count())
   await A.post("api/b2/discussions", { json: { group_id: group.id, title: "Picnic two", recipient_user_ids: [fay.user.id] } })
   t.equal((await count()), n, "no more notifications from the group")
@@ -302,13 +299,10 @@ t.test("inviting a pending member again sends a fresh token (at most once a day)
   let before = smtp.received.length
   await A.post("api/b2/memberships", { json: { group_id: group.id, emails: ["ivy@example.org"] } })
   const first = linkIn(await mailTo("ivy@example.org", before))
-  const outboxCount = async () => (await s.sql<{ n: number }>("SELECT (await count(*)) AS n FROM mail_outbox WHERE recipient_email = 'ivy@example.org'"))[0]!.n
+  const outboxCount = async () => (await s.sql<{ n: number }>("SELECT count(*) AS n FROM mail_outbox WHERE recipient_email = 'ivy@example.org'"))[0]!.n
   await A.post("api/b2/memberships", { json: { group_id: group.id, emails: ["ivy@example.org"] } })
   t.equal((await outboxCount()), 1, "not again within a day (an integration that syncs often floods nobody)")
-  const Database = (await import("better-sqlite3")).default
-  const db = new Database(s.filename)
-  db.prepare("UPDATE rate_events SET at = '2000-01-01T00:00:00.000Z' WHERE key LIKE 'invitation-sent:%'").run()
-  db.close()
+  await s.sql("UPDATE rate_events SET at = '2000-01-01T00:00:00.000Z' WHERE key LIKE 'invitation-sent:%'")
   before = smtp.received.length
   const res = await A.post("api/b2/memberships", { json: { group_id: group.id, emails: ["ivy@example.org"] } })
   t.same((res.body as any).added_emails, [], "not a new member")

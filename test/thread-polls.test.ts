@@ -1,4 +1,3 @@
-import Database from "better-sqlite3"
 import t from "tap"
 import { seedUser, startTestServer } from "./helpers.js"
 
@@ -29,16 +28,13 @@ t.test("polls, votes and outcomes in threads: items and the markdown document", 
   const c1 = (await post(B, "api/b2/comments", { discussion_id: d.id, body: "Voted." })).comments[0]
   await post(A, `api/b2/polls/${p.id}/close`, {})
   const outcome = (await post(A, "api/b2/outcomes", { poll_id: p.id, statement: "Not adopted.", review_on: "2026-09-01" })).outcomes[0]
-
-  const db = new Database(s.filename)
-  db.prepare("UPDATE discussions SET key = 'budget1', created_at = '2026-07-15T10:00:00.000Z' WHERE id = ?").run(d.id)
-  db.prepare("UPDATE topics SET last_activity_at = '2026-07-16T09:00:00.000Z' WHERE id = ?").run(d.topic_id)
-  db.prepare("UPDATE polls SET created_at = '2026-07-15T10:05:00.000Z' WHERE id = ?").run(p.id)
-  db.prepare("UPDATE stances SET cast_at = '2026-07-15T11:00:00.000Z' WHERE id = ?").run(bobVote.id)
-  db.prepare("UPDATE stances SET cast_at = '2026-07-15T11:30:00.000Z' WHERE id = ?").run(catVote.id)
-  db.prepare("UPDATE comments SET created_at = '2026-07-15T12:00:00.000Z' WHERE id = ?").run(c1.id)
-  db.prepare("UPDATE outcomes SET created_at = '2026-07-16T09:00:00.000Z' WHERE id = ?").run(outcome.id)
-  db.close()
+  await s.sql("UPDATE discussions SET key = 'budget1', created_at = '2026-07-15T10:00:00.000Z' WHERE id = ?", d.id)
+  await s.sql("UPDATE topics SET last_activity_at = '2026-07-16T09:00:00.000Z' WHERE id = ?", d.topic_id)
+  await s.sql("UPDATE polls SET created_at = '2026-07-15T10:05:00.000Z' WHERE id = ?", p.id)
+  await s.sql("UPDATE stances SET cast_at = '2026-07-15T11:00:00.000Z' WHERE id = ?", bobVote.id)
+  await s.sql("UPDATE stances SET cast_at = '2026-07-15T11:30:00.000Z' WHERE id = ?", catVote.id)
+  await s.sql("UPDATE comments SET created_at = '2026-07-15T12:00:00.000Z' WHERE id = ?", c1.id)
+  await s.sql("UPDATE outcomes SET created_at = '2026-07-16T09:00:00.000Z' WHERE id = ?", outcome.id)
 
   t.test("the markdown document: poll section, results table, vote lines, outcome", async (t) => {
     const md = ((await B.get(`api/b2/threads/${d.topic_id}/markdown`)).body as any).markdown

@@ -1,4 +1,3 @@
-import Database from "better-sqlite3"
 import { Effect, TestClock, TestContext } from "effect"
 import t from "tap"
 import { Scheduler } from "@convene/core"
@@ -53,9 +52,7 @@ t.test("real operations emit every event kind; payloads respect anonymity and hi
   t.match(await run(Date.parse("2099-01-01T01:00:00Z")), { reviews: 1 })
   void soon
   // the scheduler ran on a test clock ahead of real time: make its deliveries due now
-  const db = new Database(s.filename)
-  db.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE status = 'pending'").run(new Date().toISOString())
-  db.close()
+  await s.sql("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE status = 'pending'", new Date().toISOString())
   s.worker!.kick()
 
   const kinds = (await s.sql<any>("SELECT kind FROM webhook_events WHERE group_id = ? ORDER BY id", group.id)).map((r) => r.kind)

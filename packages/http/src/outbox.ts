@@ -33,11 +33,13 @@ export const startOutboxLoop = <A>(loop: OutboxLoop<A>): OutboxWorker => {
   let stopped = false
   let timer: NodeJS.Timeout | undefined
   let ticking = false
+  /** the tick under way: its claim may still be on its way back from the database */
+  let current: Promise<void> = Promise.resolve()
 
   const schedule = (ms: number) => {
     if (stopped) return
     if (timer) clearTimeout(timer)
-    timer = setTimeout(tick, ms)
+    timer = setTimeout(() => void (current = tick()), ms)
     timer.unref()
   }
 
@@ -75,6 +77,7 @@ export const startOutboxLoop = <A>(loop: OutboxLoop<A>): OutboxWorker => {
     stop: async () => {
       stopped = true
       if (timer) clearTimeout(timer)
+      await current
       await Promise.allSettled([...inFlight])
       loop.onStopped?.()
     }

@@ -58,8 +58,13 @@ const values = (c: Compiled, params: ReadonlyArray<unknown>): Array<unknown> => 
   const o = (params[0] ?? {}) as Record<string, unknown>
   return c.names.map((k) => param(o[k]))
 }
-// booleans stored as 0/1, as on SQLite (the records' mapping is shared); undefined is NULL
-const param = (v: unknown) => (v === undefined ? null : typeof v === "boolean" ? (v ? 1 : 0) : v)
+/**
+ * Booleans stored as 0/1, as on SQLite (the records' mapping is shared); undefined is NULL. PostgreSQL's text
+ * cannot hold NUL: it becomes U+FFFD, so a lookup by a value with a NUL finds nothing (no stored text has one)
+ * instead of failing, and text written with one keeps every other character.
+ */
+const param = (v: unknown) =>
+  v === undefined ? null : typeof v === "boolean" ? (v ? 1 : 0) : typeof v === "string" && v.includes("\0") ? v.replaceAll("\0", "\uFFFD") : v
 
 /** The connection a fiber's transaction holds. */
 const current = FiberRef.unsafeMake<pg.PoolClient | undefined>(undefined)
@@ -90,6 +95,8 @@ export class PgQueryError extends Error {
   }
 }
 
+/** How long a transaction is retried after serialization failures before the request gives up (503). */
+const RETRY_BUDGET_MS = 10_000
 /** SQLSTATEs after which the whole transaction is run again: serialization failure, deadlock. */
 const RETRYABLE = new Set(["40001", "40P01"])
 const retryable = (cause: Cause.Cause<unknown>) =>
@@ -143,14 +150,24 @@ export const makePgRunner = (pool: pg.Pool): PgRunner => {
         )
       }))
 
+  /**
+   * Runs `effect` as one SERIALIZABLE transaction, again from the start when the server reports a serialization
+   * failure or a deadlock (another server's transaction touched the same rows: a group's counters, a thread),
+   * after a random pause that doubles each time (at most 250 ms). Past RETRY_BUDGET_MS of retrying, the
+   * request answers 503 (DatabaseError) rather than waiting on.
+   */
   const transaction: PgRunner["transaction"] = (effect) =>
     Effect.flatMap(FiberRef.get(current), (client) => {
       if (client !== undefined) return effect
+      const started = Date.now()
       const loop = (n: number): Effect.Effect<any, any, any> =>
-        Effect.catchAllCause(attempt(effect), (cause) =>
-          n < 20 && retryable(cause)
-            ? Effect.zipRight(Effect.sleep(Duration.millis(Math.random() * 5 * (n + 1))), loop(n + 1))
-            : Effect.failCause(cause))
+        Effect.catchAllCause(attempt(effect), (cause) => {
+          if (!retryable(cause)) return Effect.failCause(cause)
+          if (Date.now() - started > RETRY_BUDGET_MS) {
+            return Effect.die(new PgUnavailable(`the database is too busy: a transaction was retried ${n} times over ${RETRY_BUDGET_MS / 1000} s`))
+          }
+          return Effect.zipRight(Effect.sleep(Duration.millis(Math.random() * Math.min(250, 2 ** n))), loop(n + 1))
+        })
       return loop(0)
     })
 

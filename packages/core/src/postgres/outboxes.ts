@@ -188,7 +188,7 @@ export const makeDeliveriesRepo = (q: PgRunner): DeliveriesRepo => ({
   byId: (id) => q.get<Delivery>(`SELECT * FROM webhook_deliveries WHERE id = ?`, id),
   list: (filter, page) =>
     q.all(`SELECT d.*, e.group_id AS group_id, e.kind AS event_kind FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-           WHERE (@group_id::int IS NULL OR e.group_id = @group_id::int) AND (@status::text IS NULL OR d.status = @status::text)
+           WHERE (@group_id::bigint IS NULL OR e.group_id = @group_id::bigint) AND (@status::text IS NULL OR d.status = @status::text)
            ORDER BY d.id DESC LIMIT @limit OFFSET @offset`, { group_id: filter.group_id ?? null, status: filter.status ?? null, limit: page.limit, offset: page.offset }) as never,
   ...outboxOps(q, "webhook_deliveries")
 })

@@ -113,7 +113,7 @@ export const makeStancesRepo = (q: PgRunner): StancesRepo => {
     yield* q.run(`DELETE FROM stance_choices WHERE stance_id = ?`, stanceId)
     if (choices.size === 0) return
     yield* q.run(
-      `INSERT INTO stance_choices (stance_id, poll_option_id, score) SELECT ?, o, s FROM unnest(?::int[], ?::int[]) AS c(o, s)`,
+      `INSERT INTO stance_choices (stance_id, poll_option_id, score) SELECT ?, o, s FROM unnest(?::bigint[], ?::bigint[]) AS c(o, s)`,
       stanceId,
       [...choices.keys()],
       [...choices.values()]
@@ -136,7 +136,7 @@ export const makeStancesRepo = (q: PgRunner): StancesRepo => {
       const names = new Map<Id, Array<Id>>()
       if (optionIds.length > 0) {
         const voters = yield* q.all<{ option_id: Id; participant_id: Id }>(
-          `SELECT o.id AS option_id, v.participant_id FROM unnest(?::int[]) AS o(id) CROSS JOIN LATERAL (
+          `SELECT o.id AS option_id, v.participant_id FROM unnest(?::bigint[]) AS o(id) CROSS JOIN LATERAL (
              SELECT st.participant_id FROM stance_choices sc JOIN stances st ON st.id = sc.stance_id JOIN polls p ON p.id = st.poll_id
              WHERE sc.poll_option_id = o.id AND sc.counted = 1 AND (sc.score > 0 OR p.poll_type = 'meeting')
              ORDER BY sc.stance_id LIMIT ${VOTER_NAMES}) v`,

@@ -43,16 +43,16 @@ const findSql = (withMatch: boolean, filter: SearchFilter, order: SearchOrder) =
   const clauses: Array<string> = []
   if (withMatch) clauses.push("sd.tsv @@ to_tsquery('english', @match)")
   if (filter.types.length > 0) clauses.push("sd.searchable_type = ANY(@types::text[])")
-  if (filter.groupIds !== undefined) clauses.push("t.group_id = ANY(@group_ids::int[])")
+  if (filter.groupIds !== undefined) clauses.push("t.group_id = ANY(@group_ids::bigint[])")
   if (filter.direct === true) clauses.push("t.group_id IS NULL")
   if (filter.tag !== undefined) clauses.push("t.tags::jsonb @> jsonb_build_array(@tag::text)")
-  if (filter.authorId !== undefined) clauses.push("sd.author_id = @author_id::int")
-  if (filter.excludeIds !== undefined) clauses.push("NOT (sd.id = ANY(@exclude::int[]))")
+  if (filter.authorId !== undefined) clauses.push("sd.author_id = @author_id::bigint")
+  if (filter.excludeIds !== undefined) clauses.push("NOT (sd.id = ANY(@exclude::bigint[]))")
   clauses.push("(sd.poll_id IS NULL OR p.discarded_at IS NULL)")
   // the marks are rules/search.ts MARK_START and MARK_END
   const excerpt = withMatch
     ? `ts_headline('english', sd.content, to_tsquery('english', @match),
-         'StartSel=' || chr(2) || ', StopSel=' || chr(3) || ', MaxWords=${SNIPPET_WORDS}, MinWords=${SNIPPET_WORDS / 2}, ShortWord=0, MaxFragments=1, FragmentDelimiter=…')`
+         'StartSel=' || chr(2) || ', StopSel=' || chr(3) || ', MaxWords=${SNIPPET_WORDS}, MinWords=${SNIPPET_WORDS / 2}, ShortWord=0')`
     : `substr(sd.content, 1, ${EXCERPT_CHARS})`
   const orderBy = order === "authored_at_desc"
     ? "sd.authored_at DESC, sd.id DESC"
@@ -66,7 +66,7 @@ const findSql = (withMatch: boolean, filter: SearchFilter, order: SearchOrder) =
       d.id AS discussion_id, d.key AS discussion_key, d.title AS discussion_title,
       p.id AS poll_id, p.key AS poll_key, p.title AS poll_title, p.hide_results AS poll_hide_results, p.closed_at AS poll_closed_at,
       CASE WHEN sd.searchable_type = 'Stance' THEN EXISTS (
-        SELECT 1 FROM stances ms WHERE ms.poll_id = sd.poll_id AND ms.participant_id = @caller::int AND ms.latest = 1
+        SELECT 1 FROM stances ms WHERE ms.poll_id = sd.poll_id AND ms.participant_id = @caller::bigint AND ms.latest = 1
           AND ms.revoked_at IS NULL AND ms.cast_at IS NOT NULL) ELSE false END AS caller_has_voted
     FROM search_documents sd
     JOIN (SELECT t.id, t.group_id, t.tags ${scopeWhere({})}) t ON t.id = sd.topic_id
@@ -114,7 +114,7 @@ export const makeSearchRepo = (q: PgRunner): SearchRepo => ({
 })
 
 /** Kept threads of the selected groups. */
-const IN_GROUPS = "t.group_id = ANY(@groups::int[]) AND t.discarded_at IS NULL"
+const IN_GROUPS = "t.group_id = ANY(@groups::bigint[]) AND t.discarded_at IS NULL"
 const within = (col: string) => `${col} >= @start AND ${col} < @end`
 
 const SOURCES = {
@@ -151,7 +151,7 @@ export const makeReportsRepo = (q: PgRunner): ReportsRepo => ({
   members: (groupIds) =>
     Effect.map(
       q.all<{ user_id: Id; delegate: number }>(`SELECT user_id, max(delegate) AS delegate FROM memberships
-        WHERE group_id = ANY(@groups::int[]) AND revoked_at IS NULL GROUP BY user_id ORDER BY user_id`, args(groupIds)),
+        WHERE group_id = ANY(@groups::bigint[]) AND revoked_at IS NULL GROUP BY user_id ORDER BY user_id`, args(groupIds)),
       (rows) => rows.map((r) => ({ user_id: r.user_id, delegate: bool(r.delegate) }))
     ),
   people: (ids) => q.all(`SELECT id, name, username, country FROM users WHERE id = ANY(?) ORDER BY id`, [...ids]),

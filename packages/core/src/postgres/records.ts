@@ -174,11 +174,11 @@ export const scopeWhere = (filter: TopicFilter) => {
   if (filter.status === "open") clauses.push("t.closed_at IS NULL")
   if (filter.status === "closed") clauses.push("t.closed_at IS NOT NULL")
   clauses.push(`(
-    t.group_id = ANY(@all_in::int[])
-    OR (t.private = 0 AND (t.group_id = ANY(@public_in::int[])
-                           OR (@public_groups::int = 1 AND EXISTS (SELECT 1 FROM groups g WHERE g.id = t.group_id AND g.is_visible_to_public = 1))))
+    t.group_id = ANY(@all_in::bigint[])
+    OR (t.private = 0 AND (t.group_id = ANY(@public_in::bigint[])
+                           OR (@public_groups::bigint = 1 AND EXISTS (SELECT 1 FROM groups g WHERE g.id = t.group_id AND g.is_visible_to_public = 1))))
     OR EXISTS (SELECT 1 FROM topic_readers r
-               WHERE r.topic_id = t.id AND r.user_id = @guest::int AND r.guest = 1 AND r.revoked_at IS NULL))`)
+               WHERE r.topic_id = t.id AND r.user_id = @guest::bigint AND r.guest = 1 AND r.revoked_at IS NULL))`)
   return `FROM topics t WHERE ${clauses.join(" AND ")}`
 }
 export const scopeParams = (scope: TopicScope, filter: TopicFilter) => ({
