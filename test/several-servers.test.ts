@@ -14,6 +14,8 @@ import { startReceiver } from "./receiver.js"
 import { startSmtp } from "./smtp.js"
 
 if (PG === undefined) throw new Error("several-servers.test runs in the PostgreSQL pass (CONVENE_TEST_PG)")
+// servers started, killed and waited for one after another
+t.setTimeout(180_000)
 
 const client = (s: ServeProcess, key: string): Got =>
   got.extend({ prefixUrl: s.url, headers: { authorization: `Bearer ${key}` }, responseType: "json", throwHttpErrors: false, retry: { limit: 0 } })
@@ -162,4 +164,30 @@ t.test("an unreachable database at start: named by host and port, exit 1", async
   t.equal(r.code, 1)
   t.match(r.stderr, /cannot connect to the database at 127\.0\.0\.1:1\/convene/)
   t.notMatch(r.stderr, /at .*\.js:\d+/, "a message, not a stack")
+})
+
+t.test("the operator's commands on a PostgreSQL URL: doctor reads it; the file commands say what to use instead", async (t) => {
+  const { filename, apiKey } = await seeded()
+  t.ok(apiKey)
+  const doctor = await runBin(["doctor", "--json", "--db", filename])
+  const report = JSON.parse(doctor.stdout) as { checks: Array<{ check: string; status: string; message: string }> }
+  t.match(report.checks.find((c) => c.check === "database"), { status: "ok", message: /^127\.0\.0\.1:\d+\/t_\w+: schema version 1, reachable$/ })
+  t.match(report.checks.find((c) => c.check === "webhook outbox"), { status: "ok", message: "0 waiting, none dead" })
+  t.notMatch(doctor.stdout + doctor.stderr, /convene@/, "no credentials of the URL in what it prints")
+  const gone = await runBin(["doctor", "--json", "--db", "postgres://convene@127.0.0.1:1/x"])
+  t.equal(gone.code, 1)
+  t.match(JSON.parse(gone.stdout).checks[0], { check: "database", status: "fail", message: /cannot connect to the database at 127\.0\.0\.1:1\/x/ })
+
+  const backup = await runBin(["backup", "--to", "/tmp/never-written.db", "--db", filename])
+  t.equal(backup.code, 1)
+  t.match(backup.stderr, /pg_dump/)
+  const restore = await runBin(["restore", "/tmp/never-read.db", "--db", filename])
+  t.equal(restore.code, 1)
+  t.match(restore.stderr, /pg_restore/)
+  const imported = await runBin(["import", "loomio", "/tmp/never-read.jsonl", "--db", filename])
+  t.equal(imported.code, 1)
+  t.match(imported.stderr, /not yet on PostgreSQL/)
+  const listed = await runBin(["users", "list", "--json", "--db", filename])
+  t.equal(listed.code, 0, "the other commands work on it")
+  t.match(JSON.parse(listed.stdout), [{ email: "admin@example.org" }])
 })

@@ -66,6 +66,7 @@ export { loadAccess, nowIso, DEFAULT_PAGE, type Paged } from "./services/common.
 export { hashApiKey, secretsEqual } from "./rules/keys.js"
 export type { Access } from "./rules/access.js"
 
+export { inspectPgDatabase } from "./postgres/maintenance.js"
 export { describeUrl, isPostgresUrl, makePgStore, PgDatabaseError, type PgStore, type PgStoreOptions } from "./postgres/index.js"
 
 export interface ConveneOptions {

@@ -4,7 +4,7 @@
  * (dead items, a backlog that does not drain). Reads only: nothing is migrated or sent. Exit 1 when a check
  * warns or fails.
  */
-import { type DatabaseReport, inspectDatabase, type OutboxBacklog } from "@convene/core"
+import { type DatabaseReport, inspectDatabase, inspectPgDatabase, isPostgresUrl, type OutboxBacklog } from "@convene/core"
 import type { Command } from "commander"
 import { type CommonOptions, dbPath } from "../common.js"
 import { io } from "../io.js"
@@ -33,7 +33,7 @@ const databaseCheck = (report: DatabaseReport): Check => {
   const pending = report.schema_version < report.known_version
     ? `; the next \`convene serve\` migrates it to ${report.known_version}`
     : ""
-  return { check: "database", status: "ok", message: `${report.path}: schema version ${report.schema_version}${pending}, integrity ok` }
+  return { check: "database", status: "ok", message: `${report.path}: schema version ${report.schema_version}${pending}, ${report.store === "postgres" ? "reachable" : "integrity ok"}` }
 }
 
 const outboxCheck = (
@@ -59,7 +59,7 @@ const runChecks = async (path: string, env: Readonly<Record<string, string | und
 
   let report: DatabaseReport | undefined
   try {
-    report = inspectDatabase(path)
+    report = isPostgresUrl(path) ? await inspectPgDatabase(path) : inspectDatabase(path)
     checks.push(databaseCheck(report))
   } catch (e) {
     checks.push({ check: "database", status: "fail", message: errorMessage(e) })

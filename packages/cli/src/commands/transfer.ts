@@ -2,12 +2,16 @@
  * Moving a group between servers (decisions §7): `convene import loomio FILE` reads a Loomio group export
  * (or convene's own) into this database in one transaction; `convene export GROUP --to FILE` writes one.
  */
-import { exportGroup, type ImportProgress, importLoomioExport, type ImportResult } from "@convene/core"
+import { exportGroup, type ImportProgress, importLoomioExport, type ImportResult, isPostgresUrl } from "@convene/core"
 import cliProgress from "cli-progress"
 import type { Command } from "commander"
 import { existsSync } from "node:fs"
 import { type CommonOptions, dbPath } from "../common.js"
 import { CliError, makeOutput } from "../output.js"
+
+/** The Loomio import and export read and write a SQLite file directly; on PostgreSQL they are not built yet. */
+const NOT_YET_ON_POSTGRES = (what: "import" | "export") =>
+  `${what} works on a SQLite file and not yet on PostgreSQL: ${what === "import" ? "import into a SQLite file" : "export from a SQLite file"} (convene --db FILE)`
 
 /** A bar on a terminal only: a pipe or a log gets the result alone. */
 const progressBar = (enabled: boolean) => {
@@ -57,6 +61,7 @@ export const registerTransfer = (program: Command) => {
       const bar = progressBar(opts.json !== true && process.stderr.isTTY === true)
       try {
         const filename = dbPath(opts)
+        if (isPostgresUrl(filename)) throw new CliError(NOT_YET_ON_POSTGRES("import"))
         if (!existsSync(filename)) throw new CliError(`no database at ${filename} (run \`convene init\`, or pass --db or set CONVENE_DB)`)
         const result = await importLoomioExport(filename, file, { dryRun: opts.dryRun === true, onProgress: bar.update })
         bar.stop()
@@ -75,6 +80,7 @@ export const registerTransfer = (program: Command) => {
       const out = makeOutput(opts.json === true)
       try {
         const filename = dbPath(opts)
+        if (isPostgresUrl(filename)) throw new CliError(NOT_YET_ON_POSTGRES("export"))
         if (!existsSync(filename)) throw new CliError(`no database at ${filename} (pass --db or set CONVENE_DB)`)
         const result = await exportGroup(filename, ref, opts.to)
         out.emit(result, [

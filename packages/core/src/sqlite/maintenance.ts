@@ -20,6 +20,8 @@ export interface DatabaseReport {
   readonly known_version: number
   /** "ok", or what integrity_check found */
   readonly integrity: string
+  /** a PostgreSQL database (its server checks its own pages: no integrity_check to run) */
+  readonly store?: "postgres"
   /** undefined when the schema is too old to have both outboxes */
   readonly outboxes: { readonly webhook: OutboxBacklog; readonly mail: OutboxBacklog } | undefined
 }
