@@ -9,7 +9,7 @@ import { openConvene } from "@convene/core"
 import got, { type Got } from "got"
 import { join } from "node:path"
 import t from "tap"
-import { PG, runBin, spawnServe, type ServeProcess, tempDbFile } from "./helpers.js"
+import { browserSession, PG, runBin, spawnServe, type ServeProcess, tempDbFile } from "./helpers.js"
 import { startReceiver } from "./receiver.js"
 import { startSmtp } from "./smtp.js"
 
@@ -93,6 +93,18 @@ t.test("two servers on one database: each webhook event and mail delivered once,
   t.ok(mail.length === 10 && mail.every((m) => m.status === "sent" && m.attempts === 1), "each mail sent at its first attempt")
   const polls = await Effect.runPromise(db.polls.lapsed(new Date(Date.now() + 60_000).toISOString()))
   t.same(polls, [], "every poll closed")
+})
+
+t.test("sign-in rate limits count every server's attempts (they are rows of the shared database)", async (t) => {
+  const { filename } = await seeded()
+  const [a, b] = await Promise.all([spawnServe(filename), spawnServe(filename)])
+  t.teardown(() => Promise.all([a.stop(), b.stop()]))
+  const sessions = [browserSession(a.url), browserSession(b.url)]
+  for (const s of sessions) t.equal((await s.get("/sign-in")).status, 200)
+  // 5 codes an hour per address: asked for through one server, then the other
+  const statuses: Array<number> = []
+  for (let i = 0; i < 6; i++) statuses.push((await sessions[i % 2]!.post("/sign-in", { email: "admin@example.org" })).status)
+  t.same(statuses, [200, 200, 200, 200, 200, 429], "the sixth is refused, whichever server counted the first five")
 })
 
 t.test("a server killed while holding claims: another takes them over after the lease, and delivers once", async (t) => {
