@@ -2,13 +2,13 @@
  * Child process: the real convene server over the seeded file. Run apart from autocannon so the load
  * generator does not steal the server's event loop (the machine has 2 cores: one each).
  */
-import { makeConvene } from "@convene/core"
+import { openConvene } from "@convene/core"
 import { startServer } from "@convene/http"
 
 const filename = process.argv[2]
-if (filename === undefined) throw new Error("usage: convene-server.ts <database file>")
+if (filename === undefined) throw new Error("usage: convene-server.js <database file or postgres:// URL>")
 
-const c = makeConvene({ filename })
+const c = await openConvene({ database: filename })
 const server = await startServer({
   store: c.store,
   port: 0,

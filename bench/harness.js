@@ -47,13 +47,14 @@ export const measure = async (url, apiKey, { connections, warmup, seconds }) => 
  * A temporary database with one person (Ada), one group with `members` more people, and one short thread:
  * what the light benchmarks read; with `groups` > 1, Ada owns that many groups in all. `{ dir, filename, apiKey, group, discussion }`; remove `dir` when done.
  */
-export const seedOneThread = async (name, { members = 0, groups = 1 } = {}) => {
-  const { makeConvene } = await import("@convene/core")
+export const seedOneThread = async (name, { members = 0, groups = 1, database } = {}) => {
+  const { openConvene } = await import("@convene/core")
   const { mkdtempSync } = await import("node:fs")
   const { tmpdir } = await import("node:os")
   const dir = mkdtempSync(join(tmpdir(), `convene-${name}-bench-`))
-  const filename = join(dir, "bench.db")
-  const seed = makeConvene({ filename })
+  // a postgres:// URL when given, else a file in the new directory
+  const filename = database ?? join(dir, "bench.db")
+  const seed = await openConvene({ database: filename })
   const { user, apiKey } = await seed.users.create({ email: "ada@example.org", name: "Ada" })
   const { group } = await seed.groups.create({ name: "Bench", owner: user })
   for (let i = 0; i < members; i++) await seed.users.create({ email: `m${i}@example.org`, name: `M${i}` }).then(({ user: u }) => seed.members.add({ group, user: u }))

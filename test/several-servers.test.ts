@@ -139,6 +139,8 @@ t.test("the database going away: 503 while it is gone, then the server recovers;
   }
   const cluster = await startCluster()
   t.teardown(() => cluster.stop())
+  // also when the file is ended early (a timeout): the cluster is a process of its own
+  process.once("exit", () => cluster.stop())
   const url = `${cluster.url}/postgres`
   const s = await spawnServe(url)
   t.teardown(() => s.stop())

@@ -1,0 +1,90 @@
+/**
+ * The PostgreSQL store beside SQLite: a light read (`GET /api/b2/discussions/{id}`) and a write
+ * (`POST /api/b2/comments`) at 32 connections on convene over SQLite, over PostgreSQL with one server, and with
+ * two servers on the same PostgreSQL database (16 connections on each, their throughputs added). Each ratio is
+ * against the bare node:http + better-sqlite3 baseline doing the same work (bench/light-baseline.js,
+ * bench/writes-baseline.js), measured in the same rounds; every configuration's turn rotates round by round.
+ * PostgreSQL runs on a throw-away cluster on this machine (scripts/pg-cluster.mjs) with its durable defaults
+ * (fsync, synchronous_commit on): a write is answered after its commit reached the disk, as on SQLite.
+ * `npx tsc -b && node bench/postgres.js` (BENCH_SECONDS, BENCH_ROUNDS). Results: bench/results/postgres.md.
+ */
+import autocannon from "autocannon"
+import { execFileSync } from "node:child_process"
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { startCluster } from "../scripts/pg-cluster.mjs"
+import { median, seedOneThread, startServer, stopServer } from "./harness.js"
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+
+const cluster = await startCluster({ max_connections: "100" })
+process.on("exit", () => cluster.stop())
+execFileSync("psql", [`${cluster.url}/postgres`, "-qXc", "CREATE DATABASE bench"])
+const url = `${cluster.url}/bench`
+
+const sqlite = await seedOneThread("postgres", { members: 5 })
+const pg = await seedOneThread("postgres-pg", { members: 5, database: url })
+copyFileSync(sqlite.filename, `${sqlite.filename}.baseline`)
+
+const configs = [
+  { name: "convene, SQLite", servers: [await startServer("sqlite", "convene-server.js", sqlite.filename)], seed: sqlite },
+  { name: "convene, PostgreSQL, 1 server", servers: [await startServer("pg1", "convene-server.js", url)], seed: pg },
+  {
+    name: "convene, PostgreSQL, 2 servers",
+    servers: [await startServer("pg2a", "convene-server.js", url), await startServer("pg2b", "convene-server.js", url)],
+    seed: pg
+  }
+]
+const baselines = {
+  read: { name: "bare baseline (node:http + better-sqlite3)", servers: [await startServer("light-baseline", "light-baseline.js", sqlite.filename)], seed: sqlite },
+  write: { name: "bare baseline (node:http + better-sqlite3)", servers: [await startServer("writes-baseline", "writes-baseline.js", `${sqlite.filename}.baseline`)], seed: sqlite }
+}
+
+const targets = [
+  { name: "GET /api/b2/discussions/{id}", kind: "read", request: (seed) => ({ method: "GET", path: `/api/b2/discussions/${seed.discussion.id}` }) },
+  {
+    name: "POST /api/b2/comments",
+    kind: "write",
+    request: (seed) => ({ method: "POST", path: "/api/b2/comments", headers: { "content-type": "application/json" }, body: JSON.stringify({ discussion_id: seed.discussion.id, body: "A comment about the budget." }) })
+  }
+]
+
+/** One run of a configuration: 32 connections split over its servers, at once; the throughputs added, the worst p99. */
+const run = async (config, target, seconds) => {
+  const per = 32 / config.servers.length
+  const results = await Promise.all(config.servers.map((s) => {
+    const { path, ...request } = target.request(config.seed)
+    return autocannon({ url: s.url, connections: per, duration: seconds, headers: { authorization: `Bearer ${config.seed.apiKey}`, ...request.headers }, requests: [{ ...request, path }] })
+  }))
+  for (const r of results) if (r.errors + r.timeouts + r.non2xx > 0) throw new Error(`${config.name} ${target.name}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`)
+  return { rps: results.reduce((a, r) => a + r.requests.average, 0), p99: Math.max(...results.map((r) => r.latency.p99)) }
+}
+
+const lines = ["| endpoint | configuration | req/s | p99 ms | ratio to the bare baseline |", "|---|---|---|---|---|"]
+for (const target of targets) {
+  const all = [...configs, baselines[target.kind]]
+  const measured = new Map(all.map((c) => [c, { rps: [], p99: [] }]))
+  for (const c of all) await run(c, target, 1)
+  for (let round = 0; round < ROUNDS; round++) {
+    // each configuration's turn moves one place every round (the machine drifts)
+    const order = all.map((_, i) => all[(i + round) % all.length])
+    for (const c of order) {
+      const r = await run(c, target, SECONDS)
+      measured.get(c).rps.push(r.rps)
+      measured.get(c).p99.push(r.p99)
+    }
+  }
+  const base = median(measured.get(baselines[target.kind]).rps)
+  for (const c of all) {
+    const m = measured.get(c)
+    lines.push(`| ${target.name} | ${c.name} | ${Math.round(median(m.rps))} | ${median(m.p99)} | ${(median(m.rps) / base).toFixed(2)} |`)
+  }
+}
+for (const c of [...configs, baselines.read, baselines.write]) for (const s of c.servers) await stopServer(s)
+const how = `${ROUNDS} rotating rounds of ${SECONDS} s, 32 connections, medians`
+console.log(`${lines.join("\n")}\n(${how})`)
+mkdirSync("bench/results", { recursive: true })
+writeFileSync("bench/results/postgres.md", `${lines.join("\n")}\n\n${new Date().toISOString()}: ${how}.\n`)
+rmSync(sqlite.dir, { recursive: true, force: true })
+rmSync(pg.dir, { recursive: true, force: true })
+cluster.stop()
