@@ -138,18 +138,24 @@ export const makePgRunner = (pool: pg.Pool): PgRunner => {
       client === undefined ? Effect.dieMessage("write outside Store.transaction") : exec(client, sql, params))
 
   const connect = Effect.tryPromise({ try: () => pool.connect(), catch: asDefect }).pipe(Effect.orDie)
-  const plain = (client: pg.PoolClient, sql: string) => exec(client, sql, [])
+  /** Text sent as it is (the simple protocol: several statements in one round trip, no parameters). */
+  const plain = (client: pg.PoolClient, sql: string) =>
+    Effect.orDie(Effect.tryPromise({ try: () => client.query(sql), catch: asDefect }))
 
   /**
    * One attempt. Write transactions take turns across every server: this process's writers queue on `permit`
-   * (so that they do not each hold a pooled connection while waiting), then on the session advisory lock
-   * WRITE_LOCK that every server's writers share; then BEGIN ISOLATION LEVEL SERIALIZABLE … COMMIT. One writer
-   * at a time is SQLite's model, which the services are written for: a check and the write it guards (a job's
-   * marker, a thread's next sequence_id, a ballot replaced) never interleave with another server's. Measured
-   * (bench/postgres.js, 32 connections commenting on one thread): 9 req/s without the lock, every transaction
-   * updating the same thread and group counter rows and most ending in a serialization failure and a retry;
-   * 84 req/s with it. SERIALIZABLE stays as the guard for writes that do not take the lock (another tool, a
-   * future path); its failures and deadlocks are retried. A connection whose transaction broke is discarded.
+   * (so that they do not each hold a pooled connection while waiting), then on the transaction advisory lock
+   * WRITE_LOCK that every server's writers share, taken in the same round trip as BEGIN and let go by COMMIT or
+   * ROLLBACK. One writer at a time is SQLite's model, which the services are written for: a check and the write
+   * it guards (a job's marker, a thread's next sequence_id, a ballot replaced) never interleave with another
+   * server's. Measured (bench/postgres.js, 32 connections commenting on one thread): 9 req/s with SERIALIZABLE
+   * transactions and no lock, every transaction updating the same thread and group counter rows and most ending
+   * in a serialization failure and a retry; 84 req/s with the lock.
+   *
+   * The isolation level is READ COMMITTED, and with no other writer at the same time that is serial execution:
+   * each statement sees every transaction committed before the lock was granted (a SERIALIZABLE snapshot would
+   * be taken when the lock was asked for, before the previous writer's commit). A connection whose transaction
+   * broke is discarded, not returned to the pool.
    */
   const attempt = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     permit.withPermits(1)(Effect.uninterruptibleMask((restore) =>
@@ -160,17 +166,11 @@ export const makePgRunner = (pool: pg.Pool): PgRunner => {
             ? Effect.zipRight(plain(client, "COMMIT"), exit)
             : Effect.zipRight(Effect.catchAllDefect(Effect.asVoid(plain(client, "ROLLBACK")), () => Effect.sync(() => void (broken = true))), exit)
         return Effect.zipRight(
-          Effect.zipRight(plain(client, `SELECT pg_advisory_lock(${WRITE_LOCK})`), plain(client, "BEGIN ISOLATION LEVEL SERIALIZABLE")),
+          plain(client, `BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`),
           Effect.flatMap(Effect.exit(restore(Effect.locally(effect, current, client))), settle)
         ).pipe(
-          // the lock is the session's: a discarded connection takes it with it
-          Effect.onExit((exit) => {
-            const discard = broken || (Exit.isFailure(exit) && Cause.isDie(exit.cause))
-            const unlock = discard
-              ? Effect.void
-              : Effect.catchAllDefect(Effect.asVoid(plain(client, `SELECT pg_advisory_unlock(${WRITE_LOCK})`)), () => Effect.sync(() => void (broken = true)))
-            return Effect.zipRight(unlock, Effect.sync(() => client.release(discard || broken ? true : undefined)))
-          })
+          Effect.onExit((exit) =>
+            Effect.sync(() => client.release(broken || (Exit.isFailure(exit) && Cause.isDie(exit.cause)) ? true : undefined)))
         )
       })))
 

@@ -230,10 +230,11 @@ export const makeCommentsRepo = (q: PgRunner): CommentsRepo => ({
   byId: (id) => q.get<Comment>(`${COMMENT} WHERE c.id = ?`, id),
   byIds: (list) => (list.length === 0 ? none() : q.all<Comment>(`${COMMENT} WHERE c.id = ANY(?) ORDER BY c.id`, ids(list))),
   insert: (c) =>
-    Effect.flatMap(
-      q.run(`INSERT INTO comments (discussion_id, parent_id, author_id, body, body_format, created_at, updated_at)
-             VALUES (@discussion_id, @parent_id, @author_id, @body, @body_format, @created_at, @created_at) RETURNING id`, c),
-      (r) => Effect.map(q.get<Comment>(`${COMMENT} WHERE c.id = ?`, r.rows[0]!.id), (row) => row!)
+    Effect.map(
+      q.run(`WITH c AS (INSERT INTO comments (discussion_id, parent_id, author_id, body, body_format, created_at, updated_at)
+             VALUES (@discussion_id, @parent_id, @author_id, @body, @body_format, @created_at, @created_at) RETURNING *)
+             SELECT c.*, d.topic_id FROM c JOIN discussions d ON d.id = c.discussion_id`, c),
+      (r) => r.rows[0] as unknown as Comment
     ),
   update: (id, patch) => Effect.asVoid(q.run(`UPDATE comments SET ${setClause(patch)} WHERE id = @id`, { ...patch, id }))
 })
