@@ -47,7 +47,8 @@ export { DatabaseError, makeSqliteStore, SqliteStoreLive, migrate, migrations } 
 export { ImportError, type ImportOptions, type ImportProgress, type ImportResult, importLoomioExport } from "./sqlite/loomio/import.js"
 export { ExportError, type ExportResult, exportGroup } from "./sqlite/loomio/export.js"
 export * as Loomio from "./domain/loomio.js"
-export { backupDatabase, databaseInUse, type DatabaseReport, inspectDatabase, restoreDatabase, type RestoreResult } from "./sqlite/maintenance.js"
+export type { DatabaseReport } from "./ports/outbox.js"
+export { backupDatabase, databaseInUse, inspectDatabase, restoreDatabase, type RestoreResult } from "./sqlite/maintenance.js"
 export * as Rules from "./rules/index.js"
 export { Users, Groups, Memberships, Mail, Auth }
 export { Discussions, Comments, Threads, Reactions }

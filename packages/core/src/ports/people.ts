@@ -76,3 +76,12 @@ export interface RateEventsRepo {
   readonly since: (key: string, since: string) => Effect.Effect<ReadonlyArray<string>>
   readonly prune: (before: string) => Effect.Effect<void>
 }
+
+/** People's repositories, as the Store holds them. */
+export interface PeopleRepos {
+  readonly mutes: MutesRepo
+  readonly invitations: InvitationsRepo
+  readonly loginCodes: LoginCodesRepo
+  readonly sessions: SessionsRepo
+  readonly rateEvents: RateEventsRepo
+}

@@ -4,27 +4,22 @@
  * lease (`claimed_until`) that another server takes over once it lapses (its holder killed).
  */
 import { Effect } from "effect"
-import type { Chatbot, Delivery, WebhookEvent } from "../domain/webhooks.js"
+import type { Delivery } from "../domain/webhooks.js"
 import type { MailMessage } from "../domain/records.js"
 import type { OutboxBacklog, OutboxOps } from "../ports/outbox.js"
-import type { InvitationsRepo, InvitationToken, LoginCode, LoginCodesRepo, MutesRepo, RateEventsRepo, Session, SessionsRepo } from "../ports/people.js"
+import type { InvitationToken, LoginCode, PeopleRepos, Session } from "../ports/people.js"
 import type { MailRepo } from "../ports/store.js"
 import type { ChatbotsRepo, DeliveriesRepo, EventsRepo } from "../ports/webhooks.js"
-import { bool, fromBools, setClause } from "../sqlite/rows.js"
+import { chatbotRow, INVITATION_COLUMNS, LOGIN_CODE_COLUMNS, OUTBOX_DUE, SESSION_COLUMNS, toChatbot, toEvent } from "../sql/records.js"
+import { setClause } from "../sql/rows.js"
 import type { PgRunner } from "./db.js"
 import { insertRow } from "./records.js"
 
-const INVITATION = `id, kind, user_id, inviter_id, group_id, topic_id, message, created_at, expires_at, used_at`
-const CODE = `id, user_id, code_salt, code_hash, attempts, created_at, expires_at, used_at`
-const SESSION = `id, user_id, created_at, last_seen_at, expires_at`
+const INVITATION = INVITATION_COLUMNS
+const CODE = LOGIN_CODE_COLUMNS
+const SESSION = SESSION_COLUMNS
 
-export const makePeopleRepos = (q: PgRunner): {
-  mutes: MutesRepo
-  invitations: InvitationsRepo
-  loginCodes: LoginCodesRepo
-  sessions: SessionsRepo
-  rateEvents: RateEventsRepo
-} => ({
+export const makePeopleRepos = (q: PgRunner): PeopleRepos => ({
   invitations: {
     insert: (t) =>
       Effect.map(
@@ -82,8 +77,7 @@ export const makePeopleRepos = (q: PgRunner): {
 
 type OutboxTable = "webhook_deliveries" | "mail_outbox"
 
-/** Due: waiting (pending or failed), its time come, and nobody's claim on it still running. */
-const DUE = `status IN ('pending', 'failed') AND next_attempt_at <= @now AND (claimed_until IS NULL OR claimed_until <= @now)`
+const DUE = OUTBOX_DUE
 
 /** Claims due rows for `until`: rows another server is claiming right now are skipped, not waited for. */
 const claim = <T>(q: PgRunner, table: OutboxTable, now: string, until: string, limit: number) =>
@@ -141,16 +135,6 @@ export const makeMailRepo = (q: PgRunner): MailRepo => ({
                          server_reply = @server_reply, sent_at = @sent_at, claimed_until = NULL WHERE id = @id`, { ...patch, id })),
   ...outboxOps(q, "mail_outbox")
 })
-
-const toChatbot = (row: unknown): Chatbot => {
-  const r = row as Record<string, unknown>
-  return { ...r, notification_only: bool(r.notification_only), event_kinds: JSON.parse(r.event_kinds as string) } as Chatbot
-}
-const toEvent = (row: unknown): WebhookEvent => {
-  const r = row as Record<string, unknown>
-  return { ...r, message: JSON.parse(r.message as string) } as WebhookEvent
-}
-const chatbotRow = (c: Record<string, unknown>) => fromBools(c.event_kinds === undefined ? c : { ...c, event_kinds: JSON.stringify(c.event_kinds) })
 
 export const makeChatbotsRepo = (q: PgRunner): ChatbotsRepo => ({
   byId: (id) => Effect.map(q.get(`SELECT * FROM chatbots WHERE id = ?`, id), (row) => (row === undefined ? undefined : toChatbot(row))),

@@ -1,29 +1,18 @@
 /** Polls, options, ballots and outcomes on PostgreSQL: the SQLite adapter's queries, counters kept by triggers. */
 import { Effect } from "effect"
-import type { Outcome, Poll, PollOption, Stance } from "../domain/polls.js"
+import type { PollOption } from "../domain/polls.js"
 import type { Id } from "../domain/records.js"
 import { type OptionTally, VOTER_NAMES } from "../rules/pollTypes.js"
 import type { OutcomesRepo, PollOptionsRepo, PollsRepo, PollStatus, StancesRepo } from "../ports/polls.js"
-import { bool, fromBools, setClause } from "../sqlite/rows.js"
+import { type ChoiceRow, pollsInGroupSql, SELECT_POLL, type StanceRow, toOutcome, toPoll, withChoices } from "../sql/records.js"
+import { fromBools, setClause } from "../sql/rows.js"
 import type { PgRunner } from "./db.js"
-import { insertRow, scopeParams, scopeWhere } from "./records.js"
+import { insertRow, params as scopeParams, where as scopeWhere } from "./records.js"
 
-const POLL_BOOLS = ["specified_voters_only", "shuffle_options", "anonymous", "can_respond_maybe"]
-const toPoll = (row: unknown): Poll => {
-  const r = { ...(row as Record<string, unknown>) }
-  for (const k of POLL_BOOLS) r[k] = bool(r[k])
-  return r as unknown as Poll
-}
-/** A poll's group is its thread's. */
-const SELECT_POLL = `SELECT p.*, t.group_id AS group_id FROM polls p JOIN topics t ON t.id = p.topic_id`
 const one = (row: unknown) => (row === undefined ? undefined : toPoll(row))
 const polls = (rows: Array<unknown>) => rows.map(toPoll)
 
-const statusSql = (status: PollStatus) =>
-  status === "active" ? "AND p.opened_at IS NOT NULL AND p.closed_at IS NULL" : status === "closed" ? "AND p.closed_at IS NOT NULL" : ""
-const inGroupSql = (status: PollStatus) =>
-  `FROM polls p JOIN (SELECT t.id, t.group_id ${scopeWhere({ groupId: 0 })}) t ON t.id = p.topic_id
-   WHERE p.discarded_at IS NULL ${statusSql(status)}`
+const inGroupSql = (status: PollStatus) => pollsInGroupSql(status, scopeWhere)
 
 export const makePollsRepo = (q: PgRunner): PollsRepo => ({
   byId: (id) => Effect.map(q.get(`${SELECT_POLL} WHERE p.id = ?`, id), one),
@@ -86,19 +75,6 @@ export const makePollOptionsRepo = (q: PgRunner): PollOptionsRepo => ({
     }
   })
 })
-
-type StanceRow = Omit<Stance, "choices" | "latest"> & { latest: number }
-type ChoiceRow = { stance_id: Id; poll_option_id: Id; score: number }
-
-const withChoices = (rows: Array<StanceRow>, choiceRows: Array<ChoiceRow>): Array<Stance> => {
-  const byStance = new Map<Id, Map<Id, number>>()
-  for (const c of choiceRows) {
-    let m = byStance.get(c.stance_id)
-    if (m === undefined) byStance.set(c.stance_id, (m = new Map()))
-    m.set(c.poll_option_id, c.score)
-  }
-  return rows.map((r) => ({ ...r, latest: bool(r.latest), choices: byStance.get(r.id) ?? new Map() }))
-}
 
 export const makeStancesRepo = (q: PgRunner): StancesRepo => {
   const load = (where: string, ...args: Array<unknown>) =>
@@ -180,7 +156,6 @@ export const makeStancesRepo = (q: PgRunner): StancesRepo => {
   }
 }
 
-const toOutcome = (row: unknown): Outcome => ({ ...(row as Outcome), latest: bool((row as { latest: unknown }).latest) })
 
 export const makeOutcomesRepo = (q: PgRunner): OutcomesRepo => ({
   byId: (id) => Effect.map(q.get(`SELECT * FROM outcomes WHERE id = ?`, id), (r) => (r === undefined ? undefined : toOutcome(r))),

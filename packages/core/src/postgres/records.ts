@@ -4,9 +4,11 @@
  * db.ts); an id list is one array parameter (`= ANY(?)`), and an insert answers its row (`RETURNING`).
  */
 import { Effect } from "effect"
-import { BOOLEAN_GROUP_SETTINGS, type Comment, type Discussion, type Group, type GroupCounts, type Id, type Identity, type Membership, type Reaction, type ThreadItem, type Topic, type TopicFilter, type TopicReader, type TopicScope, type User } from "../domain/records.js"
+import type { Comment, Discussion, Id, Identity, Reaction, ThreadItem, TopicFilter, TopicScope } from "../domain/records.js"
 import type { CommentsRepo, DiscussionsRepo, GroupsRepo, ItemsRepo, MembershipsRepo, ReactionsRepo, ReadersRepo, TopicsRepo, UsersRepo } from "../ports/store.js"
-import { fromBools, setClause, toBools } from "../sqlite/rows.js"
+import { countedGroup, positionSegment, SELECT_COMMENT, toGroup, toMembership, topicRow, toReader, toTopic, toUser, USER_COLUMNS } from "../sql/records.js"
+import { fromBools, setClause } from "../sql/rows.js"
+import { type IdList, scopeParams, scopeWhere } from "../sql/scope.js"
 import type { PgRunner } from "./db.js"
 
 /** Inserts a row object (its keys come from typed code, never from input) and answers the row. */
@@ -17,9 +19,7 @@ export const insertRow = (q: PgRunner, table: string, row: Record<string, unknow
 const ids = (list: ReadonlyArray<Id>) => [...list]
 const none = <A>(): Effect.Effect<Array<A>> => Effect.succeed([])
 
-const USER_COLS =
-  "id, name, username, email, email_sha256, country, is_admin, bot, deactivated_at, deactivator_id, redacted_at, created_at, updated_at"
-const toUser = (row: unknown): User => toBools<User>(row as Record<string, unknown>, ["is_admin", "bot"])
+const USER_COLS = USER_COLUMNS
 const maybeUser = (row: unknown) => (row === undefined ? undefined : toUser(row))
 const adminFilter = (f: { is_admin?: boolean }) => (f.is_admin === undefined ? "" : `WHERE is_admin = ${f.is_admin ? 1 : 0}`)
 
@@ -65,22 +65,7 @@ export const makeUsersRepo = (q: PgRunner): UsersRepo => ({
   delete: (id) => Effect.asVoid(q.run(`DELETE FROM users WHERE id = ?`, id))
 })
 
-const toGroup = (row: unknown): Group => toBools<Group>(row as Record<string, unknown>, BOOLEAN_GROUP_SETTINGS)
 const maybeGroup = (row: unknown) => (row === undefined ? undefined : toGroup(row))
-const COUNTERS = [
-  "memberships_count",
-  "accepted_memberships_count",
-  "pending_memberships_count",
-  "admin_memberships_count",
-  "delegates_count",
-  "discussions_count",
-  "polls_count",
-  "subgroups_count"
-] as const satisfies ReadonlyArray<keyof GroupCounts>
-const counted = (row: Record<string, unknown>) => ({
-  group: toGroup(row),
-  counts: Object.fromEntries(COUNTERS.map((c) => [c, Number(row[c] ?? 0)])) as unknown as GroupCounts
-})
 
 export const makeGroupsRepo = (q: PgRunner): GroupsRepo => {
   const byId = (id: Id) => Effect.map(q.get(`SELECT * FROM groups WHERE id = ?`, id), maybeGroup)
@@ -100,7 +85,7 @@ export const makeGroupsRepo = (q: PgRunner): GroupsRepo => {
         (r) => r.map(toGroup)
       ),
     withCounts: (list) =>
-      list.length === 0 ? none() : Effect.map(q.all(`SELECT * FROM groups WHERE id = ANY(?) ORDER BY id`, ids(list)), (r) => r.map(counted)),
+      list.length === 0 ? none() : Effect.map(q.all(`SELECT * FROM groups WHERE id = ANY(?) ORDER BY id`, ids(list)), (r) => r.map(countedGroup)),
     insert: (g) => Effect.map(insertRow(q, "groups", fromBools({ ...g, updated_at: g.created_at })), (r) => toGroup(r.rows[0])),
     update: (id, patch) => {
       const row = fromBools(patch)
@@ -111,7 +96,6 @@ export const makeGroupsRepo = (q: PgRunner): GroupsRepo => {
   }
 }
 
-const toMembership = (row: unknown): Membership => toBools<Membership>(row as Record<string, unknown>, ["admin", "delegate"])
 const maybeMembership = (row: unknown) => (row === undefined ? undefined : toMembership(row))
 
 export const makeMembershipsRepo = (q: PgRunner): MembershipsRepo => ({
@@ -159,50 +143,26 @@ export const makeMembershipsRepo = (q: PgRunner): MembershipsRepo => ({
     )
 })
 
-const toTopic = (row: unknown): Topic => {
-  const t = toBools<Topic & { tags: unknown }>(row as Record<string, unknown>, ["private"])
-  return { ...t, tags: JSON.parse(String(t.tags)) as Array<string> }
-}
 const maybeTopic = (row: unknown) => (row === undefined ? undefined : toTopic(row))
-const topicRow = (patch: Record<string, unknown>) => fromBools(patch.tags === undefined ? patch : { ...patch, tags: JSON.stringify(patch.tags) })
 
-/** The WHERE clause of `rules/topics.ts` TopicScope plus a filter, as on SQLite, with the id lists as arrays. */
-export const scopeWhere = (filter: TopicFilter) => {
-  const clauses = ["t.discarded_at IS NULL"]
-  if (filter.groupId !== undefined) clauses.push("t.group_id = @group_id")
-  if (filter.topicableType !== undefined) clauses.push("t.topicable_type = @topicable_type")
-  if (filter.status === "open") clauses.push("t.closed_at IS NULL")
-  if (filter.status === "closed") clauses.push("t.closed_at IS NOT NULL")
-  clauses.push(`(
-    t.group_id = ANY(@all_in::bigint[])
-    OR (t.private = 0 AND (t.group_id = ANY(@public_in::bigint[])
-                           OR (@public_groups::bigint = 1 AND EXISTS (SELECT 1 FROM groups g WHERE g.id = t.group_id AND g.is_visible_to_public = 1))))
-    OR EXISTS (SELECT 1 FROM topic_readers r
-               WHERE r.topic_id = t.id AND r.user_id = @guest::bigint AND r.guest = 1 AND r.revoked_at IS NULL))`)
-  return `FROM topics t WHERE ${clauses.join(" AND ")}`
-}
-export const scopeParams = (scope: TopicScope, filter: TopicFilter) => ({
-  all_in: [...scope.allIn],
-  public_in: [...scope.publicIn],
-  public_groups: scope.publicGroups ? 1 : 0,
-  guest: scope.guestUserId,
-  ...(filter.groupId === undefined ? {} : { group_id: filter.groupId }),
-  ...(filter.topicableType === undefined ? {} : { topicable_type: filter.topicableType })
-})
+/** Id lists as arrays. */
+export const PG_IDS: IdList = { has: (column, param, of = "id") => `${column} = ANY(@${param}::${of === "id" ? "bigint" : "text"}[])`, bind: (list) => [...list] }
+export const where = (filter: TopicFilter) => scopeWhere(filter, PG_IDS)
+export const params = (scope: TopicScope, filter: TopicFilter) => scopeParams(scope, filter, PG_IDS)
 
 export const makeTopicsRepo = (q: PgRunner): TopicsRepo => ({
   byId: (id) => Effect.map(q.get(`SELECT * FROM topics WHERE id = ?`, id), maybeTopic),
   byIds: (list) => (list.length === 0 ? none() : Effect.map(q.all(`SELECT * FROM topics WHERE id = ANY(?)`, ids(list)), (r) => r.map(toTopic))),
   visible: (scope, filter, page) =>
     Effect.map(
-      q.all(`SELECT t.* ${scopeWhere(filter)} ORDER BY t.last_activity_at DESC, t.id DESC LIMIT @limit OFFSET @offset`, {
-        ...scopeParams(scope, filter),
+      q.all(`SELECT t.* ${where(filter)} ORDER BY t.last_activity_at DESC, t.id DESC LIMIT @limit OFFSET @offset`, {
+        ...params(scope, filter),
         limit: page.limit,
         offset: page.offset
       }),
       (r) => r.map(toTopic)
     ),
-  countVisible: (scope, filter) => Effect.map(q.get<{ n: number }>(`SELECT count(*) AS n ${scopeWhere(filter)}`, scopeParams(scope, filter)), (r) => r!.n),
+  countVisible: (scope, filter) => Effect.map(q.get<{ n: number }>(`SELECT count(*) AS n ${where(filter)}`, params(scope, filter)), (r) => r!.n),
   insert: (t) => Effect.map(insertRow(q, "topics", topicRow({ ...t, updated_at: t.created_at })), (r) => toTopic(r.rows[0])),
   update: (id, patch) => {
     const row = topicRow(patch)
@@ -223,8 +183,7 @@ export const makeDiscussionsRepo = (q: PgRunner): DiscussionsRepo => ({
   update: (id, patch) => Effect.asVoid(q.run(`UPDATE discussions SET ${setClause(patch)} WHERE id = @id`, { ...patch, id }))
 })
 
-/** A comment with its discussion's topic_id (read through the discussion). */
-const COMMENT = `SELECT c.*, d.topic_id FROM comments c JOIN discussions d ON d.id = c.discussion_id`
+const COMMENT = SELECT_COMMENT
 
 export const makeCommentsRepo = (q: PgRunner): CommentsRepo => ({
   byId: (id) => q.get<Comment>(`${COMMENT} WHERE c.id = ?`, id),
@@ -239,8 +198,7 @@ export const makeCommentsRepo = (q: PgRunner): CommentsRepo => ({
   update: (id, patch) => Effect.asVoid(q.run(`UPDATE comments SET ${setClause(patch)} WHERE id = @id`, { ...patch, id }))
 })
 
-/** Loomio's position keys: zero-filled 5-digit segments, the parent's key first. */
-const segment = (position: number) => String(position).padStart(5, "0")
+const segment = positionSegment
 
 export const makeItemsRepo = (q: PgRunner): ItemsRepo => ({
   ofTopic: (topicId) => q.all<ThreadItem>(`SELECT * FROM topic_items WHERE topic_id = ? ORDER BY sequence_id`, topicId),
@@ -290,7 +248,6 @@ export const makeReactionsRepo = (q: PgRunner): ReactionsRepo => ({
   delete: (id) => Effect.asVoid(q.run(`DELETE FROM reactions WHERE id = ?`, id))
 })
 
-const toReader = (row: unknown): TopicReader => toBools<TopicReader>(row as Record<string, unknown>, ["guest"])
 
 export const makeReadersRepo = (q: PgRunner): ReadersRepo => ({
   find: (topicId, userId) =>

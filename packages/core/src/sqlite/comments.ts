@@ -1,10 +1,10 @@
 import type { Comment } from "../domain/records.js"
 import type { CommentsRepo } from "../ports/store.js"
 import type { Runner } from "./db.js"
-import { placeholders, setClause } from "./rows.js"
+import { SELECT_COMMENT } from "../sql/records.js"
+import { placeholders, setClause } from "../sql/rows.js"
 
-/** A comment with its discussion's topic_id (read through the discussion). */
-const SELECT = `SELECT c.*, d.topic_id FROM comments c JOIN discussions d ON d.id = c.discussion_id`
+const SELECT = SELECT_COMMENT
 
 export const makeCommentsRepo = (run: Runner): CommentsRepo => ({
   byId: (id) => run.read((_, s) => s(`${SELECT} WHERE c.id = ?`).get(id) as Comment | undefined),

@@ -1,7 +1,7 @@
 import type { Discussion } from "../domain/records.js"
 import type { DiscussionsRepo } from "../ports/store.js"
 import type { Runner } from "./db.js"
-import { placeholders, setClause } from "./rows.js"
+import { placeholders, setClause } from "../sql/rows.js"
 
 const maybe = (row: unknown) => row as Discussion | undefined
 

@@ -1,28 +1,13 @@
 import { Effect } from "effect"
-import { BOOLEAN_GROUP_SETTINGS, type Group, type GroupCounts } from "../domain/records.js"
+import type { Group, GroupCounts } from "../domain/records.js"
 import type { GroupsRepo } from "../ports/store.js"
 import type { Runner } from "./db.js"
-import { fromBools, placeholders, setClause, toBools } from "./rows.js"
+import { countedGroup, toGroup } from "../sql/records.js"
+import { fromBools, placeholders, setClause } from "../sql/rows.js"
 
-const toGroup = (row: unknown): Group => toBools<Group>(row as Record<string, unknown>, BOOLEAN_GROUP_SETTINGS)
 const maybe = (row: unknown) => (row === undefined ? undefined : toGroup(row))
-
-const COUNTERS = [
-  "memberships_count",
-  "accepted_memberships_count",
-  "pending_memberships_count",
-  "admin_memberships_count",
-  "delegates_count",
-  "discussions_count",
-  "polls_count",
-  "subgroups_count"
-] as const satisfies ReadonlyArray<keyof GroupCounts>
-
-const countsOf = (row: Record<string, unknown>): GroupCounts =>
-  Object.fromEntries(COUNTERS.map((c) => [c, Number(row[c] ?? 0)])) as unknown as GroupCounts
-
 type Counted = { readonly group: Group; readonly counts: GroupCounts }
-const counted = (row: Record<string, unknown>): Counted => ({ group: toGroup(row), counts: countsOf(row) })
+const counted = countedGroup
 
 export const makeGroupsRepo = (run: Runner): GroupsRepo => {
   // every counter is kept on the group row by triggers (migrations 010 and 016). One group (a document's

@@ -1,11 +1,11 @@
 import type { ThreadItem } from "../domain/records.js"
 import type { ItemsRepo } from "../ports/store.js"
 import type { Runner } from "./db.js"
+import { positionSegment } from "../sql/records.js"
 
 const maybe = (row: unknown) => row as ThreadItem | undefined
 
-/** Loomio's position keys: zero-filled 5-digit segments, the parent's key first. */
-const segment = (position: number) => String(position).padStart(5, "0")
+const segment = positionSegment
 
 export const makeItemsRepo = (run: Runner): ItemsRepo => ({
   ofTopic: (topicId) =>

@@ -2,9 +2,8 @@ import type { MailMessage } from "../domain/records.js"
 import type { MailRepo } from "../ports/store.js"
 import type { Runner } from "./db.js"
 
-/** Due: waiting (pending or failed), its time come, and nobody's claim on it still running. */
-const DUE = `status IN ('pending', 'failed') AND next_attempt_at <= @now AND (claimed_until IS NULL OR claimed_until <= @now)`
 import { outboxOps } from "./outbox.js"
+import { OUTBOX_DUE as DUE } from "../sql/records.js"
 
 export const makeMailRepo = (run: Runner): MailRepo => ({
   enqueue: (m) =>

@@ -5,7 +5,7 @@
  */
 import Database from "better-sqlite3"
 import { existsSync, rmSync } from "node:fs"
-import type { OutboxBacklog } from "../ports/outbox.js"
+import type { DatabaseReport } from "../ports/outbox.js"
 import { type Db, DatabaseError, openFile } from "./db.js"
 import { migrations } from "./migrations/index.js"
 import { backlogOf } from "./outbox.js"
@@ -13,18 +13,6 @@ import { backlogOf } from "./outbox.js"
 /** The first schema version with both outboxes as `backlogOf` reads them. */
 const OUTBOXES_SINCE = 12
 
-export interface DatabaseReport {
-  readonly path: string
-  readonly schema_version: number
-  /** the newest version this convene knows; a smaller schema_version is migrated by the next `serve` */
-  readonly known_version: number
-  /** "ok", or what integrity_check found */
-  readonly integrity: string
-  /** a PostgreSQL database (its server checks its own pages: no integrity_check to run) */
-  readonly store?: "postgres"
-  /** undefined when the schema is too old to have both outboxes */
-  readonly outboxes: { readonly webhook: OutboxBacklog; readonly mail: OutboxBacklog } | undefined
-}
 
 const openReadonly = (path: string): Db => {
   if (!existsSync(path)) throw new DatabaseError(`no database at ${path}`)

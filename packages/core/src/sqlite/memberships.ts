@@ -2,9 +2,9 @@ import type { Id, Membership } from "../domain/records.js"
 import type { MembershipsRepo } from "../ports/store.js"
 import { epochCache } from "./caches.js"
 import type { Runner } from "./db.js"
-import { fromBools, toBools } from "./rows.js"
+import { toMembership } from "../sql/records.js"
+import { fromBools } from "../sql/rows.js"
 
-const toMembership = (row: unknown): Membership => toBools<Membership>(row as Record<string, unknown>, ["admin", "delegate"])
 const maybe = (row: unknown) => (row === undefined ? undefined : toMembership(row))
 
 export const makeMembershipsRepo = (run: Runner): MembershipsRepo => {

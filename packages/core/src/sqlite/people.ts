@@ -1,17 +1,12 @@
-import type { InvitationsRepo, InvitationToken, LoginCode, LoginCodesRepo, MutesRepo, RateEventsRepo, Session, SessionsRepo } from "../ports/people.js"
+import type { InvitationToken, LoginCode, PeopleRepos, Session } from "../ports/people.js"
 import type { Runner } from "./db.js"
+import { INVITATION_COLUMNS, LOGIN_CODE_COLUMNS, SESSION_COLUMNS } from "../sql/records.js"
 
-const INVITATION = `SELECT id, kind, user_id, inviter_id, group_id, topic_id, message, created_at, expires_at, used_at FROM invitation_tokens`
-const CODE = `SELECT id, user_id, code_salt, code_hash, attempts, created_at, expires_at, used_at FROM login_codes`
-const SESSION = `SELECT id, user_id, created_at, last_seen_at, expires_at FROM sessions`
+const INVITATION = `SELECT ${INVITATION_COLUMNS} FROM invitation_tokens`
+const CODE = `SELECT ${LOGIN_CODE_COLUMNS} FROM login_codes`
+const SESSION = `SELECT ${SESSION_COLUMNS} FROM sessions`
 
-export const makePeopleRepos = (run: Runner): {
-  mutes: MutesRepo
-  invitations: InvitationsRepo
-  loginCodes: LoginCodesRepo
-  sessions: SessionsRepo
-  rateEvents: RateEventsRepo
-} => ({
+export const makePeopleRepos = (run: Runner): PeopleRepos => ({
   invitations: {
     insert: (t) =>
       run.write((_, s) => {

@@ -1,28 +1,16 @@
 import { Effect } from "effect"
-import type { Outcome, Poll, PollOption, Stance } from "../domain/polls.js"
+import type { PollOption } from "../domain/polls.js"
 import type { Id } from "../domain/records.js"
 import { type OptionTally, VOTER_NAMES } from "../rules/pollTypes.js"
 import type { OutcomesRepo, PollOptionsRepo, PollsRepo, PollStatus, StancesRepo } from "../ports/polls.js"
 import type { Runner, Stmt } from "./db.js"
-import { bool, fromBools, placeholders, setClause } from "./rows.js"
+import { type ChoiceRow, pollsInGroupSql, SELECT_POLL, type StanceRow, toOutcome, toPoll, withChoices } from "../sql/records.js"
+import { fromBools, placeholders, setClause } from "../sql/rows.js"
 import { params as scopeParams, where as scopeWhere } from "./topics.js"
 
-const POLL_BOOLS = ["specified_voters_only", "shuffle_options", "anonymous", "can_respond_maybe"]
-const toPoll = (row: unknown): Poll => {
-  const r = { ...(row as Record<string, unknown>) }
-  for (const k of POLL_BOOLS) r[k] = bool(r[k])
-  return r as unknown as Poll
-}
-/** A poll's group is its thread's. */
-const SELECT_POLL = `SELECT p.*, t.group_id AS group_id FROM polls p JOIN topics t ON t.id = p.topic_id`
 const one = (row: unknown) => (row === undefined ? undefined : toPoll(row))
 
-const statusSql = (status: PollStatus) =>
-  status === "active" ? "AND p.opened_at IS NOT NULL AND p.closed_at IS NULL" : status === "closed" ? "AND p.closed_at IS NOT NULL" : ""
-
-const inGroupSql = (status: PollStatus) =>
-  `FROM polls p JOIN (SELECT t.id, t.group_id ${scopeWhere({ groupId: 0 })}) t ON t.id = p.topic_id
-   WHERE p.discarded_at IS NULL ${statusSql(status)}`
+const inGroupSql = (status: PollStatus) => pollsInGroupSql(status, scopeWhere)
 
 export const makePollsRepo = (run: Runner): PollsRepo => ({
   byId: (id) => run.read((_, s) => one(s(`${SELECT_POLL} WHERE p.id = ?`).get(id))),
@@ -91,25 +79,13 @@ export const makePollOptionsRepo = (run: Runner): PollOptionsRepo => ({
     })
 })
 
-type StanceRow = Omit<Stance, "choices" | "latest"> & { latest: number }
-
-const withChoices = (rows: Array<StanceRow>, choiceRows: Array<{ stance_id: Id; poll_option_id: Id; score: number }>): Array<Stance> => {
-  const byStance = new Map<Id, Map<Id, number>>()
-  for (const c of choiceRows) {
-    let m = byStance.get(c.stance_id)
-    if (m === undefined) byStance.set(c.stance_id, (m = new Map()))
-    m.set(c.poll_option_id, c.score)
-  }
-  return rows.map((r) => ({ ...r, latest: bool(r.latest), choices: byStance.get(r.id) ?? new Map() }))
-}
-
 export const makeStancesRepo = (run: Runner): StancesRepo => {
   const load = (where: string, ...args: Array<unknown>) =>
     run.read((_, s) => {
       const rows = s(`SELECT * FROM stances WHERE ${where} ORDER BY id`).all(...args) as Array<StanceRow>
       if (rows.length === 0) return []
       const choices = s(`SELECT stance_id, poll_option_id, score FROM stance_choices WHERE stance_id IN (SELECT value FROM json_each(?))`)
-        .all(JSON.stringify(rows.map((r) => r.id))) as Array<{ stance_id: Id; poll_option_id: Id; score: number }>
+        .all(JSON.stringify(rows.map((r) => r.id))) as Array<ChoiceRow>
       return withChoices(rows, choices)
     })
   const writeChoices = (s: Stmt, stanceId: Id, choices: ReadonlyMap<Id, number>) => {
@@ -183,7 +159,6 @@ export const makeStancesRepo = (run: Runner): StancesRepo => {
   }
 }
 
-const toOutcome = (row: unknown): Outcome => ({ ...(row as Outcome), latest: bool((row as { latest: unknown }).latest) })
 
 export const makeOutcomesRepo = (run: Runner): OutcomesRepo => ({
   byId: (id) => run.read((_, s) => {

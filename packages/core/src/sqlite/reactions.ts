@@ -1,7 +1,7 @@
 import type { Reaction } from "../domain/records.js"
 import type { ReactionsRepo } from "../ports/store.js"
 import type { Runner } from "./db.js"
-import { placeholders } from "./rows.js"
+import { placeholders } from "../sql/rows.js"
 
 export const makeReactionsRepo = (run: Runner): ReactionsRepo => ({
   byId: (id) => run.read((_, s) => s(`SELECT * FROM reactions WHERE id = ?`).get(id) as Reaction | undefined),

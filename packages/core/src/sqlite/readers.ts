@@ -1,9 +1,8 @@
-import type { TopicReader } from "../domain/records.js"
 import type { ReadersRepo } from "../ports/store.js"
 import type { Runner } from "./db.js"
-import { fromBools, toBools } from "./rows.js"
+import { toReader } from "../sql/records.js"
+import { fromBools } from "../sql/rows.js"
 
-const toReader = (row: unknown): TopicReader => toBools<TopicReader>(row as Record<string, unknown>, ["guest"])
 
 export const makeReadersRepo = (run: Runner): ReadersRepo => ({
   find: (topicId, userId) =>

@@ -2,11 +2,10 @@ import type { Id, Identity, User } from "../domain/records.js"
 import type { UsersRepo } from "../ports/store.js"
 import { epochCache } from "./caches.js"
 import type { Runner } from "./db.js"
-import { fromBools, placeholders, setClause, toBools } from "./rows.js"
+import { toUser, USER_COLUMNS } from "../sql/records.js"
+import { fromBools, placeholders, setClause } from "../sql/rows.js"
 
-const COLS =
-  "id, name, username, email, email_sha256, country, is_admin, bot, deactivated_at, deactivator_id, redacted_at, created_at, updated_at"
-const toUser = (row: unknown): User => toBools<User>(row as Record<string, unknown>, ["is_admin", "bot"])
+const COLS = USER_COLUMNS
 const maybe = (row: unknown) => (row === undefined ? undefined : toUser(row))
 
 const filterSql = (f: { is_admin?: boolean }) => (f.is_admin === undefined ? "" : `WHERE is_admin = ${f.is_admin ? 1 : 0}`)

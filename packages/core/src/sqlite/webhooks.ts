@@ -1,19 +1,10 @@
-import type { Chatbot, Delivery, WebhookEvent } from "../domain/webhooks.js"
+import type { Delivery } from "../domain/webhooks.js"
 import type { ChatbotsRepo, DeliveriesRepo, EventsRepo } from "../ports/webhooks.js"
 import type { Runner } from "./db.js"
 import { outboxOps } from "./outbox.js"
-import { bool, fromBools, placeholders, setClause } from "./rows.js"
+import { chatbotRow, OUTBOX_DUE, toChatbot, toEvent } from "../sql/records.js"
+import { placeholders, setClause } from "../sql/rows.js"
 
-const toChatbot = (row: unknown): Chatbot => {
-  const r = row as Record<string, unknown>
-  return { ...r, notification_only: bool(r.notification_only), event_kinds: JSON.parse(r.event_kinds as string) } as Chatbot
-}
-const toEvent = (row: unknown): WebhookEvent => {
-  const r = row as Record<string, unknown>
-  return { ...r, message: JSON.parse(r.message as string) } as WebhookEvent
-}
-const chatbotRow = (c: Record<string, unknown>) =>
-  fromBools(c.event_kinds === undefined ? c : { ...c, event_kinds: JSON.stringify(c.event_kinds) })
 
 export const makeChatbotsRepo = (run: Runner): ChatbotsRepo => ({
   byId: (id) => run.read((_, s) => {
@@ -55,7 +46,7 @@ export const makeEventsRepo = (run: Runner): EventsRepo => ({
       : run.read((_, s) => s(`SELECT * FROM webhook_events WHERE id IN (${placeholders(ids.length)})`).all(...ids).map(toEvent))
 })
 
-const DUE = `status IN ('pending', 'failed') AND next_attempt_at <= @now AND (claimed_until IS NULL OR claimed_until <= @now)`
+const DUE = OUTBOX_DUE
 
 export const makeDeliveriesRepo = (run: Runner): DeliveriesRepo => ({
   insert: (d) =>

@@ -12,7 +12,7 @@ import { Schema } from "effect"
 import { LOOMIO_TABLES, type LoomioTable } from "../../domain/loomio.js"
 import { BOOLEAN_GROUP_SETTINGS } from "../../domain/records.js"
 import { type Db, migrate, openFile } from "../db.js"
-import { bool } from "../rows.js"
+import { bool } from "../../sql/rows.js"
 
 export class ExportError extends Error {
   override readonly name = "ExportError"
