@@ -3,7 +3,9 @@
  * (`POST /api/b2/comments`) at 32 connections on convene over SQLite, over PostgreSQL with one server, and with
  * two servers on the same PostgreSQL database (16 connections on each, their throughputs added). Each ratio is
  * against the bare node:http + better-sqlite3 baseline doing the same work (bench/light-baseline.js,
- * bench/writes-baseline.js), measured in the same rounds; every configuration's turn rotates round by round.
+ * bench/writes-baseline.js), measured in the same rounds; every configuration's turn rotates round by round. The
+ * read is also served by a bare node:http + pg server running the same queries (bench/pg-light-baseline.js): the
+ * cost of PostgreSQL's round trips alone on this machine.
  * PostgreSQL runs on a throw-away cluster on this machine (scripts/pg-cluster.mjs) with its durable defaults
  * (fsync, synchronous_commit on): a write is answered after its commit reached the disk, as on SQLite.
  * `npx tsc -b && node bench/postgres.js` (BENCH_SECONDS, BENCH_ROUNDS). Results: bench/results/postgres.md.
@@ -35,6 +37,8 @@ const configs = [
     seed: pg
   }
 ]
+// the same read with no store, services or serializer: this machine's round trips to PostgreSQL alone
+const pgBaseline = { name: "bare node:http + pg, the same queries", servers: [await startServer("pg-light-baseline", "pg-light-baseline.js", url)], seed: pg }
 const baselines = {
   read: { name: "bare baseline (node:http + better-sqlite3)", servers: [await startServer("light-baseline", "light-baseline.js", sqlite.filename)], seed: sqlite },
   write: { name: "bare baseline (node:http + better-sqlite3)", servers: [await startServer("writes-baseline", "writes-baseline.js", `${sqlite.filename}.baseline`)], seed: sqlite }
@@ -62,7 +66,7 @@ const run = async (config, target, seconds) => {
 
 const lines = ["| endpoint | configuration | req/s | p99 ms | ratio to the bare baseline |", "|---|---|---|---|---|"]
 for (const target of targets) {
-  const all = [...configs, baselines[target.kind]]
+  const all = [...configs, ...(target.kind === "read" ? [pgBaseline] : []), baselines[target.kind]]
   const measured = new Map(all.map((c) => [c, { rps: [], p99: [] }]))
   for (const c of all) await run(c, target, 1)
   for (let round = 0; round < ROUNDS; round++) {
@@ -80,7 +84,7 @@ for (const target of targets) {
     lines.push(`| ${target.name} | ${c.name} | ${Math.round(median(m.rps))} | ${median(m.p99)} | ${(median(m.rps) / base).toFixed(2)} |`)
   }
 }
-for (const c of [...configs, baselines.read, baselines.write]) for (const s of c.servers) await stopServer(s)
+for (const c of [...configs, pgBaseline, baselines.read, baselines.write]) for (const s of c.servers) await stopServer(s)
 const how = `${ROUNDS} rotating rounds of ${SECONDS} s, 32 connections, medians`
 console.log(`${lines.join("\n")}\n(${how})`)
 mkdirSync("bench/results", { recursive: true })
