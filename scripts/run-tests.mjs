@@ -34,7 +34,7 @@ if (files.length === 0) {
  * database of its own made from a migrated template). Unit and service tests (packages/*\/test) and the files
  * about the SQLite file itself run once.
  */
-const SQLITE_ONLY = new Set(["durability", "migrations", "operations", "packages", "snapshot", "import", "deploy", "rows", "heavy-reads"].map((n) => `${n}.test.js`))
+const SQLITE_ONLY = new Set(["durability", "migrations", "operations", "packages", "snapshot", "deploy", "rows", "heavy-reads"].map((n) => `${n}.test.js`))
 /** Files about several servers on one database, which only the PostgreSQL store allows. */
 const POSTGRES_ONLY = new Set(["several-servers.test.js"])
 const stores = (process.env.CONVENE_TEST_STORES ?? "sqlite,postgres").split(",")

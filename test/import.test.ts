@@ -2,14 +2,15 @@
  * Moving groups (decisions §7): `convene import loomio` and `convene export` through the real binary, and the
  * imported group read back through the real server.
  */
-import { makeConvene, Users } from "@convene/core"
+import { makeConvene, openConvene, Users } from "@convene/core"
 import Database from "better-sqlite3"
+import pg from "pg"
 import { spawnSync } from "node:child_process"
 import { copyFileSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import type { Got } from "got"
 import t from "tap"
-import { BIN, browserSession, childEnv, runBin, startTestServer, tempDbFile } from "./helpers.js"
+import { BIN, browserSession, childEnv, openSql, runBin, startTestServer, STORE, tempDbFile } from "./helpers.js"
 import { FIXTURE, type Line, loomioExport, newerFormat, writeJsonl } from "./loomio-fixture.js"
 
 // imports through the binary, two servers and a 5 s wait for a held lock: more than tap's 30 s default
@@ -21,20 +22,20 @@ const init = async (filename: string, email = "admin@convene.example") => {
   return JSON.parse(r.stdout) as { id: number; api_key: string }
 }
 
-const rows = (filename: string, sql: string, ...params: Array<unknown>) => {
-  const db = new Database(filename, { readonly: true })
+const rows = async (filename: string, sql: string, ...params: Array<unknown>) => {
+  const db = await openSql(filename)
   try {
-    return db.prepare(sql).all(...params) as Array<Record<string, any>>
+    return await db.sql<Record<string, any>>(sql, ...params)
   } finally {
-    db.close()
+    await db.close()
   }
 }
 
 const CONTENT_TABLES = ["users", "groups", "memberships", "topics", "discussions", "comments", "polls", "poll_options", "stances", "stance_choices",
   "outcomes", "reactions", "topic_items", "topic_readers", "search_documents", "imports"]
 /** Row counts of every table an import writes: equal before and after means nothing was written. */
-const footprint = (filename: string) =>
-  Object.fromEntries(CONTENT_TABLES.map((table) => [table, rows(filename, `SELECT count(*) AS n FROM ${table}`)[0]!.n]))
+const footprint = async (filename: string) =>
+  Object.fromEntries(await Promise.all(CONTENT_TABLES.map(async (table) => [table, (await rows(filename, `SELECT count(*) AS n FROM ${table}`))[0]!.n])))
 
 /** A database with its administrator and Bo, who already has an account here, and the export beside it. */
 const target = async (t: { teardown: (fn: () => void) => void }, lines: ReadonlyArray<Line>) => {
@@ -42,7 +43,7 @@ const target = async (t: { teardown: (fn: () => void) => void }, lines: Readonly
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   await init(filename)
   // the export names Bo in other letter case
-  const core = makeConvene({ filename })
+  const core = await openConvene({ database: filename })
   const bo = await core.users.create({ email: "bo@loomio.example", name: "Bo here" })
   await core.close()
   const file = join(dir, "export.jsonl")
@@ -50,9 +51,25 @@ const target = async (t: { teardown: (fn: () => void) => void }, lines: Readonly
   return { filename, file, bo }
 }
 
+/**
+ * What an import holds while it writes: SQLite's write lock on the file, or (PostgreSQL) the advisory lock every
+ * write transaction takes. A write waits for it (5 s on SQLite, lock_timeout's 10 s on PostgreSQL), then 503.
+ */
+const holdWriteLock = async (filename: string) => {
+  if (STORE === "sqlite") {
+    const db = new Database(filename)
+    db.exec("BEGIN IMMEDIATE")
+    return { release: async () => void (db.exec("ROLLBACK"), db.close()) }
+  }
+  const client = new pg.Client({ connectionString: filename })
+  await client.connect()
+  await client.query("BEGIN; SELECT pg_advisory_xact_lock(7302)")
+  return { release: () => client.query("ROLLBACK").then(() => client.end()) }
+}
+
 t.test("a Loomio export imports whole, and the server answers as the export says", async (t) => {
   const { filename, file, bo } = await target(t, loomioExport())
-  const before = footprint(filename)
+  const before = (await footprint(filename))
 
   await t.test("--dry-run reports the counts and writes nothing", async (t) => {
     const r = await runBin(["import", "loomio", file, "--dry-run", "--json", "--db", filename])
@@ -60,7 +77,7 @@ t.test("a Loomio export imports whole, and the server answers as the export says
     const report = JSON.parse(r.stdout)
     t.equal(report.dry_run, true)
     t.match(report.imported, { groups: 2, users: 5, memberships: 6, discussions: 3, polls: 2, stances: 7, comments: 4 })
-    t.same(footprint(filename), before, "nothing written")
+    t.same((await footprint(filename)), before, "nothing written")
   })
 
   const r = await runBin(["import", "loomio", file, "--json", "--db", filename])
@@ -76,11 +93,11 @@ t.test("a Loomio export imports whole, and the server answers as the export says
   t.match(report.group, { key: FIXTURE.groupKey, name: "Climate Action" })
 
   t.test("people: matched by e-mail, others created without an API key and never as server admins", async (t) => {
-    t.same(rows(filename, "SELECT name FROM users WHERE id = ?", bo.user.id), [{ name: "Bo here" }], "the existing account is reused unchanged")
-    t.equal(rows(filename, "SELECT count(*) AS n FROM users WHERE email = 'bo@loomio.example'")[0]!.n, 1)
-    const ada = rows(filename, "SELECT * FROM users WHERE email = ?", FIXTURE.emails.ada)[0]!
+    t.same((await rows(filename, "SELECT name FROM users WHERE id = ?", bo.user.id)), [{ name: "Bo here" }], "the existing account is reused unchanged")
+    t.equal((await rows(filename, "SELECT count(*) AS n FROM users WHERE email = 'bo@loomio.example'"))[0]!.n, 1)
+    const ada = (await rows(filename, "SELECT * FROM users WHERE email = ?", FIXTURE.emails.ada))[0]!
     t.match(ada, { name: "Ada", username: "ada", country: "NZ", is_admin: 0, created_at: "2024-03-01T12:00:00.000Z" })
-    t.equal(rows(filename, "SELECT count(*) AS n FROM users WHERE api_key_hash = ?", ada.api_key_hash)[0]!.n, 1, "a key hash nobody holds")
+    t.equal((await rows(filename, "SELECT count(*) AS n FROM users WHERE api_key_hash = ?", ada.api_key_hash))[0]!.n, 1, "a key hash nobody holds")
   })
 
   const s = await startTestServer({}, { filename })
@@ -157,7 +174,10 @@ t.test("a Loomio export imports whole, and the server answers as the export says
     t.same(await hits("cots"), ["Comment"], "one typo")
     t.same((await hits("power")).sort(), ["Stance"], "a vote's reason")
     t.same(await hits("Spam"), [], "not a removed comment")
-    t.same((await s.sql("SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name = 'search_documents_index'")), [{ n: 1 }], "the trigger is back")
+    // SQLite's import drops the vocabulary trigger for its bulk indexing and puts it back
+    if (STORE === "sqlite") {
+      t.same((await s.sql("SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name = 'search_documents_index'")), [{ n: 1 }], "the trigger is back")
+    }
   })
 
   t.test("an imported person signs in with the people flow (an e-mailed code)", async (t) => {
@@ -171,8 +191,7 @@ t.test("a Loomio export imports whole, and the server answers as the export says
   t.test("while an import holds the write lock, writes wait 5 s and answer 503 (nothing written), reads go on", async (t) => {
     const page = browserSession(s.url)
     await page.get("/sign-in")
-    const holder = new Database(filename)
-    holder.exec("BEGIN IMMEDIATE")
+    const holder = await holdWriteLock(filename)
     try {
       const busyPage = await page.post("/sign-in", { email: FIXTURE.emails.cy })
       t.equal(busyPage.status, 503, "a page that writes")
@@ -188,19 +207,18 @@ t.test("a Loomio export imports whole, and the server answers as the export says
       t.same((await s.sql("SELECT count(*) AS n FROM comments")), before)
       t.equal((await Bo.get("api/b2/discussions/dSolar01")).statusCode, 200, "reads are not held up")
     } finally {
-      holder.exec("ROLLBACK")
-      holder.close()
+      await holder.release()
     }
     const d = ((await Bo.get("api/b2/discussions/dSolar01")).body as any).discussions[0]
     t.equal((await Bo.post("api/b2/comments", { json: { discussion_id: d.id, body: "after the import" } })).statusCode, 200, "and writes work again after")
   })
 
   t.test("the same export again is refused and writes nothing", async (t) => {
-    const after = footprint(filename)
+    const after = (await footprint(filename))
     const again = await runBin(["import", "loomio", file, "--db", filename])
     t.equal(again.code, 1)
     t.match(again.stderr, /imported already/)
-    t.same(footprint(filename), after)
+    t.same((await footprint(filename)), after)
   })
 })
 
@@ -243,7 +261,7 @@ t.test("bad input: a clear error naming the line and table, exit 1, nothing writ
   const { dir, filename } = tempDbFile()
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   await init(filename)
-  const before = footprint(filename)
+  const before = (await footprint(filename))
   const good = loomioExport()
   const at = (table: string) => good.findIndex((l) => l.table === table)
   const cases: Array<[string, Array<Line | string>, RegExp]> = [
@@ -266,7 +284,7 @@ t.test("bad input: a clear error naming the line and table, exit 1, nothing writ
     const r = await runBin(["import", "loomio", file, "--db", filename])
     t.equal(r.code, 1, `${name}: exit 1`)
     t.match(r.stderr, message, name)
-    t.same(footprint(filename), before, `${name}: nothing written`)
+    t.same((await footprint(filename)), before, `${name}: nothing written`)
   }
   const json = await runBin(["import", "loomio", join(dir, "bad.jsonl"), "--json", "--db", filename])
   t.match(JSON.parse(json.stderr), { error: /unknown table|option of another poll/ }, "--json failures are JSON on stderr")
@@ -275,7 +293,8 @@ t.test("bad input: a clear error naming the line and table, exit 1, nothing writ
   t.match(missing.stderr, /cannot read/)
 })
 
-t.test("export then import into an empty database gives the same API answers (ids aside)", async (t) => {
+// the export reads a SQLite file (on PostgreSQL it says so: several-servers.test)
+if (STORE === "sqlite") t.test("export then import into an empty database gives the same API answers (ids aside)", async (t) => {
   const a = tempDbFile()
   const b = tempDbFile()
   t.teardown(() => {

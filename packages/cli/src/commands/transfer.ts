@@ -2,16 +2,15 @@
  * Moving a group between servers (decisions §7): `convene import loomio FILE` reads a Loomio group export
  * (or convene's own) into this database in one transaction; `convene export GROUP --to FILE` writes one.
  */
-import { exportGroup, type ImportProgress, importLoomioExport, type ImportResult, isPostgresUrl } from "@convene/core"
+import { exportGroup, type ImportProgress, importLoomioExport, importLoomioExportToPg, type ImportResult, isPostgresUrl } from "@convene/core"
 import cliProgress from "cli-progress"
 import type { Command } from "commander"
 import { existsSync } from "node:fs"
 import { type CommonOptions, dbPath } from "../common.js"
 import { CliError, makeOutput } from "../output.js"
 
-/** The Loomio import and export read and write a SQLite file directly; on PostgreSQL they are not built yet. */
-const NOT_YET_ON_POSTGRES = (what: "import" | "export") =>
-  `${what} works on a SQLite file and not yet on PostgreSQL: ${what === "import" ? "import into a SQLite file" : "export from a SQLite file"} (convene --db FILE)`
+/** The export reads a SQLite file directly; on PostgreSQL it is not built yet. */
+const EXPORT_NOT_YET_ON_POSTGRES = "export works on a SQLite file and not yet on PostgreSQL: export from a SQLite file (convene export --db FILE)"
 
 /** A bar on a terminal only: a pipe or a log gets the result alone. */
 const progressBar = (enabled: boolean) => {
@@ -61,9 +60,10 @@ export const registerTransfer = (program: Command) => {
       const bar = progressBar(opts.json !== true && process.stderr.isTTY === true)
       try {
         const filename = dbPath(opts)
-        if (isPostgresUrl(filename)) throw new CliError(NOT_YET_ON_POSTGRES("import"))
-        if (!existsSync(filename)) throw new CliError(`no database at ${filename} (run \`convene init\`, or pass --db or set CONVENE_DB)`)
-        const result = await importLoomioExport(filename, file, { dryRun: opts.dryRun === true, onProgress: bar.update })
+        const postgres = isPostgresUrl(filename)
+        if (!postgres && !existsSync(filename)) throw new CliError(`no database at ${filename} (run \`convene init\`, or pass --db or set CONVENE_DB)`)
+        const importer = postgres ? importLoomioExportToPg : importLoomioExport
+        const result = await importer(filename, file, { dryRun: opts.dryRun === true, onProgress: bar.update })
         bar.stop()
         out.emit(result, summary(result))
       } catch (e) {
@@ -80,7 +80,7 @@ export const registerTransfer = (program: Command) => {
       const out = makeOutput(opts.json === true)
       try {
         const filename = dbPath(opts)
-        if (isPostgresUrl(filename)) throw new CliError(NOT_YET_ON_POSTGRES("export"))
+        if (isPostgresUrl(filename)) throw new CliError(EXPORT_NOT_YET_ON_POSTGRES)
         if (!existsSync(filename)) throw new CliError(`no database at ${filename} (pass --db or set CONVENE_DB)`)
         const result = await exportGroup(filename, ref, opts.to)
         out.emit(result, [
