@@ -293,8 +293,7 @@ t.test("bad input: a clear error naming the line and table, exit 1, nothing writ
   t.match(missing.stderr, /cannot read/)
 })
 
-// the export reads a SQLite file (on PostgreSQL it says so: several-servers.test)
-if (STORE === "sqlite") t.test("export then import into an empty database gives the same API answers (ids aside)", async (t) => {
+t.test("export then import into an empty database gives the same API answers (ids aside)", async (t) => {
   const a = tempDbFile()
   const b = tempDbFile()
   t.teardown(() => {
@@ -410,8 +409,9 @@ if (STORE === "sqlite") t.test("export then import into an empty database gives 
   t.test("exporting a group into the database that holds it is refused", async (t) => {
     const back = join(b.dir, "back.jsonl")
     t.equal((await runBin(["export", group.key, "--to", back, "--db", b.filename])).code, 0)
-    const copyDb = join(a.dir, "again.db")
-    copyFileSync(a.filename, copyDb)
+    // a copy of the database that holds the group (a refused import writes nothing: on PostgreSQL the database itself)
+    const copyDb = STORE === "sqlite" ? join(a.dir, "again.db") : a.filename
+    if (STORE === "sqlite") copyFileSync(a.filename, copyDb)
     const r = await runBin(["import", "loomio", back, "--db", copyDb])
     t.equal(r.code, 1)
     t.match(r.stderr, /already holds group/)

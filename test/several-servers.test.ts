@@ -180,7 +180,7 @@ t.test("an unreachable database at start: named by host and port, exit 1", async
   t.notMatch(r.stderr, /at .*\.js:\d+/, "a message, not a stack")
 })
 
-t.test("the operator's commands on a PostgreSQL URL: doctor reads it; the file commands say what to use instead", async (t) => {
+t.test("the operator's commands on a PostgreSQL URL: doctor reads it; backup and restore say what to use instead", async (t) => {
   const { filename, apiKey } = await seeded()
   t.ok(apiKey)
   const doctor = await runBin(["doctor", "--json", "--db", filename])
@@ -198,9 +198,6 @@ t.test("the operator's commands on a PostgreSQL URL: doctor reads it; the file c
   const restore = await runBin(["restore", "/tmp/never-read.db", "--db", filename])
   t.equal(restore.code, 1)
   t.match(restore.stderr, /pg_restore/)
-  const exported = await runBin(["export", "1", "--to", "/tmp/never-written.jsonl", "--db", filename])
-  t.equal(exported.code, 1)
-  t.match(exported.stderr, /not yet on PostgreSQL/)
   const listed = await runBin(["users", "list", "--json", "--db", filename])
   t.equal(listed.code, 0, "the other commands work on it")
   t.match(JSON.parse(listed.stdout), [{ email: "admin@example.org" }])

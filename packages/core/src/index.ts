@@ -68,7 +68,7 @@ export { hashApiKey, secretsEqual } from "./rules/keys.js"
 export type { Access } from "./rules/access.js"
 
 export { inspectPgDatabase } from "./postgres/maintenance.js"
-export { importLoomioExportToPg } from "./postgres/import.js"
+export { exportGroupFromPg, importLoomioExportToPg } from "./postgres/import.js"
 export { describeUrl, isPostgresUrl, makePgStore, PgDatabaseError, type PgStore, type PgStoreOptions } from "./postgres/index.js"
 
 export interface ConveneOptions {

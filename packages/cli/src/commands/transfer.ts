@@ -2,15 +2,13 @@
  * Moving a group between servers (decisions §7): `convene import loomio FILE` reads a Loomio group export
  * (or convene's own) into this database in one transaction; `convene export GROUP --to FILE` writes one.
  */
-import { exportGroup, type ImportProgress, importLoomioExport, importLoomioExportToPg, type ImportResult, isPostgresUrl } from "@convene/core"
+import { exportGroup, exportGroupFromPg, type ImportProgress, importLoomioExport, importLoomioExportToPg, type ImportResult, isPostgresUrl } from "@convene/core"
 import cliProgress from "cli-progress"
 import type { Command } from "commander"
 import { existsSync } from "node:fs"
 import { type CommonOptions, dbPath } from "../common.js"
 import { CliError, makeOutput } from "../output.js"
 
-/** The export reads a SQLite file directly; on PostgreSQL it is not built yet. */
-const EXPORT_NOT_YET_ON_POSTGRES = "export works on a SQLite file and not yet on PostgreSQL: export from a SQLite file (convene export --db FILE)"
 
 /** A bar on a terminal only: a pipe or a log gets the result alone. */
 const progressBar = (enabled: boolean) => {
@@ -80,9 +78,9 @@ export const registerTransfer = (program: Command) => {
       const out = makeOutput(opts.json === true)
       try {
         const filename = dbPath(opts)
-        if (isPostgresUrl(filename)) throw new CliError(EXPORT_NOT_YET_ON_POSTGRES)
-        if (!existsSync(filename)) throw new CliError(`no database at ${filename} (pass --db or set CONVENE_DB)`)
-        const result = await exportGroup(filename, ref, opts.to)
+        const postgres = isPostgresUrl(filename)
+        if (!postgres && !existsSync(filename)) throw new CliError(`no database at ${filename} (pass --db or set CONVENE_DB)`)
+        const result = await (postgres ? exportGroupFromPg : exportGroup)(filename, ref, opts.to)
         out.emit(result, [
           `exported group ${result.group.name} (id ${result.group.id}) to ${result.file}`,
           ...Object.entries(result.records).map(([table, n]) => `  ${table}: ${n}`)

@@ -1,5 +1,5 @@
 /**
- * `convene import loomio FILE` into a PostgreSQL database. Every check, every error naming a line and every
+ * `convene import loomio FILE` into a PostgreSQL database, and `convene export` out of one. Every check, every error naming a line and every
  * derived column are the SQLite importer's (sqlite/loomio/import.ts), run into an empty file of its own; the
  * rows it wrote are then copied into the database in one transaction under the write lock, each id moved past
  * the database's own and every reference moved with it. People are matched by e-mail against the database, as
@@ -12,6 +12,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type pg from "pg"
 import { newRecordKey } from "../rules/keys.js"
+import { existsSync } from "node:fs"
+import { migrate, openFile } from "../sqlite/db.js"
+import { ExportError, type ExportResult, exportGroup } from "../sqlite/loomio/export.js"
 import { ImportError, type ImportOptions, type ImportResult, importLoomioExport } from "../sqlite/loomio/import.js"
 import { describeUrl, makePool, migratePg, PgDatabaseError } from "./db.js"
 
@@ -96,12 +99,14 @@ const copyInto = async (client: pg.PoolClient, staged: Database.Database, result
     if (held !== undefined) throw new ImportError(`this database already holds group ${g.key} (id ${held.id}): importing it again is refused`)
   }
 
-  // every id past the database's own; people matched by e-mail keep theirs
+  // every id past the database's own
   const offset = new Map<string, number>()
   for (const [table] of TABLES) {
     if (table !== "stance_choices") offset.set(table, (await one<{ n: number }>(`SELECT coalesce(max(id), 0) AS n FROM ${table}`))!.n)
   }
+  // people matched by e-mail keep their id; the others take the next ones in turn, as the SQLite importer gives them
   const people = new Map<number, number>()
+  let nextPerson = offset.get("users")!
   const warnings = [...result.warnings]
   let matched = 0
   const skipUsers = new Set<number>()
@@ -111,7 +116,7 @@ const copyInto = async (client: pg.PoolClient, staged: Database.Database, result
       people.set(u.id, Number(existing.id))
       skipUsers.add(u.id)
       matched++
-    } else people.set(u.id, u.id + offset.get("users")!)
+    } else people.set(u.id, ++nextPerson)
   }
   const idOf = (table: string, id: number | null) =>
     id === null ? null : table === "users" ? (people.get(id) ?? null) : id + offset.get(table)!
@@ -172,4 +177,60 @@ const groupDepths = (staged: Database.Database) => {
   }
   for (const id of parents.keys()) depth.set(id, of(id, 0))
   return depth
+}
+
+/**
+ * A group's export from a PostgreSQL database: its rows, read in one snapshot, copied into a temporary SQLite
+ * file with their ids, and exported from there by the one exporter (sqlite/loomio/export.ts), so the file is
+ * the same as a SQLite install holding the same rows would write. The whole content is copied: simple, and as
+ * slow as the database is large.
+ */
+export const exportGroupFromPg = async (url: string, ref: string, to: string): Promise<ExportResult> => {
+  if (existsSync(to)) throw new ExportError(`${to} exists: choose a new file`)
+  const dir = mkdtempSync(join(tmpdir(), "convene-export-"))
+  const pool = makePool(url, 1)
+  pool.on("error", () => undefined)
+  try {
+    await migratePg(pool, url)
+    const stagedFile = join(dir, "export.db")
+    const staged = openFile(stagedFile, false)
+    try {
+      migrate(staged)
+      // the rows arrive in any order; the counters come with them (triggers would count them twice)
+      staged.pragma("foreign_keys = OFF")
+      const client = await pool.connect()
+      try {
+        await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        staged.exec("BEGIN")
+        const copied = new Map<string, Array<Record<string, unknown>>>()
+        for (const [table] of TABLES) {
+          if (table === "imports") continue
+          const rows = (await client.query(`SELECT * FROM ${table}`)).rows as Array<Record<string, unknown>>
+          copied.set(table, rows)
+          if (rows.length === 0) continue
+          const columns = Object.keys(rows[0]!)
+          const insert = staged.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`)
+          for (const row of rows) insert.run(...columns.map((c) => row[c]))
+        }
+        // the insert triggers counted every row again: the counters are put back as the database holds them
+        for (const [table, columns] of Object.entries(COUNTED)) {
+          const key = table === "stance_choices" ? "stance_id = ? AND poll_option_id = ?" : "id = ?"
+          const update = staged.prepare(`UPDATE ${table} SET ${columns.map((c) => `${c} = ?`).join(", ")} WHERE ${key}`)
+          for (const row of copied.get(table) ?? []) {
+            update.run(...columns.map((c) => row[c]), ...(table === "stance_choices" ? [row.stance_id, row.poll_option_id] : [row.id]))
+          }
+        }
+        staged.exec("COMMIT")
+      } finally {
+        await client.query("ROLLBACK").catch(() => undefined)
+        client.release()
+      }
+    } finally {
+      staged.close()
+    }
+    return await exportGroup(stagedFile, ref, to)
+  } finally {
+    await pool.end().catch(() => undefined)
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
