@@ -7,12 +7,11 @@
  * the documents as for any write, so the copied counters start at zero. All of it, or nothing.
  */
 import Database from "better-sqlite3"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type pg from "pg"
 import { newRecordKey } from "../rules/keys.js"
-import { existsSync } from "node:fs"
 import { migrate, openFile } from "../sqlite/db.js"
 import { ExportError, type ExportResult, exportGroup } from "../sqlite/loomio/export.js"
 import { ImportError, type ImportOptions, type ImportResult, importLoomioExport } from "../sqlite/loomio/import.js"
