@@ -121,7 +121,7 @@ const asDefect = (e: unknown) => {
 }
 
 /** The advisory lock every write transaction holds, on every server: one writer at a time, as on SQLite. */
-const WRITE_LOCK = 7302
+export const WRITE_LOCK = 7302
 
 export const makePgRunner = (pool: pg.Pool): PgRunner => {
   // this process's writers wait here, not on a pooled connection each: the pool stays free for reads
@@ -211,17 +211,21 @@ export const makePool = (url: string, max = 10) =>
   // a lock held past 10 s (another server stopped mid-transaction) fails the request with 503 instead of hanging it
   new pg.Pool({ connectionString: url, max, types, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, options: "-c lock_timeout=10000" })
 
+/** A connection of the pool; a server that cannot be reached is named by host and port (a DatabaseError). */
+export const connectTo = async (pool: pg.Pool, url: string): Promise<pg.PoolClient> => {
+  try {
+    return await pool.connect()
+  } catch (e) {
+    throw new PgDatabaseError(`cannot connect to the database at ${describeUrl(url)}: ${(e as Error).message}`)
+  }
+}
+
 /**
  * Applies the migrations the database lacks, under an advisory lock (servers starting together migrate once).
  * A database from a newer convene is refused, naming both versions.
  */
 export const migratePg = async (pool: pg.Pool, url: string): Promise<number> => {
-  let client: pg.PoolClient
-  try {
-    client = await pool.connect()
-  } catch (e) {
-    throw new PgDatabaseError(`cannot connect to the database at ${describeUrl(url)}: ${(e as Error).message}`)
-  }
+  const client = await connectTo(pool, url)
   try {
     await client.query("SELECT pg_advisory_lock(7301)")
     await client.query("CREATE TABLE IF NOT EXISTS convene_schema (version integer NOT NULL)")

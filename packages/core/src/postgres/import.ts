@@ -15,7 +15,7 @@ import { newRecordKey } from "../rules/keys.js"
 import { migrate, openFile } from "../sqlite/db.js"
 import { ExportError, type ExportResult, exportGroup } from "../sqlite/loomio/export.js"
 import { ImportError, type ImportOptions, type ImportResult, importLoomioExport } from "../sqlite/loomio/import.js"
-import { describeUrl, makePool, migratePg, PgDatabaseError } from "./db.js"
+import { connectTo, makePool, migratePg, PgDatabaseError, WRITE_LOCK } from "./db.js"
 
 /** What a column refers to: a table, or (polymorphic) a table by the row's type column. */
 type Ref = string | { readonly by: string; readonly tables: Readonly<Record<string, string>> }
@@ -49,23 +49,27 @@ const COUNTED: Readonly<Record<string, ReadonlyArray<string>>> = {
   stance_choices: ["counted"]
 }
 
-export const importLoomioExportToPg = async (url: string, file: string, options: ImportOptions = {}): Promise<ImportResult> => {
-  const dir = mkdtempSync(join(tmpdir(), "convene-import-"))
+/** Runs `body` with the database (migrated, one connection) and a temporary SQLite file beside it, both gone after. */
+const withStagingFile = async <A>(url: string, body: (pool: pg.Pool, stagedFile: string) => Promise<A>): Promise<A> => {
+  const dir = mkdtempSync(join(tmpdir(), "convene-staging-"))
   const pool = makePool(url, 1)
   pool.on("error", () => undefined)
   try {
     await migratePg(pool, url)
-    const stagedFile = join(dir, "import.db")
+    return await body(pool, join(dir, "staged.db"))
+  } finally {
+    await pool.end().catch(() => undefined)
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export const importLoomioExportToPg = (url: string, file: string, options: ImportOptions = {}): Promise<ImportResult> =>
+  withStagingFile(url, async (pool, stagedFile) => {
     const result = await importLoomioExport(stagedFile, file, { ...options, dryRun: false })
     const staged = new Database(stagedFile, { readonly: true })
-    let client: pg.PoolClient
+    const client = await connectTo(pool, url)
     try {
-      client = await pool.connect()
-    } catch (e) {
-      throw new PgDatabaseError(`cannot connect to the database at ${describeUrl(url)}: ${(e as Error).message}`)
-    }
-    try {
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(7302); SET CONSTRAINTS ALL DEFERRED`)
+      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK}); SET CONSTRAINTS ALL DEFERRED`)
       const copied = await copyInto(client, staged, result)
       await client.query(options.dryRun === true ? "ROLLBACK" : "COMMIT")
       return { ...copied, dry_run: options.dryRun === true }
@@ -77,11 +81,7 @@ export const importLoomioExportToPg = async (url: string, file: string, options:
       client.release()
       staged.close()
     }
-  } finally {
-    await pool.end().catch(() => undefined)
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
+  })
 
 const copyInto = async (client: pg.PoolClient, staged: Database.Database, result: ImportResult): Promise<ImportResult> => {
   const one = async <T>(sql: string, values: Array<unknown> = []) => (await client.query(sql, values)).rows[0] as T | undefined
@@ -186,18 +186,13 @@ const groupDepths = (staged: Database.Database) => {
  */
 export const exportGroupFromPg = async (url: string, ref: string, to: string): Promise<ExportResult> => {
   if (existsSync(to)) throw new ExportError(`${to} exists: choose a new file`)
-  const dir = mkdtempSync(join(tmpdir(), "convene-export-"))
-  const pool = makePool(url, 1)
-  pool.on("error", () => undefined)
-  try {
-    await migratePg(pool, url)
-    const stagedFile = join(dir, "export.db")
+  return withStagingFile(url, async (pool, stagedFile) => {
     const staged = openFile(stagedFile, false)
     try {
       migrate(staged)
       // the rows arrive in any order; the counters come with them (triggers would count them twice)
       staged.pragma("foreign_keys = OFF")
-      const client = await pool.connect()
+      const client = await connectTo(pool, url)
       try {
         await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         staged.exec("BEGIN")
@@ -228,8 +223,5 @@ export const exportGroupFromPg = async (url: string, ref: string, to: string): P
       staged.close()
     }
     return await exportGroup(stagedFile, ref, to)
-  } finally {
-    await pool.end().catch(() => undefined)
-    rmSync(dir, { recursive: true, force: true })
-  }
+  })
 }
