@@ -69,7 +69,7 @@ export type { Access } from "./rules/access.js"
 
 export { inspectPgDatabase } from "./postgres/maintenance.js"
 export { exportGroupFromPg, importLoomioExportToPg } from "./postgres/import.js"
-export { describeUrl, isPostgresUrl, makePgStore, PgDatabaseError, type PgStore, type PgStoreOptions } from "./postgres/index.js"
+export { isPostgresUrl, makePgStore, PgDatabaseError, type PgStore, type PgStoreOptions } from "./postgres/index.js"
 
 export interface ConveneOptions {
   /** SQLite file; ":memory:" for a throw-away database. */
@@ -173,8 +173,6 @@ export const makeConvene = (options: ConveneOptions) => {
     members: {
       add: (input: Memberships.NewMember) => run(Memberships.addMember(input))
     },
-    /** Which store answers: "sqlite" (a file) or "postgres" (a server). */
-    kind: options.store === undefined ? "sqlite" as const : "postgres" as const,
     close: async () => {
       await runtime.dispose()
       await store.close()

@@ -35,7 +35,7 @@ interface Compiled {
 }
 const compiled = new Map<string, Compiled>()
 const MAX_PREPARED = 2000
-export const compile = (sql: string): Compiled => {
+const compile = (sql: string): Compiled => {
   let c = compiled.get(sql)
   if (c !== undefined) return c
   const names: Array<string> = []
@@ -86,8 +86,6 @@ export interface PgRunner {
   /** A write: only inside a transaction (a write outside one is a programming error). */
   readonly run: (sql: string, ...params: ReadonlyArray<unknown>) => Effect.Effect<PgResult<Record<string, unknown>>>
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-  readonly inTransaction: Effect.Effect<boolean>
-  readonly pool: pg.Pool
   readonly close: () => Promise<void>
 }
 
@@ -201,8 +199,6 @@ export const makePgRunner = (pool: pg.Pool): PgRunner => {
     all: (sql, ...params) => Effect.map(query(sql, ...params), (r) => r.rows as never),
     run,
     transaction,
-    inTransaction: Effect.map(FiberRef.get(current), (c) => c !== undefined),
-    pool,
     close: () => pool.end()
   }
 }

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { StoreService } from "../ports/store.js"
-import { makePgRunner, makePool, migratePg, type PgRunner } from "./db.js"
+import { makePgRunner, makePool, migratePg } from "./db.js"
 import { makePollOptionsRepo, makePollsRepo, makeStancesRepo, makeOutcomesRepo } from "./polls.js"
 import { makeChatbotsRepo, makeDeliveriesRepo, makeEventsRepo, makeMailRepo, makePeopleRepos } from "./outboxes.js"
 import { makeReportsRepo, makeSearchRepo } from "./reading.js"
@@ -16,10 +16,9 @@ import {
   makeUsersRepo
 } from "./records.js"
 
-export { describeUrl, isPostgresUrl, PgDatabaseError } from "./db.js"
+export { isPostgresUrl, PgDatabaseError } from "./db.js"
 
 export interface PgStore extends StoreService {
-  readonly runner: PgRunner
   readonly close: () => Promise<void>
 }
 
@@ -41,7 +40,6 @@ export const makePgStore = async (url: string, options: PgStoreOptions = {}): Pr
   }
   const q = makePgRunner(pool)
   return {
-    runner: q,
     transaction: q.transaction,
     ping: Effect.catchAllDefect(Effect.map(q.get<{ ok: number }>("SELECT 1 AS ok"), (r) => r?.ok === 1), () => Effect.succeed(false)),
     users: makeUsersRepo(q),
