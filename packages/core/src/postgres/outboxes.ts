@@ -15,21 +15,17 @@ import { setClause } from "../sql/rows.js"
 import type { PgRunner } from "./db.js"
 import { insertRow } from "./records.js"
 
-const INVITATION = INVITATION_COLUMNS
-const CODE = LOGIN_CODE_COLUMNS
-const SESSION = SESSION_COLUMNS
-
 export const makePeopleRepos = (q: PgRunner): PeopleRepos => ({
   invitations: {
     insert: (t) =>
       Effect.map(
         q.run(`INSERT INTO invitation_tokens (token_hash, kind, user_id, inviter_id, group_id, topic_id, message, created_at, expires_at)
-               VALUES (@token_hash, @kind, @user_id, @inviter_id, @group_id, @topic_id, @message, @created_at, @expires_at) RETURNING ${INVITATION}`, t),
+               VALUES (@token_hash, @kind, @user_id, @inviter_id, @group_id, @topic_id, @message, @created_at, @expires_at) RETURNING ${INVITATION_COLUMNS}`, t),
         (r) => r.rows[0] as unknown as InvitationToken
       ),
-    byHash: (hash) => q.get<InvitationToken>(`SELECT ${INVITATION} FROM invitation_tokens WHERE token_hash = ?`, hash),
+    byHash: (hash) => q.get<InvitationToken>(`SELECT ${INVITATION_COLUMNS} FROM invitation_tokens WHERE token_hash = ?`, hash),
     markUsed: (id, at) => Effect.asVoid(q.run(`UPDATE invitation_tokens SET used_at = ? WHERE id = ?`, at, id)),
-    byId: (id) => q.get<InvitationToken>(`SELECT ${INVITATION} FROM invitation_tokens WHERE id = ?`, id),
+    byId: (id) => q.get<InvitationToken>(`SELECT ${INVITATION_COLUMNS} FROM invitation_tokens WHERE id = ?`, id),
     rehash: (id, hash) => Effect.asVoid(q.run(`UPDATE invitation_tokens SET token_hash = ? WHERE id = ?`, hash, id)),
     supersede: (userId, kind, placeId, at) =>
       Effect.asVoid(q.run(`UPDATE invitation_tokens SET expires_at = ? WHERE user_id = ? AND kind = ? AND used_at IS NULL
@@ -39,12 +35,12 @@ export const makePeopleRepos = (q: PgRunner): PeopleRepos => ({
     insert: (c) =>
       Effect.map(
         q.run(`INSERT INTO login_codes (user_id, code_salt, code_hash, link_hash, created_at, expires_at)
-               VALUES (@user_id, @code_salt, @code_hash, @link_hash, @created_at, @expires_at) RETURNING ${CODE}`, c),
+               VALUES (@user_id, @code_salt, @code_hash, @link_hash, @created_at, @expires_at) RETURNING ${LOGIN_CODE_COLUMNS}`, c),
         (r) => r.rows[0] as unknown as LoginCode
       ),
     latestLive: (userId, now) =>
-      q.get<LoginCode>(`SELECT ${CODE} FROM login_codes WHERE user_id = ? AND used_at IS NULL AND expires_at > ? ORDER BY id DESC LIMIT 1`, userId, now),
-    byLinkHash: (hash) => q.get<LoginCode>(`SELECT ${CODE} FROM login_codes WHERE link_hash = ?`, hash),
+      q.get<LoginCode>(`SELECT ${LOGIN_CODE_COLUMNS} FROM login_codes WHERE user_id = ? AND used_at IS NULL AND expires_at > ? ORDER BY id DESC LIMIT 1`, userId, now),
+    byLinkHash: (hash) => q.get<LoginCode>(`SELECT ${LOGIN_CODE_COLUMNS} FROM login_codes WHERE link_hash = ?`, hash),
     countAttempt: (id) => Effect.asVoid(q.run(`UPDATE login_codes SET attempts = attempts + 1 WHERE id = ?`, id)),
     markUsed: (id, at) => Effect.asVoid(q.run(`UPDATE login_codes SET used_at = ? WHERE id = ?`, at, id))
   },
@@ -52,10 +48,10 @@ export const makePeopleRepos = (q: PgRunner): PeopleRepos => ({
     insert: (x) =>
       Effect.map(
         q.run(`INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, expires_at)
-               VALUES (@token_hash, @user_id, @created_at, @last_seen_at, @expires_at) RETURNING ${SESSION}`, x),
+               VALUES (@token_hash, @user_id, @created_at, @last_seen_at, @expires_at) RETURNING ${SESSION_COLUMNS}`, x),
         (r) => r.rows[0] as unknown as Session
       ),
-    byHash: (hash) => q.get<Session>(`SELECT ${SESSION} FROM sessions WHERE token_hash = ?`, hash),
+    byHash: (hash) => q.get<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE token_hash = ?`, hash),
     touch: (id, lastSeenAt, expiresAt) => Effect.asVoid(q.run(`UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id = ?`, lastSeenAt, expiresAt, id)),
     deleteForUser: (userId) => Effect.asVoid(q.run(`DELETE FROM sessions WHERE user_id = ?`, userId))
   },
@@ -77,13 +73,11 @@ export const makePeopleRepos = (q: PgRunner): PeopleRepos => ({
 
 type OutboxTable = "webhook_deliveries" | "mail_outbox"
 
-const DUE = OUTBOX_DUE
-
 /** Claims due rows for `until`: rows another server is claiming right now are skipped, not waited for. */
 const claim = <T>(q: PgRunner, table: OutboxTable, now: string, until: string, limit: number) =>
   Effect.map(
     q.run(`UPDATE ${table} SET claimed_until = @until WHERE id IN (
-             SELECT id FROM ${table} WHERE ${DUE} ORDER BY next_attempt_at, id LIMIT @limit FOR UPDATE SKIP LOCKED)
+             SELECT id FROM ${table} WHERE ${OUTBOX_DUE} ORDER BY next_attempt_at, id LIMIT @limit FOR UPDATE SKIP LOCKED)
            RETURNING *`, { now, until, limit }),
     (r) => (r.rows as Array<T & { next_attempt_at: string; id: number }>).sort((a, b) => a.next_attempt_at < b.next_attempt_at ? -1 : a.next_attempt_at > b.next_attempt_at ? 1 : a.id - b.id)
   )

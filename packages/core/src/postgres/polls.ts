@@ -156,7 +156,6 @@ export const makeStancesRepo = (q: PgRunner): StancesRepo => {
   }
 }
 
-
 export const makeOutcomesRepo = (q: PgRunner): OutcomesRepo => ({
   byId: (id) => Effect.map(q.get(`SELECT * FROM outcomes WHERE id = ?`, id), (r) => (r === undefined ? undefined : toOutcome(r))),
   byIds: (ids) => (ids.length === 0 ? Effect.succeed([]) : Effect.map(q.all(`SELECT * FROM outcomes WHERE id = ANY(?)`, [...ids]), (r) => r.map(toOutcome))),

@@ -19,27 +19,26 @@ export const insertRow = (q: PgRunner, table: string, row: Record<string, unknow
 const ids = (list: ReadonlyArray<Id>) => [...list]
 const none = <A>(): Effect.Effect<Array<A>> => Effect.succeed([])
 
-const USER_COLS = USER_COLUMNS
 const maybeUser = (row: unknown) => (row === undefined ? undefined : toUser(row))
 const adminFilter = (f: { is_admin?: boolean }) => (f.is_admin === undefined ? "" : `WHERE is_admin = ${f.is_admin ? 1 : 0}`)
 
 export const makeUsersRepo = (q: PgRunner): UsersRepo => ({
-  byId: (id) => Effect.map(q.get(`SELECT ${USER_COLS} FROM users WHERE id = ?`, id), maybeUser),
+  byId: (id) => Effect.map(q.get(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, id), maybeUser),
   byIds: (list) =>
-    list.length === 0 ? none() : Effect.map(q.all(`SELECT ${USER_COLS} FROM users WHERE id = ANY(?) ORDER BY id`, ids(list)), (r) => r.map(toUser)),
-  byEmail: (email) => Effect.map(q.get(`SELECT ${USER_COLS} FROM users WHERE email = ?`, email), maybeUser),
-  byUsername: (username) => Effect.map(q.get(`SELECT ${USER_COLS} FROM users WHERE username = ?`, username), maybeUser),
+    list.length === 0 ? none() : Effect.map(q.all(`SELECT ${USER_COLUMNS} FROM users WHERE id = ANY(?) ORDER BY id`, ids(list)), (r) => r.map(toUser)),
+  byEmail: (email) => Effect.map(q.get(`SELECT ${USER_COLUMNS} FROM users WHERE email = ?`, email), maybeUser),
+  byUsername: (username) => Effect.map(q.get(`SELECT ${USER_COLUMNS} FROM users WHERE username = ?`, username), maybeUser),
   byApiKeyHash: (hash) =>
-    Effect.map(q.get<Record<string, unknown> & { api_key_hash: string }>(`SELECT ${USER_COLS}, api_key_hash FROM users WHERE api_key_hash = ?`, hash), (row) =>
+    Effect.map(q.get<Record<string, unknown> & { api_key_hash: string }>(`SELECT ${USER_COLUMNS}, api_key_hash FROM users WHERE api_key_hash = ?`, hash), (row) =>
       row === undefined ? undefined : { user: toUser(row), api_key_hash: row.api_key_hash }),
   byIdentity: (type, uid) =>
     Effect.map(
-      q.get(`SELECT ${USER_COLS.split(", ").map((c) => `u.${c}`).join(", ")} FROM users u JOIN identities i ON i.user_id = u.id
+      q.get(`SELECT ${USER_COLUMNS.split(", ").map((c) => `u.${c}`).join(", ")} FROM users u JOIN identities i ON i.user_id = u.id
              WHERE i.identity_type = ? AND i.uid = ?`, type, uid),
       maybeUser
     ),
   list: (filter, page) =>
-    Effect.map(q.all(`SELECT ${USER_COLS} FROM users ${adminFilter(filter)} ORDER BY id LIMIT ? OFFSET ?`, page.limit, page.offset), (r) => r.map(toUser)),
+    Effect.map(q.all(`SELECT ${USER_COLUMNS} FROM users ${adminFilter(filter)} ORDER BY id LIMIT ? OFFSET ?`, page.limit, page.offset), (r) => r.map(toUser)),
   count: (filter) => Effect.map(q.get<{ n: number }>(`SELECT count(*) AS n FROM users ${adminFilter(filter)}`), (r) => r!.n),
   identitiesOf: (list) =>
     list.length === 0
@@ -48,7 +47,7 @@ export const makeUsersRepo = (q: PgRunner): UsersRepo => ({
   insert: (u) =>
     Effect.map(
       q.run(`INSERT INTO users (name, username, email, country, is_admin, bot, api_key_hash, created_at, updated_at)
-             VALUES (@name, @username, @email, @country, @is_admin, @bot, @api_key_hash, @created_at, @updated_at) RETURNING ${USER_COLS}`, fromBools({ ...u })),
+             VALUES (@name, @username, @email, @country, @is_admin, @bot, @api_key_hash, @created_at, @updated_at) RETURNING ${USER_COLUMNS}`, fromBools({ ...u })),
       (r) => toUser(r.rows[0])
     ),
   update: (id, patch) => {
@@ -183,11 +182,9 @@ export const makeDiscussionsRepo = (q: PgRunner): DiscussionsRepo => ({
   update: (id, patch) => Effect.asVoid(q.run(`UPDATE discussions SET ${setClause(patch)} WHERE id = @id`, { ...patch, id }))
 })
 
-const COMMENT = SELECT_COMMENT
-
 export const makeCommentsRepo = (q: PgRunner): CommentsRepo => ({
-  byId: (id) => q.get<Comment>(`${COMMENT} WHERE c.id = ?`, id),
-  byIds: (list) => (list.length === 0 ? none() : q.all<Comment>(`${COMMENT} WHERE c.id = ANY(?) ORDER BY c.id`, ids(list))),
+  byId: (id) => q.get<Comment>(`${SELECT_COMMENT} WHERE c.id = ?`, id),
+  byIds: (list) => (list.length === 0 ? none() : q.all<Comment>(`${SELECT_COMMENT} WHERE c.id = ANY(?) ORDER BY c.id`, ids(list))),
   insert: (c) =>
     Effect.map(
       q.run(`WITH c AS (INSERT INTO comments (discussion_id, parent_id, author_id, body, body_format, created_at, updated_at)
@@ -197,8 +194,6 @@ export const makeCommentsRepo = (q: PgRunner): CommentsRepo => ({
     ),
   update: (id, patch) => Effect.asVoid(q.run(`UPDATE comments SET ${setClause(patch)} WHERE id = @id`, { ...patch, id }))
 })
-
-const segment = positionSegment
 
 export const makeItemsRepo = (q: PgRunner): ItemsRepo => ({
   ofTopic: (topicId) => q.all<ThreadItem>(`SELECT * FROM topic_items WHERE topic_id = ? ORDER BY sequence_id`, topicId),
@@ -215,7 +210,7 @@ export const makeItemsRepo = (q: PgRunner): ItemsRepo => ({
     if (parent !== null) {
       position = (yield* q.run(`UPDATE topic_items SET child_count = child_count + 1 WHERE id = ? RETURNING child_count`, parent.id)).rows[0]!
         .child_count as number
-      position_key = parent.position_key === null ? segment(position) : `${parent.position_key}-${segment(position)}`
+      position_key = parent.position_key === null ? positionSegment(position) : `${parent.position_key}-${positionSegment(position)}`
     }
     const inserted = yield* q.run(
       `INSERT INTO topic_items (topic_id, kind, sequence_id, parent_id, depth, position, position_key, itemable_type, itemable_id, actor_id, created_at)
@@ -247,7 +242,6 @@ export const makeReactionsRepo = (q: PgRunner): ReactionsRepo => ({
     ),
   delete: (id) => Effect.asVoid(q.run(`DELETE FROM reactions WHERE id = ?`, id))
 })
-
 
 export const makeReadersRepo = (q: PgRunner): ReadersRepo => ({
   find: (topicId, userId) =>

@@ -7,7 +7,6 @@ import { fromBools, placeholders, setClause } from "../sql/rows.js"
 
 const maybe = (row: unknown) => (row === undefined ? undefined : toGroup(row))
 type Counted = { readonly group: Group; readonly counts: GroupCounts }
-const counted = countedGroup
 
 export const makeGroupsRepo = (run: Runner): GroupsRepo => {
   // every counter is kept on the group row by triggers (migrations 010 and 016). One group (a document's
@@ -18,10 +17,10 @@ export const makeGroupsRepo = (run: Runner): GroupsRepo => {
       : ids.length === 1
       ? run.readKept(`groups:${ids[0]}`, (_, s) => {
         const row = s(`SELECT * FROM groups WHERE id = ?`).get(ids[0]) as Record<string, unknown> | undefined
-        return row === undefined ? [] : [counted(row)]
+        return row === undefined ? [] : [countedGroup(row)]
       })
       : run.read((_, s) =>
-        (s(`SELECT * FROM groups WHERE id IN (${placeholders(ids.length)}) ORDER BY id`).all(...ids) as Array<Record<string, unknown>>).map(counted)
+        (s(`SELECT * FROM groups WHERE id IN (${placeholders(ids.length)}) ORDER BY id`).all(...ids) as Array<Record<string, unknown>>).map(countedGroup)
       )
   const byId = (id: number): Effect.Effect<Group | undefined> => Effect.map(withCounts([id]), (found) => found[0]?.group)
   return {

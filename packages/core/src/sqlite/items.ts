@@ -5,8 +5,6 @@ import { positionSegment } from "../sql/records.js"
 
 const maybe = (row: unknown) => row as ThreadItem | undefined
 
-const segment = positionSegment
-
 export const makeItemsRepo = (run: Runner): ItemsRepo => ({
   ofTopic: (topicId) =>
     run.read((_, s) => s(`SELECT * FROM topic_items WHERE topic_id = ? ORDER BY sequence_id`).all(topicId) as Array<ThreadItem>),
@@ -24,7 +22,7 @@ export const makeItemsRepo = (run: Runner): ItemsRepo => ({
         position = (s(`UPDATE topic_items SET child_count = child_count + 1 WHERE id = ? RETURNING child_count`).get(parent.id) as {
           child_count: number
         }).child_count
-        position_key = parent.position_key === null ? segment(position) : `${parent.position_key}-${segment(position)}`
+        position_key = parent.position_key === null ? positionSegment(position) : `${parent.position_key}-${positionSegment(position)}`
       }
       const info = s(
         `INSERT INTO topic_items (topic_id, kind, sequence_id, parent_id, depth, position, position_key, itemable_type, itemable_id, actor_id, created_at)

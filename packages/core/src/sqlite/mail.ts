@@ -3,7 +3,7 @@ import type { MailRepo } from "../ports/store.js"
 import type { Runner } from "./db.js"
 
 import { outboxOps } from "./outbox.js"
-import { OUTBOX_DUE as DUE } from "../sql/records.js"
+import { OUTBOX_DUE } from "../sql/records.js"
 
 export const makeMailRepo = (run: Runner): MailRepo => ({
   enqueue: (m) =>
@@ -22,7 +22,7 @@ export const makeMailRepo = (run: Runner): MailRepo => ({
   byId: (id) => run.read((_, s) => s(`SELECT * FROM mail_outbox WHERE id = ?`).get(id) as MailMessage | undefined),
   claimDue: (now, until, limit) =>
     run.write((_, s) => {
-      const rows = s(`SELECT * FROM mail_outbox WHERE ${DUE} ORDER BY next_attempt_at, id LIMIT @limit`).all({ now, limit }) as Array<MailMessage>
+      const rows = s(`SELECT * FROM mail_outbox WHERE ${OUTBOX_DUE} ORDER BY next_attempt_at, id LIMIT @limit`).all({ now, limit }) as Array<MailMessage>
       const claim = s(`UPDATE mail_outbox SET claimed_until = ? WHERE id = ?`)
       for (const r of rows) claim.run(until, r.id)
       return rows

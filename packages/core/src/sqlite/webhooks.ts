@@ -5,7 +5,6 @@ import { outboxOps } from "./outbox.js"
 import { chatbotRow, OUTBOX_DUE, toChatbot, toEvent } from "../sql/records.js"
 import { placeholders, setClause } from "../sql/rows.js"
 
-
 export const makeChatbotsRepo = (run: Runner): ChatbotsRepo => ({
   byId: (id) => run.read((_, s) => {
     const row = s(`SELECT * FROM chatbots WHERE id = ?`).get(id)
@@ -46,8 +45,6 @@ export const makeEventsRepo = (run: Runner): EventsRepo => ({
       : run.read((_, s) => s(`SELECT * FROM webhook_events WHERE id IN (${placeholders(ids.length)})`).all(...ids).map(toEvent))
 })
 
-const DUE = OUTBOX_DUE
-
 export const makeDeliveriesRepo = (run: Runner): DeliveriesRepo => ({
   insert: (d) =>
     run.write((_, s) =>
@@ -55,7 +52,7 @@ export const makeDeliveriesRepo = (run: Runner): DeliveriesRepo => ({
               VALUES (@event_id, @chatbot_id, @next_attempt_at, @created_at)`).run(d)),
   claimDue: (now, until, limit) =>
     run.write((_, s) => {
-      const rows = s(`SELECT * FROM webhook_deliveries WHERE ${DUE} ORDER BY next_attempt_at, id LIMIT @limit`)
+      const rows = s(`SELECT * FROM webhook_deliveries WHERE ${OUTBOX_DUE} ORDER BY next_attempt_at, id LIMIT @limit`)
         .all({ now, limit }) as Array<Delivery>
       const claim = s(`UPDATE webhook_deliveries SET claimed_until = ? WHERE id = ?`)
       for (const r of rows) claim.run(until, r.id)
