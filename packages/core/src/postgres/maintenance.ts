@@ -2,7 +2,7 @@
 import type { DatabaseReport } from "../ports/outbox.js"
 import { describeUrl, makePool, PgDatabaseError } from "./db.js"
 import { migrations } from "./migrations/index.js"
-import { backlogSql } from "./outboxes.js"
+import { outboxBacklogSql, toBacklog } from "../sql/records.js"
 
 /** The schema version, and the outboxes once the schema has them; the server checks its pages itself. */
 export const inspectPgDatabase = async (url: string): Promise<DatabaseReport> => {
@@ -12,20 +12,15 @@ export const inspectPgDatabase = async (url: string): Promise<DatabaseReport> =>
     const where = describeUrl(url)
     let version: number
     try {
-      const found = await pool.query<{ version: number }>(
-        `SELECT version FROM convene_schema WHERE to_regclass('convene_schema') IS NOT NULL UNION ALL SELECT 0 LIMIT 1`
-      )
-      version = found.rows[0]?.version ?? 0
+      version = (await pool.query<{ version: number }>(`SELECT version FROM convene_schema`)).rows[0]?.version ?? 0
     } catch (e) {
       // convene_schema missing: a database convene never prepared
       if ((e as { code?: string }).code === "42P01") version = 0
       else throw new PgDatabaseError(`cannot connect to the database at ${where}: ${(e as Error).message}`)
     }
     const current = version >= 1 && version <= migrations.length
-    const backlog = async (table: "webhook_deliveries" | "mail_outbox") => {
-      const r = (await pool.query<{ waiting: number; dead: number; oldest: string | null }>(backlogSql(table))).rows[0]!
-      return { waiting: Number(r.waiting), dead: Number(r.dead), oldest_waiting_at: r.oldest }
-    }
+    const backlog = async (table: "webhook_deliveries" | "mail_outbox") =>
+      toBacklog((await pool.query<{ waiting: number; dead: number; oldest: string | null }>(outboxBacklogSql(table))).rows[0]!)
     return {
       path: where,
       schema_version: version,

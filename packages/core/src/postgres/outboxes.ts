@@ -6,11 +6,21 @@
 import { Effect } from "effect"
 import type { Delivery } from "../domain/webhooks.js"
 import type { MailMessage } from "../domain/records.js"
-import type { OutboxBacklog, OutboxOps } from "../ports/outbox.js"
+import type { OutboxOps } from "../ports/outbox.js"
 import type { InvitationToken, LoginCode, PeopleRepos, Session } from "../ports/people.js"
 import type { MailRepo } from "../ports/store.js"
 import type { ChatbotsRepo, DeliveriesRepo, EventsRepo } from "../ports/webhooks.js"
-import { chatbotRow, INVITATION_COLUMNS, LOGIN_CODE_COLUMNS, OUTBOX_DUE, SESSION_COLUMNS, toChatbot, toEvent } from "../sql/records.js"
+import {
+  chatbotRow,
+  INVITATION_COLUMNS,
+  LOGIN_CODE_COLUMNS,
+  OUTBOX_DUE,
+  outboxBacklogSql,
+  SESSION_COLUMNS,
+  toBacklog,
+  toChatbot,
+  toEvent
+} from "../sql/records.js"
 import { setClause } from "../sql/rows.js"
 import type { PgRunner } from "./db.js"
 import { insertRow } from "./records.js"
@@ -82,10 +92,6 @@ const claim = <T>(q: PgRunner, table: OutboxTable, now: string, until: string, l
     (r) => (r.rows as Array<T & { next_attempt_at: string; id: number }>).sort((a, b) => a.next_attempt_at < b.next_attempt_at ? -1 : a.next_attempt_at > b.next_attempt_at ? 1 : a.id - b.id)
   )
 
-export const backlogSql = (table: OutboxTable) =>
-  `SELECT count(*) FILTER (WHERE status IN ('pending', 'failed')) AS waiting, count(*) FILTER (WHERE status = 'dead') AS dead,
-          min(created_at) FILTER (WHERE status IN ('pending', 'failed')) AS oldest FROM ${table}`
-
 const outboxOps = (q: PgRunner, table: OutboxTable): OutboxOps => ({
   retry: (list, now) =>
     Effect.map(
@@ -100,12 +106,7 @@ const outboxOps = (q: PgRunner, table: OutboxTable): OutboxOps => ({
       q.get<{ at: string | null }>(`SELECT min(GREATEST(next_attempt_at, coalesce(claimed_until, ''))) AS at FROM ${table} WHERE status IN ('pending', 'failed')`),
       (r) => r?.at ?? undefined
     ),
-  backlog: () =>
-    Effect.map(q.get<{ waiting: number; dead: number; oldest: string | null }>(backlogSql(table)), (r): OutboxBacklog => ({
-      waiting: r!.waiting,
-      dead: r!.dead,
-      oldest_waiting_at: r!.oldest
-    }))
+  backlog: () => Effect.map(q.get<{ waiting: number; dead: number; oldest: string | null }>(outboxBacklogSql(table)), (r) => toBacklog(r!))
 })
 
 export const makeMailRepo = (q: PgRunner): MailRepo => ({

@@ -5,6 +5,7 @@
 import type { Outcome, Poll, Stance } from "../domain/polls.js"
 import { BOOLEAN_GROUP_SETTINGS, type Group, type GroupCounts, type Id, type Membership, type Topic, type TopicFilter, type TopicReader, type User } from "../domain/records.js"
 import type { Chatbot, WebhookEvent } from "../domain/webhooks.js"
+import type { OutboxBacklog } from "../ports/outbox.js"
 import type { PollStatus } from "../ports/polls.js"
 import { bool, fromBools, toBools } from "./rows.js"
 
@@ -58,6 +59,16 @@ export const toEvent = (row: unknown): WebhookEvent => {
   return { ...r, message: JSON.parse(r.message as string) } as WebhookEvent
 }
 export const chatbotRow = (c: Record<string, unknown>) => fromBools(c.event_kinds === undefined ? c : { ...c, event_kinds: JSON.stringify(c.event_kinds) })
+
+/** What waits in an outbox table and what is dead: `toBacklog` reads its one row. */
+export const outboxBacklogSql = (table: "webhook_deliveries" | "mail_outbox") =>
+  `SELECT count(*) FILTER (WHERE status IN ('pending', 'failed')) AS waiting, count(*) FILTER (WHERE status = 'dead') AS dead,
+          min(created_at) FILTER (WHERE status IN ('pending', 'failed')) AS oldest FROM ${table}`
+export const toBacklog = (row: { waiting: number; dead: number; oldest: string | null }): OutboxBacklog => ({
+  waiting: row.waiting,
+  dead: row.dead,
+  oldest_waiting_at: row.oldest
+})
 
 /** Due: waiting (pending or failed), its time come, and nobody's claim on it still running. */
 export const OUTBOX_DUE = `status IN ('pending', 'failed') AND next_attempt_at <= @now AND (claimed_until IS NULL OR claimed_until <= @now)`

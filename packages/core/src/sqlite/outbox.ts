@@ -1,15 +1,12 @@
 import type { OutboxBacklog, OutboxOps } from "../ports/outbox.js"
 import type { Db, Runner } from "./db.js"
+import { outboxBacklogSql, toBacklog } from "../sql/records.js"
 
 export type OutboxTable = "webhook_deliveries" | "mail_outbox"
 
 /** What waits in one outbox, read on any connection (`doctor` reads a database it does not migrate). */
-export const backlogOf = (db: Db, table: OutboxTable): OutboxBacklog => {
-  const row = db.prepare(`SELECT count(*) FILTER (WHERE status IN ('pending', 'failed')) AS waiting, count(*) FILTER (WHERE status = 'dead') AS dead,
-                                 min(created_at) FILTER (WHERE status IN ('pending', 'failed')) AS oldest FROM ${table}`)
-    .get() as { waiting: number; dead: number; oldest: string | null }
-  return { waiting: row.waiting, dead: row.dead, oldest_waiting_at: row.oldest }
-}
+export const backlogOf = (db: Db, table: OutboxTable): OutboxBacklog =>
+  toBacklog(db.prepare(outboxBacklogSql(table)).get() as { waiting: number; dead: number; oldest: string | null })
 
 /** The queries the webhook and mail outboxes share (the same columns: status, next_attempt_at, claimed_until). */
 export const outboxOps = (run: Runner, table: OutboxTable): OutboxOps => ({
