@@ -8,10 +8,11 @@ import type { Id } from "../domain/records.js"
 import type { DayCount, ReportTotals, TagCount } from "../domain/reports.js"
 import type { ReportsRepo } from "../ports/reports.js"
 import type { SearchMatch, SearchRepo } from "../ports/search.js"
-import { bool } from "../sql/rows.js"
-import type { PgRunner } from "./db.js"
+import { foldTerm } from "../rules/search.js"
 import { type ActivitySource, ACTIVITY_SOURCES, DAY_KINDS, personActivity, reportSql } from "../sql/reports.js"
+import { bool } from "../sql/rows.js"
 import { searchBindings, searchSql, SNIPPET_WORDS, toHit } from "../sql/search.js"
+import type { PgRunner } from "./db.js"
 import { PG_IDS } from "./records.js"
 
 /**
@@ -19,7 +20,7 @@ import { PG_IDS } from "./records.js"
  * quoted lexeme (nothing in it is an operator), a prefix from three characters on, as on SQLite.
  */
 const lexemes = (term: string, prefix: boolean) => {
-  const pieces = term.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((p) => p !== "")
+  const pieces = foldTerm(term).split(/[^\p{L}\p{N}]+/u).filter((p) => p !== "")
   if (pieces.length === 0) return undefined
   const star = prefix && [...term].length >= 3 ? ":*" : ""
   const parts = pieces.map((p) => `'${p}'${star}`)

@@ -72,7 +72,8 @@ export const makeGroupsRepo = (q: PgRunner): GroupsRepo => {
     byId,
     byIds: (list) => (list.length === 0 ? none() : Effect.map(q.all(`SELECT * FROM groups WHERE id = ANY(?) ORDER BY id`, ids(list)), (r) => r.map(toGroup))),
     byRef: (ref) =>
-      Effect.flatMap(/^[0-9]{1,9}$/.test(ref) ? byId(Number(ref)) : Effect.succeed(undefined), (found) =>
+      // ids are bigint: any number JavaScript holds exactly (a longer one is looked up as a key)
+      Effect.flatMap(/^[0-9]{1,15}$/.test(ref) ? byId(Number(ref)) : Effect.succeed(undefined), (found) =>
         found !== undefined
           ? Effect.succeed(found)
           : Effect.map(q.get(`SELECT * FROM groups WHERE key = ? OR handle = ? ORDER BY key = ? DESC LIMIT 1`, ref, ref, ref), maybeGroup)),
