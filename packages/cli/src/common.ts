@@ -25,6 +25,18 @@ export const addCommonOptions = (cmd: Command): void => {
 export const dbPath = (opts: CommonOptions): string => opts.db ?? (io().env.CONVENE_DB || io().env.DATABASE_URL || "./convene.db")
 
 /**
+ * The database of a command that does not create one: a mistyped --db path would otherwise silently produce a
+ * new, empty install (a server's database is checked when it is connected to).
+ */
+export const existingDatabase = (opts: CommonOptions): string => {
+  const database = dbPath(opts)
+  if (database !== ":memory:" && !isPostgresUrl(database) && !existsSync(database)) {
+    throw new CliError(`no database at ${database} (run \`convene init\`, or pass --db or set CONVENE_DB)`)
+  }
+  return database
+}
+
+/**
  * Opens the database, runs `body`, closes it. A domain error becomes exit code 1 with its message.
  * Only `init` and `serve` create a database: elsewhere a mistyped --db path would otherwise
  * silently produce a new, empty install.
@@ -37,10 +49,7 @@ export const withConvene = async (
   const out = makeOutput(opts.json === true)
   let convene: Convene | undefined
   try {
-    const filename = dbPath(opts)
-    if (!create && filename !== ":memory:" && !isPostgresUrl(filename) && !existsSync(filename)) {
-      throw new CliError(`no database at ${filename} (run \`convene init\`, or pass --db or set CONVENE_DB)`)
-    }
+    const filename = create ? dbPath(opts) : existingDatabase(opts)
     // members add --pending and the like invite people: their invitations last as the server's do
     convene = await openConvene({ database: filename, invitationTtlDays: Rules.invitationTtlDaysFrom(io().env.INVITATION_TTL_DAYS) })
     await body(convene, out)

@@ -44,11 +44,12 @@ export * from "./errors.js"
 export * from "./ports/store.js"
 export type { OutboxBacklog } from "./ports/outbox.js"
 export { DatabaseError, makeSqliteStore, SqliteStoreLive, migrate, migrations } from "./sqlite/index.js"
-export { ImportError, type ImportOptions, type ImportProgress, type ImportResult, importLoomioExport } from "./sqlite/loomio/import.js"
-export { ExportError, type ExportResult, exportGroup } from "./sqlite/loomio/export.js"
+export { ImportError, type ImportOptions, type ImportProgress, type ImportResult } from "./sqlite/loomio/import.js"
+export { ExportError, type ExportResult } from "./sqlite/loomio/export.js"
+export { backupDatabase, exportGroup, importLoomioExport, inspectAnyDatabase, restoreDatabase } from "./databases.js"
 export * as Loomio from "./domain/loomio.js"
 export type { DatabaseReport } from "./ports/outbox.js"
-export { backupDatabase, databaseInUse, inspectDatabase, restoreDatabase, type RestoreResult } from "./sqlite/maintenance.js"
+export { databaseInUse, inspectDatabase, type RestoreResult } from "./sqlite/maintenance.js"
 export * as Rules from "./rules/index.js"
 export { Users, Groups, Memberships, Mail, Auth }
 export { Discussions, Comments, Threads, Reactions }
@@ -67,8 +68,6 @@ export { loadAccess, nowIso, DEFAULT_PAGE, type Paged } from "./services/common.
 export { hashApiKey, secretsEqual } from "./rules/keys.js"
 export type { Access } from "./rules/access.js"
 
-export { inspectPgDatabase } from "./postgres/maintenance.js"
-export { exportGroupFromPg, importLoomioExportToPg } from "./postgres/import.js"
 export { isPostgresUrl, makePgStore, PgDatabaseError, type PgStore, type PgStoreOptions } from "./postgres/index.js"
 
 export interface ConveneOptions {

@@ -4,14 +4,11 @@
  * puts a backup in the database's place, refusing while a server (or anything) holds the database, and
  * saving the database it replaces beside it.
  */
-import { backupDatabase, isPostgresUrl, restoreDatabase } from "@convene/core"
+import { backupDatabase, restoreDatabase } from "@convene/core"
 import type { Command } from "commander"
 import { existsSync } from "node:fs"
 import { type CommonOptions, dbPath } from "../common.js"
-import { CliError, EXIT_USAGE, makeOutput } from "../output.js"
-
-/** backup and restore copy a SQLite file; PostgreSQL has its own tools, which also copy a live database consistently. */
-const ON_POSTGRES = "backup and restore work on a SQLite file; back up a PostgreSQL database with pg_dump (pg_dump --format=custom URL > FILE) and restore it with pg_restore"
+import { EXIT_USAGE, makeOutput } from "../output.js"
 
 export const registerBackup = (program: Command) => {
   program.command("backup")
@@ -21,7 +18,6 @@ export const registerBackup = (program: Command) => {
       const out = makeOutput(opts.json === true)
       const source = dbPath(opts)
       try {
-        if (isPostgresUrl(source)) throw new CliError(ON_POSTGRES)
         const started = Date.now()
         const { schema_version } = await backupDatabase(source, opts.to)
         out.emit({ from: source, to: opts.to, schema_version, integrity: "ok", ms: Date.now() - started },
@@ -37,7 +33,6 @@ export const registerBackup = (program: Command) => {
     .option("--yes", "replace an existing database")
     .action(async (file: string, opts: CommonOptions & { yes?: boolean }, cmd: Command) => {
       const target = dbPath(opts)
-      if (isPostgresUrl(target)) return makeOutput(opts.json === true).fail(new CliError(ON_POSTGRES))
       if (existsSync(target) && opts.yes !== true) {
         cmd.error(`error: ${target} exists and would be replaced by ${file}: pass --yes to do it (it is saved beside itself first)`, { exitCode: EXIT_USAGE })
       }

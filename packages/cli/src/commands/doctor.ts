@@ -4,7 +4,7 @@
  * (dead items, a backlog that does not drain). Reads only: nothing is migrated or sent. Exit 1 when a check
  * warns or fails.
  */
-import { type DatabaseReport, inspectDatabase, inspectPgDatabase, isPostgresUrl, type OutboxBacklog } from "@convene/core"
+import { type DatabaseReport, inspectAnyDatabase, type OutboxBacklog } from "@convene/core"
 import type { Command } from "commander"
 import { type CommonOptions, dbPath } from "../common.js"
 import { io } from "../io.js"
@@ -59,7 +59,7 @@ const runChecks = async (path: string, env: Readonly<Record<string, string | und
 
   let report: DatabaseReport | undefined
   try {
-    report = isPostgresUrl(path) ? await inspectPgDatabase(path) : inspectDatabase(path)
+    report = await inspectAnyDatabase(path)
     checks.push(databaseCheck(report))
   } catch (e) {
     checks.push({ check: "database", status: "fail", message: errorMessage(e) })

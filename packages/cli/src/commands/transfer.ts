@@ -2,12 +2,11 @@
  * Moving a group between servers (decisions §7): `convene import loomio FILE` reads a Loomio group export
  * (or convene's own) into this database in one transaction; `convene export GROUP --to FILE` writes one.
  */
-import { exportGroup, exportGroupFromPg, type ImportProgress, importLoomioExport, importLoomioExportToPg, type ImportResult, isPostgresUrl } from "@convene/core"
+import { exportGroup, type ImportProgress, importLoomioExport, type ImportResult } from "@convene/core"
 import cliProgress from "cli-progress"
 import type { Command } from "commander"
-import { existsSync } from "node:fs"
-import { type CommonOptions, dbPath } from "../common.js"
-import { CliError, makeOutput } from "../output.js"
+import { type CommonOptions, existingDatabase } from "../common.js"
+import { makeOutput } from "../output.js"
 
 
 /** A bar on a terminal only: a pipe or a log gets the result alone. */
@@ -57,11 +56,7 @@ export const registerTransfer = (program: Command) => {
       const out = makeOutput(opts.json === true)
       const bar = progressBar(opts.json !== true && process.stderr.isTTY === true)
       try {
-        const filename = dbPath(opts)
-        const postgres = isPostgresUrl(filename)
-        if (!postgres && !existsSync(filename)) throw new CliError(`no database at ${filename} (run \`convene init\`, or pass --db or set CONVENE_DB)`)
-        const importer = postgres ? importLoomioExportToPg : importLoomioExport
-        const result = await importer(filename, file, { dryRun: opts.dryRun === true, onProgress: bar.update })
+        const result = await importLoomioExport(existingDatabase(opts), file, { dryRun: opts.dryRun === true, onProgress: bar.update })
         bar.stop()
         out.emit(result, summary(result))
       } catch (e) {
@@ -77,10 +72,7 @@ export const registerTransfer = (program: Command) => {
     .action(async (ref: string, opts: CommonOptions & { to: string }) => {
       const out = makeOutput(opts.json === true)
       try {
-        const filename = dbPath(opts)
-        const postgres = isPostgresUrl(filename)
-        if (!postgres && !existsSync(filename)) throw new CliError(`no database at ${filename} (pass --db or set CONVENE_DB)`)
-        const result = await (postgres ? exportGroupFromPg : exportGroup)(filename, ref, opts.to)
+        const result = await exportGroup(existingDatabase(opts), ref, opts.to)
         out.emit(result, [
           `exported group ${result.group.name} (id ${result.group.id}) to ${result.file}`,
           ...Object.entries(result.records).map(([table, n]) => `  ${table}: ${n}`)
