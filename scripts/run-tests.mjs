@@ -7,7 +7,7 @@
  * themselves (measured: 176 s of CPU under tap's runner, 86 s as plain processes).
  */
 import { execFileSync, spawn } from "node:child_process"
-import { readdirSync, statSync } from "node:fs"
+import { existsSync, readdirSync, statSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { join, relative } from "node:path"
 
@@ -23,6 +23,29 @@ const find = (dir) =>
     return statSync(path).isDirectory() ? find(path) : name.endsWith(".test.js") ? [path] : []
   })
 
+/**
+ * The build must be newer than every source it was made from (npm test's pretest writes .test-build/.built after
+ * compiling): a test run against yesterday's dist/ or .test-build/ would report on code that is not the code here.
+ */
+const STAMP = join(BUILD, ".built")
+const sources = (dir) =>
+  !existsSync(dir) ? [] : readdirSync(dir).flatMap((name) => {
+    if (name === "node_modules" || name === "dist") return []
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? sources(path) : name.endsWith(".ts") ? [path] : []
+  })
+const sourceDirs = [join(ROOT, "test"), ...readdirSync(join(ROOT, "packages")).flatMap((p) => [join(ROOT, "packages", p, "src"), join(ROOT, "packages", p, "test")])]
+if (!existsSync(STAMP)) {
+  console.error("no compiled tests: run `npm test` (its pretest builds the packages and the tests), or `npm run pretest` first")
+  process.exit(1)
+}
+const builtAt = statSync(STAMP).mtimeMs
+const stale = sourceDirs.flatMap(sources).filter((file) => statSync(file).mtimeMs > builtAt)
+if (stale.length > 0) {
+  console.error(`the compiled tests are older than ${relative(ROOT, stale[0])}${stale.length > 1 ? ` and ${stale.length - 1} other source(s)` : ""}: run \`npm test\` (or \`npm run pretest\`) so the tests run against the current source`)
+  process.exit(1)
+}
+
 const files = (process.argv.length > 2 ? process.argv.slice(2).map((f) => join(ROOT, f)) : find(BUILD)).sort()
 if (files.length === 0) {
   console.error("no test files: run `npm test` (it compiles the tests into .test-build first)")
@@ -31,13 +54,20 @@ if (files.length === 0) {
 
 /**
  * The end-to-end files run twice: on SQLite, then on PostgreSQL (a cluster started here, each test server on a
- * database of its own made from a migrated template). Unit and service tests (packages/*\/test) and the files
- * about the SQLite file itself run once.
+ * database of its own made from a migrated template). Unit and service tests (packages/*\/test), the files
+ * about the SQLite file itself and the runner's own test run once.
  */
-const SQLITE_ONLY = new Set(["durability", "migrations", "operations", "packages", "snapshot", "deploy", "rows", "heavy-reads"].map((n) => `${n}.test.js`))
+const SQLITE_ONLY = new Set(["durability", "migrations", "operations", "packages", "snapshot", "deploy", "rows", "heavy-reads", "runner"].map((n) => `${n}.test.js`))
 /** Files about several servers on one database, which only the PostgreSQL store allows. */
 const POSTGRES_ONLY = new Set(["several-servers.test.js"])
-const stores = (process.env.CONVENE_TEST_STORES ?? "sqlite,postgres").split(",")
+/** CONVENE_TEST_STORES narrows the passes; a value that names no store (a typo, or empty) is refused, never a quiet skip. */
+const STORES = ["sqlite", "postgres"]
+const stores = (process.env.CONVENE_TEST_STORES ?? STORES.join(",")).split(",").map((s) => s.trim())
+const unknown = stores.filter((s) => !STORES.includes(s))
+if (unknown.length > 0) {
+  console.error(`CONVENE_TEST_STORES=${JSON.stringify(process.env.CONVENE_TEST_STORES)}: ${unknown.map((s) => JSON.stringify(s)).join(", ")} is not a store; use a comma-separated list of ${STORES.join(", ")}`)
+  process.exit(2)
+}
 const endToEnd = (file) => relative(BUILD, file).startsWith("test/") && !SQLITE_ONLY.has(relative(join(BUILD, "test"), file))
 const jobs = [
   ...(stores.includes("sqlite") ? files.filter((file) => !POSTGRES_ONLY.has(relative(join(BUILD, "test"), file))).map((file) => ({ file, store: "sqlite" })) : []),
@@ -98,5 +128,5 @@ const pass = results.reduce((a, r) => a + r.pass, 0)
 // a file that failed without reporting a failure (crashed, timed out) counts as one failure
 const fail = results.reduce((a, r) => a + (r.ok ? 0 : Math.max(r.fail, 1)), 0)
 console.log(`\n# { total: ${total}, pass: ${pass}${fail > 0 ? `, fail: ${fail}` : ""} }`)
-console.log(`# time=${Date.now() - started}ms`)
+console.log(`# time=${Date.now() - started}ms, stores: ${stores.join(", ")}`)
 process.exit(results.every((r) => r.ok) ? 0 : 1)

@@ -197,7 +197,20 @@ t.test("GET /api/b2/reports", async (t) => {
     t.match(r.Ada, { threads: 0, polls: 0, votes_issued: 0, all_votes_cast: false }, "members without activity in the window still appear")
     t.same(Object.keys(r).sort(), ["Ada", "Ann", "Ben", "Del"], "Gus did nothing that month and is not a member")
     const feb = rows((await report(A, `section=users&group_ids=${G.id}&start_month=2020-02&end_month=2020-02`)).body)
-    t.match(feb.Ann, { comments: 0, votes_issued: 0 }, "the window ends at the end of end_month")
+    t.match(feb.Ann, { comments: 0, votes_issued: 0 }, "a vote in the last millisecond of January is not February's")
+
+    // both edges to the millisecond: from the first instant of start_month, up to (not including) the month after end_month
+    const annComments = async (at: string, window: string) => {
+      await s.sql("UPDATE comments SET created_at = ? WHERE id = ?", at, c1.id)
+      return rows((await report(A, `section=users&group_ids=${G.id}&${window}`)).body).Ann.comments as number
+    }
+    const JAN = "start_month=2020-01&end_month=2020-01"
+    t.equal(await annComments("2019-12-31T23:59:59.999Z", JAN), 0, "before the start: out")
+    t.equal(await annComments("2020-01-01T00:00:00.000Z", JAN), 1, "the first instant of start_month: in")
+    t.equal(await annComments("2020-01-31T23:59:59.999Z", JAN), 1, "the last instant of end_month: in")
+    t.equal(await annComments("2020-02-01T00:00:00.000Z", JAN), 0, "the first instant after end_month: out")
+    t.equal(await annComments("2020-02-01T00:00:00.000Z", "start_month=2020-02&end_month=2020-02"), 1, "and in the next month's window")
+    await s.sql("UPDATE comments SET created_at = '2020-01-15T10:00:00.000Z' WHERE id = ?", c1.id)
   })
 
   t.test("bad parameters are 400 naming the parameter; no key is 403", async (t) => {

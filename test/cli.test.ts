@@ -10,7 +10,7 @@ import { spawn } from "node:child_process"
 import { rmSync } from "node:fs"
 import t from "tap"
 import { startReceiver } from "./receiver.js"
-import { BIN, childEnv, NO_DATABASE, openSql, runBin, tempDbFile, untouched } from "./helpers.js"
+import { BIN, childEnv, matchRows, NO_DATABASE, openSql, runBin, tempDbFile, untouched } from "./helpers.js"
 
 
 interface Result {
@@ -202,7 +202,7 @@ t.test("admin commands against one database", async (t) => {
   const board = json(await f.cli("groups", "create", "--name", "Board", "--owner", "ada@example.org", "--handle", "board",
     "--setting", "members_can_add_members=true", "--json"))
   t.match(board, { id: 1, name: "Board", handle: "board", members_can_add_members: true, admin_memberships_count: 1 })
-  t.match((await f.sql("SELECT user_id, admin FROM memberships WHERE group_id = 1")), [{ user_id: 2, admin: 1 }], "the owner is admin")
+  matchRows(t, (await f.sql("SELECT user_id, admin FROM memberships WHERE group_id = 1")), [{ user_id: 2, admin: 1 }], "the owner is admin")
   const [subRes, badSetting, noOwner, invite] = await Promise.all([
     f.cli("groups", "create", "--name", "Sub", "--owner", "1", "--parent", "board", "--public", "--json"),
     f.cli("groups", "create", "--name", "Bad", "--owner", "1", "--setting", "bogus=1"),
@@ -233,7 +233,7 @@ t.test("admin commands against one database", async (t) => {
   t.match(badValue.stderr, /members_can_vote must be true or false/)
   t.equal(noGroup.code, 1, "unknown group")
   t.equal(member.code, 1, "already a member")
-  t.match(json(mailJson), [{ kind: "group_invitation", recipient_email: "bob@example.org", group_id: 1 }])
+  matchRows(t, json(mailJson), [{ kind: "group_invitation", recipient_email: "bob@example.org", group_id: 1 }])
   t.match(mailText.stdout, /^mail 1 .* group_invitation to=bob@example\.org pending attempts=0: .*Board\n$/)
   t.match(json(delegate), { group_id: sub.id, user_id: 2, delegate: true, accepted_at: String })
 

@@ -4,8 +4,9 @@
  * database on it: the same tests then run against the PostgreSQL store.
  */
 import { type Convene, openConvene, type User } from "@convene/core"
-import { type DeliveryWorker, startDeliveryWorker, startServer, type HttpSettings, type WorkerOptions } from "@convene/http"
+import { type DeliveryWorker, makeMetrics, silentLog, startDeliveryWorker, startServer, type HttpSettings, type WorkerOptions } from "@convene/http"
 import got, { type Got } from "got"
+import type { Test } from "tap"
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import pg from "pg"
@@ -103,7 +104,7 @@ export const openSql = async (filename: string) => {
 
 export const startTestServer = async (
   settings: Partial<HttpSettings> = {},
-  options: { worker?: Partial<WorkerOptions>; filename?: string } = {}
+  options: { worker?: Partial<WorkerOptions>; filename?: string; metrics?: boolean } = {}
 ): Promise<TestServer> => {
   const { dir, filename } = options.filename === undefined ? tempDbFile() : { dir: undefined, filename: options.filename }
   const convene = await openConvene({ database: filename, allowPrivateWebhooks: settings.allowPrivateWebhooks ?? false })
@@ -111,6 +112,7 @@ export const startTestServer = async (
     store: convene.store,
     port: 0,
     host: "127.0.0.1",
+    ...(options.metrics === true ? { telemetry: { log: silentLog(), metrics: makeMetrics(convene.store) } } : {}),
     settings: { b3ApiKey: B3_KEY, baseUrl: "http://convene.test", maxBodyBytes: 64 * 1024, version: "test", ...settings }
   })
   const api = got.extend({ prefixUrl: server.url, throwHttpErrors: false, responseType: "json", retry: { limit: 0 } })
@@ -224,11 +226,29 @@ export const spawnServe = (filename: string, env: Record<string, string> = {}): 
   })
 }
 
-/** A person with a browser: cookies kept between requests, forms posted as a browser posts them, no redirects followed. */
-export const browserSession = (url: string) => {
+/**
+ * A person with a browser: cookies kept between requests, forms posted as a browser posts them, no redirects
+ * followed. `from` is the address the connection comes from (any of 127.0.0.0/8 reaches a server on
+ * 127.0.0.1): limits counted per client address see each such person as a client of their own.
+ */
+export const browserSession = (url: string, { from }: { from?: string } = {}) => {
   const cookies = new Map<string, string>()
-  const remember = (res: Response) => {
-    for (const line of res.headers.getSetCookie()) {
+  const send = async (path: string, init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string } = {}) => {
+    const res = await got(`${url}${path}`, {
+      method: init.method ?? "GET",
+      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; "), ...init.headers },
+      ...(init.body === undefined ? {} : { body: init.body }),
+      ...(from === undefined ? {} : { localAddress: from }),
+      followRedirect: false,
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      responseType: "text"
+    })
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(res.headers)) {
+      for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v)
+    }
+    for (const line of headers.getSetCookie()) {
       const [pair] = line.split(";")
       const i = pair!.indexOf("=")
       const name = pair!.slice(0, i)
@@ -236,19 +256,25 @@ export const browserSession = (url: string) => {
       if (value === "" || /max-age=0\b/i.test(line)) cookies.delete(name)
       else cookies.set(name, value)
     }
-    return res
+    return { status: res.statusCode, headers, html: res.body }
   }
-  const headers = () => ({ cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") })
-  const page = async (res: Response) => ({ status: res.status, headers: res.headers, html: await res.text() })
   return {
     cookies,
-    get: async (path: string) => page(remember(await fetch(`${url}${path}`, { headers: headers(), redirect: "manual" }))),
-    post: async (path: string, fields: Record<string, string>, { csrf = true } = {}) =>
-      page(remember(await fetch(`${url}${path}`, {
+    get: (path: string) => send(path),
+    post: (path: string, fields: Record<string, string>, { csrf = true } = {}) =>
+      send(path, {
         method: "POST",
-        redirect: "manual",
-        headers: { ...headers(), "content-type": "application/x-www-form-urlencoded" },
+        headers: { "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ ...(csrf ? { csrf: cookies.get("convene_csrf") ?? "" } : {}), ...fields }).toString()
-      })))
+      })
   }
+}
+
+/**
+ * tap's t.match takes an array pattern as a prefix: extra rows pass. This wants exactly the rows listed, each
+ * matched by its pattern (fields not named may differ).
+ */
+export const matchRows = (t: Test, found: unknown, wanted: ReadonlyArray<unknown>, message = "the rows") => {
+  t.equal(Array.isArray(found) ? found.length : -1, wanted.length, `${message}: exactly ${wanted.length}`)
+  return t.match(found, wanted, message)
 }

@@ -10,7 +10,7 @@ import { copyFileSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import type { Got } from "got"
 import t from "tap"
-import { BIN, browserSession, childEnv, openSql, runBin, startTestServer, STORE, tempDbFile } from "./helpers.js"
+import { BIN, browserSession, childEnv, matchRows, openSql, runBin, startTestServer, STORE, tempDbFile } from "./helpers.js"
 import { FIXTURE, type Line, loomioExport, newerFormat, writeJsonl } from "./loomio-fixture.js"
 
 // imports through the binary, two servers and a 5 s wait for a held lock: more than tap's 30 s default
@@ -293,6 +293,24 @@ t.test("bad input: a clear error naming the line and table, exit 1, nothing writ
   t.match(missing.stderr, /cannot read/)
 })
 
+t.test("a failure midway through the writing (the comments refused by the database) rolls every row back", async (t) => {
+  const { filename, file } = await target(t, loomioExport())
+  // a fault at a known point: the database refuses comments, which are written after people, groups and threads
+  const refuse = STORE === "sqlite"
+    ? ["CREATE TRIGGER refuse_comments BEFORE INSERT ON comments BEGIN SELECT RAISE(ABORT, 'comments refused by the test'); END"]
+    : ["CREATE FUNCTION refuse_comments() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'comments refused by the test'; END $$",
+      "CREATE TRIGGER refuse_comments BEFORE INSERT ON comments FOR EACH ROW EXECUTE FUNCTION refuse_comments()"]
+  for (const statement of refuse) await rows(filename, statement)
+  const before = await footprint(filename)
+  const r = await runBin(["import", "loomio", file, "--db", filename])
+  t.equal(r.code, 1, "refused")
+  t.match(r.stderr, /^error: .*comments refused by the test/, "saying why")
+  t.same(await footprint(filename), before, "the people, groups and threads written before the comments are gone too")
+  await rows(filename, STORE === "sqlite" ? "DROP TRIGGER refuse_comments" : "DROP TRIGGER refuse_comments ON comments")
+  const again = await runBin(["import", "loomio", file, "--db", filename])
+  t.equal(again.code, 0, `and with the fault gone the same file imports: ${again.stderr}`)
+})
+
 t.test("export then import into an empty database gives the same API answers (ids aside)", async (t) => {
   const a = tempDbFile()
   const b = tempDbFile()
@@ -399,7 +417,7 @@ t.test("export then import into an empty database gives the same API answers (id
   const { apiKey: gusKey } = await s2.convene.run(Users.rotateApiKey({ id: gusThere.id }))
   const copyExtra = await extra(s2.as(adminB.api_key), s2.as(gusKey))
   t.same(withoutIds(copyExtra), withoutIds(originalExtra), "subgroup, guest, closed and deleted threads, the threads list: the same answers")
-  t.match((copyExtra.guestItems as any).comments, [{ body: "Hello from a guest" }], "the guest still reads the thread")
+  matchRows(t, (copyExtra.guestItems as any).comments, [{ body: "Hello from a guest" }], "the guest still reads the thread")
   t.equal(copyExtra.deleted, 404, "the deleted thread stays deleted")
   t.match((copyExtra.subThread as any).discussions[0], { title: "Sub thread", closed_at: String }, "the subgroup's thread, closed")
   t.same((await s2.sql("SELECT count(*) AS n FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'dana@example.org' AND m.accepted_at IS NULL")), [{ n: 1 }],

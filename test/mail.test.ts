@@ -11,7 +11,7 @@ import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import { join } from "node:path"
 import t from "tap"
-import { seedUser, startTestServer, type TestServer } from "./helpers.js"
+import { matchRows, seedUser, startTestServer, type TestServer } from "./helpers.js"
 import { startSmtp, type TestSmtp } from "./smtp.js"
 
 const BASE = "http://convene.test"
@@ -59,7 +59,7 @@ t.test("the worker drains the outbox: both parts, the link, the headers, the ser
   const s = await startTestServer()
   t.teardown(async () => { await s.close(); await smtp.close() })
   const { group } = await invite(s, "bob@example.org")
-  t.match((await outbox(s)), [{ kind: "group_invitation", status: "pending", attempts: 0 }], "recorded in the writing transaction, waiting")
+  matchRows(t, (await outbox(s)), [{ kind: "group_invitation", status: "pending", attempts: 0 }], "recorded in the writing transaction, waiting")
   const w = worker(s, smtp.url)
   t.teardown(w.stop)
   await smtp.waitFor(1)
@@ -80,7 +80,7 @@ t.test("the worker drains the outbox: both parts, the link, the headers, the ser
   await until(async () => (await outbox(s))[0]!.status === "sent")
   t.match((await outbox(s))[0], { status: "sent", attempts: 1, last_error: null, server_reply: /^250/ })
   const listed = await cli(["mail", "list", "--status", "sent", "--json", "--db", s.filename])
-  t.match(JSON.parse(listed.stdout), [{ kind: "group_invitation", status: "sent", server_reply: /^250/ }])
+  matchRows(t, JSON.parse(listed.stdout), [{ kind: "group_invitation", status: "sent", server_reply: /^250/ }])
   await new Promise((r) => setTimeout(r, 200))
   t.equal(smtp.received.length, 1, "sent once")
 })
@@ -197,6 +197,39 @@ t.test("convene mail test says what answered, or exactly what failed", async (t)
   t.match(none.stderr, /no mail transport: set SMTP_URL/)
   t.equal((await cli(["mail", "test", "--to", "not-an-address"], env(ok.url))).code, 1)
   t.match((await cli(["mail", "test", "--to", "x@example.org"], { SMTP_URL: "http://nope" })).stderr, /SMTP_URL must start with smtp:\/\/ or smtps:\/\//)
+})
+
+t.test("a server killed after the SMTP 250 but before recording it: the message waits out the claim's lease, then goes again", async (t) => {
+  const smtp = await startSmtp()
+  const s = await startTestServer()
+  t.teardown(async () => { await s.close(); await smtp.close() })
+  await invite(s, "twice@example.org")
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "NODE_OPTIONS" && !k.startsWith("_TAPJS_")))
+  const child = spawn(process.execPath, [join(process.cwd(), "packages/cli/bin/convene.js"), "serve", "--port", "0", "--db", s.filename], {
+    env: { ...env, SMTP_URL: smtp.url, BASE_URL: BASE, CONVENE_MAIL_TIMEOUT_MS: "1000" },
+    stdio: "ignore"
+  })
+  const exited = new Promise((resolve) => child.once("exit", resolve))
+  // the server is stopped once the message is in, before its 250 goes out, and killed after: it never records the send
+  smtp.behaviour.beforeAccept = () => void child.kill("SIGSTOP")
+  await smtp.waitFor(1, 20_000)
+  smtp.behaviour.beforeAccept = undefined
+  await new Promise((r) => setTimeout(r, 100))
+  child.kill("SIGKILL")
+  await exited
+  const [row] = await s.sql<{ status: string; attempts: number; claimed_until: string | null; sent_at: string | null }>("SELECT status, attempts, claimed_until, sent_at FROM mail_outbox")
+  t.match(row, { status: "pending", attempts: 0, sent_at: null }, "the send was never recorded")
+  const lease = Date.parse(row!.claimed_until ?? "")
+  t.ok(lease > Date.now(), "the dead server's claim still holds")
+  t.ok(lease - Date.now() <= 4000, "for at most its lease (3 timeouts and a second)")
+  const w = worker(s, smtp.url, { timeoutMs: 1000 })
+  t.teardown(w.stop)
+  await smtp.waitFor(2, 15_000)
+  t.ok(Date.now() >= lease, "sent again only once the lease ended")
+  await until(async () => (await outbox(s))[0]!.status === "sent")
+  t.match((await outbox(s))[0], { status: "sent", attempts: 1 }, "then recorded: at least once, never lost")
+  await new Promise((r) => setTimeout(r, 300))
+  t.equal(smtp.received.length, 2, "and not a third time")
 })
 
 t.test("a server killed mid-delivery loses nothing and sends nothing twice", async (t) => {

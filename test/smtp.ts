@@ -35,6 +35,8 @@ export interface SmtpBehaviour {
   rcptTo?: (address: string) => { code: number; message: string } | undefined
   /** never answer DATA (the sender hangs until its timeout) */
   hang?: boolean
+  /** runs once a message is received, before its 250 is sent (a test may stop the sender there) */
+  beforeAccept?: (mail: ParsedMail) => void | Promise<void>
 }
 
 export interface TestSmtp {
@@ -80,8 +82,9 @@ export const startSmtp = async (behaviour: SmtpBehaviour = {}): Promise<TestSmtp
         stream.resume()
         return // never answered
       }
-      simpleParser(stream).then((mail) => {
+      simpleParser(stream).then(async (mail) => {
         received.push(mail)
+        await behaviour.beforeAccept?.(mail)
         cb()
       }, cb)
     }

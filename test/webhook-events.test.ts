@@ -69,3 +69,53 @@ t.test("real operations emit every event kind; payloads respect anonymity and hi
   t.notOk(texts.some((x) => x.includes("secret reason") || x.includes("hidden reason")), "no hidden or anonymous reason leaks")
   t.ok(texts.some((x) => x.startsWith("Bob voted: <") && x.includes("Hidden vote>") && !x.includes("\n")), "a hidden-results vote carries no choice")
 })
+
+t.test("every format, first vote and changed vote: an anonymous vote names nobody, a hidden-results vote shows no choice", async (t) => {
+  const receiver = await startReceiver()
+  const s = await startTestServer({ allowPrivateWebhooks: true }, { worker: {} })
+  t.teardown(async () => { await s.close(); await receiver.close() })
+  const ada = await seedUser(s.convene, { name: "Ada" })
+  const voter = await seedUser(s.convene, { name: "Bartholomew" })
+  const group = (await s.convene.groups.create({ name: "G", owner: ada.user })).group
+  await s.convene.members.add({ group, user: voter.user })
+  const [A, V] = [ada, voter].map((u) => s.as(u.apiKey))
+  const ok = async (p: Promise<any>) => {
+    const r = await p
+    if (r.statusCode !== 200) throw new Error(`${r.statusCode} ${JSON.stringify(r.body)}`)
+    return r.body as any
+  }
+  const formats = ["markdown", "slack", "discord", "microsoft", "webex", "matrix"] as const
+  for (const format of formats) {
+    await ok(A.post("api/b2/chatbots", { json: {
+      group_id: group.id, name: format, event_kinds: ["stance_created", "stance_updated"],
+      ...(format === "matrix" ? { kind: "matrix", server: `${receiver.url}/matrix/send/m.room.message` } : { server: `${receiver.url}/${format}`, webhook_kind: format })
+    } }))
+  }
+  const poll = async (title: string, fields: object) =>
+    (await ok(A.post("api/b2/polls", { json: { group_id: group.id, title, closing_at: future(48), ...fields } }))).polls[0]
+  const anon = await poll("Anon vote", { poll_type: "poll", options: ["xylophone", "yodel"], anonymous: true })
+  const hidden = await poll("Hidden vote", { poll_type: "poll", options: ["xylophone", "yodel"], hide_results: "until_closed" })
+  for (const p of [anon, hidden]) {
+    await ok(V.post("api/b2/stances", { json: { poll_id: p.id, option_scores: { xylophone: 1 }, reason: "first-secret-reason" } }))
+    await ok(V.post("api/b2/stances", { json: { poll_id: p.id, option_scores: { yodel: 1 }, reason: "changed-secret-reason" } }))
+  }
+  await receiver.waitFor(2 * 2 * formats.length)
+  await new Promise((r) => setTimeout(r, 300))
+  t.equal(receiver.received.length, 2 * 2 * formats.length, "two votes on each poll, in each format, and nothing else")
+  for (const format of formats) {
+    const bodies = receiver.received.filter((r) => r.url.startsWith(`/${format}`)).map((r) => JSON.stringify(r.body))
+    t.equal(bodies.length, 4, `${format}: four votes delivered`)
+    const about = (title: string) => bodies.filter((b) => b.includes(title))
+    t.equal(about("Anon vote").length, 2, `${format}: the anonymous poll's first and changed vote`)
+    t.equal(about("Hidden vote").length, 2, `${format}: the hidden poll's first and changed vote`)
+    for (const body of about("Anon vote")) {
+      t.notMatch(body, /Bartholomew/, `${format}: an anonymous vote never names the voter`)
+      t.match(body, /Someone (voted|changed their vote)/, `${format}: it says someone voted`)
+    }
+    for (const body of bodies) {
+      t.notMatch(body, /xylophone|yodel/, `${format}: no choice while results are hidden or the poll is anonymous`)
+      t.notMatch(body, /secret-reason/, `${format}: no reason either`)
+    }
+    for (const body of about("Hidden vote")) t.match(body, /Bartholomew (voted|changed their vote)/, `${format}: a hidden-results vote still names its voter`)
+  }
+})

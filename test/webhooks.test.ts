@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import t from "tap"
 import { type Convene, EVENT_KINDS, Events, type EventKind, Store } from "@convene/core"
 import { startReceiver } from "./receiver.js"
-import { seedUser, startTestServer, tempDbFile } from "./helpers.js"
+import { matchRows, seedUser, startTestServer, tempDbFile } from "./helpers.js"
 
 /** Publishes an event as a write would: inside a transaction. */
 const publish = (s: { convene: Convene }, groupId: number, kind: EventKind, title = "Budget") =>
@@ -215,5 +215,5 @@ t.test("a restart delivers what was pending; the destination is checked again at
   t.teardown(third.close)
   await new Promise((r) => setTimeout(r, 500))
   t.equal(receiver.received.length, 1, "a private destination is refused at send time")
-  t.match((await third.sql("SELECT status, last_error FROM webhook_deliveries ORDER BY id DESC LIMIT 1")), [{ status: "dead", last_error: /refused/ }])
+  matchRows(t, (await third.sql("SELECT status, last_error FROM webhook_deliveries ORDER BY id DESC LIMIT 1")), [{ status: "dead", last_error: /refused/ }])
 })

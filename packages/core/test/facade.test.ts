@@ -22,12 +22,14 @@ t.test("polls, votes, close, reopen and outcomes with the API's permissions", as
 
   const week = new Date(Date.now() + 7 * 86_400_000).toISOString()
   const started = await asAda.startPoll({ group_id: group.id, title: "Lunch?", poll_type: "poll", options: ["soup", "salad"], closing_at: week })
-  t.match(started.options.map((o) => o.name), ["soup", "salad"])
+  t.same(started.options.map((o) => o.name), ["soup", "salad"])
   t.match(await refusal(asEve.startPoll({ group_id: group.id, title: "Mine", poll_type: "poll", options: ["a"], closing_at: week })), /^(Forbidden)/)
   t.match(await refusal(asAda.startPoll({ group_id: "one" as never, title: "x" })), /^BadRequest: Invalid group_id: /, "the input Schema refuses first")
 
   const voted = await asBob.vote({ poll_id: started.poll.id, option_scores: { salad: 1 } })
-  t.ok(voted)
+  const salad = started.options.find((o) => o.name === "salad")!
+  t.match(voted.stance, { poll_id: started.poll.id, participant_id: bob.id, cast_at: String, latest: true }, "Bob's ballot, cast")
+  t.same([...voted.stance.choices], [[salad.id, 1]], "for salad alone")
   t.match(await refusal(asEve.vote({ poll_id: started.poll.id, option_scores: { soup: 1 } })), /^(Forbidden|NotFound)/, "not a voter")
   t.match(await refusal(asBob.vote({ poll_id: started.poll.id, option_scores: { pizza: 1 } })), /^(Invalid)/)
   t.equal((await asAda.poll(started.poll.key)).cast_count, 1)

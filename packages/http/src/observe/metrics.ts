@@ -11,6 +11,8 @@ export type Outbox = "webhook" | "mail"
 
 export interface Metrics {
   readonly registry: Registry
+  /** A request has arrived (counted in flight until `request` records its answer). */
+  readonly arrived: (method: string, route: string) => void
   readonly request: (method: string, route: string, status: number, seconds: number) => void
   readonly delivered: (outbox: Outbox, result: string) => void
   readonly schedulerRan: (report: Scheduler.SchedulerReport) => void
@@ -33,6 +35,9 @@ export const makeMetrics = (store: StoreService): Metrics => {
     labelNames: ["method", "route"],
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     registers
+  })
+  const inFlight = new Gauge({
+    name: "convene_http_requests_in_flight", help: "Requests arrived and not yet answered, by method and route", labelNames: ["method", "route"], registers
   })
   const deliveries = new Counter({
     name: "convene_outbox_deliveries_total", help: "Delivery attempts recorded, by outbox and resulting state", labelNames: ["outbox", "result"], registers
@@ -66,7 +71,9 @@ export const makeMetrics = (store: StoreService): Metrics => {
 
   return {
     registry,
+    arrived: (method, route) => inFlight.inc({ method, route }),
     request: (method, route, status, seconds) => {
+      inFlight.dec({ method, route })
       requests.inc({ method, route, status })
       duration.observe({ method, route }, seconds)
     },

@@ -44,10 +44,11 @@ export const observeRequests = (server: http.Server, telemetry: TelemetryService
     res.setHeader("x-request-id", id)
     if (!logging && metrics === undefined) return
     const started = performance.now()
+    const route = routeOf(req.url)
+    const method = req.method ?? "GET"
+    metrics?.arrived(method, route)
     res.once("close", () => {
       const ms = performance.now() - started
-      const route = routeOf(req.url)
-      const method = req.method ?? "GET"
       // a response cut short (the client went away) is logged as such: 499, nginx's word for it
       const status = res.writableFinished ? res.statusCode : 499
       metrics?.request(method, route, status, ms / 1000)
