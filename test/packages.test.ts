@@ -82,3 +82,14 @@ t.test("@convene/core and @convene/http pack, install into a new project and run
   t.same(JSON.parse(withoutHeavy), { plain: "Plain", html: "needs sanitize-html" }, "only an HTML body reaches for sanitize-html")
   for (const m of heavy) renameSync(join(dir, "node_modules", `${m}.away`), join(dir, "node_modules", m))
 })
+
+t.test("the licence is the whole AGPL-3.0 text, at the root and in every package", async (t) => {
+  const root = readFileSync(join(ROOT, "LICENSE"), "utf8")
+  t.match(root, /^GNU AFFERO GENERAL PUBLIC LICENSE\nVersion 3, 19 November 2007\n/, "its title and version")
+  for (const section of ["0. Definitions.", "13. Remote Network Interaction; Use with the GNU General Public License.", "17. Interpretation of Sections 15 and 16.", "END OF TERMS AND CONDITIONS"]) {
+    t.ok(root.includes(section), `it holds "${section}"`)
+  }
+  t.ok(root.length > 30_000, `the whole text (${root.length} characters), not a notice`)
+  for (const p of ["core", "http", "cli"]) t.equal(readFileSync(join(ROOT, "packages", p, "LICENSE"), "utf8"), root, `@convene/${p} ships the same text`)
+  t.equal((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { license: string }).license, "AGPL-3.0-only")
+})
