@@ -367,3 +367,22 @@ t.test("INVITATION_TTL_DAYS sets how long invitations last: the server, the comm
   t.equal((await cli({}, "members", "add", "--group", String(group.id), "--user", String(dee.id), "--pending")).code, 0)
   t.same(lifetimeDays((await s.sql("SELECT created_at, expires_at FROM invitation_tokens WHERE user_id = ?", dee.id))), [30], "unset: 30 days")
 })
+
+t.test("the poll page offers the vote form by the vote rule, not by the poll being open", async (t) => {
+  const { group: adminsVote } = await s.convene.groups.create({ name: "Admins vote", owner: ada.user, settings: { members_can_vote: false } })
+  const mo = await seedUser(s.convene, { name: "Mo", email: "mo@example.org" })
+  await s.convene.members.add({ group: adminsVote, user: mo.user })
+  const poll = ((await A.post("api/b2/polls", { json: { group_id: adminsVote.id, title: "Admins decide", poll_type: "proposal", closing_at: new Date(Date.now() + 86_400_000).toISOString() } })).body as any).polls[0]
+  const b = browser()
+  await b.get("/sign-in")
+  const before = smtp.received.length
+  await b.post("/sign-in", { email: "mo@example.org" })
+  await b.post(linkIn(await mailTo("mo@example.org", before)), {})
+  const page = await b.get(`/p/${poll.key}`)
+  t.equal(page.status, 200, "Mo reads the open poll")
+  t.notMatch(page.html, /action="\/p\/[^"]+\/vote"/, "but is offered no vote form: members do not vote in this group")
+  t.equal((await b.post(`/p/${poll.key}/vote`, { choice: "agree" })).status, 403, "and a vote posted anyway is refused")
+  t.same((await s.sql("SELECT count(*) AS n FROM stances WHERE poll_id = ? AND cast_at IS NOT NULL", poll.id)), [{ n: 0 }], "nothing written")
+  const api = await s.as(mo.apiKey).post("api/b2/stances", { json: { poll_id: poll.id, option_scores: { agree: 1 } } })
+  t.equal(api.statusCode, 403, "the API asks the same rule")
+})

@@ -71,8 +71,11 @@ export const voteRefusal = (access: Access, ctx: TopicContext, p: Poll, ballot: 
   if (p.specified_voters_only) return notVoter
   if (isGuest(ctx.reader)) return null
   if (ctx.group === undefined || !isMember(access, ctx.group.id)) return notVoter
-  return ctx.group.members_can_vote || isAdmin(access, ctx.group.id) ? null : notVoter
+  return canVoteAsMember(ctx.group, isAdmin(access, ctx.group.id)) ? null : notVoter
 }
+
+/** A member votes by membership when the group lets members vote (`members_can_vote`), or when they administer it. */
+export const canVoteAsMember = (group: Pick<Group, "members_can_vote">, admin: boolean): boolean => group.members_can_vote || admin
 
 export const mayVote = (access: Access, ctx: TopicContext, p: Poll, ballot: Stance | undefined): boolean =>
   voteRefusal(access, ctx, p, ballot) === null

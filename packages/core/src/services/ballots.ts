@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import type { Poll } from "../domain/polls.js"
 import type { Group, Id } from "../domain/records.js"
 import { Store } from "../ports/store.js"
+import { canVoteAsMember } from "../rules/polls.js"
 import { nowIso } from "./common.js"
 
 /** Issues one person a ballot in the poll (or restores a revoked one); a live ballot stays as it is. */
@@ -36,7 +37,7 @@ const issueTo = Effect.fnUntraced(function*(poll: Poll, userIds: ReadonlyArray<I
 const votingMembers = (group: Group) =>
   Effect.flatMap(Store, (store) =>
     Effect.map(store.memberships.activeEmails(group.id), (ms) =>
-      ms.filter((m) => group.members_can_vote || m.membership.admin).map((m) => m.membership.user_id)))
+      ms.filter((m) => canVoteAsMember(group, m.membership.admin)).map((m) => m.membership.user_id)))
 
 /** When a poll opens. */
 export const issueBallots = Effect.fnUntraced(function*(poll: Poll, group: Group | undefined) {
@@ -56,7 +57,7 @@ export const ballotsForNewMembers = Effect.fnUntraced(function*(group: Group, us
   const entitled: Array<Id> = []
   for (const id of userIds) {
     const m = yield* store.memberships.activeFor(group.id, id)
-    if (m !== undefined && (group.members_can_vote || m.admin)) entitled.push(id)
+    if (m !== undefined && canVoteAsMember(group, m.admin)) entitled.push(id)
   }
   for (const poll of polls) yield* issueTo(poll, entitled)
 })

@@ -418,7 +418,7 @@ const numberBounds = (p: Poll, optionCount: number) => {
   }
 }
 
-const pollData = (view: Polls.PollView, access: Access) => {
+const pollData = (view: Polls.ShownPoll, access: Access) => {
   const p = view.poll
   const mine = view.my_stance?.cast_at != null ? view.my_stance : undefined
   const ordered = p.shuffle_options ? Rules.shuffledFor(access.user.id, view.options) : view.options
@@ -429,7 +429,8 @@ const pollData = (view: Polls.PollView, access: Access) => {
     state: pollState(p),
     voters: view.voters_count,
     cast: view.cast_count,
-    canVote: Rules.isActive(p),
+    // the vote rule, as the API asks it (open, and this person a voter)
+    canVote: view.vote_refusal === null,
     myVote: mine !== undefined,
     reason: mine?.reason ?? "",
     input,
