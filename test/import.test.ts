@@ -293,6 +293,33 @@ t.test("bad input: a clear error naming the line and table, exit 1, nothing writ
   t.match(missing.stderr, /cannot read/)
 })
 
+t.test("an older export whose standalone poll has votes: Loomio's unnumbered items numbered in their order", async (t) => {
+  // Loomio numbers sequence_id only inside a discussion: a standalone poll's events carry discussion_id and
+  // sequence_id null, and a stance's parent is the poll's created event (Stance#parent_event)
+  const standalone = { discussion_id: null, sequence_id: null, position_key: null }
+  const lines: Array<Line> = [
+    ...loomioExport(),
+    { table: "events", record: { id: 1116, kind: "stance_created", eventable_type: "Stance", eventable_id: 807, user_id: null, parent_id: 1113, ...standalone, created_at: "2024-03-12T12:00:00.000Z" } },
+    { table: "events", record: { id: 1115, kind: "stance_created", eventable_type: "Stance", eventable_id: 806, user_id: null, parent_id: 1113, ...standalone, created_at: "2024-03-11T12:00:00.000Z" } },
+    { table: "events", record: { id: 1114, kind: "stance_created", eventable_type: "Stance", eventable_id: 805, user_id: null, parent_id: 1113, ...standalone, created_at: "2024-03-11T12:00:00.000Z" } },
+    { table: "events", record: { id: 1117, kind: "poll_expired", eventable_type: "Poll", eventable_id: 602, user_id: null, parent_id: null, ...standalone, created_at: "2024-03-14T12:00:00.000Z" } }
+  ]
+  const { filename, file, bo } = await target(t, lines)
+  const r = await runBin(["import", "loomio", file, "--json", "--db", filename])
+  t.equal(r.code, 0, `imported: ${r.stderr}`)
+  t.equal(JSON.parse(r.stdout).imported.topic_items, 15, "the four standalone items too")
+  const ordered = await rows(filename, `SELECT i.id, i.sequence_id, i.kind, i.parent_id, i.itemable_type, i.itemable_id FROM topic_items i
+    JOIN polls p ON p.topic_id = i.topic_id WHERE p.key = 'pMeet001' ORDER BY i.sequence_id`)
+  t.same(ordered.map((i) => [i.sequence_id, i.kind]), [[0, "poll_created"], [1, "stance_created"], [2, "stance_created"], [3, "stance_created"], [4, "poll_expired"]],
+    "numbered after the root by time, then by Loomio's id")
+  const participants = await rows(filename, `SELECT u.email FROM stances s JOIN users u ON u.id = s.participant_id WHERE s.id IN (?, ?, ?)`,
+    ordered[1]!.itemable_id, ordered[2]!.itemable_id, ordered[3]!.itemable_id)
+  t.equal(participants.length, 3, "each vote item points at its stance")
+  const root = ordered[0]!
+  t.same(ordered.slice(1, 4).map((i) => i.parent_id), [root.id, root.id, root.id], "each vote under the poll's created item")
+  void bo
+})
+
 t.test("a failure midway through the writing (the comments refused by the database) rolls every row back", async (t) => {
   const { filename, file } = await target(t, loomioExport())
   // a fault at a known point: the database refuses comments, which are written after people, groups and threads

@@ -572,9 +572,12 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
 
   // thread items: Loomio's order (sequence_id) and tree (parent_id) are kept; depth, positions and keys
   // are derived below from that tree, as convene derives them when it appends an item
-  const topicable = db.prepare(`SELECT topicable_id FROM topics WHERE id = ?`)
+  const topicable = db.prepare(`SELECT topicable_type, topicable_id FROM topics WHERE id = ?`)
   const eventInFile = db.prepare(`SELECT 1 FROM temp.import_lines WHERE tbl IN ('events', 'topic_items') AND old_id = ?`)
   const itemsSeen = new Map<number, { topic: number; parent: number | null; line: number }>()
+  /** the highest sequence_id of each thread so far, and the items Loomio left unnumbered (standalone polls) */
+  const lastSequence = new Map<number, number>()
+  const unnumbered: Array<{ item: Record<string, unknown> & { topic_id: number; created_at: string }; at: { line: number; table: string }; oldId: number }> = []
   for (const e of staged(db, "events", "topic_items")) {
     const r = e.record
     const at = { line: e.line, table: "events" }
@@ -591,12 +594,16 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       : r.discussion_id !== null
       ? (must("discussions", "discussion_id", r.discussion_id, at), topicOf.discussions.get(r.discussion_id)!)
       : derived
-    const isRoot = r.parent_id === null && (r.kind === "new_discussion" || r.kind === "poll_created") &&
-      (topicable.get(topic) as { topicable_id: number | null }).topicable_id === itemable
+    const owner = topicable.get(topic) as { topicable_type: string; topicable_id: number | null }
+    const isRoot = r.parent_id === null && (r.kind === "new_discussion" || r.kind === "poll_created") && owner.topicable_id === itemable
     const sequence = r.sequence_id ?? (isRoot ? 0 : null)
-    if (sequence === null) throw new ImportError("sequence_id is missing (only a thread's first item may omit it)", at.line, at.table)
+    // Loomio numbers sequence_id only inside a discussion: a standalone poll's votes, outcome and closing carry
+    // none, and are numbered below in their order, as Loomio's own backfill of standalone poll items does
+    if (sequence === null && owner.topicable_type !== "Poll") {
+      throw new ImportError("sequence_id is missing (only a thread's first item, or an item of a standalone poll, may omit it)", at.line, at.table)
+    }
     itemsSeen.set(r.id, { topic, parent: r.parent_id, line: e.line })
-    insert("topic_items", {
+    const item = {
       id: ids.map("items").get(r.id),
       topic_id: topic,
       kind: r.kind,
@@ -606,7 +613,18 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       itemable_id: itemable,
       actor_id: who(r.user_id),
       created_at: stampOf(r)
-    }, at)
+    }
+    if (sequence === null) unnumbered.push({ item, at, oldId: r.id })
+    else {
+      insert("topic_items", item, at)
+      lastSequence.set(topic, Math.max(lastSequence.get(topic) ?? 0, sequence))
+    }
+  }
+  unnumbered.sort((a, b) => a.item.created_at.localeCompare(b.item.created_at) || a.oldId - b.oldId)
+  for (const { item, at } of unnumbered) {
+    const next = (lastSequence.get(item.topic_id) ?? 0) + 1
+    lastSequence.set(item.topic_id, next)
+    insert("topic_items", { ...item, sequence_id: next }, at)
   }
   const setParent = db.prepare(`UPDATE topic_items SET parent_id = ? WHERE id = ?`)
   for (const [oldId, item] of itemsSeen) {
