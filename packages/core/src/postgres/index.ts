@@ -1,20 +1,9 @@
 import { Effect } from "effect"
 import type { StoreService } from "../ports/store.js"
 import { makePgRunner, makePool, migratePg } from "./db.js"
-import { makePollOptionsRepo, makePollsRepo, makeStancesRepo, makeOutcomesRepo } from "./polls.js"
-import { makeChatbotsRepo, makeDeliveriesRepo, makeEventsRepo, makeMailRepo, makePeopleRepos } from "./outboxes.js"
+import { makeRepositories } from "../store/index.js"
+import { pgClient } from "./client.js"
 import { makeReportsRepo, makeSearchRepo } from "./reading.js"
-import {
-  makeCommentsRepo,
-  makeDiscussionsRepo,
-  makeGroupsRepo,
-  makeItemsRepo,
-  makeMembershipsRepo,
-  makeReactionsRepo,
-  makeReadersRepo,
-  makeTopicsRepo,
-  makeUsersRepo
-} from "./records.js"
 
 export { isPostgresUrl, PgDatabaseError } from "./db.js"
 
@@ -42,24 +31,7 @@ export const makePgStore = async (url: string, options: PgStoreOptions = {}): Pr
   return {
     transaction: q.transaction,
     ping: Effect.catchAllDefect(Effect.map(q.get<{ ok: number }>("SELECT 1 AS ok"), (r) => r?.ok === 1), () => Effect.succeed(false)),
-    users: makeUsersRepo(q),
-    groups: makeGroupsRepo(q),
-    memberships: makeMembershipsRepo(q),
-    mail: makeMailRepo(q),
-    ...makePeopleRepos(q),
-    topics: makeTopicsRepo(q),
-    discussions: makeDiscussionsRepo(q),
-    comments: makeCommentsRepo(q),
-    items: makeItemsRepo(q),
-    reactions: makeReactionsRepo(q),
-    readers: makeReadersRepo(q),
-    chatbots: makeChatbotsRepo(q),
-    events: makeEventsRepo(q),
-    deliveries: makeDeliveriesRepo(q),
-    polls: makePollsRepo(q),
-    pollOptions: makePollOptionsRepo(q),
-    stances: makeStancesRepo(q),
-    outcomes: makeOutcomesRepo(q),
+    ...makeRepositories(pgClient(q)),
     search: makeSearchRepo(q),
     reports: makeReportsRepo(q),
     close: () => q.close()

@@ -13,7 +13,7 @@ import { type ActivitySource, ACTIVITY_SOURCES, DAY_KINDS, personActivity, repor
 import { bool } from "../sql/rows.js"
 import { searchBindings, searchSql, SNIPPET_WORDS, toHit } from "../sql/search.js"
 import type { PgRunner } from "./db.js"
-import { PG_IDS } from "./records.js"
+import { PG_IDS } from "./dialect.js"
 
 /**
  * A term as tsquery text: its letters and digits as the parser splits them (every piece must match), each a

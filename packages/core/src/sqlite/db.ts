@@ -170,12 +170,12 @@ export interface Runner {
    * A read whose answer is kept, under `key`, for the rest of the turn's shared snapshot (below): a second
    * read of the same row in the turn would give the same answer. Inside a transaction it simply reads.
    */
-  readonly readKept: <A>(key: string, f: (db: Db, stmt: Stmt) => A) => Effect.Effect<A>
+  readonly keep: <A>(key: string, read: Effect.Effect<A>) => Effect.Effect<A>
   /**
-   * The caches' epochs (caches.ts) as the connection `db` sees them: inside the turn's shared snapshot,
-   * read once for the snapshot and every cache; elsewhere read each time.
+   * The caches' epochs (store/cache.ts) as the reading connection sees them: inside the turn's shared snapshot,
+   * read once for the snapshot and every cache. Undefined inside a write transaction.
    */
-  readonly epochs: (db: Db, stmt: Stmt) => ReadonlyMap<string, number>
+  readonly cacheEpochs: Effect.Effect<ReadonlyMap<string, number> | undefined>
   /** A write: only inside a transaction (a write outside one is a programming error). */
   readonly write: <A>(f: (db: Db, stmt: Stmt) => A) => Effect.Effect<A>
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
@@ -233,21 +233,27 @@ export const makeRunner = (conns: Connections): Runner => {
 
   const read: Runner["read"] = (f) => Effect.withFiberRuntime((fiber) => Effect.succeed(onConnection(fiber, f)))
 
-  const readKept: Runner["readKept"] = (key, f) =>
+  const keep: Runner["keep"] = (key, effect) =>
     Effect.withFiberRuntime((fiber) => {
       // inside a transaction, or on an in-memory database (no snapshot apart from its writes), nothing is kept
-      if (fiber.getFiberRef(inTransaction) || !shared) return Effect.succeed(onConnection(fiber, f))
-      if (!kept.has(key)) kept.set(key, f(readConnection(), readStmt))
-      return Effect.succeed(kept.get(key) as ReturnType<typeof f>)
+      if (fiber.getFiberRef(inTransaction) || !shared) return effect
+      if (kept.has(key)) return Effect.succeed(kept.get(key) as Effect.Effect.Success<typeof effect>)
+      // the snapshot begins before the read, so that what is kept ends with it
+      readConnection()
+      return Effect.tap(effect, (value) => void kept.set(key, value))
     })
 
-  const epochs: Runner["epochs"] = (db, s) => {
-    const load = () => new Map((s(`SELECT name, value FROM cache_epochs`).all() as Array<{ name: string; value: number }>).map((r) => [r.name, r.value]))
-    // kept with the snapshot's other rows (readKept), so it ends with them
-    if (!(shared && snapshot && db === conns.read)) return load()
-    if (!kept.has("cache_epochs")) kept.set("cache_epochs", load())
-    return kept.get("cache_epochs") as ReadonlyMap<string, number>
-  }
+  const loadEpochs = (s: Stmt) =>
+    new Map((s(`SELECT name, value FROM cache_epochs`).all() as Array<{ name: string; value: number }>).map((r) => [r.name, r.value]))
+  const cacheEpochs: Runner["cacheEpochs"] = Effect.withFiberRuntime((fiber) => {
+    // a write transaction's uncommitted rows are not what a cache follows
+    if (fiber.getFiberRef(inTransaction)) return Effect.succeed(undefined)
+    readConnection()
+    // kept with the snapshot's other rows, so it ends with them
+    if (!(shared && snapshot)) return Effect.succeed(loadEpochs(readStmt))
+    if (!kept.has("cache_epochs")) kept.set("cache_epochs", loadEpochs(readStmt))
+    return Effect.succeed(kept.get("cache_epochs") as ReadonlyMap<string, number>)
+  })
 
   // one step of the fiber per write, as a read
   const write: Runner["write"] = (f) =>
@@ -382,8 +388,8 @@ export const makeRunner = (conns: Connections): Runner => {
 
   return {
     read,
-    readKept,
-    epochs,
+    keep,
+    cacheEpochs,
     write,
     transaction,
     inTransaction: FiberRef.get(inTransaction),

@@ -5,7 +5,7 @@ import { ACTIVITY_SOURCES, DAY_KINDS, personActivity, reportSql } from "../sql/r
 import { bool } from "../sql/rows.js"
 import type { Stmt } from "./db.js"
 import type { Offloader } from "./offload.js"
-import { SQLITE_IDS } from "./topics.js"
+import { SQLITE_IDS } from "./dialect.js"
 
 const SQL = reportSql(SQLITE_IDS, "json_each(t.tags) j")
 

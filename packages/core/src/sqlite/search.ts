@@ -5,7 +5,7 @@ import { matchExpression, trigramExpression } from "../rules/search.js"
 import { searchBindings, searchSql, SNIPPET_WORDS, toHit } from "../sql/search.js"
 import type { Stmt } from "./db.js"
 import type { Offloader } from "./offload.js"
-import { SQLITE_IDS } from "./topics.js"
+import { SQLITE_IDS } from "./dialect.js"
 
 /** FTS5: the porter-stemmed index of the documents, its snippet() and rank. */
 const findSql = searchSql({

@@ -1,0 +1,72 @@
+/**
+ * The small client both stores implement, and over which every repository is written once (store/*.ts). A
+ * statement is written with `?` placeholders (values in order) or `@name` ones (one object of values); both
+ * adapters take both. What the engines do differently is here as named values (`ids`, `dialect`), never as a
+ * second copy of a repository.
+ */
+import type { Effect } from "effect"
+import type { IdList } from "../sql/scope.js"
+
+export type Row = Record<string, unknown>
+
+/** A statement's values: in order for `?`, or one object for `@name`. */
+export type Params = ReadonlyArray<unknown> | Readonly<Record<string, unknown>>
+
+export interface RunResult<T = Row> {
+  /** what a RETURNING clause answered (empty without one) */
+  readonly rows: ReadonlyArray<T>
+  readonly changes: number
+}
+
+/** Statements that say the same thing in each engine's words. */
+export interface Dialect {
+  /** how a bound list is asked for (`column IN list`) and bound: a JSON array read by json_each, or an array */
+  readonly ids: IdList
+  /** `FOR UPDATE SKIP LOCKED` where the engine has it (servers sharing a database claim different rows); else "" */
+  readonly skipLocked: string
+  /** whether a chatbot's JSON list of event kinds holds the bound kind */
+  readonly eventKindIn: (column: string, param: string) => string
+  /** the larger of two values of a row (`max(a, b)`, `GREATEST(a, b)`) */
+  readonly greater: (a: string, b: string) => string
+  /** whether the engine joins LATERAL: every option's first voters in one statement, else one statement an option */
+  readonly lateral: boolean
+  /**
+   * The WHERE clause of a person's live ballots in a list of polls, written so that the engine walks the
+   * (poll, participant) index poll by poll rather than every ballot the person holds in any poll.
+   */
+  readonly ballotsOf: (pollsParam: string, userParam: string) => string
+}
+
+export interface SqlClient {
+  /** The first row (mapped by `map`), or undefined: inside a transaction on its connection, else on a reading one. */
+  readonly get: <A = Row>(sql: string, params?: Params, map?: (row: Row) => A) => Effect.Effect<A | undefined>
+  /** Every row, mapped by `map`. */
+  readonly all: <A = Row>(sql: string, params?: Params, map?: (row: Row) => A) => Effect.Effect<Array<A>>
+  /** A write, only inside a transaction (outside one it is a programming error). */
+  readonly run: <T = Row>(sql: string, params?: Params) => Effect.Effect<RunResult<T>>
+  /**
+   * A read whose answer is kept, under `key`, while the reading snapshot lasts (SQLite shares one per turn of
+   * the event loop): the same row read twice in a request is read once. Elsewhere, and inside a transaction, it
+   * reads.
+   */
+  readonly kept: <A>(key: string, read: Effect.Effect<A>) => Effect.Effect<A>
+  /**
+   * The caches' epochs (store/cache.ts) as the reading connection sees them now; undefined where nothing may be
+   * cached: inside a write transaction (its uncommitted rows are not what a cache follows), or a store whose
+   * schema keeps no epochs.
+   */
+  readonly epochs: Effect.Effect<ReadonlyMap<string, number> | undefined>
+  readonly dialect: Dialect
+}
+
+/** `SET a = @a, b = @b` for a patch object (keys come from typed code, never from input). */
+export const setClause = (patch: Readonly<Record<string, unknown>>) => Object.keys(patch).map((k) => `${k} = @${k}`).join(", ")
+
+/** Inserts a row object (its keys come from typed code, never from input), answering `returning`. */
+export const insertRow = <T = Row>(c: SqlClient, table: string, row: Readonly<Record<string, unknown>>, returning = "*") => {
+  const cols = Object.keys(row)
+  return c.run<T>(`INSERT INTO ${table} (${cols.join(", ")}) VALUES (${cols.map((col) => "@" + col).join(", ")}) RETURNING ${returning}`, row)
+}
+
+/** The first row a RETURNING clause answered. */
+export const returned = <T>(r: RunResult<T>): T => r.rows[0]!

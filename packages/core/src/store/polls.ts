@@ -1,0 +1,189 @@
+/** Polls, their options, ballots (stances with their choices) and outcomes; the results are counters kept by triggers. */
+import { Effect } from "effect"
+import type { PollOption } from "../domain/polls.js"
+import type { Id } from "../domain/records.js"
+import type { OutcomesRepo, PollOptionsRepo, PollsRepo, PollStatus, StancesRepo } from "../ports/polls.js"
+import { type OptionTally, VOTER_NAMES } from "../rules/pollTypes.js"
+import { type ChoiceRow, pollsInGroupSql, SELECT_POLL, type StanceRow, toOutcome, toPoll, withChoices } from "../sql/records.js"
+import { fromBools } from "../sql/rows.js"
+import { insertRow, returned, setClause, type SqlClient } from "./client.js"
+import { topicScope } from "./threads.js"
+
+export const makePollsRepo = (c: SqlClient): PollsRepo => {
+  const { ids } = c.dialect
+  const scope = topicScope(ids)
+  const inGroupSql = (status: PollStatus) => pollsInGroupSql(status, scope.where)
+  return {
+    byId: (id) => c.get(`${SELECT_POLL} WHERE p.id = ?`, [id], toPoll),
+    byKey: (key) => c.get(`${SELECT_POLL} WHERE p.key = ?`, [key], toPoll),
+    byIds: (list) => (list.length === 0 ? Effect.succeed([]) : c.all(`${SELECT_POLL} WHERE ${ids.has("p.id", "ids")} ORDER BY p.id`, { ids: ids.bind(list) }, toPoll)),
+    ofTopics: (topicIds) =>
+      topicIds.length === 0
+        ? Effect.succeed([])
+        : c.all(`${SELECT_POLL} WHERE ${ids.has("p.topic_id", "ids")} AND p.discarded_at IS NULL ORDER BY p.id`, { ids: ids.bind(topicIds) }, toPoll),
+    inGroup: (visible, groupId, status, page) =>
+      c.all(`SELECT p.*, t.group_id AS group_id ${inGroupSql(status)} ORDER BY p.created_at DESC, p.id DESC LIMIT @limit OFFSET @offset`,
+        { ...scope.params(visible, { groupId }), limit: page.limit, offset: page.offset }, toPoll),
+    countInGroup: (visible, groupId, status) =>
+      Effect.map(c.get(`SELECT count(*) AS n ${inGroupSql(status)}`, scope.params(visible, { groupId })), (r) => Number(r!.n)),
+    insert: (p) =>
+      Effect.flatMap(insertRow<{ id: Id }>(c, "polls", fromBools({ ...p, updated_at: p.created_at }), "id"), (r) =>
+        Effect.map(c.get(`${SELECT_POLL} WHERE p.id = ?`, [returned(r).id], toPoll), (poll) => poll!)),
+    update: (id, patch) => {
+      const row = fromBools(patch)
+      return Effect.asVoid(c.run(`UPDATE polls SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
+    },
+    openInGroup: (groupId) =>
+      c.all(`${SELECT_POLL} WHERE t.group_id = ? AND p.opened_at IS NOT NULL AND p.closed_at IS NULL AND p.discarded_at IS NULL ORDER BY p.id`, [groupId], toPoll),
+    lapsed: (now) =>
+      c.all(`${SELECT_POLL} WHERE p.closed_at IS NULL AND p.opened_at IS NOT NULL AND p.discarded_at IS NULL AND p.closing_at <= ? ORDER BY p.closing_at`, [now], toPoll),
+    closingSoon: (now, until) =>
+      c.all(`${SELECT_POLL} WHERE p.closed_at IS NULL AND p.opened_at IS NOT NULL AND p.discarded_at IS NULL
+             AND p.closing_soon_sent_at IS NULL AND p.closing_at > ? AND p.closing_at <= ? ORDER BY p.closing_at`, [now, until], toPoll)
+  }
+}
+
+export const makePollOptionsRepo = (c: SqlClient): PollOptionsRepo => ({
+  ofPolls: (list) =>
+    list.length === 0
+      ? Effect.succeed([])
+      : c.all(`SELECT id, poll_id, name, priority FROM poll_options WHERE ${c.dialect.ids.has("poll_id", "ids")} ORDER BY poll_id, priority`,
+        { ids: c.dialect.ids.bind(list) }, (r) => r as unknown as PollOption),
+  replace: Effect.fnUntraced(function*(pollId, names) {
+    const existing = yield* c.all(`SELECT id, name FROM poll_options WHERE poll_id = ?`, [pollId], (r) => ({ id: Number(r.id), name: r.name as string }))
+    const wanted = new Set(names)
+    for (const o of existing) if (!wanted.has(o.name)) yield* c.run(`DELETE FROM poll_options WHERE id = ?`, [o.id])
+    const have = new Map(existing.map((o) => [o.name, o.id]))
+    for (const [priority, name] of names.entries()) {
+      const id = have.get(name)
+      if (id === undefined) yield* c.run(`INSERT INTO poll_options (poll_id, name, priority) VALUES (?, ?, ?)`, [pollId, name, priority])
+      else yield* c.run(`UPDATE poll_options SET priority = ? WHERE id = ?`, [priority, id])
+    }
+  })
+})
+
+type TallyRow = { poll_id: Id; poll_type: string; voters_count: number; cast_count: number; option_id: Id | null } & Omit<OptionTally, "option_id" | "voter_ids">
+
+export const makeStancesRepo = (c: SqlClient): StancesRepo => {
+  const { ids } = c.dialect
+  const load = (where: string, params: Record<string, unknown>) =>
+    Effect.flatMap(c.all(`SELECT * FROM stances WHERE ${where} ORDER BY id`, params, (r) => r as unknown as StanceRow), (rows) =>
+      rows.length === 0
+        ? Effect.succeed([])
+        : Effect.map(
+          c.all(`SELECT stance_id, poll_option_id, score FROM stance_choices WHERE ${ids.has("stance_id", "ids")} ORDER BY poll_option_id`,
+            { ids: ids.bind(rows.map((r) => r.id)) }, (r) => r as unknown as ChoiceRow),
+          (choices) => withChoices(rows, choices)
+        ))
+  const writeChoices = Effect.fnUntraced(function*(stanceId: Id, choices: ReadonlyMap<Id, number>) {
+    yield* c.run(`DELETE FROM stance_choices WHERE stance_id = ?`, [stanceId])
+    if (choices.size === 0) return
+    // one statement for the ballot's choices (its text differs only by how many there are)
+    yield* c.run(`INSERT INTO stance_choices (stance_id, poll_option_id, score) VALUES ${[...choices.keys()].map(() => "(?, ?, ?)").join(", ")}`,
+      [...choices].flatMap(([optionId, score]) => [stanceId, optionId, score]))
+  })
+  /** The first few counted voters of each option (the voters a result names). */
+  const firstVoters = (rows: ReadonlyArray<TallyRow>): Effect.Effect<ReadonlyMap<Id, ReadonlyArray<Id>>> => {
+    const options = rows.filter((r) => r.option_id !== null && r.voter_count > 0)
+    if (options.length === 0) return Effect.succeed(new Map())
+    const counted = `FROM stance_choices sc JOIN stances st ON st.id = sc.stance_id
+      WHERE sc.poll_option_id = o.id AND sc.counted = 1 AND (sc.score > 0 OR o.meeting = 1) ORDER BY sc.stance_id LIMIT ${VOTER_NAMES}`
+    const named = new Map<Id, Array<Id>>()
+    const add = (option: Id, voter: Id) => {
+      const list = named.get(option)
+      if (list === undefined) named.set(option, [voter])
+      else list.push(voter)
+    }
+    if (c.dialect.lateral) {
+      // every option's in one statement
+      return Effect.map(
+        c.all(`SELECT o.id AS option_id, v.participant_id FROM (SELECT po.id, CASE WHEN p.poll_type = 'meeting' THEN 1 ELSE 0 END AS meeting
+                 FROM poll_options po JOIN polls p ON p.id = po.poll_id WHERE ${ids.has("po.id", "ids")}) o
+               CROSS JOIN LATERAL (SELECT st.participant_id ${counted}) v`, { ids: ids.bind(options.map((r) => r.option_id!)) }),
+        (voters) => {
+          for (const v of voters) add(Number(v.option_id), Number(v.participant_id))
+          return named
+        }
+      )
+    }
+    // option by option, each through the counted-choices index
+    return Effect.as(
+      Effect.forEach(options, (r) =>
+        Effect.map(
+          c.all(`SELECT st.participant_id FROM stance_choices sc JOIN stances st ON st.id = sc.stance_id
+                 WHERE sc.poll_option_id = @option AND sc.counted = 1 AND (sc.score > 0 OR @meeting = 1) ORDER BY sc.stance_id LIMIT ${VOTER_NAMES}`,
+            { option: r.option_id, meeting: r.poll_type === "meeting" ? 1 : 0 }, (v) => Number(v.participant_id)),
+          (voters) => voters.forEach((v) => add(r.option_id!, v))
+        ), { discard: true }),
+      named
+    )
+  }
+  return {
+    byId: (id) => Effect.map(load("id = @id", { id }), (r) => r[0]),
+    byIds: (list) => load(ids.has("id", "ids"), { ids: ids.bind(list) }),
+    latestOf: (pollIds) => load(`${ids.has("poll_id", "ids")} AND latest = 1 AND revoked_at IS NULL`, { ids: ids.bind(pollIds) }),
+    tallies: Effect.fnUntraced(function*(pollIds) {
+      const out = new Map<Id, { voters_count: number; cast_count: number; options: Array<OptionTally> }>()
+      // one row per option, or one without an option for a poll that has none
+      const rows = yield* c.all(`SELECT p.id AS poll_id, p.poll_type, p.voters_count, p.cast_count, o.id AS option_id, o.total_score AS score,
+          o.voter_count, o.yes_count AS yes, o.maybe_count AS maybe, o.no_count AS no
+          FROM polls p LEFT JOIN poll_options o ON o.poll_id = p.id
+          WHERE ${ids.has("p.id", "ids")} ORDER BY p.id, o.priority`, { ids: ids.bind(pollIds) }, (r) => r as unknown as TallyRow)
+      const named = yield* firstVoters(rows)
+      for (const { poll_id, poll_type: _, voters_count, cast_count, option_id, ...o } of rows) {
+        let tally = out.get(poll_id)
+        if (tally === undefined) out.set(poll_id, (tally = { voters_count, cast_count, options: [] }))
+        if (option_id === null) continue
+        tally.options.push({ ...o, option_id, voter_ids: named.get(option_id) ?? [] })
+      }
+      return out
+    }),
+    mineOf: (pollIds, userId) => load(c.dialect.ballotsOf("polls", "user"), { polls: ids.bind(pollIds), user: userId }),
+    latestFor: (pollId, userId) => Effect.map(load("poll_id = @poll AND participant_id = @user AND latest = 1", { poll: pollId, user: userId }), (r) => r[0]),
+    insert: Effect.fnUntraced(function*(st) {
+      yield* c.run(`UPDATE stances SET latest = 0 WHERE poll_id = ? AND participant_id = ? AND latest = 1`, [st.poll_id, st.participant_id])
+      const inserted = yield* c.run<{ id: Id }>(
+        `INSERT INTO stances (poll_id, participant_id, inviter_id, latest, cast_at, reason, reason_format, created_at, updated_at)
+         VALUES (@poll_id, @participant_id, @inviter_id, 1, @cast_at, @reason, @reason_format, @created_at, @created_at) RETURNING id`,
+        { ...st, choices: undefined }
+      )
+      const id = Number(returned(inserted).id)
+      yield* writeChoices(id, st.choices)
+      // the choices in the order a read gives them (by option id), so the answer equals the next read's
+      const choices = new Map([...st.choices].sort(([a], [b]) => a - b))
+      return { ...st, choices, id, latest: true, revoked_at: null, updated_at: st.created_at }
+    }),
+    update: Effect.fnUntraced(function*(id, patch) {
+      yield* c.run(`UPDATE stances SET cast_at = ?, reason = ?, reason_format = ?, updated_at = ? WHERE id = ?`,
+        [patch.cast_at, patch.reason, patch.reason_format, patch.updated_at, id])
+      yield* writeChoices(id, patch.choices)
+    }),
+    revoke: (id, at, revokerId) => Effect.asVoid(c.run(`UPDATE stances SET revoked_at = ?, revoker_id = ?, updated_at = ? WHERE id = ?`, [at, revokerId, at, id])),
+    unrevoke: (id, at) => Effect.asVoid(c.run(`UPDATE stances SET revoked_at = NULL, revoker_id = NULL, updated_at = ? WHERE id = ?`, [at, id]))
+  }
+}
+
+export const makeOutcomesRepo = (c: SqlClient): OutcomesRepo => {
+  const { ids } = c.dialect
+  return {
+    byId: (id) => c.get(`SELECT * FROM outcomes WHERE id = ?`, [id], toOutcome),
+    byIds: (list) => (list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM outcomes WHERE ${ids.has("id", "ids")}`, { ids: ids.bind(list) }, toOutcome)),
+    latestOf: (pollIds) =>
+      pollIds.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM outcomes WHERE latest = 1 AND ${ids.has("poll_id", "ids")}`, { ids: ids.bind(pollIds) }, toOutcome),
+    insert: Effect.fnUntraced(function*(o) {
+      yield* c.run(`UPDATE outcomes SET latest = 0 WHERE poll_id = ?`, [o.poll_id])
+      return toOutcome(returned(yield* c.run(
+        `INSERT INTO outcomes (poll_id, author_id, statement, statement_format, poll_option_id, review_on, latest, created_at, updated_at)
+         VALUES (@poll_id, @author_id, @statement, @statement_format, @poll_option_id, @review_on, 1, @created_at, @created_at) RETURNING *`,
+        o
+      )))
+    }),
+    update: (id, patch) => {
+      const row = fromBools(patch)
+      return Effect.asVoid(c.run(`UPDATE outcomes SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
+    },
+    reviewDue: (today) =>
+      c.all(`SELECT o.* FROM outcomes o JOIN polls p ON p.id = o.poll_id
+             WHERE o.review_sent_at IS NULL AND o.latest = 1 AND o.review_on IS NOT NULL AND o.review_on <= ? AND p.discarded_at IS NULL`, [today], toOutcome)
+  }
+}

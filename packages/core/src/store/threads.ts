@@ -1,0 +1,131 @@
+/** Threads (topics) and what they hold: discussions, comments, thread items, reactions, readers. */
+import { Effect } from "effect"
+import type { Comment, Discussion, Reaction, ThreadItem, TopicFilter, TopicScope } from "../domain/records.js"
+import type { CommentsRepo, DiscussionsRepo, ItemsRepo, ReactionsRepo, ReadersRepo, TopicsRepo } from "../ports/store.js"
+import { positionSegment, SELECT_COMMENT, toReader, toTopic, topicRow } from "../sql/records.js"
+import { fromBools } from "../sql/rows.js"
+import { type IdList, scopeParams, scopeWhere } from "../sql/scope.js"
+import { insertRow, returned, setClause, type SqlClient } from "./client.js"
+
+const as = <T>() => (row: unknown) => row as T
+
+/** The visible-threads clause (rules/topics.ts TopicScope) in a dialect, and its values. */
+export const topicScope = (ids: IdList) => ({
+  where: (filter: TopicFilter) => scopeWhere(filter, ids),
+  params: (scope: TopicScope, filter: TopicFilter) => scopeParams(scope, filter, ids)
+})
+
+export const makeTopicsRepo = (c: SqlClient): TopicsRepo => {
+  const { ids } = c.dialect
+  const { where, params } = topicScope(ids)
+  return {
+    byId: (id) => c.get(`SELECT * FROM topics WHERE id = ?`, [id], toTopic),
+    byIds: (list) => (list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM topics WHERE ${ids.has("id", "ids")}`, { ids: ids.bind(list) }, toTopic)),
+    visible: (scope, filter, page) =>
+      c.all(`SELECT t.* ${where(filter)} ORDER BY t.last_activity_at DESC, t.id DESC LIMIT @limit OFFSET @offset`,
+        { ...params(scope, filter), limit: page.limit, offset: page.offset }, toTopic),
+    countVisible: (scope, filter) => Effect.map(c.get(`SELECT count(*) AS n ${where(filter)}`, params(scope, filter)), (r) => Number(r!.n)),
+    insert: (t) => Effect.map(insertRow(c, "topics", topicRow({ ...t, updated_at: t.created_at })), (r) => toTopic(r.rows[0])),
+    update: (id, patch) => {
+      const row = topicRow(patch)
+      return Effect.asVoid(c.run(`UPDATE topics SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
+    }
+  }
+}
+
+export const makeDiscussionsRepo = (c: SqlClient): DiscussionsRepo => {
+  const { ids } = c.dialect
+  return {
+    byId: (id) => c.get(`SELECT * FROM discussions WHERE id = ?`, [id], as<Discussion>()),
+    byKey: (key) => c.get(`SELECT * FROM discussions WHERE key = ?`, [key], as<Discussion>()),
+    byTopicIds: (list) =>
+      list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM discussions WHERE ${ids.has("topic_id", "ids")}`, { ids: ids.bind(list) }, as<Discussion>()),
+    insert: (d) =>
+      Effect.map(
+        c.run<Discussion>(`INSERT INTO discussions (key, topic_id, author_id, title, description, description_format, created_at, updated_at)
+               VALUES (@key, @topic_id, @author_id, @title, @description, @description_format, @created_at, @created_at) RETURNING *`, d),
+        returned
+      ),
+    update: (id, patch) => Effect.asVoid(c.run(`UPDATE discussions SET ${setClause(patch)} WHERE id = @id`, { ...patch, id }))
+  }
+}
+
+export const makeCommentsRepo = (c: SqlClient): CommentsRepo => {
+  const { ids } = c.dialect
+  return {
+    byId: (id) => c.get(`${SELECT_COMMENT} WHERE c.id = ?`, [id], as<Comment>()),
+    byIds: (list) =>
+      list.length === 0 ? Effect.succeed([]) : c.all(`${SELECT_COMMENT} WHERE ${ids.has("c.id", "ids")} ORDER BY c.id`, { ids: ids.bind(list) }, as<Comment>()),
+    // the row answers with its thread (read through the discussion): one statement
+    insert: (comment) =>
+      Effect.map(
+        c.run<Comment>(`INSERT INTO comments (discussion_id, parent_id, author_id, body, body_format, created_at, updated_at)
+               VALUES (@discussion_id, @parent_id, @author_id, @body, @body_format, @created_at, @created_at)
+               RETURNING *, (SELECT d.topic_id FROM discussions d WHERE d.id = comments.discussion_id) AS topic_id`, comment),
+        returned
+      ),
+    update: (id, patch) => Effect.asVoid(c.run(`UPDATE comments SET ${setClause(patch)} WHERE id = @id`, { ...patch, id }))
+  }
+}
+
+export const makeItemsRepo = (c: SqlClient): ItemsRepo => ({
+  ofTopic: (topicId) => c.all(`SELECT * FROM topic_items WHERE topic_id = ? ORDER BY sequence_id`, [topicId], as<ThreadItem>()),
+  byId: (id) => c.get(`SELECT * FROM topic_items WHERE id = ?`, [id], as<ThreadItem>()),
+  byItemable: (type, id) =>
+    c.get(`SELECT * FROM topic_items WHERE itemable_type = ? AND itemable_id = ? ORDER BY id LIMIT 1`, [type, id], as<ThreadItem>()),
+  append: Effect.fnUntraced(function*({ parent, root, ...item }) {
+    // the thread's row first: writers appending to one thread (on any server) take their sequence ids in turn
+    yield* c.run(`UPDATE topics SET items_count = items_count + 1 WHERE id = ?`, [item.topic_id])
+    const sequence_id = root
+      ? 0
+      : Number((yield* c.get(`SELECT coalesce(max(sequence_id), 0) + 1 AS n FROM topic_items WHERE topic_id = ?`, [item.topic_id]))!.n)
+    let position = 0
+    let position_key: string | null = null
+    if (parent !== null) {
+      position = Number(returned(yield* c.run<{ child_count: number }>(`UPDATE topic_items SET child_count = child_count + 1 WHERE id = ? RETURNING child_count`, [parent.id]))
+        .child_count)
+      position_key = parent.position_key === null ? positionSegment(position) : `${parent.position_key}-${positionSegment(position)}`
+    }
+    return returned(yield* c.run<ThreadItem>(
+      `INSERT INTO topic_items (topic_id, kind, sequence_id, parent_id, depth, position, position_key, itemable_type, itemable_id, actor_id, created_at)
+       VALUES (@topic_id, @kind, @sequence_id, @parent_id, @depth, @position, @position_key, @itemable_type, @itemable_id, @actor_id, @created_at) RETURNING *`,
+      { ...item, sequence_id, parent_id: parent?.id ?? null, depth: parent === null ? 0 : parent.depth + 1, position, position_key }
+    ))
+  })
+})
+
+export const makeReactionsRepo = (c: SqlClient): ReactionsRepo => {
+  const { ids } = c.dialect
+  return {
+    byId: (id) => c.get(`SELECT * FROM reactions WHERE id = ?`, [id], as<Reaction>()),
+    ofTopic: (topicId) => c.all(`SELECT * FROM reactions WHERE topic_id = ? ORDER BY id`, [topicId], as<Reaction>()),
+    ofReactables: (type, list) =>
+      list.length === 0
+        ? Effect.succeed([])
+        : c.all(`SELECT * FROM reactions WHERE reactable_type = @type AND ${ids.has("reactable_id", "ids")} ORDER BY id`, { type, ids: ids.bind(list) }, as<Reaction>()),
+    find: (r) =>
+      c.get(`SELECT * FROM reactions WHERE reactable_type = ? AND reactable_id = ? AND user_id = ? AND reaction = ?`,
+        [r.reactable_type, r.reactable_id, r.user_id, r.reaction], as<Reaction>()),
+    insert: (r) =>
+      Effect.map(
+        c.run<{ id: number }>(`INSERT INTO reactions (topic_id, reactable_type, reactable_id, user_id, reaction, created_at)
+               VALUES (@topic_id, @reactable_type, @reactable_id, @user_id, @reaction, @created_at) RETURNING id`, r),
+        (res) => ({ ...r, id: Number(returned(res).id) })
+      ),
+    delete: (id) => Effect.asVoid(c.run(`DELETE FROM reactions WHERE id = ?`, [id]))
+  }
+}
+
+export const makeReadersRepo = (c: SqlClient): ReadersRepo => ({
+  find: (topicId, userId) => c.get(`SELECT * FROM topic_readers WHERE topic_id = ? AND user_id = ?`, [topicId, userId], toReader),
+  upsert: (r) =>
+    Effect.map(
+      c.run(`INSERT INTO topic_readers (topic_id, user_id, inviter_id, guest, created_at)
+             VALUES (@topic_id, @user_id, @inviter_id, @guest, @created_at)
+             ON CONFLICT (topic_id, user_id) DO UPDATE SET guest = ${c.dialect.greater("topic_readers.guest", "excluded.guest")}, revoked_at = NULL
+             RETURNING *`, fromBools({ ...r })),
+      (res) => toReader(returned(res))
+    ),
+  guestsOf: (topicId) =>
+    c.all(`SELECT user_id FROM topic_readers WHERE topic_id = ? AND guest = 1 AND revoked_at IS NULL`, [topicId], (r) => Number(r.user_id))
+})
