@@ -5,10 +5,10 @@
 import { DatabaseError } from "./ports/store.js"
 import type { DatabaseReport } from "./ports/outbox.js"
 import { isPostgresUrl } from "./postgres/db.js"
-import { exportGroupFromPg, importLoomioExportToPg } from "./postgres/import.js"
+import { exportGroupFromPg, importLoomioExportToPg } from "./transfer/postgres.js"
 import { inspectPgDatabase } from "./postgres/maintenance.js"
-import { exportGroup as exportFromFile, type ExportResult } from "./sqlite/loomio/export.js"
-import { type ImportOptions, type ImportResult, importLoomioExport as importIntoFile } from "./sqlite/loomio/import.js"
+import { exportGroup as exportFromFile, type ExportResult } from "./transfer/loomio/export.js"
+import { type ImportOptions, type ImportResult, importLoomioExport as importIntoFile } from "./transfer/loomio/import.js"
 import { backupDatabase as backupFile, inspectDatabase as inspectFile, restoreDatabase as restoreFile, type RestoreResult } from "./sqlite/maintenance.js"
 
 /** A Loomio group export into the database: all of it, or nothing. */

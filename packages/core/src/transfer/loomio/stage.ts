@@ -7,7 +7,7 @@ import { createReadStream, statSync } from "node:fs"
 import { createInterface } from "node:readline"
 import { Either, ParseResult, Schema } from "effect"
 import { LOOMIO_SKIPPED_TABLES, LOOMIO_TABLES, LoomioLine, type LoomioRecord, type LoomioTable } from "../../domain/loomio.js"
-import type { Db } from "../db.js"
+import type { Db } from "../../sqlite/db.js"
 
 /** A line that cannot be imported: the whole import stops, naming it. */
 export class ImportError extends Error {

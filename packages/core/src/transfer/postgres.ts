@@ -1,6 +1,6 @@
 /**
  * `convene import loomio FILE` into a PostgreSQL database, and `convene export` out of one. Every check, every error naming a line and every
- * derived column are the SQLite importer's (sqlite/loomio/import.ts), run into an empty file of its own; the
+ * derived column are the SQLite importer's (transfer/loomio/import.ts), run into an empty file of its own; the
  * rows it wrote are then copied into the database in one transaction under the write lock, each id moved past
  * the database's own and every reference moved with it. People are matched by e-mail against the database, as
  * the SQLite importer matches them against its file. The triggers count groups, polls and options and index
@@ -13,9 +13,9 @@ import { join } from "node:path"
 import type pg from "pg"
 import { newRecordKey } from "../rules/keys.js"
 import { migrate, openFile } from "../sqlite/db.js"
-import { ExportError, type ExportResult, exportGroup } from "../sqlite/loomio/export.js"
-import { ImportError, type ImportOptions, type ImportResult, importLoomioExport } from "../sqlite/loomio/import.js"
-import { connectTo, makePool, migratePg, PgDatabaseError, WRITE_LOCK } from "./db.js"
+import { ExportError, type ExportResult, exportGroup } from "./loomio/export.js"
+import { ImportError, type ImportOptions, type ImportResult, importLoomioExport } from "./loomio/import.js"
+import { connectTo, makePool, migratePg, PgDatabaseError, WRITE_LOCK } from "../postgres/db.js"
 
 /** What a column refers to: a table, or (polymorphic) a table by the row's type column. */
 type Ref = string | { readonly by: string; readonly tables: Readonly<Record<string, string>> }
@@ -180,7 +180,7 @@ const groupDepths = (staged: Database.Database) => {
 
 /**
  * A group's export from a PostgreSQL database: its rows, read in one snapshot, copied into a temporary SQLite
- * file with their ids, and exported from there by the one exporter (sqlite/loomio/export.ts), so the file is
+ * file with their ids, and exported from there by the one exporter (transfer/loomio/export.ts), so the file is
  * the same as a SQLite install holding the same rows would write. The whole content is copied: simple, and as
  * slow as the database is large.
  */

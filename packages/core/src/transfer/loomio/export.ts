@@ -11,7 +11,7 @@ import { once } from "node:events"
 import { Schema } from "effect"
 import { LOOMIO_TABLES, type LoomioTable } from "../../domain/loomio.js"
 import { BOOLEAN_GROUP_SETTINGS } from "../../domain/records.js"
-import { type Db, migrate, openFile } from "../db.js"
+import { type Db, migrate, openFile } from "../../sqlite/db.js"
 import { bool } from "../../sql/rows.js"
 
 export class ExportError extends Error {

@@ -17,7 +17,7 @@ import { hashApiKey, newApiKey, newRecordKey } from "../../rules/keys.js"
 import { ballotConfig } from "../../rules/pollTypes.js"
 import { privateDefault } from "../../rules/topics.js"
 import { normaliseEmail } from "../../rules/users.js"
-import { type Db, DatabaseError, migrate, openFile } from "../db.js"
+import { type Db, DatabaseError, migrate, openFile } from "../../sqlite/db.js"
 import { deriveThreads, searchInBulk } from "./derive.js"
 import { ImportError, type ImportOptions, type ImportResult, inserter, oldIds, stage, type Staged, staged } from "./stage.js"
 

@@ -3,7 +3,7 @@
  * search index of the imported documents.
  */
 import { ImportError } from "./stage.js"
-import type { Db } from "../db.js"
+import type { Db } from "../../sqlite/db.js"
 
 /**
  * The search vocabulary (migration 011) is kept by a trigger per document that scans the transaction's pending
