@@ -1,7 +1,7 @@
 /**
  * What the serving machinery costs per request (issue: the leanest path that keeps the declarations): a
  * trivial JSON answer served four ways (bench/serving-candidates.js), each in its own process, interleaved
- * rounds of autocannon at 32 connections, medians and ratios to bare node:http. `node bench/serving.js`.
+ * rounds of autocannon at 32 connections, medians and ratios to bare node:http. `node bench/experiments/serving.js`.
  */
 import autocannon from "autocannon"
 import { fork } from "node:child_process"

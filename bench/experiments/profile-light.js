@@ -1,12 +1,12 @@
 /**
  * A CPU profile of the convene server under the light read (GET /api/b2/discussions/{id}, 32 connections):
  * self time by package and the heaviest functions, to see where a request's time goes.
- * `npx tsc -b && node bench/profile-light.js` (BENCH_SECONDS). The profile is left in bench/results/.
+ * `npx tsc -b && node bench/experiments/profile-light.js` (BENCH_SECONDS). The profile is left in bench/results/.
  */
 import autocannon from "autocannon"
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
-import { seedOneThread, startServer, stopServer } from "./harness.js"
+import { seedOneThread, startServer, stopServer } from "../harness.js"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
 const out = join(process.cwd(), "bench/results/profile-light")

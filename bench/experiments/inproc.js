@@ -2,7 +2,7 @@
  * What one request costs the server's own code, without sockets or a load generator: requests are handed
  * straight to the server's request listener (a fake IncomingMessage and ServerResponse), one after another
  * and 32 at a time, in µs per request. Separates the application's cost from node's HTTP and the client's.
- * `npx tsc -b && node bench/inproc.js [PATH]` (default: GET /api/b2/discussions/{id} of the light benchmark).
+ * `npx tsc -b && node bench/experiments/inproc.js [PATH]` (default: GET /api/b2/discussions/{id} of the light benchmark).
  */
 import http from "node:http"
 import { syncBuiltinESMExports } from "node:module"
@@ -14,7 +14,7 @@ http.createServer = (...args) => (server = create(...args))
 syncBuiltinESMExports()
 const { makeConvene } = await import("@convene/core")
 const { startServer } = await import("@convene/http")
-const { median, seedOneThread } = await import("./harness.js")
+const { median, seedOneThread } = await import("../harness.js")
 
 const { filename, apiKey, discussion } = await seedOneThread("inproc", { members: 5 })
 const c = makeConvene({ filename })

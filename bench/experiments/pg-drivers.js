@@ -2,7 +2,7 @@
  * The driver choice for the PostgreSQL store: node-postgres (`pg`, the store's) beside postgres.js on one point
  * read (a discussion by id, a prepared statement), one at a time on one connection, then 32 at once over a pool
  * of 10, on a throw-away cluster (scripts/pg-cluster.mjs). postgres.js is not a dependency of convene:
- * `npm install --no-save postgres@3 && node bench/pg-drivers.js`.
+ * `npm install --no-save postgres@3 && node bench/experiments/pg-drivers.js`.
  */
 import { execFileSync } from "node:child_process"
 import pg from "pg"
