@@ -231,12 +231,12 @@ export const spawnServe = (filename: string, env: Record<string, string> = {}): 
  * followed. `from` is the address the connection comes from (any of 127.0.0.0/8 reaches a server on
  * 127.0.0.1): limits counted per client address see each such person as a client of their own.
  */
-export const browserSession = (url: string, { from }: { from?: string } = {}) => {
+export const browserSession = (url: string, { from, headers: extra = {} }: { from?: string; headers?: Record<string, string> } = {}) => {
   const cookies = new Map<string, string>()
   const send = async (path: string, init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string } = {}) => {
     const res = await got(`${url}${path}`, {
       method: init.method ?? "GET",
-      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; "), ...init.headers },
+      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; "), ...extra, ...init.headers },
       ...(init.body === undefined ? {} : { body: init.body }),
       ...(from === undefined ? {} : { localAddress: from }),
       followRedirect: false,

@@ -24,7 +24,7 @@ import type * as http from "node:http"
 import { middlewareProvides } from "./auth.js"
 import { databaseBusy, errorResponse, internalError, issueMessage } from "./errors.js"
 import { groupHandlers, type HandlerRecorder } from "./group.js"
-import { busyPage } from "./pages/pages.js"
+import { busyPage, tooLargePage } from "./pages/pages.js"
 
 /**
  * The last line of defence: an unknown route is a JSON 404; anything unexpected is logged with the
@@ -224,9 +224,19 @@ export const makeListener = Effect.fnUntraced(function*<R>(app: HttpApp.Default<
   const routes = yield* leanRoutes(groups, runtime.context as Context.Context<never>)
   const failed = (req: http.IncomingMessage) => internalError(String(req.headers["x-request-id"] ?? "unknown"))
 
+  const maxBody = Option.getOrUndefined(yield* HttpIncomingMessage.MaxBodySize)
+
   return ((req, res) => {
     const found = req.method === undefined || req.url === undefined ? undefined : routes.find(req.method, req.url)
-    if (found === undefined) return platform(req, res)
+    if (found === undefined) {
+      // a page's form over the limit is answered 413 before anything reads it: the body is let through unread,
+      // so the answer reaches the browser instead of a reset connection (the API's own reader answers 413 JSON)
+      if (maxBody !== undefined && Number(req.headers["content-length"] ?? 0) > Number(maxBody)) {
+        req.resume()
+        return writeResponse(req, res, tooLargePage())
+      }
+      return platform(req, res)
+    }
     const request = new LeanRequest(req)
     const route = found.handler
     const input = route.decode(request, found.params, found.searchParams)

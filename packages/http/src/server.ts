@@ -120,7 +120,7 @@ export const startServer = (options: ServerOptions): Promise<RunningServer> => {
   const server = http.createServer()
   const telemetry = options.telemetry ?? silentTelemetry()
   // before the application's own listener: the request id exists before anything reads the request
-  observeRequests(server, telemetry)
+  observeRequests(server, telemetry, options.settings.trustedProxies)
   const fiber = Effect.runFork(
     // no tracing spans per request: they cost time on the hot path and nothing consumes them
     Layer.launch(serverLayer({ ...options, telemetry }, server).pipe(HttpMiddleware.withTracerDisabledWhen(() => true))).pipe(withLog(telemetry.log))

@@ -1,3 +1,4 @@
+import type { Rules } from "@convene/core"
 import { Context } from "effect"
 import type { LogLevelName } from "./observe/log.js"
 
@@ -17,6 +18,8 @@ export interface HttpSettings {
   readonly metricsToken?: string
   /** INVITATION_TTL_DAYS: how many days an invitation stays valid; default 30. */
   readonly invitationTtlDays?: number
+  /** CONVENE_TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client; none by default. */
+  readonly trustedProxies?: Rules.TrustedProxies
 }
 
 export class Settings extends Context.Tag("@convene/http/Settings")<Settings, HttpSettings>() {}

@@ -5,7 +5,8 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Context, Effect, Option } from "effect"
+import { Rules } from "@convene/core"
+import { Context, Effect } from "effect"
 import { randomUUID, timingSafeEqual } from "node:crypto"
 import type * as http from "node:http"
 import { Settings } from "../settings.js"
@@ -23,6 +24,23 @@ export class Telemetry extends Context.Tag("@convene/http/Telemetry")<Telemetry,
 
 export const silentTelemetry = (): TelemetryService => ({ log: silentLog() })
 
+/**
+ * Every API answer (decisions §6 "Responses"): never sniffed as another type, never cached (they carry
+ * people's data and keys), and nothing in it may load or frame anything if a browser renders it.
+ */
+const API_HEADERS = [
+  ["x-content-type-options", "nosniff"],
+  ["cache-control", "no-store"],
+  ["content-security-policy", "default-src 'none'; frame-ancestors 'none'"]
+] as const
+const isApi = (url: string | undefined) => url !== undefined && (url.startsWith("/api/") || url === "/healthz" || url.startsWith("/healthz?"))
+
+/** Where the request carries its client's address, as `observeRequests` decided it (whatever the client sent there is replaced). */
+export const CLIENT_HEADER = "x-convene-client"
+
+/** The client's address, as `observeRequests` decided it. */
+export const clientOf = (headers: Readonly<Record<string, string | undefined>>): string => headers[CLIENT_HEADER] ?? "unknown"
+
 /** An X-Request-Id a client may choose: at most 128 characters that are safe in a log line and a header. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/
 
@@ -34,7 +52,7 @@ const requestIdOf = (sent: string | Array<string> | undefined): string =>
  * response carries, and when the response is done logs one line and counts it. Only the route template is
  * recorded, never the URL, its query, headers or body.
  */
-export const observeRequests = (server: http.Server, telemetry: TelemetryService, routeOf: RouteOf = routeMatcher()) => {
+export const observeRequests = (server: http.Server, telemetry: TelemetryService, proxies: Rules.TrustedProxies = [], routeOf: RouteOf = routeMatcher()) => {
   const { log, metrics } = telemetry
   const logging = log.isLevelEnabled("info")
   server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -42,6 +60,10 @@ export const observeRequests = (server: http.Server, telemetry: TelemetryService
     // the application reads it from here (an unexpected failure is logged under the same id)
     req.headers["x-request-id"] = id
     res.setHeader("x-request-id", id)
+    // who the client is, decided once (behind trusted proxies, from X-Forwarded-For): limits, logs and /metrics read it
+    const client = Rules.clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], proxies)
+    req.headers[CLIENT_HEADER] = client
+    if (isApi(req.url)) for (const [name, value] of API_HEADERS) res.setHeader(name, value)
     if (!logging && metrics === undefined) return
     const started = performance.now()
     const route = routeOf(req.url)
@@ -52,7 +74,7 @@ export const observeRequests = (server: http.Server, telemetry: TelemetryService
       // a response cut short (the client went away) is logged as such: 499, nginx's word for it
       const status = res.writableFinished ? res.statusCode : 499
       metrics?.request(method, route, status, ms / 1000)
-      if (logging) log.info({ req_id: id, method, route, status, ms: Math.round(ms * 10) / 10 }, "request")
+      if (logging) log.info({ req_id: id, method, route, status, ms: Math.round(ms * 10) / 10, client }, "request")
     })
   })
 }
@@ -76,7 +98,7 @@ export const MetricsLive = HttpApiBuilder.Router.use((router) =>
       const metrics = telemetry.metrics
       if (metrics === undefined) return HttpServerResponse.unsafeJson({ error: "Not found" }, { status: 404 })
       const request = yield* HttpServerRequest.HttpServerRequest
-      if (!metricsAllowed(Option.getOrUndefined(request.remoteAddress), request.headers.authorization, metricsToken)) return HttpServerResponse.unsafeJson({ error: "Forbidden" }, { status: 403 })
+      if (!metricsAllowed(clientOf(request.headers), request.headers.authorization, metricsToken)) return HttpServerResponse.unsafeJson({ error: "Forbidden" }, { status: 403 })
       const text = yield* Effect.promise(() => metrics.registry.metrics())
       return HttpServerResponse.text(text, { contentType: metrics.registry.contentType, headers: { "cache-control": "no-store" } })
     }))

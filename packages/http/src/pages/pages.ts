@@ -14,6 +14,7 @@ import * as UrlParams from "@effect/platform/UrlParams"
 import { type Access, Discussions, Groups, loadAccess, People, type Poll, Polls, Rules, Stances, Store, Threads, type User, Users } from "@convene/core"
 import { Effect, Option } from "effect"
 import { randomBytes, timingSafeEqual } from "node:crypto"
+import { clientOf } from "../observe/telemetry.js"
 import { Settings } from "../settings.js"
 import { render, STYLESHEET } from "./templates.js"
 
@@ -38,6 +39,18 @@ export const busyPage = () =>
       csrf: ""
     }),
     { status: 503, contentType: "text/html; charset=utf-8", headers: { ...SECURITY_HEADERS, "retry-after": "5" } }
+  )
+
+/** A form whose body is over the server's limit (a page route): a page that says so, never a reset connection. */
+export const tooLargePage = () =>
+  HttpServerResponse.text(
+    render("@layout", {
+      title: "Too large",
+      body: render("@message", { text: "What you sent is larger than this server accepts. Nothing was changed; go back and send less." }),
+      signedIn: false,
+      csrf: ""
+    }),
+    { status: 413, contentType: "text/html; charset=utf-8", headers: { ...SECURITY_HEADERS, connection: "close" } }
   )
 
 interface Page {
@@ -117,7 +130,8 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
 
     const seeOther = (location: string) => HttpServerResponse.empty({ status: 303, headers: { location, ...SECURITY_HEADERS } })
 
-    const ipOf = (request: HttpServerRequest.HttpServerRequest) => Option.getOrElse(request.remoteAddress, () => "unknown")
+    // the client behind any trusted proxy (observe/telemetry.ts), an IPv6 client by its /64
+    const ipOf = (request: HttpServerRequest.HttpServerRequest) => Rules.clientLimitKey(clientOf(request.headers))
 
     const tooMany = (request: HttpServerRequest.HttpServerRequest, e: { message: string; retryAfter: number }) =>
       respond(request, undefined, { ...message("Please wait", e.message, 429), headers: { "retry-after": String(e.retryAfter) } })
