@@ -4,7 +4,7 @@
  * headers that keep auto-replies away, the sender shown as "<actor> via convene".
  */
 import type { MailMessage } from "../domain/records.js"
-import { markdownToHtml } from "./markdown.js"
+import { mailMarkdownToHtml } from "./markdown.js"
 
 /** Notifications can be unsubscribed from (per group); invitations and sign-in codes cannot. */
 const NOTIFICATIONS = new Set(["new_discussion", "discussion_edited", "comment_replied_to", "poll_created", "poll_closing_soon", "outcome_review_due"])
@@ -62,7 +62,7 @@ export const renderMail = (m: SendableMail, site: MailSite, actorName: string | 
   const button = link === null
     ? ""
     : `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:8px 16px;background:#2d5b8a;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(action)}</a></p>`
-  const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${markdownToHtml(m.body)}${button}` +
+  const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${mailMarkdownToHtml(m.body)}${button}` +
     `<p style="color:#666;font-size:small">${escapeHtml(site.name)}` +
     (unsubscribe === undefined ? "" : ` · <a href="${escapeHtml(unsubscribe)}">Stop these e-mails from this group</a>`) +
     `</p></body></html>`

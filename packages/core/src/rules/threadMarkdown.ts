@@ -9,6 +9,7 @@ import { onFirstUse } from "./lazy.js"
 import type { Outcome, Poll, PollOption, Stance } from "../domain/polls.js"
 import type { BodyFormat, Comment, Discussion, Id, Reaction, ThreadItem, Topic, User } from "../domain/records.js"
 import type { PollResults } from "./pollTypes.js"
+import { plainMarkdown } from "./markdown.js"
 import { displayName } from "./users.js"
 
 /** A poll as the reader may see it: results null while hidden from them (hide_results). */
@@ -60,9 +61,10 @@ const isoSeconds = (iso: string) => iso.replace(/\.\d+Z$/, "Z")
 /** `YYYY-MM-DD HH:MM` in UTC. */
 export const stamp = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`
 
+/** A person's name as the document shows it: plain text, escaped (it never becomes a link, an image or markup). */
 const nameOf = (users: ReadonlyMap<Id, User>, id: Id | null) => {
   const u = id === null ? undefined : users.get(id)
-  return u === undefined ? "Anonymous" : displayName(u)
+  return u === undefined ? "Anonymous" : plainMarkdown(displayName(u))
 }
 
 /** Reactions by record, each record's grouped by reaction in order of first use. */
@@ -153,7 +155,7 @@ const pollBody = (doc: ThreadDocument, section: PollSection): Array<string> => {
   return [
     `- **Status:** ${pollStatus(poll)}`,
     ...(poll.anonymous ? ["- **Anonymous voting:** Yes"] : []),
-    `- **Options:** ${section.options.map((o) => o.name).join("; ")}`,
+    `- **Options:** ${section.options.map((o) => plainMarkdown(o.name)).join("; ")}`,
     ...(details === "" ? [] : ["", ...details.split("\n")]),
     "",
     "### Current results",
@@ -212,9 +214,9 @@ export const renderThreadMarkdown = (doc: ThreadDocument): string => {
     "---"
   ].join("\n")
   const title = discussion !== undefined
-    ? `# Discussion: ${discussion.title} · ${nameOf(doc.users, discussion.author_id)} · ${stamp(discussion.created_at)}` +
+    ? `# Discussion: ${plainMarkdown(discussion.title)} · ${nameOf(doc.users, discussion.author_id)} · ${stamp(discussion.created_at)}` +
       reactionGroups(reactions, "Discussion", discussion.id)
-    : `# Poll: ${ownPoll!.poll.title} · ${nameOf(doc.users, ownPoll!.poll.author_id)} · ${stamp(ownPoll!.poll.created_at)}` +
+    : `# Poll: ${plainMarkdown(ownPoll!.poll.title)} · ${nameOf(doc.users, ownPoll!.poll.author_id)} · ${stamp(ownPoll!.poll.created_at)}` +
       reactionGroups(reactions, "Poll", ownPoll!.poll.id)
   const overview = discussion !== undefined
     ? shiftHeadings(bodyMarkdown(discussion.description, discussion.description_format))
@@ -236,7 +238,7 @@ export const renderThreadMarkdown = (doc: ThreadDocument): string => {
       if (section === undefined) continue
       const p = section.poll
       if (lines.length > 0) lines.push("")
-      lines.push(`## ${POLL_TYPE_NAMES[p.poll_type]}: ${p.title} · ${nameOf(doc.users, p.author_id)} · ${stamp(p.created_at)} · #${item.sequence_id}` +
+      lines.push(`## ${POLL_TYPE_NAMES[p.poll_type]}: ${plainMarkdown(p.title)} · ${nameOf(doc.users, p.author_id)} · ${stamp(p.created_at)} · #${item.sequence_id}` +
         reactionGroups(reactions, "Poll", p.id), "", ...pollBody(doc, section))
       continue
     }

@@ -13,7 +13,7 @@ import { checkEmails, nowIso, type Paged } from "./common.js"
 import { newRecordKey } from "../rules/keys.js"
 import { announce, hasRecipients, recipientsOf, recordItem, rootItem, threadEvent, topicContext } from "./threads/kernel.js"
 import { recordRef } from "../domain/refs.js"
-import { isBlank } from "../rules/values.js"
+import { plainLineErrors } from "../rules/values.js"
 import * as Inputs from "../domain/inputs.js"
 
 /** A discussion as every reader gets it: the record and its thread. */
@@ -102,7 +102,8 @@ export const createDiscussion = Effect.fnUntraced(function*(
     const group = yield* store.groups.byId(input.group_id!)
     if (group === undefined) return yield* notFound(`Group ${input.group_id} not found`)
     if (!canStartDiscussion(access, group)) return yield* forbidden("Not authorized to create Discussion.")
-    if (isBlank(input.title)) return yield* invalid("title", "can't be blank")
+    const titleProblem = plainLineErrors(input.title, true)
+    if (titleProblem !== null) return yield* invalid("title", titleProblem)
     const isPrivate = input.private ?? privateDefault(group)
     const privacy = privacyErrors(group, isPrivate)
     if (privacy !== null) return yield* invalid("private", privacy)
@@ -158,7 +159,8 @@ export const updateDiscussion = Effect.fnUntraced(function*(
     if (input.group_id !== undefined && input.group_id !== topic.group_id) {
       return yield* invalid("group_id", "cannot be changed: moving a discussion to another group is not supported")
     }
-    if (input.title !== undefined && isBlank(input.title)) return yield* invalid("title", "can't be blank")
+    const titleProblem = input.title === undefined ? null : plainLineErrors(input.title, true)
+    if (titleProblem !== null) return yield* invalid("title", titleProblem)
     if (input.private !== undefined && ctx.group !== undefined) {
       const privacy = privacyErrors(ctx.group, input.private)
       if (privacy !== null) return yield* invalid("private", privacy)

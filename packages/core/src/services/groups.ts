@@ -11,6 +11,7 @@ import {
 } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
+import { plainLineErrors } from "../rules/values.js"
 import type { Access } from "../rules/access.js"
 import { canShowGroup } from "../rules/groups.js"
 import { isHandle } from "../rules/users.js"
@@ -124,7 +125,8 @@ export interface NewGroup {
 export const createGroup = Effect.fnUntraced(function*(input: NewGroup): Effect.fn.Return<GroupView, Invalid, Store> {
   const store = yield* Store
   const name = input.name.trim()
-  if (name === "") return yield* invalid("name", "can't be blank")
+  const nameProblem = plainLineErrors(name, true)
+  if (nameProblem !== null) return yield* invalid("name", nameProblem)
   if (input.owner.deactivated_at !== null) return yield* invalid("owner", "is deactivated")
   const settings: GroupSettings = {
     ...DEFAULTS,

@@ -3,6 +3,7 @@ import type { Group, Id, MailMessage, MailStatus, Page, Topic, User } from "../d
 import { Store } from "../ports/store.js"
 import { afterFailure } from "../rules/deliveries.js"
 import { isNotification, type SendableMail } from "../rules/mail.js"
+import { plainMarkdown } from "../rules/markdown.js"
 import { displayName } from "../rules/users.js"
 import { nowIso } from "./common.js"
 import { mintSecrets, recordInvitation } from "./people.js"
@@ -21,7 +22,8 @@ export const recordGroupInvitation = Effect.fnUntraced(function*(group: Group, i
     recipient_user_id: invitee.id,
     recipient_email: invitee.email!,
     subject: `${who} invited you to join ${group.name}`,
-    body: `${who} invited you to join the group "${group.name}".`,
+    // the body is markdown: plain-text names go in escaped (they never become links or images)
+    body: `${plainMarkdown(who)} invited you to join the group "${plainMarkdown(group.name)}".`,
     path: `/g/${group.key}`,
     group_id: group.id,
     actor_id: actor?.id ?? null,
@@ -136,8 +138,10 @@ export const recordThreadMessage = Effect.fnUntraced(function*(recipient: User, 
   // a person who unsubscribed from the group's mail gets no notifications (invitations still come)
   if (m.invitation === undefined && isNotification(m.kind) && m.group !== undefined && (yield* store.mutes.isMuted(recipient.id, m.group.id))) return
   const who = displayName(m.actor)
-  const where = m.group === undefined ? "" : ` in ${m.group.name}`
   const subject = SUBJECTS[m.kind](who, m.title)
+  // the body is markdown: the names, the title and the inviter's message are plain text, escaped
+  const about = SUBJECTS[m.kind](plainMarkdown(who), plainMarkdown(m.title))
+  const where = m.group === undefined ? "" : ` in ${plainMarkdown(m.group.name)}`
   const invitation = m.invitation === undefined
     ? undefined
     : yield* recordInvitation({ kind: m.invitation.kind, user: recipient, inviter: m.actor, group: m.group, topic: m.invitation.topic, message: m.message ?? null })
@@ -147,7 +151,7 @@ export const recordThreadMessage = Effect.fnUntraced(function*(recipient: User, 
     recipient_user_id: recipient.id,
     recipient_email: recipient.email,
     subject,
-    body: `${subject}${where}.` + (m.message ? `\n\n${m.message}` : ""),
+    body: `${about}${where}.` + (m.message ? `\n\n${plainMarkdown(m.message)}` : ""),
     path: m.path,
     group_id: m.group?.id ?? null,
     actor_id: m.actor.id,

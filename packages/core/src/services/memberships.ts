@@ -120,12 +120,10 @@ export const syncMemberships = Effect.fnUntraced(function*(
     }
     const removed: Array<string> = []
     if (removeAbsent) {
-      const now = yield* nowIso
       const gone = new Set(plan.remove)
       for (const { membership, email } of current) {
         if (!gone.has(email)) continue
-        yield* store.memberships.revoke(membership.id, now, access.user.id)
-        yield* revokeBallots(group.id, membership.user_id, access.user.id)
+        yield* revokeMembership(group, membership, access.user.id)
         removed.push(email)
       }
     }
@@ -167,14 +165,25 @@ export const addMember = Effect.fnUntraced(function*(input: NewMember): Effect.f
   }))
 })
 
+/**
+ * A membership ends: the person's ballots in the group's open polls go with it, and so does a pending
+ * invitation's link (it answers 410 from now on: a revoked invitation signs nobody in). Call inside a transaction.
+ */
+const revokeMembership = Effect.fnUntraced(function*(group: Group, m: Membership, revokerId: Id | null) {
+  const store = yield* Store
+  const now = yield* nowIso
+  yield* store.memberships.revoke(m.id, now, revokerId)
+  yield* revokeBallots(group.id, m.user_id, revokerId)
+  yield* store.invitations.supersede(m.user_id, "group", group.id, now)
+})
+
 /** Operator revokes a membership (CLI). */
 export const removeMember = Effect.fnUntraced(function*(group: Group, user: User): Effect.fn.Return<Membership, NotFound, Store> {
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
     const m = yield* store.memberships.activeFor(group.id, user.id)
     if (m === undefined) return yield* notFound(`User ${user.id} is not a member of group ${group.id}`)
-    yield* store.memberships.revoke(m.id, yield* nowIso, null)
-    yield* revokeBallots(group.id, user.id, null)
+    yield* revokeMembership(group, m, null)
     return (yield* store.memberships.byId(m.id))!
   }))
 })

@@ -24,7 +24,7 @@ import {
   SESSION_TTL_MS,
   SIGN_IN_LIMITS
 } from "../rules/people.js"
-import { isBlank } from "../rules/values.js"
+import { plainLineErrors } from "../rules/values.js"
 import { isNotification, type SendableMail } from "../rules/mail.js"
 import { isEmail, normaliseEmail } from "../rules/users.js"
 import { digestsEqual, hashApiKey as sha256 } from "../rules/keys.js"
@@ -96,6 +96,8 @@ export const mintSecrets = Effect.fnUntraced(function*(m: MailMessage): Effect.f
     const code = String(randomInt(100_000, 1_000_000))
     const link = newSecret()
     const salt = newSecret()
+    // a new code ends the person's older codes and links: only the newest mail signs in
+    yield* store.loginCodes.endLive(m.recipient_user_id, iso(now))
     yield* store.loginCodes.insert({
       user_id: m.recipient_user_id,
       code_salt: salt,
@@ -180,12 +182,15 @@ export const acceptInvitation = Effect.fnUntraced(function*(
     if (view.state !== "valid") return yield* Effect.fail<Unusable>({ _tag: "Unusable", state: view.state })
     const now = iso(yield* Clock.currentTimeMillis)
     if (view.invitee.name === null) {
-      if (isBlank(name)) return yield* invalid("name", "can't be blank")
+      const nameProblem = plainLineErrors(name, true)
+      if (nameProblem !== null) return yield* invalid("name", nameProblem)
       yield* store.users.update(view.invitee.id, { name: name!.trim().slice(0, 100), updated_at: now })
     }
     if (view.invitation.kind === "group" && view.group !== undefined) {
       const membership = yield* store.memberships.activeFor(view.group.id, view.invitee.id)
-      if (membership !== undefined && membership.accepted_at === null) yield* store.memberships.accept(membership.id, now)
+      // the membership was revoked since: the invitation went with it, and signs nobody in
+      if (membership === undefined) return yield* Effect.fail<Unusable>({ _tag: "Unusable", state: "expired" })
+      if (membership.accepted_at === null) yield* store.memberships.accept(membership.id, now)
     }
     yield* store.invitations.markUsed(view.invitation.id, now)
     const user = (yield* store.users.byId(view.invitee.id))!
@@ -294,7 +299,8 @@ export const signInWithCode = Effect.fnUntraced(function*(email: string, code: s
       yield* store.loginCodes.countAttempt(live.id)
       return live.attempts + 1 >= MAX_CODE_ATTEMPTS ? { _tag: "dead" } as const : { _tag: "wrong" } as const
     }
-    yield* store.loginCodes.markUsed(live.id, iso(now))
+    // this code is used, and every other live code and link of the person ends with it
+    yield* store.loginCodes.endLive(user.id, iso(now))
     return { _tag: "ok", user, session: yield* startSession(user.id) } as const
   }))
   switch (outcome._tag) {
@@ -316,7 +322,7 @@ export const signInWithLink = Effect.fnUntraced(function*(link: string): Effect.
     if (code === undefined || !codeUsable(code, now)) return yield* forbidden("That sign-in link was used or has expired: ask for a new one")
     const user = yield* store.users.byId(code.user_id)
     if (user === undefined || user.deactivated_at !== null) return yield* forbidden("That sign-in link was used or has expired: ask for a new one")
-    yield* store.loginCodes.markUsed(code.id, iso(now))
+    yield* store.loginCodes.endLive(user.id, iso(now))
     return { user, session: yield* startSession(user.id) }
   }))
 })
@@ -348,6 +354,12 @@ export const sessionUser = Effect.fnUntraced(function*(token: string | undefined
   return user
 })
 
-/** Sign-out ends every session of the person. */
-export const endSessions = (userId: Id): Effect.Effect<void, never, Store> =>
-  Effect.flatMap(Store, (store) => store.transaction(store.sessions.deleteForUser(userId)))
+/**
+ * Ends every way the person is or could be signed in: their sessions, and their live sign-in codes and links.
+ * Sign-out, deactivation and redaction call it (inside their transaction, or in one of its own).
+ */
+export const endSignIns = Effect.fnUntraced(function*(userId: Id): Effect.fn.Return<void, never, Store> {
+  const store = yield* Store
+  const now = iso(yield* Clock.currentTimeMillis)
+  yield* store.transaction(Effect.zipRight(store.sessions.deleteForUser(userId), store.loginCodes.endLive(userId, now)))
+})

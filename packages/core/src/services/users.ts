@@ -6,8 +6,10 @@ import { Effect } from "effect"
 import type { Identity, Page, User } from "../domain/records.js"
 import { type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
+import { plainLineErrors } from "../rules/values.js"
 import { isEmail, isUsername, normaliseEmail } from "../rules/users.js"
 import { nowIso, type Paged } from "./common.js"
+import { endSignIns } from "./people.js"
 import { hashApiKey, newApiKey, sha256 } from "../rules/keys.js"
 
 export type UserRef = { readonly id: number } | { readonly identity_type: string; readonly uid: string }
@@ -62,8 +64,10 @@ const withIdentities = (user: User) =>
   Effect.flatMap(Store, (store) => Effect.map(store.users.identitiesOf([user.id]), (identities) => ({ user, identities })))
 
 /** Checks e-mail and username: format, then uniqueness against other users. */
-const checkUnique = Effect.fnUntraced(function*(patch: { email?: string | null; username?: string | null }, selfId?: number): Effect.fn.Return<void, Invalid, Store> {
+const checkUnique = Effect.fnUntraced(function*(patch: { email?: string | null; username?: string | null; name?: string | null }, selfId?: number): Effect.fn.Return<void, Invalid, Store> {
   const store = yield* Store
+  const nameProblem = plainLineErrors(patch.name, false)
+  if (nameProblem !== null) return yield* invalid("name", nameProblem)
   if (patch.email != null) {
     if (!isEmail(patch.email)) return yield* invalid("email", "is invalid")
     const other = yield* store.users.byEmail(patch.email)
@@ -81,7 +85,7 @@ export const createUser = Effect.fnUntraced(function*(input: NewUser): Effect.fn
   const store = yield* Store
   const email = normaliseEmail(input.email)
   return yield* store.transaction(Effect.gen(function*() {
-    yield* checkUnique({ email, username: input.username ?? null })
+    yield* checkUnique({ email, username: input.username ?? null, name: input.name ?? null })
     if (input.identity !== undefined) {
       const taken = yield* store.users.byIdentity(input.identity.identity_type, input.identity.uid)
       if (taken !== undefined) return yield* invalid("identity", "has already been taken")
@@ -128,7 +132,7 @@ export const updateUser = Effect.fnUntraced(function*(ref: UserRef, patch: UserP
     const user = yield* findUser(ref)
     const email = patch.email == null ? patch.email : normaliseEmail(patch.email)
     if (patch.email === null) return yield* invalid("email", "can't be blank")
-    yield* checkUnique({ email, username: patch.username }, user.id)
+    yield* checkUnique({ email, username: patch.username, name: patch.name }, user.id)
     yield* store.users.update(user.id, { ...patch, email, updated_at: yield* nowIso })
     return yield* withIdentities((yield* store.users.byId(user.id))!)
   }))
@@ -142,7 +146,7 @@ export const deactivateUser = Effect.fnUntraced(function*(ref: UserRef): Effect.
     if (user.deactivated_at !== null) return yield* notFound(`User ${user.id} is not active`)
     const now = yield* nowIso
     yield* store.memberships.revokeAllOfUser(user.id, now, user.id)
-    yield* store.sessions.deleteForUser(user.id)
+    yield* endSignIns(user.id)
     yield* store.users.update(user.id, { deactivated_at: now, deactivator_id: user.id, updated_at: now })
     return yield* withIdentities((yield* store.users.byId(user.id))!)
   }))
@@ -170,7 +174,7 @@ export const redactUser = Effect.fnUntraced(function*(ref: UserRef): Effect.fn.R
     const now = yield* nowIso
     yield* store.memberships.revokeAllOfUser(user.id, user.deactivated_at ?? now, user.id)
     yield* store.users.deleteIdentities(user.id)
-    yield* store.sessions.deleteForUser(user.id)
+    yield* endSignIns(user.id)
     yield* store.users.setApiKeyHash(user.id, hashApiKey(newApiKey()))
     yield* store.users.update(user.id, {
       name: null,

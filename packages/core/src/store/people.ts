@@ -34,7 +34,10 @@ export const makePeopleRepos = (c: SqlClient): PeopleRepos => ({
         as<LoginCode>()),
     byLinkHash: (hash) => c.get(`SELECT ${LOGIN_CODE_COLUMNS} FROM login_codes WHERE link_hash = ?`, [hash], as<LoginCode>()),
     countAttempt: (id) => Effect.asVoid(c.run(`UPDATE login_codes SET attempts = attempts + 1 WHERE id = ?`, [id])),
-    markUsed: (id, at) => Effect.asVoid(c.run(`UPDATE login_codes SET used_at = ? WHERE id = ?`, [at, id]))
+    markUsed: (id, at) => Effect.asVoid(c.run(`UPDATE login_codes SET used_at = ? WHERE id = ?`, [at, id])),
+    // ids start at 1: keeping 0 keeps none
+    endLive: (userId, at, keep = 0) =>
+      Effect.asVoid(c.run(`UPDATE login_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL AND id <> ?`, [at, userId, keep]))
   },
   sessions: {
     insert: (x) =>

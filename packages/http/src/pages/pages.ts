@@ -262,7 +262,7 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
       const fields = yield* form(request)
       if (fields === undefined) return forbiddenForm(request)
       const user = yield* currentUser(request)
-      if (user !== undefined) yield* run(People.endSessions(user.id))
+      if (user !== undefined) yield* run(People.endSignIns(user.id))
       return HttpServerResponse.unsafeSetCookie(seeOther("/sign-in"), SESSION_COOKIE, "", { ...cookie, maxAge: "0 seconds" })
     }))
 

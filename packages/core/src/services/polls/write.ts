@@ -18,7 +18,7 @@ import { checkEmails, nowIso } from "../common.js"
 import { newRecordKey } from "../../rules/keys.js"
 import { recordThreadMessage } from "../mail.js"
 import { type Recipients, recipientsOf, recordItem, resolveRecipients, rootItem, topicById, topicContext } from "../threads/kernel.js"
-import { isBlank } from "../../rules/values.js"
+import { plainLineErrors } from "../../rules/values.js"
 
 import { type PollView, viewPolls, visiblePoll } from "./read.js"
 import { closeNow, openPoll, pollEvent, pollItemParent } from "./events.js"
@@ -82,7 +82,8 @@ export const createPoll = Effect.fnUntraced(function*(access: Access, input: Pol
   const settingsProblem = pollSettingsErrors(input)
   if (settingsProblem !== null) return yield* invalid(settingsProblem[0], settingsProblem[1])
   const type = input.poll_type as PollType
-  if (isBlank(input.title)) return yield* invalid("title", "can't be blank")
+  const titleProblem = plainLineErrors(input.title, true)
+  if (titleProblem !== null) return yield* invalid("title", titleProblem)
   const hide = (input.hide_results ?? "off") as HideResults
   const notify = (input.notify_on_closing_soon ?? "nobody") as NotifyOnClosingSoon
   const names = input.options ?? POLL_TYPE_FACTS[type].defaultOptions
@@ -174,7 +175,8 @@ const placementError = (poll: Poll, discussionId: Id | null, input: PollPatchInp
  */
 export const updatePoll = Effect.fnUntraced(function*(access: Access, ref: string, input: PollPatchInput): Effect.fn.Return<PollView, NotFound | Forbidden | Invalid, Store> {
   const store = yield* Store
-  if (input.title !== undefined && isBlank(input.title)) return yield* invalid("title", "can't be blank")
+  const titleProblem = input.title === undefined ? null : plainLineErrors(input.title, true)
+  if (titleProblem !== null) return yield* invalid("title", titleProblem)
   yield* checkEmails("recipient_emails", input.recipient_emails)
   const now = yield* nowIso
   return yield* store.transaction(Effect.gen(function*() {

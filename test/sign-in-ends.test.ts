@@ -1,0 +1,104 @@
+/**
+ * What ends a way in (decisions §5, amended): a new code ends the older codes and links; signing in, signing out
+ * and deactivation end every other live code and link, so a code sent before deactivation does nothing after a
+ * reactivation; revoking a pending membership ends its invitation link (410), which signs nobody in.
+ */
+import { mailSettingsFromEnv, startMailWorker } from "@convene/http"
+import t from "tap"
+import { browserSession, seedUser, startTestServer } from "./helpers.js"
+import { startSmtp } from "./smtp.js"
+
+const BASE = "http://convene.test"
+const smtp = await startSmtp()
+const s = await startTestServer()
+const worker = startMailWorker({ store: s.convene.store, settings: mailSettingsFromEnv({ SMTP_URL: smtp.url }, BASE, 2000)!, baseUrl: BASE, pollMs: 20 })
+t.teardown(async () => {
+  await worker.stop()
+  await s.close()
+  await smtp.close()
+})
+
+const linkIn = (text: string | undefined) => new URL(/(http:\/\/convene\.test\/\S+)/.exec(text ?? "")![1]!).pathname
+let host = 20
+/** A sign-in mail for the address (from a client address of its own): its code and its link. */
+const mail = async (email: string) => {
+  const b = browserSession(s.url, { from: `127.0.0.${++host}` })
+  await b.get("/sign-in")
+  const before = smtp.received.length
+  const asked = await b.post("/sign-in", { email })
+  if (asked.status !== 200) throw new Error(`sign-in request: ${asked.status}`)
+  const m = await smtp.mailTo(email, before)
+  return { code: /\b(\d{6})\b/.exec(m.subject ?? "")![1]!, link: linkIn(m.text) }
+}
+const withCode = async (email: string, code: string) => {
+  const b = browserSession(s.url, { from: `127.0.0.${++host}` })
+  await b.get("/sign-in")
+  return { b, status: (await b.post("/sign-in/code", { email, code })).status }
+}
+const withLink = async (link: string) => {
+  const b = browserSession(s.url, { from: `127.0.0.${++host}` })
+  await b.get(link)
+  return { b, status: (await b.post(link, {})).status }
+}
+const sessionsOf = async (id: number) => Number((await s.sql<{ n: number }>("SELECT count(*) AS n FROM sessions WHERE user_id = ?", id))[0]!.n)
+
+t.test("a second code ends the first code and its link; the second works", async (t) => {
+  const { user } = await seedUser(s.convene, { name: "Ann", email: "ann@example.org" })
+  const first = await mail("ann@example.org")
+  const second = await mail("ann@example.org")
+  t.equal((await withCode("ann@example.org", first.code)).status, 403, "the first code no longer signs in")
+  t.equal((await withLink(first.link)).status, 410, "nor its link")
+  t.equal(await sessionsOf(user.id), 0, "nobody signed in")
+  t.equal((await withLink(second.link)).status, 303, "the newest link works")
+  t.equal(await sessionsOf(user.id), 1)
+})
+
+t.test("signing in with a code ends the link that came with it", async (t) => {
+  const { user } = await seedUser(s.convene, { name: "Bea", email: "bea@example.org" })
+  const m = await mail("bea@example.org")
+  t.equal((await withCode("bea@example.org", m.code)).status, 303)
+  t.equal((await withLink(m.link)).status, 410, "the link of the same mail is spent")
+  t.equal(await sessionsOf(user.id), 1)
+})
+
+t.test("signing out ends a code still on its way", async (t) => {
+  const { user } = await seedUser(s.convene, { name: "Cal", email: "cal@example.org" })
+  const signedIn = await withLink((await mail("cal@example.org")).link)
+  t.equal(signedIn.status, 303)
+  const waiting = await mail("cal@example.org")
+  t.equal((await signedIn.b.post("/sign-out", {})).status, 303)
+  t.equal((await withCode("cal@example.org", waiting.code)).status, 403, "the code mailed before the sign-out does nothing")
+  t.equal((await withLink(waiting.link)).status, 410, "nor its link")
+  t.equal(await sessionsOf(user.id), 0)
+})
+
+t.test("a code sent before deactivation does nothing after reactivation", async (t) => {
+  const { user } = await seedUser(s.convene, { name: "Dee", email: "dee@example.org" })
+  const m = await mail("dee@example.org")
+  t.equal((await s.b3.post(`api/b3/users/${user.id}/deactivate`)).statusCode, 200)
+  t.equal((await s.b3.post(`api/b3/users/${user.id}/reactivate`)).statusCode, 200)
+  t.equal((await withCode("dee@example.org", m.code)).status, 403, "the old code")
+  t.equal((await withLink(m.link)).status, 410, "the old link")
+  t.equal(await sessionsOf(user.id), 0, "nobody signed in")
+})
+
+t.test("revoking a pending membership ends its invitation: the link answers 410 and signs nobody in", async (t) => {
+  const ada = await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
+  const { group } = await s.convene.groups.create({ name: "Club", owner: ada.user })
+  const A = s.as(ada.apiKey)
+  const before = smtp.received.length
+  t.equal((await A.post("api/b2/memberships", { json: { group_id: group.id, emails: ["eve@example.org"] } })).statusCode, 200)
+  const link = linkIn((await smtp.mailTo("eve@example.org", before)).text)
+  const b = browserSession(s.url)
+  t.equal((await b.get(link)).status, 200, "the invitation is open")
+  const removed = await A.post("api/b2/memberships", { json: { group_id: group.id, emails: ["ada@example.org"], remove_absent: true } })
+  t.same((removed.body as unknown as { removed_emails: Array<string> }).removed_emails, ["eve@example.org"], "the pending invitation is revoked")
+  const gone = await browserSession(s.url).get(link)
+  t.equal(gone.status, 410, "the link is gone")
+  const accept = await b.post(link, { name: "Eve" })
+  t.equal(accept.status, 410, "and accepting it is refused")
+  t.notOk(accept.headers.getSetCookie().some((c) => c.startsWith("convene_session=")), "no session")
+  const eve = (await s.sql<{ id: number }>("SELECT id FROM users WHERE email = 'eve@example.org'"))[0]!
+  t.equal(await sessionsOf(eve.id), 0, "nobody signed in")
+  t.same(await s.sql("SELECT accepted_at FROM memberships WHERE user_id = ?", eve.id), [{ accepted_at: null }], "the membership stays revoked, never accepted")
+})
