@@ -71,3 +71,59 @@ t.test("10 wrong codes: nine answered 403, the tenth 429, then even the right co
   t.ok(Number(dead.headers.get("retry-after")) > 0, "with Retry-After")
   t.same((await s.sql("SELECT count(*) AS n FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = 'lou@example.org'")), [{ n: 0 }], "nobody signed in")
 })
+
+t.test("wrong codes are counted per address whether or not it has an account: the same answers for both", async (t) => {
+  await seedUser(s.convene, { name: "Max", email: "max@example.org" })
+  const sequences: Array<Array<number>> = []
+  for (const email of ["max@example.org", "nobody-here@example.org"]) {
+    const b = await freshClient()
+    t.equal((await b.post("/sign-in", { email })).status, 200)
+    const statuses: Array<number> = []
+    for (let i = 0; i < 12; i++) statuses.push((await b.post("/sign-in/code", { email, code: "000000" })).status)
+    sequences.push(statuses)
+  }
+  t.same(sequences[0], [...Array(9).fill(403), 429, 429, 429], "an account: nine refusals, then 429")
+  t.same(sequences[1], sequences[0], "no account: exactly the same")
+})
+
+t.test("20 wrong codes a day per address across codes, then only the link works; a guess does not kill the link", async (t) => {
+  const { user } = await seedUser(s.convene, { name: "Nia", email: "nia@example.org" })
+  const b = await freshClient()
+  const guess = async (n: number) => {
+    const statuses: Array<number> = []
+    for (let i = 0; i < n; i++) statuses.push((await b.post("/sign-in/code", { email: "nia@example.org", code: "000000" })).status)
+    return statuses
+  }
+  const mailed = async () => {
+    const before = smtp.received.length
+    t.equal((await b.post("/sign-in", { email: "nia@example.org" })).status, 200)
+    const m = await smtp.mailTo("nia@example.org", before)
+    return { code: /\b(\d{6})\b/.exec(m.subject ?? "")![1]!, link: new URL(/(http:\/\/convene\.test\/\S+)/.exec(m.text ?? "")![1]!).pathname }
+  }
+  await mailed()
+  t.same(await guess(9), Array(9).fill(403), "nine wrong on the first code")
+  await mailed()
+  t.same(await guess(9), Array(9).fill(403), "nine on the second: a new code starts a new count of ten")
+  const last = await mailed()
+  t.same(await guess(3), [403, 403, 429], "the day's 20th is the last refused as wrong; then 429")
+  const right = await b.post("/sign-in/code", { email: "nia@example.org", code: last.code })
+  t.equal(right.status, 429, "even the right code is refused for the rest of the day")
+  t.match(right.html, /use the link in your latest sign-in e-mail/)
+  const viaLink = await b.post(last.link, {})
+  t.equal(viaLink.status, 303, "the one-time link still signs in")
+  t.same((await s.sql("SELECT count(*) AS n FROM sessions WHERE user_id = ?", user.id)), [{ n: 1 }])
+})
+
+t.test("60 wrong codes an hour from one client, whatever the addresses; another client is not held up", async (t) => {
+  const b = await freshClient()
+  const statuses: Array<number> = []
+  for (let a = 0; a < 7; a++) {
+    const email = `guess-${a}@example.org`
+    await b.post("/sign-in", { email })
+    for (let i = 0; i < 9; i++) statuses.push((await b.post("/sign-in/code", { email, code: "000000" })).status)
+  }
+  t.same(statuses, [...Array(60).fill(403), 429, 429, 429], "sixty, then refused")
+  const other = await freshClient()
+  await other.post("/sign-in", { email: "guess-0@example.org" })
+  t.equal((await other.post("/sign-in/code", { email: "guess-6@example.org", code: "000000" })).status, 403, "another client still gets an answer")
+})

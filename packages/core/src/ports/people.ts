@@ -52,7 +52,6 @@ export interface LoginCodesRepo {
   /** The newest unused, unexpired code of a person. */
   readonly latestLive: (userId: Id, now: string) => Effect.Effect<LoginCode | undefined>
   readonly byLinkHash: (hash: string) => Effect.Effect<LoginCode | undefined>
-  readonly countAttempt: (id: Id) => Effect.Effect<void>
   readonly markUsed: (id: Id, at: string) => Effect.Effect<void>
   /** Ends every live code and link of a person (but `keep`'s, when given): none of them signs anyone in any more. */
   readonly endLive: (userId: Id, at: string, keep?: Id) => Effect.Effect<void>

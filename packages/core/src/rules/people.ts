@@ -16,7 +16,17 @@ export const LOGIN_CODE_TTL_MS = 15 * 60_000
 export const SESSION_TTL_MS = 30 * 86_400_000
 /** a session's expiry slides forward at most this often (one write an hour, not one per request) */
 export const SESSION_TOUCH_MS = 3_600_000
-export const MAX_CODE_ATTEMPTS = 10
+/**
+ * Wrong sign-in codes (decisions §5, amended), counted per normalised address whether or not it has an account
+ * or a live code, so neither the answers nor their sequence tell which: 10 since the address's latest code
+ * request (a code's worth), then 429 until a new code is asked for; 20 a day, then only the one-time link works;
+ * and per client (an IPv4 address or an IPv6 /64), 60 an hour.
+ */
+export const WRONG_CODES = {
+  perCode: 10,
+  perAddress: { limit: 20, windowMs: 86_400_000 },
+  perClient: { limit: 60, windowMs: 3_600_000 }
+} as const
 
 export interface RateLimit {
   readonly limit: number
@@ -44,6 +54,6 @@ export type InvitationState = "valid" | "used" | "expired"
 export const invitationState = (t: { readonly used_at: string | null; readonly expires_at: string }, nowMs: number): InvitationState =>
   t.used_at !== null ? "used" : Date.parse(t.expires_at) <= nowMs ? "expired" : "valid"
 
-/** A sign-in code: usable once, before it expires and before too many wrong guesses. */
-export const codeUsable = (c: { readonly used_at: string | null; readonly expires_at: string; readonly attempts: number }, nowMs: number): boolean =>
-  c.used_at === null && Date.parse(c.expires_at) > nowMs && c.attempts < MAX_CODE_ATTEMPTS
+/** A sign-in code or link: usable once, before it expires (wrong guesses are counted per address, not here). */
+export const codeUsable = (c: { readonly used_at: string | null; readonly expires_at: string }, nowMs: number): boolean =>
+  c.used_at === null && Date.parse(c.expires_at) > nowMs

@@ -16,13 +16,13 @@ import {
   invitationState,
   type InvitationState,
   LOGIN_CODE_TTL_MS,
-  MAX_CODE_ATTEMPTS,
   REINVITE_LIMIT,
   type RateLimit,
   rateLimitWait,
   SESSION_TOUCH_MS,
   SESSION_TTL_MS,
-  SIGN_IN_LIMITS
+  SIGN_IN_LIMITS,
+  WRONG_CODES
 } from "../rules/people.js"
 import { plainLineErrors } from "../rules/values.js"
 import { isNotification, type SendableMail } from "../rules/mail.js"
@@ -284,20 +284,35 @@ export const requestSignIn = Effect.fnUntraced(function*(email: string, ip: stri
 
 const WRONG_CODE = "That code is wrong or has expired: ask for a new one"
 
-/** Signs in with the address and its 6-digit code; 10 wrong codes and the code dies (429). */
-export const signInWithCode = Effect.fnUntraced(function*(email: string, code: string): Effect.fn.Return<{ user: User; session: string }, Forbidden | TooManyRequests, Store> {
+/**
+ * Signs in with the address and its 6-digit code. Every wrong code is counted against the address (and the
+ * client), whatever the address is: the same answers in the same order for an account and for no account
+ * (WRONG_CODES: 403 until the 10th since the address's latest code request, which is 429; 20 a day).
+ */
+export const signInWithCode = Effect.fnUntraced(function*(email: string, code: string, client: string): Effect.fn.Return<{ user: User; session: string }, Forbidden | TooManyRequests, Store> {
   const store = yield* Store
+  const address = normaliseEmail(email)
+  const wrongKey = `sign-in:wrong:${address}`
+  const clientKey = `sign-in:wrong-client:${client}`
   // the transaction answers instead of failing, so that a wrong guess is counted (a failure rolls back)
   const outcome = yield* store.transaction(Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis
-    const user = yield* store.users.byEmail(normaliseEmail(email))
-    if (user === undefined || user.deactivated_at !== null) return { _tag: "wrong" } as const
-    const live = yield* store.loginCodes.latestLive(user.id, iso(now))
-    if (live === undefined) return { _tag: "wrong" } as const
-    if (live.attempts >= MAX_CODE_ATTEMPTS) return { _tag: "dead" } as const
-    if (!/^[0-9]{6}$/.test(code.trim()) || !digestsEqual(sha256(live.code_salt + code.trim()), live.code_hash)) {
-      yield* store.loginCodes.countAttempt(live.id)
-      return live.attempts + 1 >= MAX_CODE_ATTEMPTS ? { _tag: "dead" } as const : { _tag: "wrong" } as const
+    const requested = yield* store.rateEvents.since(`sign-in:address:${address}`, iso(now - LOGIN_CODE_TTL_MS))
+    const sinceCode = requested.length === 0 ? iso(now - LOGIN_CODE_TTL_MS) : requested[requested.length - 1]!
+    const wrongSinceCode = (yield* store.rateEvents.since(wrongKey, sinceCode)).length
+    const dayWait = yield* limited(wrongKey, WRONG_CODES.perAddress)
+    const clientWait = yield* limited(clientKey, WRONG_CODES.perClient)
+    if (dayWait > 0 || clientWait > 0) return { _tag: "limited", wait: Math.max(dayWait, clientWait) } as const
+    if (wrongSinceCode >= WRONG_CODES.perCode) return { _tag: "dead" } as const
+    const user = yield* store.users.byEmail(address)
+    const live = user === undefined || user.deactivated_at !== null ? undefined : yield* store.loginCodes.latestLive(user.id, iso(now))
+    // the comparison is made whether or not there is a code to compare with (against a salt of no code)
+    const candidate = sha256((live?.code_salt ?? "") + code.trim())
+    const right = live !== undefined && /^[0-9]{6}$/.test(code.trim()) && digestsEqual(candidate, live.code_hash)
+    if (!right || user === undefined) {
+      yield* store.rateEvents.record(wrongKey, iso(now))
+      yield* store.rateEvents.record(clientKey, iso(now))
+      return wrongSinceCode + 1 >= WRONG_CODES.perCode ? { _tag: "dead" } as const : { _tag: "wrong" } as const
     }
     // this code is used, and every other live code and link of the person ends with it
     yield* store.loginCodes.endLive(user.id, iso(now))
@@ -308,6 +323,8 @@ export const signInWithCode = Effect.fnUntraced(function*(email: string, code: s
       return { user: outcome.user, session: outcome.session }
     case "dead":
       return yield* tooManyRequests("Too many wrong codes: ask for a new one", LOGIN_CODE_TTL_MS)
+    case "limited":
+      return yield* tooManyRequests("Too many wrong codes: use the link in your latest sign-in e-mail, or try again later", outcome.wait)
     case "wrong":
       return yield* forbidden(WRONG_CODE)
   }

@@ -33,7 +33,6 @@ export const makePeopleRepos = (c: SqlClient): PeopleRepos => ({
       c.get(`SELECT ${LOGIN_CODE_COLUMNS} FROM login_codes WHERE user_id = ? AND used_at IS NULL AND expires_at > ? ORDER BY id DESC LIMIT 1`, [userId, now],
         as<LoginCode>()),
     byLinkHash: (hash) => c.get(`SELECT ${LOGIN_CODE_COLUMNS} FROM login_codes WHERE link_hash = ?`, [hash], as<LoginCode>()),
-    countAttempt: (id) => Effect.asVoid(c.run(`UPDATE login_codes SET attempts = attempts + 1 WHERE id = ?`, [id])),
     markUsed: (id, at) => Effect.asVoid(c.run(`UPDATE login_codes SET used_at = ? WHERE id = ?`, [at, id])),
     // ids start at 1: keeping 0 keeps none
     endLive: (userId, at, keep = 0) =>

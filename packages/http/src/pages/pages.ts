@@ -231,7 +231,7 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
       const fields = yield* form(request)
       if (fields === undefined) return forbiddenForm(request)
       const email = field(fields, "email").trim()
-      const result = yield* Effect.either(run(People.signInWithCode(email, field(fields, "code"))))
+      const result = yield* Effect.either(run(People.signInWithCode(email, field(fields, "code"), ipOf(request))))
       if (result._tag === "Left") {
         const e = result.left
         if (e._tag === "TooManyRequests") return tooMany(request, e)
