@@ -5,23 +5,14 @@
  * invitation use or session is written or ended; a refused sign-out leaves the person signed in. Then the same
  * requests with the right token succeed, so it was the token, and only the token, that refused them.
  */
-import { mailSettingsFromEnv, startMailWorker } from "@convene/http"
 import t from "tap"
-import { browserSession, seedUser, startTestServer } from "./helpers.js"
-import { startSmtp } from "./smtp.js"
+import { browserSession, seedUser } from "./helpers.js"
+import { linkIn, signInMail as signInMailOf, startMailedServer } from "./mailed.js"
 
-const BASE = "http://convene.test"
-const smtp = await startSmtp()
-const s = await startTestServer()
-const worker = startMailWorker({ store: s.convene.store, settings: mailSettingsFromEnv({ SMTP_URL: smtp.url }, BASE, 2000)!, baseUrl: BASE, pollMs: 20 })
-t.teardown(async () => {
-  await worker.stop()
-  await s.close()
-  await smtp.close()
-})
+const server = await startMailedServer()
+const { s, smtp } = server
+t.teardown(server.close)
 
-const linkIn = (text: string | undefined) => new URL(/(http:\/\/convene\.test\/\S+)/.exec(text ?? "")![1]!).pathname
-const codeIn = (subject: string | undefined) => /\b(\d{6})\b/.exec(subject ?? "")![1]!
 
 const ada = await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
 const bob = await seedUser(s.convene, { name: "Bob", email: "bob@example.org" })
@@ -31,14 +22,7 @@ const A = s.as(ada.apiKey)
 const poll = ((await A.post("api/b2/polls", { json: { group_id: group.id, title: "Fence?", poll_type: "proposal", closing_at: new Date(Date.now() + 86_400_000).toISOString() } })).body as any).polls[0]
 
 /** A sign-in mail for an address: its code and its one-time link. */
-const signInMail = async (email: string) => {
-  const b = browserSession(s.url)
-  await b.get("/sign-in")
-  const before = smtp.received.length
-  await b.post("/sign-in", { email })
-  const mail = await smtp.mailTo(email, before)
-  return { code: codeIn(mail.subject), link: linkIn(mail.text) }
-}
+const signInMail = (email: string) => signInMailOf(server, email)
 
 const snapshot = async () => JSON.stringify({
   codes: await s.sql("SELECT id, attempts, used_at FROM login_codes ORDER BY id"),
@@ -83,7 +67,7 @@ const pending = await signInMail("bob@example.org")
 const invited = async () => {
   const before = smtp.received.length
   await A.post("api/b2/memberships", { json: { group_id: group.id, emails: ["newbie@example.org"] } })
-  return linkIn((await smtp.mailTo("newbie@example.org", before)).text)
+  return linkIn(await smtp.mailTo("newbie@example.org", before))
 }
 const invitation = await invited()
 

@@ -4,26 +4,17 @@
  * session; and each refusal (missing CSRF token, used or expired invitation, wrong or too many codes, too
  * many requests, a session on /api).
  */
-import { mailSettingsFromEnv, startMailWorker } from "@convene/http"
-import type { ParsedMail } from "mailparser"
 import t from "tap"
 import { browserSession, matchRows, seedUser, startTestServer } from "./helpers.js"
-import { startSmtp } from "./smtp.js"
+import { linkIn, startMailedServer } from "./mailed.js"
 
-const BASE = "http://convene.test"
-const smtp = await startSmtp()
-const s = await startTestServer()
-const worker = startMailWorker({ store: s.convene.store, settings: mailSettingsFromEnv({ SMTP_URL: smtp.url }, BASE, 2000)!, baseUrl: BASE, pollMs: 20 })
-t.teardown(async () => {
-  await worker.stop()
-  await s.close()
-  await smtp.close()
-})
+const server = await startMailedServer()
+const { s, smtp } = server
+t.teardown(server.close)
 
 const browser = () => browserSession(s.url)
 
 const mailTo = smtp.mailTo
-const linkIn = (mail: ParsedMail) => new URL(/(http:\/\/convene\.test\/\S+)/.exec(mail.text ?? "")![1]!).pathname
 
 const ada = await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
 const { group } = await s.convene.groups.create({ name: "Garden Club", owner: ada.user })

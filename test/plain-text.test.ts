@@ -4,21 +4,14 @@
  * image; control characters (line breaks among them) are refused in titles and names, changing nothing.
  */
 import { Rules } from "@convene/core"
-import { mailSettingsFromEnv, startMailWorker } from "@convene/http"
 import t from "tap"
-import { browserSession, seedUser, startTestServer } from "./helpers.js"
-import { startSmtp } from "./smtp.js"
+import { browserSession, seedUser } from "./helpers.js"
+import { signInMail, startMailedServer } from "./mailed.js"
 
-const BASE = "http://convene.test"
 const TITLE = "Budget [Your session expired](https://evil.test/phish) ![t](https://evil.test/track.png)"
-const smtp = await startSmtp()
-const s = await startTestServer()
-const worker = startMailWorker({ store: s.convene.store, settings: mailSettingsFromEnv({ SMTP_URL: smtp.url }, BASE, 2000)!, baseUrl: BASE, pollMs: 20 })
-t.teardown(async () => {
-  await worker.stop()
-  await s.close()
-  await smtp.close()
-})
+const server = await startMailedServer()
+const { s, smtp } = server
+t.teardown(server.close)
 const ada = await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
 const bob = await seedUser(s.convene, { name: "Bob", email: "bob@example.org" })
 const { group } = await s.convene.groups.create({ name: "Garden [club](https://evil.test/g)", owner: ada.user })
@@ -40,9 +33,7 @@ t.test("a markdown title in members' mail, the thread page and the export: text,
 
   const b = browserSession(s.url)
   await b.get("/sign-in")
-  const m2 = smtp.received.length
-  await b.post("/sign-in", { email: "bob@example.org" })
-  await b.post(new URL(/(http:\/\/convene\.test\/\S+)/.exec((await smtp.mailTo("bob@example.org", m2)).text ?? "")![1]!).pathname, {})
+  await b.post((await signInMail(server, "bob@example.org")).link, {})
   const page = await b.get(`/d/${d.key}`)
   t.equal(page.status, 200)
   t.notMatch(page.html, /<a [^>]*href="https:\/\/evil\.test/, "the thread page links nowhere the title names")

@@ -3,33 +3,17 @@
  * and deactivation end every other live code and link, so a code sent before deactivation does nothing after a
  * reactivation; revoking a pending membership ends its invitation link (410), which signs nobody in.
  */
-import { mailSettingsFromEnv, startMailWorker } from "@convene/http"
 import t from "tap"
-import { browserSession, seedUser, startTestServer } from "./helpers.js"
-import { startSmtp } from "./smtp.js"
+import { browserSession, seedUser } from "./helpers.js"
+import { linkIn, signInMail, startMailedServer } from "./mailed.js"
 
-const BASE = "http://convene.test"
-const smtp = await startSmtp()
-const s = await startTestServer()
-const worker = startMailWorker({ store: s.convene.store, settings: mailSettingsFromEnv({ SMTP_URL: smtp.url }, BASE, 2000)!, baseUrl: BASE, pollMs: 20 })
-t.teardown(async () => {
-  await worker.stop()
-  await s.close()
-  await smtp.close()
-})
+const server = await startMailedServer()
+const { s, smtp } = server
+t.teardown(server.close)
 
-const linkIn = (text: string | undefined) => new URL(/(http:\/\/convene\.test\/\S+)/.exec(text ?? "")![1]!).pathname
 let host = 20
 /** A sign-in mail for the address (from a client address of its own): its code and its link. */
-const mail = async (email: string) => {
-  const b = browserSession(s.url, { from: `127.0.0.${++host}` })
-  await b.get("/sign-in")
-  const before = smtp.received.length
-  const asked = await b.post("/sign-in", { email })
-  if (asked.status !== 200) throw new Error(`sign-in request: ${asked.status}`)
-  const m = await smtp.mailTo(email, before)
-  return { code: /\b(\d{6})\b/.exec(m.subject ?? "")![1]!, link: linkIn(m.text) }
-}
+const mail = (email: string) => signInMail(server, email, `127.0.0.${++host}`)
 const withCode = async (email: string, code: string) => {
   const b = browserSession(s.url, { from: `127.0.0.${++host}` })
   await b.get("/sign-in")
@@ -88,7 +72,7 @@ t.test("revoking a pending membership ends its invitation: the link answers 410 
   const A = s.as(ada.apiKey)
   const before = smtp.received.length
   t.equal((await A.post("api/b2/memberships", { json: { group_id: group.id, emails: ["eve@example.org"] } })).statusCode, 200)
-  const link = linkIn((await smtp.mailTo("eve@example.org", before)).text)
+  const link = linkIn(await smtp.mailTo("eve@example.org", before))
   const b = browserSession(s.url)
   t.equal((await b.get(link)).status, 200, "the invitation is open")
   const removed = await A.post("api/b2/memberships", { json: { group_id: group.id, emails: ["ada@example.org"], remove_absent: true } })

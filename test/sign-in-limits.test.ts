@@ -4,20 +4,13 @@
  * hour per client address, 5 an hour per e-mail address, 10 wrong codes and the code dies; each window ends
  * after its hour (the recorded events moved back in the database, the server's clock left alone).
  */
-import { mailSettingsFromEnv, startMailWorker } from "@convene/http"
 import t from "tap"
-import { browserSession, seedUser, startTestServer } from "./helpers.js"
-import { startSmtp } from "./smtp.js"
+import { browserSession, seedUser } from "./helpers.js"
+import { signInMail, startMailedServer } from "./mailed.js"
 
-const BASE = "http://convene.test"
-const smtp = await startSmtp()
-const s = await startTestServer()
-const worker = startMailWorker({ store: s.convene.store, settings: mailSettingsFromEnv({ SMTP_URL: smtp.url }, BASE, 2000)!, baseUrl: BASE, pollMs: 20 })
-t.teardown(async () => {
-  await worker.stop()
-  await s.close()
-  await smtp.close()
-})
+const server = await startMailedServer()
+const { s } = server
+t.teardown(server.close)
 
 let lastHost = 10
 /** A browser on a client address of its own. */
@@ -59,9 +52,7 @@ t.test("5 codes an hour per e-mail address, from any client address, with or wit
 t.test("10 wrong codes: nine answered 403, the tenth 429, then even the right code is refused", async (t) => {
   await seedUser(s.convene, { name: "Lou", email: "lou@example.org" })
   const b = await freshClient()
-  const before = smtp.received.length
-  t.equal((await b.post("/sign-in", { email: "lou@example.org" })).status, 200)
-  const code = /\b(\d{6})\b/.exec((await smtp.mailTo("lou@example.org", before)).subject ?? "")![1]!
+  const { code } = await signInMail(server, "lou@example.org", `127.0.0.${++lastHost}`)
   const wrong = code === "000000" ? "111111" : "000000"
   const statuses: Array<number> = []
   for (let i = 0; i < 10; i++) statuses.push((await b.post("/sign-in/code", { email: "lou@example.org", code: wrong })).status)
@@ -94,12 +85,7 @@ t.test("20 wrong codes a day per address across codes, then only the link works;
     for (let i = 0; i < n; i++) statuses.push((await b.post("/sign-in/code", { email: "nia@example.org", code: "000000" })).status)
     return statuses
   }
-  const mailed = async () => {
-    const before = smtp.received.length
-    t.equal((await b.post("/sign-in", { email: "nia@example.org" })).status, 200)
-    const m = await smtp.mailTo("nia@example.org", before)
-    return { code: /\b(\d{6})\b/.exec(m.subject ?? "")![1]!, link: new URL(/(http:\/\/convene\.test\/\S+)/.exec(m.text ?? "")![1]!).pathname }
-  }
+  const mailed = () => signInMail(server, "nia@example.org", `127.0.0.${++lastHost}`)
   await mailed()
   t.same(await guess(9), Array(9).fill(403), "nine wrong on the first code")
   await mailed()

@@ -5,6 +5,12 @@ import { startReceiver } from "./receiver.js"
 import { seedUser, startTestServer } from "./helpers.js"
 
 const future = (h: number) => new Date(Date.now() + h * 3600_000).toISOString()
+/** The body of a request that must succeed. */
+const ok = async (p: Promise<any>) => {
+  const r = await p
+  if (r.statusCode !== 200) throw new Error(`${r.statusCode} ${JSON.stringify(r.body)}`)
+  return r.body as any
+}
 
 t.test("real operations emit every event kind; payloads respect anonymity and hidden results", async (t) => {
   const receiver = await startReceiver()
@@ -16,11 +22,6 @@ t.test("real operations emit every event kind; payloads respect anonymity and hi
   const other = (await s.convene.groups.create({ name: "Other", owner: ada.user })).group
   await s.convene.members.add({ group, user: bob.user })
   const [A, B] = [ada, bob].map((u) => s.as(u.apiKey))
-  const ok = async (p: Promise<any>) => {
-    const r = await p
-    if (r.statusCode !== 200) throw new Error(`${r.statusCode} ${JSON.stringify(r.body)}`)
-    return r.body as any
-  }
   await ok(A.post("api/b2/chatbots", { json: { group_id: group.id, name: "all", server: `${receiver.url}/g`, webhook_kind: "slack",
     event_kinds: ["new_discussion", "discussion_edited", "new_comment", "poll_created", "poll_edited", "poll_closing_soon", "poll_expired",
       "poll_closed_by_user", "poll_reopened", "outcome_created", "outcome_updated", "outcome_review_due", "stance_created", "stance_updated"] } }))
@@ -79,11 +80,6 @@ t.test("every format, first vote and changed vote: an anonymous vote names nobod
   const group = (await s.convene.groups.create({ name: "G", owner: ada.user })).group
   await s.convene.members.add({ group, user: voter.user })
   const [A, V] = [ada, voter].map((u) => s.as(u.apiKey))
-  const ok = async (p: Promise<any>) => {
-    const r = await p
-    if (r.statusCode !== 200) throw new Error(`${r.statusCode} ${JSON.stringify(r.body)}`)
-    return r.body as any
-  }
   const formats = ["markdown", "slack", "discord", "microsoft", "webex", "matrix"] as const
   for (const format of formats) {
     await ok(A.post("api/b2/chatbots", { json: {

@@ -29,29 +29,21 @@ const SECURITY_HEADERS = {
   "cache-control": "no-store"
 }
 
+/** A page answered before any route's own (no person, no form): a message in the layout. */
+const plainPage = (status: number, title: string, text: string, headers: Record<string, string>) =>
+  HttpServerResponse.text(render("@layout", { title, body: render("@message", { text }), signedIn: false, csrf: "" }), {
+    status,
+    contentType: "text/html; charset=utf-8",
+    headers: { ...SECURITY_HEADERS, ...headers }
+  })
+
 /** A page asked for while another process holds the database's write lock (an import, a restore): try again. */
 export const busyPage = () =>
-  HttpServerResponse.text(
-    render("@layout", {
-      title: "Busy",
-      body: render("@message", { text: "The server is busy with a maintenance task. Nothing was changed; try again in a moment." }),
-      signedIn: false,
-      csrf: ""
-    }),
-    { status: 503, contentType: "text/html; charset=utf-8", headers: { ...SECURITY_HEADERS, "retry-after": "5" } }
-  )
+  plainPage(503, "Busy", "The server is busy with a maintenance task. Nothing was changed; try again in a moment.", { "retry-after": "5" })
 
 /** A form whose body is over the server's limit (a page route): a page that says so, never a reset connection. */
 export const tooLargePage = () =>
-  HttpServerResponse.text(
-    render("@layout", {
-      title: "Too large",
-      body: render("@message", { text: "What you sent is larger than this server accepts. Nothing was changed; go back and send less." }),
-      signedIn: false,
-      csrf: ""
-    }),
-    { status: 413, contentType: "text/html; charset=utf-8", headers: { ...SECURITY_HEADERS, connection: "close" } }
-  )
+  plainPage(413, "Too large", "What you sent is larger than this server accepts. Nothing was changed; go back and send less.", { connection: "close" })
 
 interface Page {
   readonly title: string
