@@ -9,9 +9,8 @@ import { Mail } from "@convene/core"
 import { mailSettingsFromEnv, type MailWorker, startMailWorker } from "@convene/http"
 import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
-import { join } from "node:path"
 import t from "tap"
-import { matchRows, seedUser, startTestServer, type TestServer } from "./helpers.js"
+import { BIN, childEnv, matchRows, seedUser, startTestServer, type TestServer } from "./helpers.js"
 import { startSmtp, type TestSmtp } from "./smtp.js"
 
 const BASE = "http://convene.test"
@@ -199,17 +198,21 @@ t.test("convene mail test says what answered, or exactly what failed", async (t)
   t.match((await cli(["mail", "test", "--to", "x@example.org"], { SMTP_URL: "http://nope" })).stderr, /SMTP_URL must start with smtp:\/\/ or smtps:\/\//)
 })
 
+/** A real `convene serve` on the test's database, sending its mail to `smtp` (1 s per attempt), to be killed by the test. */
+const sendingServer = (s: TestServer, smtp: TestSmtp) => {
+  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--db", s.filename], {
+    env: childEnv({ SMTP_URL: smtp.url, BASE_URL: BASE, CONVENE_MAIL_TIMEOUT_MS: "1000" }),
+    stdio: "ignore"
+  })
+  return { child, exited: new Promise((resolve) => child.once("exit", resolve)) }
+}
+
 t.test("a server killed after the SMTP 250 but before recording it: the message waits out the claim's lease, then goes again", async (t) => {
   const smtp = await startSmtp()
   const s = await startTestServer()
   t.teardown(async () => { await s.close(); await smtp.close() })
   await invite(s, "twice@example.org")
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "NODE_OPTIONS" && !k.startsWith("_TAPJS_")))
-  const child = spawn(process.execPath, [join(process.cwd(), "packages/cli/bin/convene.js"), "serve", "--port", "0", "--db", s.filename], {
-    env: { ...env, SMTP_URL: smtp.url, BASE_URL: BASE, CONVENE_MAIL_TIMEOUT_MS: "1000" },
-    stdio: "ignore"
-  })
-  const exited = new Promise((resolve) => child.once("exit", resolve))
+  const { child, exited } = sendingServer(s, smtp)
   // the server is stopped once the message is in, before its 250 goes out, and killed after: it never records the send
   let receivedAt = 0
   smtp.behaviour.beforeAccept = () => {
@@ -243,12 +246,7 @@ t.test("a server killed mid-delivery loses nothing and sends nothing twice", asy
   t.teardown(async () => { await s.close(); await smtp.close() })
   await invite(s, "patient@example.org")
   // a real `convene serve` on the same database sends the message and is killed while the server hangs on DATA
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "NODE_OPTIONS" && !k.startsWith("_TAPJS_")))
-  const child = spawn(process.execPath, [join(process.cwd(), "packages/cli/bin/convene.js"), "serve", "--port", "0", "--db", s.filename], {
-    env: { ...env, SMTP_URL: smtp.url, BASE_URL: BASE, CONVENE_MAIL_TIMEOUT_MS: "1000" },
-    stdio: "ignore"
-  })
-  const exited = new Promise((resolve) => child.once("exit", resolve))
+  const { child, exited } = sendingServer(s, smtp)
   await until(() => smtp.dataStarted === 1, 20_000)
   child.kill("SIGKILL")
   await exited
