@@ -86,3 +86,24 @@ t.test("revoking a pending membership ends its invitation: the link answers 410 
   t.equal(await sessionsOf(eve.id), 0, "nobody signed in")
   t.same(await s.sql("SELECT accepted_at FROM memberships WHERE user_id = ?", eve.id), [{ accepted_at: null }], "the membership stays revoked, never accepted")
 })
+
+t.test("a signed-in page sets the session cookie again; a session ends 90 days after its sign-in, however much it is used", async (t) => {
+  const { user } = await seedUser(s.convene, { name: "Flo", email: "flo@example.org" })
+  const { b, status } = await withLink((await mail("flo@example.org")).link)
+  t.equal(status, 303)
+  const page = await b.get("/profile/api_access")
+  t.equal(page.status, 200)
+  const again = page.headers.getSetCookie().find((c) => c.startsWith("convene_session="))
+  t.match(again, new RegExp(`^convene_session=${b.cookies.get("convene_session")}; Max-Age=2592000;.*HttpOnly`, "i"), "the same session, 30 days from now")
+  const DAY = 86_400_000
+  const ago = (ms: number) => new Date(Date.now() - ms).toISOString()
+  // used every day for 89 days: the expiry slides, but not past the 90th day
+  await s.sql("UPDATE sessions SET created_at = ?, last_seen_at = ? WHERE user_id = ?", ago(89 * DAY), ago(2 * 3_600_000), user.id)
+  t.equal((await b.get("/profile/api_access")).status, 200, "day 89: still signed in")
+  const [row] = await s.sql<{ created_at: string; expires_at: string }>("SELECT created_at, expires_at FROM sessions WHERE user_id = ?", user.id)
+  t.equal(Date.parse(row!.expires_at), Date.parse(row!.created_at) + 90 * DAY, "the slide stops at 90 days from the sign-in")
+  await s.sql("UPDATE sessions SET created_at = ?, last_seen_at = ? WHERE user_id = ?", ago(91 * DAY), ago(60_000), user.id)
+  const late = await b.get("/profile/api_access")
+  t.equal(late.status, 303, "day 91: signed out, however recently used")
+  t.equal(late.headers.get("location"), "/sign-in")
+})

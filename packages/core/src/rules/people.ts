@@ -14,6 +14,8 @@ export const invitationTtlDaysFrom = (value: string | undefined): number => {
 }
 export const LOGIN_CODE_TTL_MS = 15 * 60_000
 export const SESSION_TTL_MS = 30 * 86_400_000
+/** However much it is used, a session ends this long after the sign-in that made it (decisions §5, amended). */
+export const SESSION_MAX_MS = 90 * 86_400_000
 /** a session's expiry slides forward at most this often (one write an hour, not one per request) */
 export const SESSION_TOUCH_MS = 3_600_000
 /**

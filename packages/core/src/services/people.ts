@@ -19,6 +19,7 @@ import {
   REINVITE_LIMIT,
   type RateLimit,
   rateLimitWait,
+  SESSION_MAX_MS,
   SESSION_TOUCH_MS,
   SESSION_TTL_MS,
   SIGN_IN_LIMITS,
@@ -355,7 +356,10 @@ const startSession = Effect.fnUntraced(function*(userId: Id): Effect.fn.Return<s
   return token
 })
 
-/** The person a session cookie belongs to, or undefined (unknown, expired, deactivated). 30 days, sliding. */
+/**
+ * The person a session cookie belongs to, or undefined (unknown, expired, deactivated). 30 days, sliding (the
+ * expiry moves on at most once an hour), and never past 90 days from the sign-in.
+ */
 export const sessionUser = Effect.fnUntraced(function*(token: string | undefined): Effect.fn.Return<User | undefined, never, Store> {
   if (token === undefined || token === "") return undefined
   const store = yield* Store
@@ -363,10 +367,12 @@ export const sessionUser = Effect.fnUntraced(function*(token: string | undefined
   const session = yield* store.sessions.byHash(hash)
   const now = yield* Clock.currentTimeMillis
   if (session === undefined || Date.parse(session.expires_at) <= now) return undefined
+  const cap = Date.parse(session.created_at) + SESSION_MAX_MS
+  if (cap <= now) return undefined
   const user = yield* store.users.byId(session.user_id)
   if (user === undefined || user.deactivated_at !== null) return undefined
   if (now - Date.parse(session.last_seen_at) > SESSION_TOUCH_MS) {
-    yield* store.transaction(store.sessions.touch(session.id, iso(now), iso(now + SESSION_TTL_MS)))
+    yield* store.transaction(store.sessions.touch(session.id, iso(now), iso(Math.min(now + SESSION_TTL_MS, cap))))
   }
   return user
 })

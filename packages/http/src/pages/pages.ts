@@ -96,6 +96,10 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
         headers: { ...SECURITY_HEADERS, ...page.headers }
       })
       if (csrf.fresh) response = HttpServerResponse.unsafeSetCookie(response, CSRF_COOKIE, csrf.token, cookie)
+      // a signed-in page sets the session cookie again, so the browser keeps it as long as the server's sliding
+      // session (which still ends 90 days after the sign-in, whatever the cookie says)
+      const session = request.cookies[SESSION_COOKIE]
+      if (user !== undefined && session !== undefined) response = HttpServerResponse.unsafeSetCookie(response, SESSION_COOKIE, session, { ...cookie, maxAge: `${THIRTY_DAYS_S} seconds` })
       return response
     }
 
