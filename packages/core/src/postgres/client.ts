@@ -1,17 +1,16 @@
 /** The store client (store/client.ts) over the PostgreSQL runner: a statement is one round trip on a pooled connection. */
 import { Effect } from "effect"
-import type { Params, Row, SqlClient } from "../store/client.js"
+import { type Params, paramValues, type Row, type SqlClient } from "../store/client.js"
 import type { PgRunner } from "./db.js"
 import { PG_DIALECT } from "./dialect.js"
 
-const values = (params: Params | undefined): ReadonlyArray<unknown> => (params === undefined ? [] : Array.isArray(params) ? params : [params])
 
 export const pgClient = (q: PgRunner): SqlClient => ({
   get: <A>(sql: string, params?: Params, map?: (row: Row) => A) =>
-    Effect.map(q.get<Row>(sql, ...values(params)), (row) => (row === undefined ? undefined : map === undefined ? (row as A) : map(row))),
+    Effect.map(q.get<Row>(sql, ...paramValues(params)), (row) => (row === undefined ? undefined : map === undefined ? (row as A) : map(row))),
   all: <A>(sql: string, params?: Params, map?: (row: Row) => A) =>
-    Effect.map(q.all<Row>(sql, ...values(params)), (rows) => (map === undefined ? (rows as Array<A>) : rows.map(map))),
-  run: <T>(sql: string, params?: Params) => q.run(sql, ...values(params)) as Effect.Effect<{ rows: Array<T>; changes: number }>,
+    Effect.map(q.all<Row>(sql, ...paramValues(params)), (rows) => (map === undefined ? (rows as Array<A>) : rows.map(map))),
+  run: <T>(sql: string, params?: Params) => q.run(sql, ...paramValues(params)) as Effect.Effect<{ rows: Array<T>; changes: number }>,
   // every read is its own round trip: nothing is kept between them, and no cache is trusted (no epochs in this schema)
   kept: (_key, read) => read,
   epochs: Effect.succeed(undefined),

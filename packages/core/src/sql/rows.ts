@@ -14,9 +14,3 @@ export const fromBools = (patch: Record<string, unknown>): Record<string, unknow
   }
   return out
 }
-
-/** `SET a = @a, b = @b` for a patch object (keys come from typed code, never from input). */
-export const setClause = (patch: Record<string, unknown>) =>
-  Object.keys(patch).map((k) => `${k} = @${k}`).join(", ")
-
-export const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(",")

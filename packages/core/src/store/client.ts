@@ -59,6 +59,13 @@ export interface SqlClient {
   readonly dialect: Dialect
 }
 
+/** A statement's values as the drivers take them: the list for `?`, or the one object for `@name`. */
+export const paramValues = (params: Params | undefined): ReadonlyArray<unknown> =>
+  params === undefined ? [] : Array.isArray(params) ? params : [params]
+
+/** A row handed over as the record it is (a table whose columns are the record's fields, none to convert). */
+export const asRecord = <T>() => (row: unknown) => row as T
+
 /** `SET a = @a, b = @b` for a patch object (keys come from typed code, never from input). */
 export const setClause = (patch: Readonly<Record<string, unknown>>) => Object.keys(patch).map((k) => `${k} = @${k}`).join(", ")
 

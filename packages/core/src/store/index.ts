@@ -11,9 +11,7 @@ import { makeOutcomesRepo, makePollOptionsRepo, makePollsRepo, makeStancesRepo }
 import { makeCommentsRepo, makeDiscussionsRepo, makeItemsRepo, makeReactionsRepo, makeReadersRepo, makeTopicsRepo } from "./threads.js"
 import { makeUsersRepo } from "./users.js"
 
-export type { Dialect, Params, Row, RunResult, SqlClient } from "./client.js"
-export { insertRow, setClause } from "./client.js"
-export { epochCache } from "./cache.js"
+export type { Dialect, SqlClient } from "./client.js"
 
 /** What an adapter adds to the repositories: transactions, a liveness probe, and its engine's search and reports. */
 export type Repositories = Omit<StoreService, "transaction" | "ping" | "search" | "reports">

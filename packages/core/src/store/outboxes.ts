@@ -10,7 +10,7 @@ import type { OutboxOps } from "../ports/outbox.js"
 import type { MailRepo } from "../ports/store.js"
 import type { ChatbotsRepo, DeliveriesRepo, EventsRepo } from "../ports/webhooks.js"
 import { chatbotRow, OUTBOX_DUE, outboxBacklogSql, toBacklog, toChatbot, toEvent } from "../sql/records.js"
-import { insertRow, returned, setClause, type SqlClient } from "./client.js"
+import { asRecord, insertRow, returned, setClause, type SqlClient } from "./client.js"
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
@@ -53,9 +53,9 @@ export const makeMailRepo = (c: SqlClient): MailRepo => ({
     ),
   list: (status, page) =>
     status === undefined
-      ? c.all(`SELECT * FROM mail_outbox ORDER BY id LIMIT ? OFFSET ?`, [page.limit, page.offset], (r) => r as unknown as MailMessage)
-      : c.all(`SELECT * FROM mail_outbox WHERE status = ? ORDER BY id LIMIT ? OFFSET ?`, [status, page.limit, page.offset], (r) => r as unknown as MailMessage),
-  byId: (id) => c.get(`SELECT * FROM mail_outbox WHERE id = ?`, [id], (r) => r as unknown as MailMessage),
+      ? c.all(`SELECT * FROM mail_outbox ORDER BY id LIMIT ? OFFSET ?`, [page.limit, page.offset], asRecord<MailMessage>())
+      : c.all(`SELECT * FROM mail_outbox WHERE status = ? ORDER BY id LIMIT ? OFFSET ?`, [status, page.limit, page.offset], asRecord<MailMessage>()),
+  byId: (id) => c.get(`SELECT * FROM mail_outbox WHERE id = ?`, [id], asRecord<MailMessage>()),
   claimDue: (now, until, limit) => claim<MailMessage>(c, "mail_outbox", now, until, limit),
   record: (id, patch) =>
     Effect.asVoid(c.run(`UPDATE mail_outbox SET status = @status, attempts = @attempts, next_attempt_at = @next_attempt_at, last_error = @last_error,
@@ -96,7 +96,7 @@ export const makeDeliveriesRepo = (c: SqlClient): DeliveriesRepo => ({
     Effect.asVoid(c.run(`UPDATE webhook_deliveries SET status = @status, attempts = @attempts, next_attempt_at = @next_attempt_at,
                          last_status = @last_status, last_error = @last_error, delivered_at = @delivered_at, claimed_until = NULL
                          WHERE id = @id`, { ...patch, id })),
-  byId: (id) => c.get(`SELECT * FROM webhook_deliveries WHERE id = ?`, [id], (r) => r as unknown as Delivery),
+  byId: (id) => c.get(`SELECT * FROM webhook_deliveries WHERE id = ?`, [id], asRecord<Delivery>()),
   // a filter left out is a NULL compared with itself: the typed casts say what each value is where the engine asks
   list: (filter, page) =>
     c.all(`SELECT d.*, e.group_id AS group_id, e.kind AS event_kind FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id

@@ -2,9 +2,8 @@
 import { Effect } from "effect"
 import type { InvitationToken, LoginCode, PeopleRepos, Session } from "../ports/people.js"
 import { INVITATION_COLUMNS, LOGIN_CODE_COLUMNS, SESSION_COLUMNS } from "../sql/records.js"
-import { returned, type SqlClient } from "./client.js"
+import { asRecord, returned, type SqlClient } from "./client.js"
 
-const as = <T>() => (row: unknown) => row as T
 
 export const makePeopleRepos = (c: SqlClient): PeopleRepos => ({
   invitations: {
@@ -14,9 +13,9 @@ export const makePeopleRepos = (c: SqlClient): PeopleRepos => ({
                VALUES (@token_hash, @kind, @user_id, @inviter_id, @group_id, @topic_id, @message, @created_at, @expires_at) RETURNING ${INVITATION_COLUMNS}`, t),
         returned
       ),
-    byHash: (hash) => c.get(`SELECT ${INVITATION_COLUMNS} FROM invitation_tokens WHERE token_hash = ?`, [hash], as<InvitationToken>()),
+    byHash: (hash) => c.get(`SELECT ${INVITATION_COLUMNS} FROM invitation_tokens WHERE token_hash = ?`, [hash], asRecord<InvitationToken>()),
     markUsed: (id, at) => Effect.asVoid(c.run(`UPDATE invitation_tokens SET used_at = ? WHERE id = ?`, [at, id])),
-    byId: (id) => c.get(`SELECT ${INVITATION_COLUMNS} FROM invitation_tokens WHERE id = ?`, [id], as<InvitationToken>()),
+    byId: (id) => c.get(`SELECT ${INVITATION_COLUMNS} FROM invitation_tokens WHERE id = ?`, [id], asRecord<InvitationToken>()),
     rehash: (id, hash) => Effect.asVoid(c.run(`UPDATE invitation_tokens SET token_hash = ? WHERE id = ?`, [hash, id])),
     supersede: (userId, kind, placeId, at) =>
       Effect.asVoid(c.run(`UPDATE invitation_tokens SET expires_at = ? WHERE user_id = ? AND kind = ? AND used_at IS NULL
@@ -31,8 +30,8 @@ export const makePeopleRepos = (c: SqlClient): PeopleRepos => ({
       ),
     latestLive: (userId, now) =>
       c.get(`SELECT ${LOGIN_CODE_COLUMNS} FROM login_codes WHERE user_id = ? AND used_at IS NULL AND expires_at > ? ORDER BY id DESC LIMIT 1`, [userId, now],
-        as<LoginCode>()),
-    byLinkHash: (hash) => c.get(`SELECT ${LOGIN_CODE_COLUMNS} FROM login_codes WHERE link_hash = ?`, [hash], as<LoginCode>()),
+        asRecord<LoginCode>()),
+    byLinkHash: (hash) => c.get(`SELECT ${LOGIN_CODE_COLUMNS} FROM login_codes WHERE link_hash = ?`, [hash], asRecord<LoginCode>()),
     markUsed: (id, at) => Effect.asVoid(c.run(`UPDATE login_codes SET used_at = ? WHERE id = ?`, [at, id])),
     // ids start at 1: keeping 0 keeps none
     endLive: (userId, at, keep = 0) =>
@@ -45,7 +44,7 @@ export const makePeopleRepos = (c: SqlClient): PeopleRepos => ({
                VALUES (@token_hash, @user_id, @created_at, @last_seen_at, @expires_at) RETURNING ${SESSION_COLUMNS}`, x),
         returned
       ),
-    byHash: (hash) => c.get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE token_hash = ?`, [hash], as<Session>()),
+    byHash: (hash) => c.get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE token_hash = ?`, [hash], asRecord<Session>()),
     touch: (id, lastSeenAt, expiresAt) => Effect.asVoid(c.run(`UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id = ?`, [lastSeenAt, expiresAt, id])),
     deleteForUser: (userId) => Effect.asVoid(c.run(`DELETE FROM sessions WHERE user_id = ?`, [userId]))
   },

@@ -6,7 +6,7 @@ import type { OutcomesRepo, PollOptionsRepo, PollsRepo, PollStatus, StancesRepo 
 import { type OptionTally, VOTER_NAMES } from "../rules/pollTypes.js"
 import { type ChoiceRow, pollsInGroupSql, SELECT_POLL, type StanceRow, toOutcome, toPoll, withChoices } from "../sql/records.js"
 import { fromBools } from "../sql/rows.js"
-import { insertRow, returned, setClause, type SqlClient } from "./client.js"
+import { asRecord, insertRow, returned, setClause, type SqlClient } from "./client.js"
 import { topicScope } from "./threads.js"
 
 export const makePollsRepo = (c: SqlClient): PollsRepo => {
@@ -48,7 +48,7 @@ export const makePollOptionsRepo = (c: SqlClient): PollOptionsRepo => ({
     list.length === 0
       ? Effect.succeed([])
       : c.all(`SELECT id, poll_id, name, priority FROM poll_options WHERE ${c.dialect.ids.has("poll_id", "ids")} ORDER BY poll_id, priority`,
-        { ids: c.dialect.ids.bind(list) }, (r) => r as unknown as PollOption),
+        { ids: c.dialect.ids.bind(list) }, asRecord<PollOption>()),
   replace: Effect.fnUntraced(function*(pollId, names) {
     const existing = yield* c.all(`SELECT id, name FROM poll_options WHERE poll_id = ?`, [pollId], (r) => ({ id: Number(r.id), name: r.name as string }))
     const wanted = new Set(names)
@@ -67,12 +67,12 @@ type TallyRow = { poll_id: Id; poll_type: string; voters_count: number; cast_cou
 export const makeStancesRepo = (c: SqlClient): StancesRepo => {
   const { ids } = c.dialect
   const load = (where: string, params: Record<string, unknown>) =>
-    Effect.flatMap(c.all(`SELECT * FROM stances WHERE ${where} ORDER BY id`, params, (r) => r as unknown as StanceRow), (rows) =>
+    Effect.flatMap(c.all(`SELECT * FROM stances WHERE ${where} ORDER BY id`, params, asRecord<StanceRow>()), (rows) =>
       rows.length === 0
         ? Effect.succeed([])
         : Effect.map(
           c.all(`SELECT stance_id, poll_option_id, score FROM stance_choices WHERE ${ids.has("stance_id", "ids")} ORDER BY poll_option_id`,
-            { ids: ids.bind(rows.map((r) => r.id)) }, (r) => r as unknown as ChoiceRow),
+            { ids: ids.bind(rows.map((r) => r.id)) }, asRecord<ChoiceRow>()),
           (choices) => withChoices(rows, choices)
         ))
   const writeChoices = Effect.fnUntraced(function*(stanceId: Id, choices: ReadonlyMap<Id, number>) {
@@ -128,7 +128,7 @@ export const makeStancesRepo = (c: SqlClient): StancesRepo => {
       const rows = yield* c.all(`SELECT p.id AS poll_id, p.poll_type, p.voters_count, p.cast_count, o.id AS option_id, o.total_score AS score,
           o.voter_count, o.yes_count AS yes, o.maybe_count AS maybe, o.no_count AS no
           FROM polls p LEFT JOIN poll_options o ON o.poll_id = p.id
-          WHERE ${ids.has("p.id", "ids")} ORDER BY p.id, o.priority`, { ids: ids.bind(pollIds) }, (r) => r as unknown as TallyRow)
+          WHERE ${ids.has("p.id", "ids")} ORDER BY p.id, o.priority`, { ids: ids.bind(pollIds) }, asRecord<TallyRow>())
       const named = yield* firstVoters(rows)
       for (const { poll_id, poll_type: _, voters_count, cast_count, option_id, ...o } of rows) {
         let tally = out.get(poll_id)

@@ -5,9 +5,8 @@ import type { CommentsRepo, DiscussionsRepo, ItemsRepo, ReactionsRepo, ReadersRe
 import { positionSegment, SELECT_COMMENT, toReader, toTopic, topicRow } from "../sql/records.js"
 import { fromBools } from "../sql/rows.js"
 import { type IdList, scopeParams, scopeWhere } from "../sql/scope.js"
-import { insertRow, returned, setClause, type SqlClient } from "./client.js"
+import { asRecord, insertRow, returned, setClause, type SqlClient } from "./client.js"
 
-const as = <T>() => (row: unknown) => row as T
 
 /** The visible-threads clause (rules/topics.ts TopicScope) in a dialect, and its values. */
 export const topicScope = (ids: IdList) => ({
@@ -36,10 +35,10 @@ export const makeTopicsRepo = (c: SqlClient): TopicsRepo => {
 export const makeDiscussionsRepo = (c: SqlClient): DiscussionsRepo => {
   const { ids } = c.dialect
   return {
-    byId: (id) => c.get(`SELECT * FROM discussions WHERE id = ?`, [id], as<Discussion>()),
-    byKey: (key) => c.get(`SELECT * FROM discussions WHERE key = ?`, [key], as<Discussion>()),
+    byId: (id) => c.get(`SELECT * FROM discussions WHERE id = ?`, [id], asRecord<Discussion>()),
+    byKey: (key) => c.get(`SELECT * FROM discussions WHERE key = ?`, [key], asRecord<Discussion>()),
     byTopicIds: (list) =>
-      list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM discussions WHERE ${ids.has("topic_id", "ids")}`, { ids: ids.bind(list) }, as<Discussion>()),
+      list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM discussions WHERE ${ids.has("topic_id", "ids")}`, { ids: ids.bind(list) }, asRecord<Discussion>()),
     insert: (d) =>
       Effect.map(
         c.run<Discussion>(`INSERT INTO discussions (key, topic_id, author_id, title, description, description_format, created_at, updated_at)
@@ -53,9 +52,9 @@ export const makeDiscussionsRepo = (c: SqlClient): DiscussionsRepo => {
 export const makeCommentsRepo = (c: SqlClient): CommentsRepo => {
   const { ids } = c.dialect
   return {
-    byId: (id) => c.get(`${SELECT_COMMENT} WHERE c.id = ?`, [id], as<Comment>()),
+    byId: (id) => c.get(`${SELECT_COMMENT} WHERE c.id = ?`, [id], asRecord<Comment>()),
     byIds: (list) =>
-      list.length === 0 ? Effect.succeed([]) : c.all(`${SELECT_COMMENT} WHERE ${ids.has("c.id", "ids")} ORDER BY c.id`, { ids: ids.bind(list) }, as<Comment>()),
+      list.length === 0 ? Effect.succeed([]) : c.all(`${SELECT_COMMENT} WHERE ${ids.has("c.id", "ids")} ORDER BY c.id`, { ids: ids.bind(list) }, asRecord<Comment>()),
     // the row answers with its thread (read through the discussion): one statement
     insert: (comment) =>
       Effect.map(
@@ -69,10 +68,10 @@ export const makeCommentsRepo = (c: SqlClient): CommentsRepo => {
 }
 
 export const makeItemsRepo = (c: SqlClient): ItemsRepo => ({
-  ofTopic: (topicId) => c.all(`SELECT * FROM topic_items WHERE topic_id = ? ORDER BY sequence_id`, [topicId], as<ThreadItem>()),
-  byId: (id) => c.get(`SELECT * FROM topic_items WHERE id = ?`, [id], as<ThreadItem>()),
+  ofTopic: (topicId) => c.all(`SELECT * FROM topic_items WHERE topic_id = ? ORDER BY sequence_id`, [topicId], asRecord<ThreadItem>()),
+  byId: (id) => c.get(`SELECT * FROM topic_items WHERE id = ?`, [id], asRecord<ThreadItem>()),
   byItemable: (type, id) =>
-    c.get(`SELECT * FROM topic_items WHERE itemable_type = ? AND itemable_id = ? ORDER BY id LIMIT 1`, [type, id], as<ThreadItem>()),
+    c.get(`SELECT * FROM topic_items WHERE itemable_type = ? AND itemable_id = ? ORDER BY id LIMIT 1`, [type, id], asRecord<ThreadItem>()),
   append: Effect.fnUntraced(function*({ parent, root, ...item }) {
     // the thread's row first: writers appending to one thread (on any server) take their sequence ids in turn
     yield* c.run(`UPDATE topics SET items_count = items_count + 1 WHERE id = ?`, [item.topic_id])
@@ -97,15 +96,15 @@ export const makeItemsRepo = (c: SqlClient): ItemsRepo => ({
 export const makeReactionsRepo = (c: SqlClient): ReactionsRepo => {
   const { ids } = c.dialect
   return {
-    byId: (id) => c.get(`SELECT * FROM reactions WHERE id = ?`, [id], as<Reaction>()),
-    ofTopic: (topicId) => c.all(`SELECT * FROM reactions WHERE topic_id = ? ORDER BY id`, [topicId], as<Reaction>()),
+    byId: (id) => c.get(`SELECT * FROM reactions WHERE id = ?`, [id], asRecord<Reaction>()),
+    ofTopic: (topicId) => c.all(`SELECT * FROM reactions WHERE topic_id = ? ORDER BY id`, [topicId], asRecord<Reaction>()),
     ofReactables: (type, list) =>
       list.length === 0
         ? Effect.succeed([])
-        : c.all(`SELECT * FROM reactions WHERE reactable_type = @type AND ${ids.has("reactable_id", "ids")} ORDER BY id`, { type, ids: ids.bind(list) }, as<Reaction>()),
+        : c.all(`SELECT * FROM reactions WHERE reactable_type = @type AND ${ids.has("reactable_id", "ids")} ORDER BY id`, { type, ids: ids.bind(list) }, asRecord<Reaction>()),
     find: (r) =>
       c.get(`SELECT * FROM reactions WHERE reactable_type = ? AND reactable_id = ? AND user_id = ? AND reaction = ?`,
-        [r.reactable_type, r.reactable_id, r.user_id, r.reaction], as<Reaction>()),
+        [r.reactable_type, r.reactable_id, r.user_id, r.reaction], asRecord<Reaction>()),
     insert: (r) =>
       Effect.map(
         c.run<{ id: number }>(`INSERT INTO reactions (topic_id, reactable_type, reactable_id, user_id, reaction, created_at)
