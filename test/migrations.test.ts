@@ -31,7 +31,8 @@ const CHECKSUMS = [
   "58aaa2aa88a08de37b0022f4724e3e1fb50222d82766b90520d9a943b6bdd4bd",
   "8be05bc6864c96d4d663db5bf337c8361cae4d4304256aa7a2a1bf3a67f6f924",
   "d2b87075c3e66c605279302ab13a60a88dbe8cb51ba217c73e6868c2b39b5501",
-  "818e7a9253de15dfa3a5a78e4c1e64e9ef3f7a46fdc8c2eaa9ea07c7c5a1f36d"
+  "818e7a9253de15dfa3a5a78e4c1e64e9ef3f7a46fdc8c2eaa9ea07c7c5a1f36d",
+  "f1fe60b608ded07c3cd0f3a6ad1292c9e19a744436f2358ba7de945d112c0266"
 ]
 
 t.test("released migrations never change", async (t) => {

@@ -203,7 +203,7 @@ t.test("record pages: signed out, a prompt with no title; signed in, the thread 
     [{ poll_type: "poll", options: ["red", "green", "blue"], maximum_stance_choices: 2 }, { choice: ["red", "blue"] }, { red: 1, blue: 1 }],
     [{ poll_type: "count" }, { choice: "accept" }, { accept: 1 }],
     [{ poll_type: "score", options: ["a", "b"] }, { "score:a": "4", "score:b": "1" }, { a: 4, b: 1 }],
-    [{ poll_type: "ranked_choice", options: ["x", "y", "z"] }, { "score:x": "2", "score:y": "3", "score:z": "1" }, { x: 2, y: 3, z: 1 }],
+    [{ poll_type: "ranked_choice", options: ["x", "y", "z"] }, { "rank:x": "2", "rank:y": "1", "rank:z": "3" }, { x: 2, y: 3, z: 1 }],
     [{ poll_type: "meeting", options: ["2031-01-01", "2031-01-02"] }, { "score:2031-01-01": "2", "score:2031-01-02": "1" }, { "2031-01-01": 2, "2031-01-02": 1 }],
     [{ poll_type: "dot_vote", options: ["p", "q"] }, { "score:p": "5", "score:q": "3" }, { p: 5, q: 3 }]
   ]
@@ -221,14 +221,14 @@ t.test("record pages: signed out, a prompt with no title; signed in, the thread 
     t.equal(res.status, 303, `${body.poll_type}: voted (${res.status === 303 ? "" : await res.text()})`)
     const mine = ((await s.as(erin.apiKey).get(`api/b2/polls/${p.id}`)).body as any).stances[0]
     t.same(mine.option_scores, expected, `${body.poll_type}: the ballot as the form said`)
-    const after = await e.get(`/p/${p.key}?voted=1`)
+    const after = await e.get(`/p/${p.key}?done=voted`)
     t.match(after.html, /Your vote is recorded/)
     t.match(after.html, /Change vote/)
   }
   const ranked = await poll({ poll_type: "ranked_choice", options: ["x", "y"] })
-  const bad = await e.post(`/p/${ranked.key}/vote`, { "score:x": "1", "score:y": "1" })
+  const bad = await e.post(`/p/${ranked.key}/vote`, { "rank:x": "1", "rank:y": "1" })
   t.equal(bad.status, 422, "a ballot that breaks the type's rules")
-  t.match(bad.html, /class="error" role="alert">rank all 2 options/)
+  t.match(bad.html, /class="error" id="ballot-error" role="alert">Give each option a different rank\./)
   t.equal((await e.post(`/p/${ranked.key}/vote`, { "score:x": "1", "score:y": "2" }, { csrf: false })).status, 403, "CSRF")
   t.equal((await browser().get(`/p/${ranked.key}`)).status, 403, "signed out: a prompt")
 })

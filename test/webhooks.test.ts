@@ -207,8 +207,12 @@ t.test("a restart delivers what was pending; the destination is checked again at
   await receiver.waitFor(1)
   await new Promise((r) => setTimeout(r, 200))
   t.same((await second.sql("SELECT status FROM webhook_deliveries")), [{ status: "done" }])
-  await publish(second, group.id, "new_comment")
   await second.close()
+  // published where no worker runs, so only the refusing server below can try it
+  const between = await startTestServer({ allowPrivateWebhooks: true }, { filename })
+  await publish(between, group.id, "new_comment")
+  await between.close()
+  t.equal(receiver.received.length, 1, "the second event waits for a worker")
 
   // the same saved chatbot, now on a server that refuses private destinations
   const third = await startTestServer({ allowPrivateWebhooks: false }, { filename, worker: { retryDelaysMs: [] } })

@@ -24,7 +24,9 @@ import type * as http from "node:http"
 import { middlewareProvides } from "./auth.js"
 import { databaseBusy, errorResponse, internalError, issueMessage } from "./errors.js"
 import { groupHandlers, type HandlerRecorder } from "./group.js"
-import { busyPage, tooLargePage } from "./pages/pages.js"
+import { busyPage, notFoundPage, tooLargePage } from "./pages/pages.js"
+
+const isApiPath = (url: string) => url.startsWith("/api/") || url === "/api" || url.startsWith("/metrics")
 
 /**
  * The last line of defence: an unknown route is a JSON 404; anything unexpected is logged with the
@@ -38,7 +40,11 @@ export const lastResort = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServe
       // the router fails with a ready 404 response (or RouteNotFound) for an unknown route
       const unrouted = value._tag === "RouteNotFound" ||
         (HttpServerResponse.isServerResponse(value) && value.status === 404)
-      if (unrouted) return Effect.succeed(HttpServerResponse.unsafeJson({ error: "Not found" }, { status: 404 }))
+      // a browser never gets JSON from a page route: only /api (and /metrics) answer a JSON 404
+      if (unrouted) {
+        return Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+          isApiPath(request.url) ? HttpServerResponse.unsafeJson({ error: "Not found" }, { status: 404 }) : notFoundPage(request.headers["accept-language"]))
+      }
       // a path or query parameter that its declaration does not decode: the one 400 body (errors.ts)
       if (value._tag === "HttpApiDecodeError") {
         return Effect.succeed(undecodable((value as unknown as { issues: ReadonlyArray<Parameters<typeof issueMessage>[0]> }).issues))
@@ -48,7 +54,7 @@ export const lastResort = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServe
     if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
     return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       // a write that waited 5 s for another process's write lock: the API answers JSON, a page answers a page
-      if (Cause.squash(cause) instanceof DatabaseError) return Effect.succeed(request.url.startsWith("/api/") ? databaseBusy() : busyPage())
+      if (Cause.squash(cause) instanceof DatabaseError) return Effect.succeed(request.url.startsWith("/api/") ? databaseBusy() : busyPage(request.headers["accept-language"]))
       // observeRequests gave every request an id before the application saw it
       const requestId = request.headers["x-request-id"] ?? "unknown"
       return Effect.as(Effect.logError("request failed", { req_id: requestId, err: Cause.pretty(cause) }), internalError(requestId))
@@ -233,7 +239,7 @@ export const makeListener = Effect.fnUntraced(function*<R>(app: HttpApp.Default<
       // so the answer reaches the browser instead of a reset connection (the API's own reader answers 413 JSON)
       if (maxBody !== undefined && Number(req.headers["content-length"] ?? 0) > Number(maxBody)) {
         req.resume()
-        return writeResponse(req, res, tooLargePage())
+        return writeResponse(req, res, tooLargePage(req.headers["accept-language"]))
       }
       return platform(req, res)
     }

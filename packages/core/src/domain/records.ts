@@ -11,6 +11,10 @@ export interface User {
   readonly email: string | null
   readonly email_sha256: string | null
   readonly country: string | null
+  /** IANA time zone every page shows times in (null: the server's) */
+  readonly time_zone: string | null
+  /** the pages' and mail's language (null: the browser's Accept-Language) */
+  readonly locale: string | null
   readonly is_admin: boolean
   readonly bot: boolean
   readonly deactivated_at: string | null

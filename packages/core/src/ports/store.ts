@@ -42,7 +42,7 @@ export interface UsersRepo {
   readonly count: (filter: { is_admin?: boolean }) => Effect.Effect<number>
   readonly identitiesOf: (userIds: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<Identity>>
   readonly insert: (
-    user: Omit<User, "id" | "deactivated_at" | "deactivator_id" | "redacted_at" | "email_sha256"> & {
+    user: Omit<User, "id" | "deactivated_at" | "deactivator_id" | "redacted_at" | "email_sha256" | "time_zone" | "locale"> & {
       api_key_hash: string
     }
   ) => Effect.Effect<User>
@@ -84,6 +84,7 @@ export interface MembershipsRepo {
   readonly activeEmails: (groupId: Id) => Effect.Effect<ReadonlyArray<{ membership: Membership; email: string }>>
   readonly insert: (m: Omit<Membership, "id" | "revoked_at" | "revoker_id" | "updated_at">) => Effect.Effect<Membership>
   readonly revoke: (id: Id, at: string, revokerId: Id | null) => Effect.Effect<void>
+  readonly setAdmin: (id: Id, admin: boolean, at: string) => Effect.Effect<void>
   /** A pending invitation accepted. */
   readonly accept: (id: Id, at: string) => Effect.Effect<void>
   readonly revokeAllOfUser: (userId: Id, at: string, revokerId: Id | null) => Effect.Effect<number>

@@ -10,6 +10,13 @@ export const canShowGroup = (access: Access, group: Group): boolean =>
 /** Adding and removing members through the API needs a group administrator (spec: Authentication 7). */
 export const canManageMembers = (access: Access, group: Group): boolean => isAdmin(access, group.id)
 
+/**
+ * Inviting people from the group page: administrators, or any member where the group lets members add
+ * members (Loomio's `add_members`). The API's membership sync (which can also remove) stays admin-only.
+ */
+export const canInvite = (access: Access, group: Group): boolean =>
+  isAdmin(access, group.id) || (group.members_can_add_members && isMember(access, group.id))
+
 /** Loomio shows a group's member list to its members and to administrators of its parent. */
 export const canListMembers = (access: Access, group: Group): boolean =>
   isMember(access, group.id) || isAdmin(access, group.parent_id)

@@ -23,3 +23,36 @@ export const isHandle = (handle: string): boolean => HANDLE.test(handle)
 /** Shown in place of a redacted or nameless author. */
 export const displayName = (u: { name: string | null; username: string | null }): string =>
   u.name ?? u.username ?? "Anonymous"
+
+/** The languages pages and mail are written in (decisions §9); the first is the fallback. */
+export const LOCALES = ["en", "de", "fr"] as const
+export type Locale = (typeof LOCALES)[number]
+export const isLocale = (s: string): s is Locale => (LOCALES as ReadonlyArray<string>).includes(s)
+
+/** An IANA time zone name this runtime knows ("Europe/Berlin", "UTC"). */
+export const isTimeZone = (zone: string): boolean => {
+  if (zone.length === 0 || zone.length > 64) return false
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone })
+    return true
+  } catch {
+    return false
+  }
+}
+
+export interface ProfileInput {
+  readonly name: string
+  readonly time_zone: string
+  readonly locale: string
+}
+
+/** What is wrong with a profile form, field by field (empty: nothing). */
+export const profileErrors = (p: ProfileInput): Record<string, string> => {
+  const errors: Record<string, string> = {}
+  const name = p.name.trim()
+  if (name.length === 0) errors.name = "blank"
+  else if (name.length > 100 || /[\u0000-\u001f\u007f]/.test(name)) errors.name = "invalid"
+  if (p.time_zone !== "" && !isTimeZone(p.time_zone)) errors.time_zone = "invalid"
+  if (p.locale !== "" && !isLocale(p.locale)) errors.locale = "invalid"
+  return errors
+}

@@ -13,7 +13,9 @@ import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFou
 import { Store } from "../ports/store.js"
 import { plainLineErrors } from "../rules/values.js"
 import type { Access } from "../rules/access.js"
-import { canShowGroup } from "../rules/groups.js"
+import { canInvite, canListMembers, canManageMembers, canShowGroup } from "../rules/groups.js"
+import { canStartDiscussion } from "../rules/discussions.js"
+import { canStartPoll } from "../rules/polls.js"
 import { isHandle } from "../rules/users.js"
 import { nowIso } from "./common.js"
 import { newRecordKey } from "../rules/keys.js"
@@ -178,3 +180,26 @@ export const updateGroupSettings = Effect.fnUntraced(function*(ref: string, sett
 export const listAllGroups = Effect.flatMap(Store, (store) => Effect.flatMap(store.groups.list(), viewGroups))
 
 export type { Id }
+
+/** A group as its page shows it: the group, the subgroups the reader may see, and what the rules let them start there. */
+export interface GroupPage extends GroupView {
+  readonly subgroups: ReadonlyArray<Group>
+  readonly may: { readonly discuss: boolean; readonly poll: boolean; readonly invite: boolean; readonly members: boolean; readonly manage: boolean }
+}
+
+export const groupPage = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<GroupPage, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  const view = yield* showGroup(access, ref)
+  const subgroups = (yield* store.groups.children([view.group.id])).filter((g) => canShowGroup(access, g))
+  return {
+    ...view,
+    subgroups,
+    may: {
+      discuss: canStartDiscussion(access, view.group),
+      poll: canStartPoll(access, view.group, undefined),
+      invite: canInvite(access, view.group),
+      members: canListMembers(access, view.group),
+      manage: canManageMembers(access, view.group)
+    }
+  }
+})

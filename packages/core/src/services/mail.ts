@@ -12,10 +12,10 @@ import { mintSecrets, recordInvitation } from "./people.js"
  * The mail outbox: invitations and notifications are recorded here in the writing transaction; the mail
  * worker claims due messages, sends them and records the outcome here. Without a transport they wait.
  */
-export const recordGroupInvitation = Effect.fnUntraced(function*(group: Group, invitee: User, actor: User | null) {
+export const recordGroupInvitation = Effect.fnUntraced(function*(group: Group, invitee: User, actor: User | null, message: string | null = null) {
   const store = yield* Store
   const who = actor === null ? "An administrator" : displayName(actor)
-  const invitation = yield* recordInvitation({ kind: "group", user: invitee, inviter: actor, group })
+  const invitation = yield* recordInvitation({ kind: "group", user: invitee, inviter: actor, group, message })
   return yield* store.mail.enqueue({
     invitation_id: invitation.id,
     kind: "group_invitation",
@@ -23,7 +23,7 @@ export const recordGroupInvitation = Effect.fnUntraced(function*(group: Group, i
     recipient_email: invitee.email!,
     subject: `${who} invited you to join ${group.name}`,
     // the body is markdown: plain-text names go in escaped (they never become links or images)
-    body: `${plainMarkdown(who)} invited you to join the group "${plainMarkdown(group.name)}".`,
+    body: `${plainMarkdown(who)} invited you to join the group "${plainMarkdown(group.name)}".${message === null ? "" : `\n\n${message.split("\n").map((l) => `> ${plainMarkdown(l)}`).join("\n")}`}`,
     path: `/g/${group.key}`,
     group_id: group.id,
     actor_id: actor?.id ?? null,

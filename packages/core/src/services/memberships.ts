@@ -3,7 +3,7 @@ import type { Group, Id, Membership, Page, User } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
-import { canListMembers, canManageMembers } from "../rules/groups.js"
+import { canInvite, canListMembers, canManageMembers } from "../rules/groups.js"
 import { planMembershipSync } from "../rules/memberships.js"
 import { normaliseEmail } from "../rules/users.js"
 import { checkEmails, nowIso, type Paged } from "./common.js"
@@ -60,7 +60,7 @@ export const userForEmail = Effect.fnUntraced(function*(email: string): Effect.f
 })
 
 /** A pending membership plus its invitation in the mail outbox. */
-const invite = Effect.fnUntraced(function*(group: Group, user: User, actor: User | null) {
+const invite = Effect.fnUntraced(function*(group: Group, user: User, actor: User | null, message: string | null = null) {
   const store = yield* Store
   const now = yield* nowIso
   const membership = yield* store.memberships.insert({
@@ -73,7 +73,7 @@ const invite = Effect.fnUntraced(function*(group: Group, user: User, actor: User
     accepted_at: null,
     created_at: now
   })
-  yield* recordGroupInvitation(group, user, actor)
+  yield* recordGroupInvitation(group, user, actor, message)
   yield* People.noteInvitationSent(membership.id)
   yield* ballotsForNewMembers(group, [user.id])
   return membership
@@ -185,5 +185,77 @@ export const removeMember = Effect.fnUntraced(function*(group: Group, user: User
     if (m === undefined) return yield* notFound(`User ${user.id} is not a member of group ${group.id}`)
     yield* revokeMembership(group, m, null)
     return (yield* store.memberships.byId(m.id))!
+  }))
+})
+
+/** An invitation's own message: at most this many characters. */
+const MESSAGE_MAX = 2000
+
+/**
+ * The group page's "Invite people" (decisions §9): invites every address not yet in the group, with the
+ * inviter's message; a pending member is invited again (a fresh link, at most once a day). Never removes.
+ */
+export const inviteToGroup = Effect.fnUntraced(function*(
+  access: Access,
+  groupId: Id,
+  emails: ReadonlyArray<string>,
+  message: string
+): Effect.fn.Return<{ readonly invited: ReadonlyArray<string> }, NotFound | Forbidden | Invalid, Store> {
+  const store = yield* Store
+  if (emails.length === 0) return yield* invalid("emails", "can't be blank")
+  if (emails.length > 100) return yield* invalid("emails", "at most 100 at a time")
+  yield* checkEmails("emails", emails)
+  if (message.length > MESSAGE_MAX) return yield* invalid("message", `is too long (maximum is ${MESSAGE_MAX} characters)`)
+  const note = message.trim() === "" ? null : message.trim()
+  return yield* store.transaction(Effect.gen(function*() {
+    const group = yield* groupById(groupId)
+    if (!canInvite(access, group)) return yield* forbidden("You may not invite people to this group")
+    const current = new Map((yield* store.memberships.activeEmails(group.id)).map((c) => [c.email, c.membership]))
+    const invited: Array<string> = []
+    for (const email of new Set(emails.map(normaliseEmail))) {
+      const held = current.get(email)
+      if (held === undefined) {
+        const user = yield* userForEmail(email)
+        if ((yield* store.memberships.activeFor(group.id, user.id)) !== undefined) continue
+        yield* invite(group, user, access.user, note)
+        invited.push(email)
+      } else if (held.accepted_at === null && (yield* People.reinviteAllowed(held.id))) {
+        const user = yield* store.users.byId(held.user_id)
+        if (user === undefined) continue
+        yield* recordGroupInvitation(group, user, access.user, note)
+        invited.push(email)
+      }
+    }
+    return { invited }
+  }))
+})
+
+/** The members page's admin actions: one membership of the group, found for an administrator of it. */
+const managedMembership = Effect.fnUntraced(function*(access: Access, groupId: Id, membershipId: Id) {
+  const store = yield* Store
+  const group = yield* groupById(groupId)
+  if (!canManageMembers(access, group)) return yield* forbidden("User is not an admin")
+  const m = yield* store.memberships.byId(membershipId)
+  if (m === undefined || m.group_id !== group.id || m.revoked_at !== null) return yield* notFound("Membership not found")
+  return { group, membership: m }
+})
+
+/** **Make admin** on the members page. */
+export const makeAdmin = Effect.fnUntraced(function*(access: Access, groupId: Id, membershipId: Id): Effect.fn.Return<Membership, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const { membership } = yield* managedMembership(access, groupId, membershipId)
+    yield* store.memberships.setAdmin(membership.id, true, yield* nowIso)
+    return (yield* store.memberships.byId(membership.id))!
+  }))
+})
+
+/** **Remove** on the members page: the membership ends as the API's removal does (ballots and pending link go too). */
+export const removeMembership = Effect.fnUntraced(function*(access: Access, groupId: Id, membershipId: Id): Effect.fn.Return<Membership, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const { group, membership } = yield* managedMembership(access, groupId, membershipId)
+    yield* revokeMembership(group, membership, access.user.id)
+    return (yield* store.memberships.byId(membership.id))!
   }))
 })

@@ -7,7 +7,7 @@
 import { Clock, Context, Effect } from "effect"
 import { randomBytes, randomInt } from "node:crypto"
 import type { Group, Id, MailMessage, Topic, User } from "../domain/records.js"
-import { type Forbidden, forbidden, type Invalid, invalid, type TooManyRequests, tooManyRequests } from "../errors.js"
+import { type Forbidden, forbidden, Invalid, invalid, type TooManyRequests, tooManyRequests } from "../errors.js"
 import type { InvitationKind, InvitationToken } from "../ports/people.js"
 import { Store } from "../ports/store.js"
 import {
@@ -27,7 +27,7 @@ import {
 } from "../rules/people.js"
 import { plainLineErrors } from "../rules/values.js"
 import { isNotification, type SendableMail } from "../rules/mail.js"
-import { isEmail, normaliseEmail } from "../rules/users.js"
+import { isEmail, normaliseEmail, profileErrors, type ProfileInput } from "../rules/users.js"
 import { digestsEqual, hashApiKey as sha256 } from "../rules/keys.js"
 
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -385,4 +385,20 @@ export const endSignIns = Effect.fnUntraced(function*(userId: Id): Effect.fn.Ret
   const store = yield* Store
   const now = iso(yield* Clock.currentTimeMillis)
   yield* store.transaction(Effect.zipRight(store.sessions.deleteForUser(userId), store.loginCodes.endLive(userId, now)))
+})
+
+/** /profile: a person's own name, time zone and language (decisions §9); "" clears a zone or language. */
+export const updateProfile = Effect.fnUntraced(function*(user: User, input: ProfileInput): Effect.fn.Return<User, Invalid, Store> {
+  const store = yield* Store
+  const errors = profileErrors(input)
+  if (Object.keys(errors).length > 0) return yield* new Invalid({ errors: Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, [v]])) })
+  return yield* store.transaction(Effect.gen(function*() {
+    yield* store.users.update(user.id, {
+      name: input.name.trim(),
+      time_zone: input.time_zone === "" ? null : input.time_zone,
+      locale: input.locale === "" ? null : input.locale,
+      updated_at: iso(yield* Clock.currentTimeMillis)
+    })
+    return (yield* store.users.byId(user.id))!
+  }))
 })

@@ -74,6 +74,7 @@ export const makeMembershipsRepo = (c: SqlClient): MembershipsRepo => {
                VALUES (@group_id, @user_id, @inviter_id, @admin, @delegate, @title, @accepted_at, @created_at, @created_at) RETURNING *`, fromBools({ ...m })),
         (r) => toMembership(r.rows[0])
       ),
+    setAdmin: (id, admin, at) => Effect.asVoid(c.run(`UPDATE memberships SET admin = ?, updated_at = ? WHERE id = ?`, [admin ? 1 : 0, at, id])),
     accept: (id, at) => Effect.asVoid(c.run(`UPDATE memberships SET accepted_at = ?, updated_at = ? WHERE id = ? AND accepted_at IS NULL`, [at, at, id])),
     revoke: (id, at, revokerId) =>
       Effect.asVoid(c.run(`UPDATE memberships SET revoked_at = ?, revoker_id = ?, updated_at = ? WHERE id = ? AND revoked_at IS NULL`, [at, revokerId, at, id])),

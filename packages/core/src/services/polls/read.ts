@@ -7,7 +7,7 @@ import type { PollStatus } from "../../ports/polls.js"
 import { Store } from "../../ports/store.js"
 import type { Access } from "../../rules/access.js"
 import { type PollResults, resultsFromTally } from "../../rules/pollTypes.js"
-import { canSeeResults, canShowPoll, type VoteRefusal, voteRefusal } from "../../rules/polls.js"
+import { canClosePoll, canReopenPoll, canSeeResults, canShowPoll, canStateOutcome, type VoteRefusal, voteRefusal } from "../../rules/polls.js"
 import { groupTopicScope, type TopicContext } from "../../rules/topics.js"
 import type { Paged } from "../common.js"
 import { type GroupView, viewGroupsById } from "../groups.js"
@@ -109,13 +109,20 @@ export const viewPolls = Effect.fnUntraced(function*(
 /** One poll as its reader sees it, and whether they may vote in it now (the vote rule's answer, null: they may). */
 export interface ShownPoll extends PollView {
   readonly vote_refusal: VoteRefusal | null
+  /** what else the rules let the reader do with it now (pages show a control only when its rule allows it) */
+  readonly may: { readonly close: boolean; readonly reopen: boolean; readonly outcome: boolean }
 }
 
 export const showPoll = (access: Access, ref: string): Effect.Effect<ShownPoll, NotFound, Store> =>
   Effect.flatMap(visiblePoll(access, ref), (found) =>
     Effect.map(viewPolls(access, [found.poll], { topics: [found.ctx.topic], mine: liveBallot(found) }), (v) => ({
       ...v[0]!,
-      vote_refusal: voteRefusal(access, found.ctx, found.poll, found.ballot)
+      vote_refusal: voteRefusal(access, found.ctx, found.poll, found.ballot),
+      may: {
+        close: canClosePoll(access, found.ctx, found.poll),
+        reopen: canReopenPoll(access, found.ctx, found.poll),
+        outcome: canStateOutcome(access, found.ctx, found.poll)
+      }
     })))
 
 /** GET /polls: the group's polls the caller may see; group unknown → 404, invisible group → 403. */

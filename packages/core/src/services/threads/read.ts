@@ -10,7 +10,12 @@ import { renderThreadMarkdown } from "../../rules/threadMarkdown.js"
 import { topicScope } from "../../rules/topics.js"
 import type { Paged } from "../common.js"
 import { type PollView, viewPolls } from "../polls/read.js"
-import { candidateGroups, findThread } from "./kernel.js"
+import { candidateGroups, findThread, topicContext } from "./kernel.js"
+import type { Forbidden } from "../../errors.js"
+import { canCreateComment, canDeleteComment, canEditComment } from "../../rules/comments.js"
+import { canEditDiscussion } from "../../rules/discussions.js"
+import { canStartPoll } from "../../rules/polls.js"
+import { showDiscussion } from "../discussions.js"
 
 /** GET /threads: every thread the caller may read, latest activity first. */
 export const listThreads = Effect.fnUntraced(function*(access: Access, page: Page): Effect.fn.Return<Paged<Topic>, never, Store> {
@@ -87,3 +92,31 @@ export const threadMarkdown = Effect.fnUntraced(function*(access: Access, topicI
     outcomes: new Map(t.outcomes.map((o) => [o.id, o]))
   })
 })
+
+/** A discussion's thread as its page shows it, with what the rules let the reader do there. */
+export interface DiscussionThread extends ThreadContents {
+  readonly discussion: Discussion
+  readonly may: { readonly comment: boolean; readonly close: boolean; readonly reopen: boolean; readonly poll: boolean }
+  /** the comments the reader may edit, and delete */
+  readonly editable: ReadonlySet<Id>
+  readonly deletable: ReadonlySet<Id>
+}
+
+export const discussionThread = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<DiscussionThread, NotFound | Forbidden, Store> {
+  const { discussion } = yield* showDiscussion(access, ref)
+  const contents = yield* threadContents(access, discussion.topic_id)
+  const ctx = yield* topicContext(access, contents.topic)
+  const edit = canEditDiscussion(access, ctx, discussion)
+  const closed = contents.topic.closed_at !== null
+  return {
+    ...contents,
+    discussion,
+    may: { comment: canCreateComment(access, ctx, discussion), close: edit && !closed, reopen: edit && closed, poll: canStartPoll(access, contents.group, ctx) },
+    editable: new Set(contents.comments.filter((c) => canEditComment(access, ctx, discussion, c)).map((c) => c.id)),
+    deletable: new Set(contents.comments.filter((c) => canDeleteComment(access, ctx, discussion, c)).map((c) => c.id))
+  }
+})
+
+/** The people a page names (voters and authors it already may show), by id. */
+export const usersByIds = (ids: ReadonlyArray<Id>): Effect.Effect<ReadonlyArray<User>, never, Store> =>
+  ids.length === 0 ? Effect.succeed([]) : Effect.flatMap(Store, (store) => store.users.byIds(ids))

@@ -1,0 +1,227 @@
+/**
+ * Home, the group page, its members, inviting people and starting a discussion (decisions §9). Every control
+ * is shown from the rules' answers the core returns, and every POST goes through a core service that asks
+ * the same rules again.
+ */
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import { Discussions, Groups, Memberships, Polls, Rules, Threads, Users } from "@convene/core"
+import { Effect } from "effect"
+import { field, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "./kit.js"
+import { pollStateText } from "./polls.js"
+import type { PageRouter } from "./routes.js"
+
+const LIST = { limit: 100, offset: 0 }
+
+/** After inviting: how many invitations went out. */
+const invitedNotice = (request: HttpServerRequest.HttpServerRequest, who: Reader) => {
+  const n = new URL(request.url, "http://x").searchParams.get("invited")
+  return n !== null && /^[0-9]{1,3}$/.test(n) ? who.t("invite.sent", { count: Number(n) }) : undefined
+}
+
+export const groupRoutes = (router: PageRouter, kit: Kit) =>
+  Effect.gen(function*() {
+    const { respond, reader, run, refused } = kit
+
+    // Home: signed out, what this is; signed in, the person's groups, polls waiting for their vote, latest threads
+
+    yield* router.get("/", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const who = yield* reader(request)
+      if (who.user === undefined) return respond(request, who, { title: who.t("home.title"), template: "@home", data: {} })
+      const access = who.access
+      const data = yield* run(Effect.gen(function*() {
+        const groups = (yield* Groups.listGroupsFor(access)).filter((v) => access.memberships.get(v.group.id)?.accepted_at != null)
+        const active = yield* Effect.forEach(groups, (v) => Effect.orElseSucceed(Polls.listPolls(access, v.group.id, "active", LIST), () => ({ records: [], total: 0 })))
+        const waiting = active.flatMap((l) => l.records).filter((p) => p.my_stance !== undefined && p.my_stance.cast_at === null)
+        const topics = (yield* Threads.listThreads(access, { limit: 10, offset: 0 })).records
+        const discussions = yield* Discussions.viewsOfTopics(topics.filter((t) => t.topicable_type === "Discussion"))
+        return {
+          groups: groups.map((v) => ({ key: v.group.key, name: v.group.name })),
+          waiting: waiting.map((p) => ({ key: p.poll.key, title: p.poll.title, closes: who.time(p.poll.closing_at) })),
+          threads: discussions.map((d) => ({ href: `/d/${d.discussion.key}`, title: d.discussion.title, active: who.time(d.topic.last_activity_at) }))
+        }
+      }))
+      return respond(request, who, { title: who.t("home.title"), template: "@home", data, notice: noticeOf(request, who) })
+    }))
+
+    // The group page
+
+    yield* router.get("/g/:key", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const key = segment(yield* HttpRouter.params, "key")
+      const who = yield* reader(request)
+      const shown = yield* Effect.either(run(Effect.gen(function*() {
+        const page = yield* Groups.groupPage(who.access, key)
+        const threads = yield* Discussions.listDiscussions(who.access, page.group.id, "all", LIST)
+        const polls = yield* Polls.listPolls(who.access, page.group.id, "all", LIST)
+        return { page, threads: threads.records, polls: polls.records }
+      })))
+      if (shown._tag === "Left") return refused(request, who, shown.left)
+      const { page, threads, polls } = shown.right
+      const g = page.group
+      return respond(request, who, {
+        title: g.name,
+        template: "@group",
+        notice: invitedNotice(request, who) ?? noticeOf(request, who),
+        data: {
+          key: g.key,
+          parent: page.parent === undefined ? undefined : { key: page.parent.key, name: page.parent.name },
+          descriptionHtml: g.description === null || g.description === "" ? "" : Rules.markdownToHtml(g.description),
+          may: page.may,
+          membersCount: page.counts.accepted_memberships_count,
+          open: threads.filter((d) => d.topic.closed_at === null).map((d) => ({ key: d.discussion.key, title: d.discussion.title })),
+          closed: threads.filter((d) => d.topic.closed_at !== null).map((d) => ({ key: d.discussion.key, title: d.discussion.title })),
+          polls: polls.map((p) => ({ key: p.poll.key, title: p.poll.title, state: pollStateText(who, p.poll) })),
+          subgroups: page.subgroups.map((s) => ({ key: s.key, name: s.name }))
+        }
+      })
+    }))
+
+    // Members
+
+    const membersPage = Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest, who: Reader, key: string, notice?: string) {
+      const shown = yield* Effect.either(run(Effect.gen(function*() {
+        const page = yield* Groups.groupPage(who.access, key)
+        if (!page.may.members) return yield* Effect.fail({ _tag: "Forbidden" as const })
+        const list = yield* Memberships.listMemberships(who.access, page.group.id, { limit: 1000, offset: 0 })
+        return { page, list }
+      })))
+      if (shown._tag === "Left") return refused(request, who, shown.left)
+      const { page, list } = shown.right
+      const names = new Map(list.users.map((u) => [u.id, Rules.displayName(u)]))
+      const members = list.records.map((m) => ({
+        id: m.id,
+        name: names.get(m.user_id) ?? who.t("thread.someone"),
+        admin: m.admin,
+        self: m.user_id === who.user?.id,
+        marks: [
+          m.accepted_at === null ? who.t("members.pending") : m.admin ? who.t("members.admin") : who.t("members.member"),
+          ...(m.delegate ? [who.t("members.delegate")] : [])
+        ].join(", ")
+      }))
+      return respond(request, who, {
+        title: who.t("members.title", { group: page.group.name }),
+        template: "@members",
+        crumbs: [{ href: `/g/${page.group.key}`, label: page.group.name }],
+        notice,
+        data: { key: page.group.key, manage: page.may.manage, members }
+      })
+    })
+
+    yield* router.get("/g/:key/members", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const key = segment(yield* HttpRouter.params, "key")
+      const who = yield* reader(request)
+      const done = new URL(request.url, "http://x").searchParams
+      const name = done.get("name") ?? ""
+      const notice = done.get("done") === "admin" ? who.t("members.madeAdmin", { name }) : done.get("done") === "removed" ? who.t("members.removed", { name }) : undefined
+      return yield* membersPage(request, who, key, notice)
+    }))
+
+    const memberAction = (act: "admin" | "remove") =>
+      kit.post((request, who) =>
+        Effect.gen(function*() {
+          const params = yield* HttpRouter.params
+          const id = Number(segment(params, "id"))
+          const done = yield* Effect.either(run(Effect.gen(function*() {
+            const { group } = yield* Groups.showGroup(who.access, segment(params, "key"))
+            const membershipId = Number.isSafeInteger(id) ? id : 0
+            const m = act === "admin"
+              ? yield* Memberships.makeAdmin(who.access, group.id, membershipId)
+              : yield* Memberships.removeMembership(who.access, group.id, membershipId)
+            const person = yield* Effect.option(Users.findUser({ id: m.user_id }))
+            return { group, name: person._tag === "Some" ? Rules.displayName(person.value) : "" }
+          })))
+          if (done._tag === "Left") return refused(request, who, done.left)
+          return seeOther(`/g/${done.right.group.key}/members?done=${act === "admin" ? "admin" : "removed"}&name=${encodeURIComponent(done.right.name)}`)
+        }))
+
+    yield* router.post("/g/:key/members/:id/admin", memberAction("admin"))
+    yield* router.post("/g/:key/members/:id/remove", memberAction("remove"))
+
+    // Inviting people
+
+    const invitePage = (who: Reader, group: { key: string; name: string }, form: { emails: string; message: string }, errors?: Record<string, string>, status = 200) => ({
+      title: who.t("invite.title", { group: group.name }),
+      template: "@invite",
+      status,
+      crumbs: [{ href: `/g/${group.key}`, label: group.name }],
+      data: { key: group.key, form, errors }
+    })
+
+    /** The group page's group, when the rule named allows this reader that action. */
+    const groupFor = (who: Reader, key: string, allowed: (may: Groups.GroupPage["may"]) => boolean) =>
+      run(Effect.flatMap(Groups.groupPage(who.access, key), (page) => (allowed(page.may) ? Effect.succeed(page.group) : Effect.fail({ _tag: "Forbidden" as const }))))
+
+    yield* router.get("/g/:key/invite", kit.signedInGet((request, who) =>
+      Effect.gen(function*() {
+        const found = yield* Effect.either(groupFor(who, segment(yield* HttpRouter.params, "key"), (may) => may.invite))
+        if (found._tag === "Left") return refused(request, who, found.left)
+        return respond(request, who, invitePage(who, found.right, { emails: "", message: "" }))
+      })))
+
+    yield* router.post("/g/:key/invite", kit.post((request, who, fields) =>
+      Effect.gen(function*() {
+        const key = segment(yield* HttpRouter.params, "key")
+        const form = { emails: field(fields, "emails"), message: field(fields, "message") }
+        const emails = form.emails.split(/[\s,;]+/).map((e) => e.trim()).filter((e) => e !== "")
+        const found = yield* Effect.either(run(Groups.showGroup(who.access, key)))
+        if (found._tag === "Left") return refused(request, who, found.left)
+        const group = found.right.group
+        const sent = yield* Effect.either(run(Memberships.inviteToGroup(who.access, group.id, emails, form.message)))
+        if (sent._tag === "Left") {
+          const e = sent.left
+          if (e._tag !== "Invalid") return refused(request, who, e)
+          const raw = fieldMessages(e)
+          const bad = emails.find((a) => !Rules.isEmail(Rules.normaliseEmail(a)))
+          const errors = {
+            ...(raw.emails ? { emails: emails.length === 0 ? who.t("error.blank") : bad !== undefined ? who.t("invite.badEmail", { email: bad }) : who.t("invite.tooMany") } : {}),
+            ...(raw.message ? { message: raw.message } : {})
+          }
+          return respond(request, who, invitePage(who, group, form, errors, 422))
+        }
+        return seeOther(`/g/${group.key}?invited=${sent.right.invited.length}`)
+      })))
+
+    // Starting a discussion
+
+    const newDiscussionPage = (who: Reader, group: { key: string; name: string; discussion_privacy_options: string }, form: Record<string, string>, errors?: Record<string, string>, status = 200) => ({
+      title: who.t("discussion.newTitle", { group: group.name }),
+      template: "@new-discussion",
+      status,
+      crumbs: [{ href: `/g/${group.key}`, label: group.name }],
+      data: { key: group.key, form, errors, privacyChoice: group.discussion_privacy_options === "public_or_private" }
+    })
+
+    yield* router.get("/g/:key/discussions/new", kit.signedInGet((request, who) =>
+      Effect.gen(function*() {
+        const found = yield* Effect.either(groupFor(who, segment(yield* HttpRouter.params, "key"), (may) => may.discuss))
+        if (found._tag === "Left") return refused(request, who, found.left)
+        return respond(request, who, newDiscussionPage(who, found.right, { title: "", description: "", private: "1" }))
+      })))
+
+    yield* router.post("/g/:key/discussions/new", kit.post((request, who, fields) =>
+      Effect.gen(function*() {
+        const key = segment(yield* HttpRouter.params, "key")
+        const form = { title: field(fields, "title"), description: field(fields, "description"), private: field(fields, "private") }
+        const found = yield* Effect.either(run(Groups.showGroup(who.access, key)))
+        if (found._tag === "Left") return refused(request, who, found.left)
+        const group = found.right.group
+        const made = yield* Effect.either(run(Discussions.createDiscussion(who.access, {
+          group_id: group.id,
+          title: form.title.trim(),
+          description: form.description,
+          description_format: "md",
+          ...(group.discussion_privacy_options === "public_or_private" ? { private: form.private !== "0" } : {})
+        })))
+        if (made._tag === "Left") {
+          const e = made.left
+          if (e._tag !== "Invalid") return refused(request, who, e)
+          const errors = fieldMessages(e)
+          if (form.title.trim() === "") errors.title = who.t("error.blank")
+          return respond(request, who, newDiscussionPage(who, group, form, errors, 422))
+        }
+        return seeOther(`/d/${made.right.discussion.key}`)
+      })))
+  })

@@ -1,0 +1,214 @@
+/**
+ * What every page route shares: who is reading (session cookie → person, language, time zone), the CSRF
+ * check of forms, answering a page in the layout, redirects after a successful POST, and the refusal pages.
+ * A session cookie authenticates pages only, never /api/*.
+ *
+ * Every form carries a CSRF token equal to the `convene_csrf` cookie (double submit, SameSite=Lax); every
+ * page sends a Content-Security-Policy without inline script and `frame-ancestors 'none'`.
+ */
+import type * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as UrlParams from "@effect/platform/UrlParams"
+import { type Access, type Invalid, loadAccess, People, Rules, Store, type StoreService, type User } from "@convene/core"
+import { Effect, Option } from "effect"
+import { randomBytes, timingSafeEqual } from "node:crypto"
+import type { HttpSettings } from "../settings.js"
+import { type Locale, type MessageKey, pickLocale, serverZone, timeFormatter, type Translate, translator } from "./i18n.js"
+import { render } from "./templates.js"
+
+export const SESSION_COOKIE = "convene_session"
+export const CSRF_COOKIE = "convene_csrf"
+export const THIRTY_DAYS_S = 30 * 86_400
+
+export const SECURITY_HEADERS = {
+  "content-security-policy": "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "same-origin",
+  "cache-control": "no-store"
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+/** Who reads a page: the person (if signed in), their access, language and time zone. */
+export interface Reader {
+  readonly user: User | undefined
+  readonly access: Access
+  readonly locale: Locale
+  readonly zone: string
+  readonly t: Translate
+  readonly time: (iso: string | null | undefined) => string
+  readonly slot: (option: string) => string
+}
+
+/** A reader from what the request says alone (no person): the pages answered before any route's own. */
+export const anonymousReader = (acceptLanguage: string | undefined): Reader => {
+  const locale = pickLocale(undefined, acceptLanguage)
+  const zone = serverZone()
+  return { user: undefined, access: Rules.VISITOR, locale, zone, t: translator(locale), ...timeFormatter(locale, zone) }
+}
+
+export const readerFor = (user: User | undefined, access: Access, acceptLanguage: string | undefined): Reader => {
+  const locale = pickLocale(user?.locale, acceptLanguage)
+  const zone = user?.time_zone ?? serverZone()
+  return { user, access, locale, zone, t: translator(locale), ...timeFormatter(locale, zone) }
+}
+
+export interface Page {
+  readonly title: string
+  readonly template: string
+  readonly data?: object
+  readonly status?: number
+  readonly headers?: Record<string, string>
+  readonly notice?: string
+  readonly crumbs?: ReadonlyArray<{ readonly href: string; readonly label: string }>
+}
+
+/** A whole document in the layout, for a reader. */
+export const documentFor = (reader: Reader, page: Page, csrf: string): string => {
+  const common = { t: reader.t, esc: escapeHtml, csrf, zone: reader.zone, lang: reader.locale, signedIn: reader.user !== undefined }
+  const body = render(page.template, { ...common, ...page.data })
+  return render("@layout", { ...common, title: page.title, body, notice: page.notice, crumbs: page.crumbs })
+}
+
+/** A page answered before any route's own (no person, no form): a message in the layout. */
+export const plainPage = (status: number, acceptLanguage: string | undefined, title: MessageKey, text: MessageKey, headers: Record<string, string> = {}) => {
+  const reader = anonymousReader(acceptLanguage)
+  const html = documentFor(reader, { title: reader.t(title), template: "@message", data: { text: reader.t(text), link: { href: "/", label: reader.t("error.home") } } }, "")
+  return HttpServerResponse.text(html, { status, contentType: "text/html; charset=utf-8", headers: { ...SECURITY_HEADERS, ...headers } })
+}
+
+const sameSecret = (a: string, b: string) => a.length === b.length && a.length > 0 && timingSafeEqual(Buffer.from(a), Buffer.from(b))
+
+/** A form field's value ("" when absent). */
+export const field = (params: UrlParams.UrlParams, name: string): string => Option.getOrElse(UrlParams.getFirst(params, name), () => "")
+
+export const seeOther = (location: string) => HttpServerResponse.empty({ status: 303, headers: { location, ...SECURITY_HEADERS } })
+
+/** A path segment of a route (its key or id), as text. */
+export const segment = (params: HttpRouter.RouteContext["params"], name: string) => String(params[name] ?? "")
+
+/** The core's field messages as one message per field (a page shows each beside its field). */
+export const fieldMessages = (e: Invalid): Record<string, string> =>
+  Object.fromEntries(Object.entries(e.errors).map(([k, v]) => [k, v.join("; ")]))
+
+export const makeKit = (store: StoreService, settings: HttpSettings) => {
+  const secure = settings.baseUrl.startsWith("https:")
+  const cookie = { httpOnly: true, sameSite: "lax" as const, path: "/", secure }
+  const run = <A, E>(effect: Effect.Effect<A, E, Store>) => Effect.provideService(effect, Store, store)
+
+  /** The request's CSRF token (the cookie's, or a new one the response sets). */
+  const csrfOf = (request: HttpServerRequest.HttpServerRequest) => {
+    const existing = request.cookies[CSRF_COOKIE]
+    return existing !== undefined && /^[A-Za-z0-9_-]{32}$/.test(existing) ? { token: existing, fresh: false } : { token: randomBytes(24).toString("base64url"), fresh: true }
+  }
+
+  const currentUser = (request: HttpServerRequest.HttpServerRequest) => run(People.sessionUser(request.cookies[SESSION_COOKIE]))
+
+  /** The reader of this request: the signed-in person with their access, or a visitor (Rules.VISITOR). */
+  const reader = Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest) {
+    const user = yield* currentUser(request)
+    const access = user === undefined ? Rules.VISITOR : yield* run(loadAccess(user))
+    return readerFor(user, access, request.headers["accept-language"])
+  })
+
+  const respond = (request: HttpServerRequest.HttpServerRequest, who: Reader, page: Page) => {
+    const csrf = csrfOf(request)
+    let response = HttpServerResponse.text(documentFor(who, page, csrf.token), {
+      status: page.status ?? 200,
+      contentType: "text/html; charset=utf-8",
+      headers: { ...SECURITY_HEADERS, "content-language": who.locale, vary: "Accept-Language, Cookie", ...page.headers }
+    })
+    if (csrf.fresh) response = HttpServerResponse.unsafeSetCookie(response, CSRF_COOKIE, csrf.token, cookie)
+    // a signed-in page read sets the session cookie again, so the browser keeps it as long as the server's sliding
+    // session (which still ends 90 days after the sign-in, whatever the cookie says); a POST's answer never does
+    const session = request.cookies[SESSION_COOKIE]
+    if (who.user !== undefined && session !== undefined && request.method === "GET") response = HttpServerResponse.unsafeSetCookie(response, SESSION_COOKIE, session, { ...cookie, maxAge: `${THIRTY_DAYS_S} seconds` })
+    return response
+  }
+
+  const message = (who: Reader, title: MessageKey, text: string, status: number, link?: { href: string; label: string }): Page => ({
+    title: who.t(title), template: "@message", data: { text, link }, status
+  })
+
+  /** A form's fields, once its CSRF token matched the cookie's; otherwise undefined (answered 403). */
+  const form = (request: HttpServerRequest.HttpServerRequest) =>
+    Effect.map(Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty), (params) =>
+      sameSecret(field(params, "csrf"), request.cookies[CSRF_COOKIE] ?? "") ? params : undefined)
+
+  const formExpired = (request: HttpServerRequest.HttpServerRequest, who: Reader) =>
+    respond(request, who, message(who, "error.formExpiredTitle", who.t("error.formExpired"), 403))
+
+  /** A signed-out visitor sees no title: only a prompt to sign in. */
+  const signInPrompt = (request: HttpServerRequest.HttpServerRequest, who: Reader) =>
+    respond(request, who, message(who, "error.signInTitle", who.t("error.signIn"), 403, { href: "/sign-in", label: who.t("layout.signIn") }))
+
+  const notFound = (request: HttpServerRequest.HttpServerRequest, who: Reader) =>
+    respond(request, who, message(who, "error.notFoundTitle", who.t("error.notFound"), 404, { href: "/", label: who.t("error.home") }))
+
+  const forbidden = (request: HttpServerRequest.HttpServerRequest, who: Reader) =>
+    respond(request, who, message(who, "error.forbiddenTitle", who.t("error.forbidden"), 403, { href: "/", label: who.t("error.home") }))
+
+  /**
+   * What a page answers when the core refuses: a visitor is asked to sign in; reading something not shown to
+   * the person is 404 whatever the reason (no title leaks); an action the rules refuse is 403.
+   */
+  const refused = (request: HttpServerRequest.HttpServerRequest, who: Reader, e: { readonly _tag: string }) =>
+    who.user === undefined ? signInPrompt(request, who) : e._tag === "Forbidden" && request.method === "POST" ? forbidden(request, who) : notFound(request, who)
+
+  /**
+   * A signed-in POST: the person, then the CSRF check, then `act` with its fields. A visitor is asked to
+   * sign in; a forged form is refused with nothing written.
+   */
+  const post = <R>(act: (request: HttpServerRequest.HttpServerRequest, who: Reader & { user: User }, fields: UrlParams.UrlParams) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const who = yield* reader(request)
+      if (who.user === undefined) return signInPrompt(request, who)
+      const fields = yield* form(request)
+      if (fields === undefined) return formExpired(request, who)
+      return yield* act(request, who as Reader & { user: User }, fields)
+    })
+
+  /** A GET that needs a signed-in person (others are sent to sign in). */
+  const signedInGet = <R>(show: (request: HttpServerRequest.HttpServerRequest, who: Reader & { user: User }) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const who = yield* reader(request)
+      if (who.user === undefined) return seeOther("/sign-in")
+      return yield* show(request, who as Reader & { user: User })
+    })
+
+  /** A signed-in session begins: a new CSRF token with it. */
+  const signedIn = (response: HttpServerResponse.HttpServerResponse, session: string) =>
+    HttpServerResponse.unsafeSetCookie(
+      HttpServerResponse.unsafeSetCookie(response, CSRF_COOKIE, randomBytes(24).toString("base64url"), cookie),
+      SESSION_COOKIE, session, { ...cookie, maxAge: `${THIRTY_DAYS_S} seconds` }
+    )
+
+  const signedOut = (response: HttpServerResponse.HttpServerResponse) =>
+    HttpServerResponse.unsafeSetCookie(response, SESSION_COOKIE, "", { ...cookie, maxAge: "0 seconds" })
+
+  return { run, reader, respond, message, form, formExpired, signInPrompt, notFound, forbidden, refused, post, signedInGet, signedIn, signedOut, currentUser }
+}
+
+export type Kit = ReturnType<typeof makeKit>
+
+/** A notice named in a redirect's query (`?done=…`), from this list only. */
+export const NOTICES = {
+  voted: "poll.recorded",
+  commented: "comment.posted",
+  comment_deleted: "comment.removedNotice",
+  closed: "thread.closedNotice",
+  reopened: "thread.reopenedNotice",
+  poll_closed: "poll.closedNotice",
+  poll_reopened: "poll.reopenedNotice",
+  outcome: "poll.outcomeShared",
+  poll_started: "poll.started",
+  saved: "profile.saved"
+} as const satisfies Record<string, MessageKey>
+
+export const noticeOf = (request: HttpServerRequest.HttpServerRequest, who: Reader): string | undefined => {
+  const done = new URL(request.url, "http://x").searchParams.get("done")
+  return done !== null && done in NOTICES ? who.t(NOTICES[done as keyof typeof NOTICES]) : undefined
+}

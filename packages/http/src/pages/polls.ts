@@ -1,0 +1,384 @@
+/**
+ * Polls on pages (decisions §9): starting one of the seven types, voting on each without JavaScript,
+ * results with counts, percentages and a bar per option, Close poll, Share outcome and Reopen poll.
+ */
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as UrlParams from "@effect/platform/UrlParams"
+import { Discussions, Groups, Outcomes, type Poll, POLL_TYPES, Polls, type PollType, Rules, Stances, Threads } from "@convene/core"
+import { Effect } from "effect"
+import { type MessageKey, utcToZonedInput, zonedToUtc } from "./i18n.js"
+import { field, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "./kit.js"
+import type { PageRouter } from "./routes.js"
+import { bodyHtml } from "./threads.js"
+
+/** "Open · closes …", "Closed …" or "Draft", in the reader's words and zone. */
+export const pollStateText = (who: Reader, p: Poll): string =>
+  p.closed_at !== null
+    ? who.t("poll.stateClosed", { time: who.time(p.closed_at) })
+    : p.opened_at === null
+    ? who.t("poll.stateDraft")
+    : who.t("poll.stateOpen", { time: who.time(p.closing_at) })
+
+/** One line about a poll in a thread: its type, state and turnout. */
+export const pollSummary = (who: Reader, v: Polls.PollView): string =>
+  `${who.t(`pollType.${v.poll.poll_type}` as MessageKey)} · ${pollStateText(who, v.poll)} · ${who.t("poll.voted", { cast: v.cast_count, voters: v.voters_count })}`
+
+/** An option's name as a reader reads it: preset words translated, meeting times in their zone. */
+const optionLabel = (who: Reader, p: Poll, name: string): string => {
+  if (p.poll_type === "meeting") return who.slot(name)
+  if (p.poll_type === "proposal" || (p.poll_type === "count" && (name === "accept" || name === "decline"))) return who.t(`option.${name}` as MessageKey)
+  return name
+}
+
+type Input = "radio" | "checkbox" | "score" | "dots" | "rank" | "meeting"
+
+/** How a poll type is voted on a page. */
+const inputOf = (p: Poll): Input => {
+  switch (p.poll_type) {
+    case "proposal":
+    case "count":
+      return "radio"
+    case "poll":
+      return p.maximum_stance_choices > 1 ? "checkbox" : "radio"
+    case "score":
+      return "score"
+    case "dot_vote":
+      return "dots"
+    case "ranked_choice":
+      return "rank"
+    case "meeting":
+      return "meeting"
+  }
+}
+
+/** The results table's number columns for a type, and each row's values. */
+const resultColumns = (who: Reader, type: PollType): { headers: Array<string>; values: (r: Rules.OptionResult) => Array<string | number> } => {
+  switch (type) {
+    case "score":
+      return { headers: [who.t("poll.total"), who.t("poll.average")], values: (r) => [r.score, r.average] }
+    case "ranked_choice":
+      return { headers: [who.t("poll.points"), who.t("poll.votes")], values: (r) => [r.score, r.voter_count] }
+    case "dot_vote":
+      return { headers: [who.t("poll.dotsColumn"), who.t("poll.voters")], values: (r) => [r.score, r.voter_count] }
+    case "meeting":
+      return { headers: [who.t("poll.yes"), who.t("poll.maybe"), who.t("poll.no")], values: (r) => [r.yes, r.maybe, r.no] }
+    default:
+      return { headers: [who.t("poll.votes")], values: (r) => [r.score] }
+  }
+}
+
+const percentText = (locale: string, pct: number) => new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 }).format(pct / 100)
+
+interface PollForm {
+  readonly statement: string
+  readonly closing_at: string
+}
+
+/** The poll page's data: the vote form (when the vote rule allows it), results as the settings allow. */
+const pollPageData = (who: Reader, view: Polls.ShownPoll, users: ReadonlyMap<number, string>, form: PollForm, ballot?: Record<string, number>) => {
+  const p = view.poll
+  const mine = view.my_stance?.cast_at != null ? view.my_stance : undefined
+  const input = inputOf(p)
+  const ordered = p.shuffle_options ? Rules.shuffledFor(who.access.user.id, view.options) : view.options
+  const n = view.options.length
+  const scoreOf = (id: number, name: string) => ballot?.[name] ?? mine?.choices.get(id)
+  const options = ordered.map((o, i) => {
+    const score = scoreOf(o.id, o.name)
+    return {
+      id: o.id,
+      name: o.name,
+      label: optionLabel(who, p, o.name),
+      score: score ?? (input === "score" ? p.min_score : input === "meeting" ? -1 : 0),
+      // ranked choice: the first choice scores n; a fresh ballot offers the options' own order (distinct ranks)
+      rank: score !== undefined && score > 0 ? n - score + 1 : i + 1
+    }
+  })
+  const used = input === "dots" ? options.reduce((a, o) => a + Math.max(0, o.score), 0) : 0
+  const results = view.results
+  const columns = resultColumns(who, p.poll_type)
+  const total = results === null ? 0 : p.poll_type === "meeting" || p.poll_type === "poll" || p.poll_type === "count" || p.poll_type === "proposal" ? results.cast_count : results.total_score
+  const voteNote = view.vote_refusal === null
+    ? undefined
+    : who.user === undefined
+    ? who.t("poll.noVoteSignedOut")
+    : view.vote_refusal._tag === "NotOpen"
+    ? who.t("poll.notOpen")
+    : who.t("poll.notVoter")
+  return {
+    key: p.key,
+    type: who.t(`pollType.${p.poll_type}` as MessageKey),
+    state: pollStateText(who, p),
+    detailsHtml: bodyHtml(p.details, p.details_format),
+    voters: view.voters_count,
+    cast: view.cast_count,
+    vote: view.vote_refusal === null && who.user !== undefined
+      ? {
+        input,
+        mine: mine !== undefined,
+        reason: mine?.reason ?? "",
+        options,
+        min: input === "score" ? p.min_score : 0,
+        max: input === "score" ? p.max_score : p.dots_per_person,
+        dots: p.dots_per_person,
+        dotsLeft: Math.max(0, p.dots_per_person - used),
+        answers: [
+          { score: 2, label: who.t("answer.yes") },
+          ...(p.can_respond_maybe ? [{ score: 1, label: who.t("answer.maybe") }] : []),
+          { score: 0, label: who.t("answer.no") }
+        ]
+      }
+      : undefined,
+    voteNote,
+    results: results === null ? null : {
+      columns: columns.headers,
+      named: !p.anonymous,
+      rows: results.options.map((r) => {
+        const pct = p.poll_type === "meeting" ? (results.cast_count === 0 ? 0 : (r.yes / results.cast_count) * 100)
+          : p.poll_type === "score" || p.poll_type === "dot_vote" || p.poll_type === "ranked_choice" ? r.score_percent
+          : r.votes_cast_percent
+        return {
+          label: optionLabel(who, p, r.name),
+          values: columns.values(r),
+          percent: Math.round(pct * 10) / 10,
+          percentText: percentText(who.locale, pct),
+          voters: r.voter_ids.map((id) => users.get(id) ?? "").filter((s) => s !== "").join(", ")
+        }
+      }),
+      total
+    },
+    hiddenUntil: p.hide_results === "until_closed" ? who.t("poll.hiddenUntilClosed") : who.t("poll.hiddenUntilVote"),
+    outcome: view.outcome === undefined ? undefined : {
+      by: who.t("poll.outcomeBy", { name: users.get(view.outcome.author_id) ?? who.t("thread.someone"), time: who.time(view.outcome.created_at) }),
+      html: bodyHtml(view.outcome.statement, view.outcome.statement_format)
+    },
+    may: { close: view.may.close, reopen: view.may.reopen, outcome: view.may.outcome && view.outcome === undefined },
+    form,
+    zone: who.zone
+  }
+}
+
+/** The ballot a poll page's form describes, as option name → score (the core checks it against the type's rules). */
+const ballotFromForm = (p: Poll, optionCount: number, params: UrlParams.UrlParams): Record<string, number> => {
+  const input = inputOf(p)
+  const out: Record<string, number> = {}
+  if (input === "radio" || input === "checkbox") {
+    for (const [k, v] of params) if (k === "choice") out[v] = 1
+    return out
+  }
+  const whole = (v: string) => (/^-?[0-9]{1,6}$/.test(v.trim()) ? Number(v.trim()) : Number.NaN)
+  for (const [k, v] of params) {
+    if (input === "rank" && k.startsWith("rank:")) out[k.slice(5)] = optionCount - whole(v) + 1
+    if (input !== "rank" && k.startsWith("score:")) out[k.slice(6)] = whole(v)
+  }
+  return out
+}
+
+/** A refused ballot's message in the reader's words where the page knows the rule, else the core's. */
+const ballotMessage = (who: Reader, p: Poll, ballot: Record<string, number>, core: string): string => {
+  if (p.poll_type === "ranked_choice") return who.t("poll.ranksDiffer")
+  if (p.poll_type === "dot_vote") {
+    const total = Object.values(ballot).reduce((a, s) => a + (Number.isFinite(s) ? s : 0), 0)
+    if (total > p.dots_per_person) return who.t("poll.tooManyDots", { total: p.dots_per_person })
+  }
+  return core
+}
+
+const DEFAULT_FORM = { poll_type: "proposal", title: "", details: "", options: "", closing_at: "", anonymous: false, hide_results: "off", minimum_stance_choices: "", maximum_stance_choices: "", min_score: "", max_score: "", dots_per_person: "" }
+type NewPollForm = typeof DEFAULT_FORM
+
+/** What the new-poll form sends, as the core's poll input (meeting times and the closing date from the reader's zone). */
+const pollInputFromForm = (who: Reader, form: NewPollForm): { input?: Polls.PollInput; errors: Record<string, string> } => {
+  const errors: Record<string, string> = {}
+  const type = form.poll_type as PollType
+  const lines = form.options.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "")
+  let options: Array<string> | undefined = lines.length === 0 ? undefined : lines
+  if (type === "proposal") options = undefined
+  if (type === "meeting" && options !== undefined) {
+    const converted = options.map((l) => (/^\d{4}-\d{2}-\d{2}$/.test(l) ? l : zonedToUtc(l, who.zone)))
+    const bad = options.find((_, i) => converted[i] === undefined)
+    if (bad !== undefined) errors.options = who.t("poll.badMeetingTime", { line: bad })
+    else options = converted as Array<string>
+  }
+  const closing = zonedToUtc(form.closing_at, who.zone)
+  if (closing === undefined) errors.closing_at = who.t("poll.badDate")
+  if (form.title.trim() === "") errors.title = who.t("error.blank")
+  const int = (v: string) => (v.trim() === "" ? undefined : /^[0-9]{1,4}$/.test(v.trim()) ? Number(v.trim()) : -1)
+  const input: Polls.PollInput = {
+    poll_type: form.poll_type,
+    title: form.title.trim(),
+    details: form.details,
+    details_format: "md",
+    ...(options === undefined ? {} : { options }),
+    closing_at: closing ?? null,
+    anonymous: form.anonymous,
+    hide_results: form.hide_results,
+    recipient_audience: "group",
+    ...Object.fromEntries((["minimum_stance_choices", "maximum_stance_choices", "min_score", "max_score", "dots_per_person"] as const)
+      .flatMap((k) => (int(form[k]) === undefined ? [] : [[k, int(form[k])]])))
+  }
+  return Object.keys(errors).length > 0 ? { errors } : { input, errors }
+}
+
+export const pollRoutes = (router: PageRouter, kit: Kit) =>
+  Effect.gen(function*() {
+    const { respond, reader, run, refused } = kit
+
+    // Starting a poll, in a group or in a thread
+
+    const newPollPage = (who: Reader, action: string, place: string, back: string, form: NewPollForm, errors?: Record<string, string>, status = 200) => ({
+      title: who.t("poll.newTitleIn", { place }),
+      template: "@new-poll",
+      status,
+      crumbs: [{ href: back, label: place }],
+      data: { action, types: POLL_TYPES, form, errors, zone: who.zone }
+    })
+
+    /** Where the poll goes: a group (by its page's rule) or a discussion (by its thread's rule). */
+    type Place = { readonly name: string; readonly back: string; readonly input: { group_id?: number; discussion_id?: number } }
+    const placeOf = (who: Reader, where: "g" | "d", key: string) =>
+      run<Place, { readonly _tag: string }>(where === "g"
+        ? Effect.flatMap(Groups.groupPage(who.access, key), (page) =>
+          page.may.poll
+            ? Effect.succeed({ name: page.group.name, back: `/g/${page.group.key}`, input: { group_id: page.group.id } })
+            : Effect.fail({ _tag: "Forbidden" as const }))
+        : Effect.flatMap(Threads.discussionThread(who.access, key), (t) =>
+          t.may.poll
+            ? Effect.succeed({ name: t.discussion.title, back: `/d/${t.discussion.key}`, input: { discussion_id: t.discussion.id } })
+            : Effect.fail({ _tag: "Forbidden" as const })))
+
+    const newPollRoutes = (where: "g" | "d") =>
+      Effect.gen(function*() {
+        const path = where === "g" ? "/g/:key/polls/new" as const : "/d/:key/polls/new" as const
+        yield* router.get(path, kit.signedInGet((request, who) =>
+          Effect.gen(function*() {
+            const key = segment(yield* HttpRouter.params, "key")
+            const place = yield* Effect.either(placeOf(who, where, key))
+            if (place._tag === "Left") return refused(request, who, place.left)
+            const inAWeek = utcToZonedInput(new Date(Date.now() + 7 * 86_400_000).toISOString(), who.zone)
+            const type = new URL(request.url, "http://x").searchParams.get("type")
+            const form = { ...DEFAULT_FORM, closing_at: inAWeek, ...(type !== null && (POLL_TYPES as ReadonlyArray<string>).includes(type) ? { poll_type: type } : {}) }
+            return respond(request, who, newPollPage(who, `/${where}/${key}/polls/new`, place.right.name, place.right.back, form))
+          })))
+        yield* router.post(path, kit.post((request, who, fields) =>
+          Effect.gen(function*() {
+            const key = segment(yield* HttpRouter.params, "key")
+            const place = yield* Effect.either(placeOf(who, where, key))
+            if (place._tag === "Left") return refused(request, who, place.left)
+            const form: NewPollForm = {
+              ...DEFAULT_FORM,
+              ...Object.fromEntries(Object.keys(DEFAULT_FORM).filter((k) => k !== "anonymous").map((k) => [k, field(fields, k)])),
+              anonymous: field(fields, "anonymous") === "1"
+            }
+            const again = (errors: Record<string, string>) =>
+              respond(request, who, newPollPage(who, `/${where}/${key}/polls/new`, place.right.name, place.right.back, form, errors, 422))
+            const { input, errors } = pollInputFromForm(who, form)
+            if (input === undefined) return again(errors)
+            const made = yield* Effect.either(run(Polls.createPoll(who.access, { ...input, ...place.right.input })))
+            if (made._tag === "Left") {
+              const e = made.left
+              return e._tag === "Invalid" ? again(fieldMessages(e)) : refused(request, who, e)
+            }
+            return seeOther(`/p/${made.right.poll.key}?done=poll_started`)
+          })))
+      })
+    yield* newPollRoutes("g")
+    yield* newPollRoutes("d")
+
+    // The poll page
+
+    const pollPage = Effect.fnUntraced(function*(
+      request: HttpServerRequest.HttpServerRequest,
+      who: Reader,
+      key: string,
+      refusal?: { errors: Record<string, string>; ballot?: Record<string, number>; form?: Partial<PollForm> }
+    ) {
+      const found = yield* Effect.either(run(Effect.gen(function*() {
+        const view = yield* Polls.showPoll(who.access, key)
+        const thread = view.discussion_id === null ? undefined : yield* Effect.option(Discussions.showDiscussion(who.access, String(view.discussion_id)))
+        const group = view.poll.group_id === null ? undefined : yield* Groups.findGroup(String(view.poll.group_id))
+        const ids = [...new Set([...(view.results?.options ?? []).flatMap((r) => r.voter_ids), ...(view.outcome ? [view.outcome.author_id] : [])])]
+        const users = yield* Threads.usersByIds(ids)
+        return { view, thread: thread?._tag === "Some" ? thread.value.discussion : undefined, group, users }
+      })))
+      if (found._tag === "Left") return refused(request, who, found.left)
+      const { group, thread, users, view } = found.right
+      const names = new Map(users.map((u) => [u.id, Rules.displayName(u)]))
+      const form: PollForm = {
+        statement: refusal?.form?.statement ?? "",
+        closing_at: refusal?.form?.closing_at ?? utcToZonedInput(new Date(Date.now() + 7 * 86_400_000).toISOString(), who.zone)
+      }
+      return respond(request, who, {
+        title: view.poll.title,
+        template: "@poll",
+        status: refusal === undefined ? 200 : 422,
+        notice: noticeOf(request, who),
+        crumbs: [
+          ...(group === undefined ? [] : [{ href: `/g/${group.key}`, label: group.name }]),
+          ...(thread === undefined ? [] : [{ href: `/d/${thread.key}`, label: thread.title }])
+        ],
+        data: { ...pollPageData(who, view, names, form, refusal?.ballot), errors: refusal?.errors }
+      })
+    })
+
+    yield* router.get("/p/:key", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const key = segment(yield* HttpRouter.params, "key")
+      return yield* pollPage(request, yield* reader(request), key)
+    }))
+
+    yield* router.post("/p/:key/vote", kit.post((request, who, fields) =>
+      Effect.gen(function*() {
+        const key = segment(yield* HttpRouter.params, "key")
+        const found = yield* Effect.either(run(Polls.showPoll(who.access, key)))
+        if (found._tag === "Left") return refused(request, who, found.left)
+        const poll = found.right.poll
+        const ballot = ballotFromForm(poll, found.right.options.length, fields)
+        const cast = yield* Effect.either(run(Stances.castVote(who.access, { poll_id: poll.id, option_scores: ballot, reason: field(fields, "reason") })))
+        if (cast._tag === "Left") {
+          const e = cast.left
+          if (e._tag !== "Invalid") return refused(request, who, e)
+          return yield* pollPage(request, who, key, { errors: { ballot: ballotMessage(who, poll, ballot, Object.values(e.errors).flat().join("; ")) }, ballot })
+        }
+        return seeOther(`/p/${encodeURIComponent(key)}?done=voted`)
+      })))
+
+    yield* router.post("/p/:key/close", kit.post((request, who) =>
+      Effect.gen(function*() {
+        const key = segment(yield* HttpRouter.params, "key")
+        const closed = yield* Effect.either(run(Polls.closePoll(who.access, key)))
+        if (closed._tag === "Left") return closed.left._tag === "Invalid" ? seeOther(`/p/${encodeURIComponent(key)}`) : refused(request, who, closed.left)
+        return seeOther(`/p/${encodeURIComponent(key)}?done=poll_closed`)
+      })))
+
+    yield* router.post("/p/:key/outcome", kit.post((request, who, fields) =>
+      Effect.gen(function*() {
+        const key = segment(yield* HttpRouter.params, "key")
+        const statement = field(fields, "statement")
+        const shared = yield* Effect.either(run(Effect.flatMap(Polls.showPoll(who.access, key), (view) =>
+          Outcomes.createOutcome(who.access, view.poll.id, { statement, statement_format: "md" }))))
+        if (shared._tag === "Left") {
+          const e = shared.left
+          if (e._tag !== "Invalid") return refused(request, who, e)
+          const errors = fieldMessages(e)
+          if (statement.trim() === "") errors.statement = who.t("error.blank")
+          return yield* pollPage(request, who, key, { errors, form: { statement } })
+        }
+        return seeOther(`/p/${encodeURIComponent(key)}?done=outcome`)
+      })))
+
+    yield* router.post("/p/:key/reopen", kit.post((request, who, fields) =>
+      Effect.gen(function*() {
+        const key = segment(yield* HttpRouter.params, "key")
+        const typed = field(fields, "closing_at")
+        const closing = zonedToUtc(typed, who.zone)
+        if (closing === undefined) return yield* pollPage(request, who, key, { errors: { closing_at: who.t("poll.badDate") }, form: { closing_at: typed } })
+        const reopened = yield* Effect.either(run(Polls.reopenPoll(who.access, key, closing)))
+        if (reopened._tag === "Left") {
+          const e = reopened.left
+          if (e._tag !== "Invalid") return refused(request, who, e)
+          return yield* pollPage(request, who, key, { errors: { closing_at: Object.values(e.errors).flat().join("; ") }, form: { closing_at: typed } })
+        }
+        return seeOther(`/p/${encodeURIComponent(key)}?done=poll_reopened`)
+      })))
+  })

@@ -1,0 +1,221 @@
+/**
+ * The pages of decisions §5 and the profile of §9: invitations, sign-in by code or one-time link, sign-out,
+ * unsubscribing, the API access page, and /profile (name, time zone, language).
+ */
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import { Groups, loadAccess, People, Rules, type User, Users } from "@convene/core"
+import { Effect } from "effect"
+import { clientOf } from "../observe/telemetry.js"
+import type { HttpSettings } from "../settings.js"
+import { serverZone } from "./i18n.js"
+import { field, fieldMessages, type Kit, noticeOf, type Page, type Reader, seeOther, segment } from "./kit.js"
+import type { PageRouter } from "./routes.js"
+
+/** Each language's name in itself (the profile's choices). */
+const LANGUAGE_NAMES: Record<Rules.Locale, string> = { en: "English", de: "Deutsch", fr: "Français" }
+
+/** The zones offered as suggestions (any IANA name the runtime knows is accepted). */
+const ZONES: ReadonlyArray<string> = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : ["UTC"]
+
+export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettings) =>
+  Effect.gen(function*() {
+    const { respond, message, reader, form, formExpired, signedIn, run } = kit
+    // the client behind any trusted proxy (observe/telemetry.ts), an IPv6 client by its /64
+    const ipOf = (request: HttpServerRequest.HttpServerRequest) => Rules.clientLimitKey(clientOf(request.headers))
+
+    const tooMany = (request: HttpServerRequest.HttpServerRequest, who: Reader, e: { message: string; retryAfter: number }) =>
+      respond(request, who, { ...message(who, "error.tooManyTitle", e.message, 429), headers: { "retry-after": String(e.retryAfter) } })
+
+    // Invitations
+
+    const invitationPage = Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest, token: string, errors?: Record<string, string>, status = 200) {
+      const view = yield* run(People.showInvitation(token))
+      const who = yield* reader(request)
+      const signIn = { href: "/sign-in", label: who.t("layout.signIn") }
+      if (view === undefined) return respond(request, who, message(who, "invitation.notFoundTitle", who.t("invitation.notFound"), 404, signIn))
+      if (view.state !== "valid") {
+        return respond(request, who, message(who, "invitation.goneTitle", who.t(view.state === "used" ? "invitation.used" : "invitation.expired"), 410, signIn))
+      }
+      const inviter = view.inviter?.name ?? who.t("invitation.anAdministrator")
+      const group = view.group?.name ?? ""
+      const where = view.invitation.kind === "group"
+        ? who.t("invitation.toGroup", { inviter, group })
+        : view.invitation.kind === "poll"
+        ? who.t(view.group ? "invitation.toPollOf" : "invitation.toPoll", { inviter, group })
+        : who.t(view.group ? "invitation.toDiscussionOf" : "invitation.toDiscussion", { inviter, group })
+      return respond(request, who, {
+        title: who.t("invitation.title"),
+        template: "@invitation",
+        status,
+        data: { token, where, message: view.invitation.message, askName: view.invitee.name === null, errors }
+      })
+    })
+
+    yield* router.get("/invitations/:token", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      return yield* invitationPage(request, segment(yield* HttpRouter.params, "token"))
+    }))
+
+    yield* router.post("/invitations/:token", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const token = segment(yield* HttpRouter.params, "token")
+      const fields = yield* form(request)
+      if (fields === undefined) return formExpired(request, yield* reader(request))
+      const accepted = yield* Effect.either(run(People.acceptInvitation(token, field(fields, "name"))))
+      if (accepted._tag === "Left") {
+        if (accepted.left._tag === "Invalid") return yield* invitationPage(request, token, { name: (yield* reader(request)).t("invitation.giveName") }, 422)
+        return yield* invitationPage(request, token)
+      }
+      return signedIn(seeOther(accepted.right.landing), accepted.right.session)
+    }))
+
+    // Sign-in and sign-out
+
+    const signInPage = (who: Reader, email: string, errors?: Record<string, string>, status = 200): Page =>
+      ({ title: who.t("signIn.title"), template: "@sign-in", data: { email, errors }, status })
+    const codePage = (who: Reader, email: string, errors?: Record<string, string>, status = 200): Page =>
+      ({ title: who.t("signIn.codeTitle"), template: "@sign-in-code", data: { email, errors }, status })
+
+    yield* router.get("/sign-in", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const who = yield* reader(request)
+      return respond(request, who, signInPage(who, ""))
+    }))
+
+    yield* router.post("/sign-in", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const who = yield* reader(request)
+      const fields = yield* form(request)
+      if (fields === undefined) return formExpired(request, who)
+      const email = field(fields, "email").trim()
+      const result = yield* Effect.either(run(People.requestSignIn(email, ipOf(request))))
+      if (result._tag === "Left") {
+        if (result.left._tag === "TooManyRequests") return tooMany(request, who, result.left)
+        return respond(request, who, signInPage(who, email, { email: who.t("signIn.invalidEmail") }, 422))
+      }
+      return respond(request, who, codePage(who, email))
+    }))
+
+    yield* router.post("/sign-in/code", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const who = yield* reader(request)
+      const fields = yield* form(request)
+      if (fields === undefined) return formExpired(request, who)
+      const email = field(fields, "email").trim()
+      const result = yield* Effect.either(run(People.signInWithCode(email, field(fields, "code"), ipOf(request))))
+      if (result._tag === "Left") {
+        if (result.left._tag === "TooManyRequests") return tooMany(request, who, result.left)
+        return respond(request, who, codePage(who, email, { code: result.left.message }, 403))
+      }
+      return signedIn(seeOther("/"), result.right.session)
+    }))
+
+    // a GET never signs in (mail scanners follow links); the page asks for one click
+    yield* router.get("/sign-in/link/:token", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const who = yield* reader(request)
+      return respond(request, who, { title: who.t("signIn.linkTitle"), template: "@sign-in-link", data: { token: segment(yield* HttpRouter.params, "token") } })
+    }))
+
+    yield* router.post("/sign-in/link/:token", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const token = segment(yield* HttpRouter.params, "token")
+      const who = yield* reader(request)
+      const fields = yield* form(request)
+      if (fields === undefined) return formExpired(request, who)
+      const result = yield* Effect.either(run(People.signInWithLink(token)))
+      if (result._tag === "Left") return respond(request, who, message(who, "signIn.linkGoneTitle", result.left.message, 410, { href: "/sign-in", label: who.t("layout.signIn") }))
+      return signedIn(seeOther("/"), result.right.session)
+    }))
+
+    yield* router.post("/sign-out", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const who = yield* reader(request)
+      const fields = yield* form(request)
+      if (fields === undefined) return formExpired(request, who)
+      if (who.user !== undefined) yield* run(People.endSignIns(who.user.id))
+      return kit.signedOut(seeOther("/sign-in"))
+    }))
+
+    // Unsubscribing: the link is the credential (no sign-in, no CSRF cookie: mail clients POST it one-click, RFC 8058)
+
+    yield* router.get("/unsubscribe/:token", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const token = segment(yield* HttpRouter.params, "token")
+      const who = yield* reader(request)
+      const found = yield* run(People.showUnsubscribe(token))
+      if (found === undefined) return respond(request, who, message(who, "unsubscribe.notFoundTitle", who.t("unsubscribe.notFound"), 404))
+      return respond(request, who, { title: who.t("unsubscribe.title"), template: "@unsubscribe", data: { token, group: found.group.name, muted: found.muted } })
+    }))
+
+    yield* router.post("/unsubscribe/:token", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const token = segment(yield* HttpRouter.params, "token")
+      const who = yield* reader(request)
+      const group = yield* run(People.unsubscribe(token))
+      if (group === undefined) return respond(request, who, message(who, "unsubscribe.notFoundTitle", who.t("unsubscribe.notFound"), 404))
+      return respond(request, who, { title: who.t("unsubscribe.doneTitle"), template: "@unsubscribe", data: { token, group: group.name, muted: true } })
+    }))
+
+    // The API access page
+
+    const apiAccess = Effect.fnUntraced(function*(who: Reader, user: User, newKey?: string) {
+      const access = yield* run(loadAccess(user))
+      const views = yield* run(Groups.listGroupsFor(access))
+      return {
+        title: who.t("apiAccess.title"),
+        template: "@api-access",
+        data: {
+          name: user.name ?? user.username ?? "",
+          email: user.email ?? "",
+          newKey,
+          apiBase: `${settings.baseUrl.replace(/\/$/, "")}/api/b2`,
+          groups: views.filter((v) => access.memberships.get(v.group.id)?.accepted_at != null).map((v) => ({ id: v.group.id, key: v.group.key, name: v.group.name }))
+        },
+        headers: { "referrer-policy": "no-referrer", "cache-control": "no-store" }
+      } satisfies Page
+    })
+
+    yield* router.get("/profile/api_access", kit.signedInGet((request, who) => Effect.map(apiAccess(who, who.user), (page) => respond(request, who, page))))
+
+    yield* router.post("/profile/api_access", kit.post((request, who) =>
+      Effect.gen(function*() {
+        const rotated = yield* Effect.orDie(run(Users.rotateApiKey({ id: who.user.id })))
+        return respond(request, who, yield* apiAccess(who, rotated.user, rotated.apiKey))
+      })))
+
+    // The profile: name, time zone, language
+
+    const profilePage = (who: Reader, form: { name: string; time_zone: string; locale: string }, errors?: Record<string, string>, status = 200): Page => ({
+      title: who.t("profile.title"),
+      template: "@profile",
+      status,
+      data: {
+        form, errors, zones: ZONES, serverZone: serverZone(),
+        locales: Rules.LOCALES.map((code) => ({ code, name: LANGUAGE_NAMES[code] }))
+      }
+    })
+
+    yield* router.get("/profile", kit.signedInGet((request, who) =>
+      Effect.succeed(respond(request, who, {
+        ...profilePage(who, { name: who.user.name ?? "", time_zone: who.user.time_zone ?? "", locale: who.user.locale ?? "" }),
+        notice: noticeOf(request, who)
+      }))))
+
+    yield* router.post("/profile", kit.post((request, who, fields) =>
+      Effect.gen(function*() {
+        const input = { name: field(fields, "name"), time_zone: field(fields, "time_zone").trim(), locale: field(fields, "locale") }
+        const saved = yield* Effect.either(run(People.updateProfile(who.user, input)))
+        if (saved._tag === "Left") {
+          const raw = fieldMessages(saved.left)
+          const errors = {
+            ...(raw.name ? { name: raw.name === "blank" ? who.t("error.blank") : who.t("profile.badName") } : {}),
+            ...(raw.time_zone ? { time_zone: who.t("profile.badZone") } : {}),
+            ...(raw.locale ? { locale: raw.locale } : {})
+          }
+          return respond(request, who, profilePage(who, input, errors, 422))
+        }
+        return seeOther("/profile?done=saved")
+      })))
+  })

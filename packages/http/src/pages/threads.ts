@@ -1,0 +1,205 @@
+/**
+ * The thread page (decisions §9): the description, then the thread's items in order (comments with their
+ * replies under them, polls, outcomes, closings), and the forms the rules allow: Post comment, Reply, Edit,
+ * Delete, Close discussion / Reopen discussion, Start a poll.
+ */
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import { Comments, Discussions, type Id, Rules, Threads, type User } from "@convene/core"
+import { Effect } from "effect"
+import { field, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "./kit.js"
+import { pollSummary } from "./polls.js"
+import type { PageRouter } from "./routes.js"
+
+/** A stored body as HTML: html was sanitised when stored; markdown is rendered with raw HTML escaped. */
+export const bodyHtml = (text: string | null, format: "md" | "html"): string =>
+  text === null || text === "" ? "" : format === "html" ? text : Rules.markdownToHtml(text)
+
+interface CommentNode {
+  readonly id: Id
+  readonly author: string
+  readonly time: string
+  readonly edited: boolean
+  readonly html: string
+  readonly mayEdit: boolean
+  readonly mayDelete: boolean
+  readonly depth: number
+  readonly replies: Array<CommentNode>
+}
+
+/** The thread's items as the page lists them: replies under the comment they answer, the rest in order. */
+const threadItems = (who: Reader, t: Threads.DiscussionThread) => {
+  const users = new Map(t.users.map((u) => [u.id, u]))
+  const nameOf = (id: Id | null) => {
+    const u: User | undefined = id === null ? undefined : users.get(id)
+    return u === undefined ? who.t("thread.someone") : Rules.displayName(u)
+  }
+  const comments = new Map(t.comments.map((c) => [c.id, c]))
+  const polls = new Map(t.polls.map((v) => [v.poll.id, v]))
+  const outcomes = new Map(t.outcomes.map((o) => [o.id, o]))
+  const rootOf = new Map<Id, CommentNode>()
+  const top: Array<object> = []
+  for (const item of [...t.items].sort((a, b) => a.sequence_id - b.sequence_id)) {
+    const anchor = `item-${item.sequence_id}`
+    switch (item.itemable_type) {
+      case "Comment": {
+        const c = comments.get(item.itemable_id)
+        if (c === undefined) break
+        // a reply (to a comment or to a reply) is shown under the comment that began the conversation
+        const root = c.parent_id === null ? undefined : rootOf.get(c.parent_id)
+        const node: CommentNode = {
+          id: c.id,
+          author: nameOf(c.author_id),
+          time: who.time(c.created_at),
+          edited: c.edited_at !== null,
+          html: c.discarded_at !== null ? `<p><em>${who.t("comment.deleted")}</em></p>` : bodyHtml(c.body, c.body_format),
+          mayEdit: t.editable.has(c.id),
+          mayDelete: t.deletable.has(c.id),
+          depth: root === undefined ? 0 : 1,
+          replies: []
+        }
+        rootOf.set(c.id, root ?? node)
+        if (root !== undefined) root.replies.push(node)
+        else top.push({ kind: "comment", anchor: `comment-${c.id}`, ...node })
+        break
+      }
+      case "Poll": {
+        const v = polls.get(item.itemable_id)
+        if (v === undefined || item.kind !== "poll_created") {
+          if (v !== undefined && item.kind.startsWith("poll_closed")) top.push({ kind: "event", anchor, text: who.t("thread.pollClosed", { title: v.poll.title }) })
+          break
+        }
+        top.push({ kind: "poll", anchor, key: v.poll.key, title: v.poll.title, summary: `${who.t("thread.pollStarted", { name: nameOf(item.actor_id) })} · ${pollSummary(who, v)}` })
+        break
+      }
+      case "Outcome": {
+        const o = outcomes.get(item.itemable_id)
+        const v = o === undefined ? undefined : polls.get(o.poll_id)
+        if (o === undefined || v === undefined) break
+        top.push({ kind: "event", anchor, text: who.t("thread.outcome", { name: nameOf(o.author_id), title: v.poll.title }), html: bodyHtml(o.statement, o.statement_format) })
+        break
+      }
+      case "Stance":
+        break
+      case "Discussion":
+        if (item.kind === "discussion_closed") top.push({ kind: "event", anchor, text: who.t("thread.discussionClosed", { name: nameOf(item.actor_id) }) })
+        if (item.kind === "discussion_reopened") top.push({ kind: "event", anchor, text: who.t("thread.discussionReopened", { name: nameOf(item.actor_id) }) })
+        break
+    }
+  }
+  return top
+}
+
+export const threadRoutes = (router: PageRouter, kit: Kit) =>
+  Effect.gen(function*() {
+    const { respond, reader, run, refused } = kit
+
+    yield* router.get("/d/:key", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const key = segment(yield* HttpRouter.params, "key")
+      const who = yield* reader(request)
+      const found = yield* Effect.either(run(Threads.discussionThread(who.access, key)))
+      if (found._tag === "Left") return refused(request, who, found.left)
+      const t = found.right
+      const d = t.discussion
+      const author = t.users.find((u) => u.id === d.author_id)
+      return respond(request, who, {
+        title: d.title,
+        template: "@thread",
+        notice: noticeOf(request, who),
+        crumbs: t.group === undefined ? [] : [{ href: `/g/${t.group.key}`, label: t.group.name }],
+        data: {
+          key: d.key,
+          author: author === undefined ? who.t("thread.someone") : Rules.displayName(author),
+          started: who.time(d.created_at),
+          closed: t.topic.closed_at === null ? "" : who.time(t.topic.closed_at),
+          descriptionHtml: bodyHtml(d.description, d.description_format),
+          may: t.may,
+          items: threadItems(who, t)
+        }
+      })
+    }))
+
+    yield* router.post("/d/:key/comments", kit.post((request, who, fields) =>
+      Effect.gen(function*() {
+        const key = segment(yield* HttpRouter.params, "key")
+        const parent = Number(field(fields, "parent_id"))
+        const posted = yield* Effect.either(run(Effect.gen(function*() {
+          const { discussion } = yield* Discussions.showDiscussion(who.access, key)
+          return yield* Comments.createComment(who.access, discussion.id, {
+            body: field(fields, "body"),
+            body_format: "md",
+            ...(Number.isSafeInteger(parent) && parent > 0 ? { parent_id: parent } : {})
+          })
+        })))
+        if (posted._tag === "Left") {
+          const e = posted.left
+          // an empty comment: the thread again (the browser's `required` normally stops it first)
+          if (e._tag === "Invalid") return seeOther(`/d/${encodeURIComponent(key)}`)
+          return refused(request, who, e)
+        }
+        return seeOther(`/d/${encodeURIComponent(key)}?done=commented#comment-${posted.right.comment.id}`)
+      })))
+
+    const editPage = (who: Reader, key: string, id: Id, body: string, errors?: Record<string, string>, status = 200) => ({
+      title: who.t("comment.editTitle"),
+      template: "@edit-comment",
+      status,
+      data: { key, id, form: { body }, errors }
+    })
+
+    /** A comment of this discussion the reader may edit (404 otherwise: the same page whatever the reason). */
+    const editable = (who: Reader, key: string, id: number) =>
+      run(Effect.flatMap(Threads.discussionThread(who.access, key), (t) => {
+        const c = t.comments.find((c) => c.id === id)
+        return c !== undefined && t.editable.has(c.id) ? Effect.succeed(c) : Effect.fail({ _tag: "NotFound" as const })
+      }))
+
+    yield* router.get("/d/:key/comments/:id/edit", kit.signedInGet((request, who) =>
+      Effect.gen(function*() {
+        const params = yield* HttpRouter.params
+        const key = segment(params, "key")
+        const found = yield* Effect.either(editable(who, key, Number(segment(params, "id"))))
+        if (found._tag === "Left") return refused(request, who, found.left)
+        return respond(request, who, editPage(who, key, found.right.id, found.right.body))
+      })))
+
+    yield* router.post("/d/:key/comments/:id/edit", kit.post((request, who, fields) =>
+      Effect.gen(function*() {
+        const params = yield* HttpRouter.params
+        const key = segment(params, "key")
+        const id = Number(segment(params, "id"))
+        const body = field(fields, "body")
+        const saved = yield* Effect.either(run(Comments.updateComment(who.access, Number.isSafeInteger(id) ? id : 0, { body, body_format: "md" })))
+        if (saved._tag === "Left") {
+          const e = saved.left
+          if (e._tag !== "Invalid") return refused(request, who, e)
+          const errors = fieldMessages(e)
+          if (body.trim() === "") errors.body = who.t("error.blank")
+          return respond(request, who, editPage(who, key, id, body, errors, 422))
+        }
+        return seeOther(`/d/${encodeURIComponent(key)}#comment-${id}`)
+      })))
+
+    yield* router.post("/d/:key/comments/:id/delete", kit.post((request, who) =>
+      Effect.gen(function*() {
+        const params = yield* HttpRouter.params
+        const key = segment(params, "key")
+        const id = Number(segment(params, "id"))
+        const gone = yield* Effect.either(run(Comments.deleteComment(who.access, Number.isSafeInteger(id) ? id : 0)))
+        if (gone._tag === "Left") return refused(request, who, gone.left)
+        return seeOther(`/d/${encodeURIComponent(key)}?done=comment_deleted`)
+      })))
+
+    const closing = (closed: boolean) =>
+      kit.post((request, who) =>
+        Effect.gen(function*() {
+          const key = segment(yield* HttpRouter.params, "key")
+          const done = yield* Effect.either(run(Discussions.setClosed(who.access, key, closed)))
+          if (done._tag === "Left") return refused(request, who, done.left)
+          return seeOther(`/d/${encodeURIComponent(done.right.discussion.key)}?done=${closed ? "closed" : "reopened"}`)
+        }))
+
+    yield* router.post("/d/:key/close", closing(true))
+    yield* router.post("/d/:key/reopen", closing(false))
+  })
