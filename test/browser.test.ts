@@ -68,21 +68,21 @@ t.test("sign in by code; vote on a poll page; unsubscribe from a mail link", asy
   await page.getByRole("button", { name: "Send me a code" }).click()
   const code = /\b(\d{6})\b/.exec((await mailTo("hal@example.org", before)).subject ?? "")![1]!
   await page.getByLabel("Code").fill(code)
-  await page.getByRole("button", { name: "Sign in" }).click()
-  await page.waitForURL(/\/profile\/api_access$/)
-  t.match(await page.locator("main").textContent(), /Signed in as Hal/)
+  await page.getByRole("button", { name: "Sign in", exact: true }).click()
+  await page.waitForURL(`${s.url}/`)
+  t.match(await page.locator("main").textContent(), /Your groups\s*Garden Club/, "signing in lands on home")
 
   const poll = ((await A.post("api/b2/polls", { json: { group_id: group.id, title: "Lunch on Friday?", poll_type: "proposal", closing_at: new Date(Date.now() + 86_400_000).toISOString() } })).body as any).polls[0]
   await page.goto(`${s.url}/p/${poll.key}`)
-  await page.getByLabel("agree", { exact: true }).check()
+  await page.getByLabel("Agree", { exact: true }).check()
   await page.getByLabel("Reason (optional)").fill("Fridays suit me")
   await page.getByRole("button", { name: "Vote" }).click()
-  await page.waitForURL(/voted=1$/)
+  await page.waitForURL(/done=voted$/)
   t.match(await page.locator("[role=status]").textContent(), /Your vote is recorded/)
-  t.match(await page.locator("table").textContent(), /agree\s*1\s*1/, "results show after voting")
-  await page.getByLabel("disagree", { exact: true }).check()
+  t.match(await page.locator("table").textContent(), /Agree\s*1\s*100\s*%/, "results show after voting")
+  await page.getByLabel("Disagree", { exact: true }).check()
   await page.getByRole("button", { name: "Change vote" }).click()
-  await page.waitForURL(/voted=1$/)
+  await page.waitForURL(/done=voted$/)
   const mine = ((await s.as(hal.apiKey).get(`api/b2/polls/${poll.id}`)).body as any).stances[0]
   t.same(mine.option_scores, { disagree: 1 }, "the vote changed")
 

@@ -7,7 +7,7 @@ import type { MailMessage } from "../domain/records.js"
 import { mailMarkdownToHtml } from "./markdown.js"
 
 /** Notifications can be unsubscribed from (per group); invitations and sign-in codes cannot. */
-const NOTIFICATIONS = new Set(["new_discussion", "discussion_edited", "comment_replied_to", "poll_created", "poll_closing_soon", "outcome_review_due"])
+const NOTIFICATIONS = new Set(["new_discussion", "discussion_edited", "comment_replied_to", "poll_created", "poll_closing_soon", "outcome_review_due", "outcome_created"])
 export const isNotification = (kind: string): boolean => NOTIFICATIONS.has(kind)
 
 export const MAIL_RETRY_DELAYS_MS: ReadonlyArray<number> = [60_000, 300_000, 1_800_000, 7_200_000, 43_200_000]

@@ -110,6 +110,7 @@ export interface ThreadMessage {
     | "poll_invitation"
     | "poll_closing_soon"
     | "outcome_review_due"
+    | "outcome_created"
   readonly group: Group | undefined
   readonly title: string
   readonly actor: User
@@ -126,6 +127,7 @@ const SUBJECTS: Record<ThreadMessage["kind"], (who: string, title: string) => st
   thread_invitation: (who, title) => `${who} invited you to the discussion: ${title}`,
   comment_replied_to: (who, title) => `${who} replied to your comment in: ${title}`,
   poll_created: (who, title) => `${who} started a poll: ${title}`,
+  outcome_created: (who, title) => `${who} shared the outcome of: ${title}`,
   poll_invitation: (who, title) => `${who} invited you to vote: ${title}`,
   poll_closing_soon: (_who, title) => `Closing in 24 hours: ${title}`,
   outcome_review_due: (_who, title) => `Time to review the outcome of: ${title}`

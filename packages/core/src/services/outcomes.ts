@@ -15,6 +15,7 @@ import { nowIso } from "./common.js"
 import { publishEvent } from "./events.js"
 import { pollItemParent, type PollView, viewPolls, visiblePoll } from "./polls/index.js"
 import { recordItem } from "./threads/kernel.js"
+import { recordThreadMessage } from "./mail.js"
 import * as Inputs from "../domain/inputs.js"
 
 /** What stating or changing an outcome takes (declared once in domain/inputs.ts); its poll is given apart. */
@@ -80,6 +81,12 @@ export const createOutcome = Effect.fnUntraced(function*(
       parent: yield* pollItemParent(ctx.topic, poll), bump: true
     })
     yield* outcomeEvent("outcome_created", poll, outcome, access.user)
+    // as Loomio: the poll's voters hear of its outcome (each once, the author not)
+    const voterIds = [...new Set((yield* store.stances.latestOf([poll.id])).map((s) => s.participant_id))].filter((id) => id !== access.user.id)
+    for (const voter of yield* store.users.byIds(voterIds)) {
+      if (voter.deactivated_at !== null) continue
+      yield* recordThreadMessage(voter, { kind: "outcome_created", group: ctx.group, title: poll.title, actor: access.user, path: `/p/${poll.key}` })
+    }
     return { outcome, view: (yield* viewPolls(access, [poll]))[0]! }
   }))
 })

@@ -213,6 +213,8 @@ export const groupRoutes = (router: PageRouter, kit: Kit) =>
           title: form.title.trim(),
           description: form.description,
           description_format: "md",
+          // as Loomio's form does by default: the group hears of a new discussion
+          recipient_audience: "group",
           ...(group.discussion_privacy_options === "public_or_private" ? { private: form.private !== "0" } : {})
         })))
         if (made._tag === "Left") {

@@ -301,7 +301,7 @@ ${CSRF}
 <% for (const o of it.vote.options) { %>
 <% if (it.vote.input === "radio") { %><p class="choice"><input type="radio" id="o<%= o.id %>" name="choice" value="<%= o.name %>"<%= o.score > 0 ? " checked" : "" %>> <label for="o<%= o.id %>"><%= o.label %></label></p><% } %>
 <% if (it.vote.input === "checkbox") { %><p class="choice"><input type="checkbox" id="o<%= o.id %>" name="choice" value="<%= o.name %>"<%= o.score > 0 ? " checked" : "" %>> <label for="o<%= o.id %>"><%= o.label %></label></p><% } %>
-<% if (it.vote.input === "score" || it.vote.input === "dots") { %><p class="choice"><label for="o<%= o.id %>"><%= o.label %></label> <input type="number" class="narrow" id="o<%= o.id %>" name="score:<%= o.name %>" min="<%= it.vote.min %>" max="<%= it.vote.max %>" inputmode="numeric" value="<%= o.score %>"<%~ it.vote.input === "dots" ? ' aria-describedby="dots-hint"' : '' %>></p><% } %>
+<% if (it.vote.input === "score" || it.vote.input === "dots") { %><p class="choice"><label for="o<%= o.id %>"><%= o.label %></label> <input type="number" id="o<%= o.id %>" name="score:<%= o.name %>" min="<%= it.vote.min %>" max="<%= it.vote.max %>" inputmode="numeric" value="<%= o.score %>"<%~ it.vote.input === "dots" ? ' aria-describedby="dots-hint"' : '' %>></p><% } %>
 <% if (it.vote.input === "rank") { %><p class="choice"><label for="o<%= o.id %>"><%= o.label %></label> <select id="o<%= o.id %>" name="rank:<%= o.name %>"><% for (let r = 1; r <= it.vote.options.length; r++) { %><option value="<%= r %>"<%= o.rank === r ? " selected" : "" %>><%= it.t("poll.rankN", { rank: r }) %></option><% } %></select></p><% } %>
 <% if (it.vote.input === "meeting") { %><fieldset class="slot"><legend><%= o.label %></legend>
 <% for (const a of it.vote.answers) { %><span class="choice"><input type="radio" id="o<%= o.id %>-<%= a.score %>" name="score:<%= o.name %>" value="<%= a.score %>"<%= o.score === a.score ? " checked" : "" %>> <label for="o<%= o.id %>-<%= a.score %>"><%= a.label %></label></span> <% } %>
@@ -348,7 +348,7 @@ button,.button{display:inline-block;background:#1f4f7d;color:#fff;border:0;borde
 button.link{background:none;color:#1f4f7d;text-decoration:underline;padding:.25rem;min-height:1.5rem}
 button.danger{background:#8c1c13}button.link.danger{background:none;color:#8c1c13}
 input,select,textarea{font-size:1rem;padding:.4rem;max-width:100%;border:1px solid #666;border-radius:3px}
-input:not([type=radio]):not([type=checkbox]),textarea{width:32rem}input.narrow{width:6rem}
+input[type=email],input[type=datetime-local],input:not([type]),textarea{width:32rem}input[type=number]{width:6rem}
 input[type=radio],input[type=checkbox]{width:1.5rem;height:1.5rem;vertical-align:middle;margin:0 .25rem 0 0}
 .choice{margin:.4rem 0}.choice label{vertical-align:middle}
 .error{color:#a4161a;font-weight:bold;margin-top:-.5rem}
