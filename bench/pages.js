@@ -1,7 +1,9 @@
 /**
- * Page latency: the poll page (/p/{key}, signed in by a session cookie) beside the same poll's API document
- * (/api/b2/polls/{key}) from the same server, 32 connections, autocannon. Run by hand:
- * `npx tsc -b && node bench/pages.js` (BENCH_SECONDS to change the measured seconds).
+ * The pages beside the API requests that read (or write) the same records (decisions §9: a page costs at most
+ * 1.5× its API read; p99 ≤ 50 ms at 32 connections). One server on a seeded SQLite file: a group of 200
+ * members with 20 discussions, a thread of 50 comments, a proposal with 200 ballots. Each pair is measured in
+ * interleaved rounds (page, API, page, API …) with autocannon, 32 connections, and the table gives the
+ * medians of the rounds and their ratio. `npx tsc -b && node bench/pages.js` (BENCH_SECONDS, BENCH_ROUNDS).
  */
 import autocannon from "autocannon"
 import { makeConvene } from "@convene/core"
@@ -10,43 +12,88 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const dir = mkdtempSync(join(tmpdir(), "convene-pages-bench-"))
 const convene = makeConvene({ filename: join(dir, "bench.db") })
+const server = await startServer({ store: convene.store, port: 0, host: "127.0.0.1", settings: { b3ApiKey: undefined, baseUrl: "http://convene.test", maxBodyBytes: 1 << 20, version: "bench" } })
 const { user, apiKey } = await convene.users.create({ email: "ada@example.org", name: "Ada" })
 const { group } = await convene.groups.create({ name: "Bench", owner: user })
-const server = await startServer({ store: convene.store, port: 0, host: "127.0.0.1", settings: { b3ApiKey: undefined, baseUrl: "http://convene.test", maxBodyBytes: 1 << 20, version: "bench" } })
-const created = await fetch(`${server.url}/api/b2/polls`, {
-  method: "POST",
-  headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-  body: JSON.stringify({ group_id: group.id, title: "Lunch?", poll_type: "proposal", closing_at: new Date(Date.now() + 86_400_000).toISOString() })
-})
-const poll = (await created.json()).polls[0]
-// a session as the sign-in pages make one (stored hashed)
-const cookie = await (async () => {
-  const { Effect } = await import("effect")
-  const { Store } = await import("@convene/core")
-  const { randomBytes, createHash } = await import("node:crypto")
-  const token = randomBytes(24).toString("base64url")
-  const now = Date.now()
-  await convene.run(Effect.flatMap(Store, (s) => s.transaction(s.sessions.insert({
-    token_hash: createHash("sha256").update(token).digest("hex"), user_id: user.id,
-    created_at: new Date(now).toISOString(), last_seen_at: new Date(now).toISOString(), expires_at: new Date(now + 86_400_000).toISOString()
-  }))))
-  return `convene_session=${token}`
-})()
+const api = (path, body, key = apiKey) =>
+  fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json())
 
-const measure = async (name, path, headers) => {
-  const check = await fetch(`${server.url}${path}`, { headers })
-  if (check.status !== 200) throw new Error(`${path} answered ${check.status}`)
-  await autocannon({ url: `${server.url}${path}`, duration: 1, connections: 32, headers })
-  const r = await autocannon({ url: `${server.url}${path}`, duration: SECONDS, connections: 32, headers })
-  console.log(`${name}: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms`)
-  return r.requests.average
+const members = []
+for (let i = 0; i < 199; i++) {
+  const m = await convene.users.create({ email: `m${i}@example.org`, name: `Member ${i}` })
+  await convene.members.add({ group, user: m.user })
+  members.push(m)
 }
-const page = await measure("poll page (HTML)", `/p/${poll.key}`, { cookie })
-const api = await measure("poll document (API JSON)", `/api/b2/polls/${poll.key}`, { authorization: `Bearer ${apiKey}` })
-console.log(`ratio page / API: ${(page / api).toFixed(2)}`)
+let thread
+for (let i = 0; i < 20; i++) thread = (await api("/api/b2/discussions", { group_id: group.id, title: `Discussion ${i}`, description: "Some **details**." })).discussions[0]
+for (let i = 0; i < 50; i++) await api("/api/b2/comments", { discussion_id: thread.id, body: `Comment ${i} with a [link](https://example.org) and *emphasis*.` }, members[i].apiKey)
+const poll = (await api("/api/b2/polls", { group_id: group.id, title: "Lunch?", poll_type: "proposal", closing_at: new Date(Date.now() + 86_400_000).toISOString() })).polls[0]
+const choices = ["agree", "abstain", "disagree"]
+for (const [i, m] of members.entries()) await api("/api/b2/stances", { poll_id: poll.id, option_scores: { [choices[i % 3]]: 1 } }, m.apiKey)
+await api("/api/b2/stances", { poll_id: poll.id, option_scores: { agree: 1 } })
+
+// a session as the sign-in pages make one (stored hashed), and its CSRF pair
+const { Effect } = await import("effect")
+const { Store } = await import("@convene/core")
+const { randomBytes, createHash } = await import("node:crypto")
+const token = randomBytes(24).toString("base64url")
+const now = Date.now()
+await convene.run(Effect.flatMap(Store, (s) => s.transaction(s.sessions.insert({
+  token_hash: createHash("sha256").update(token).digest("hex"), user_id: user.id,
+  created_at: new Date(now).toISOString(), last_seen_at: new Date(now).toISOString(), expires_at: new Date(now + 86_400_000).toISOString()
+}))))
+const csrf = randomBytes(24).toString("base64url")
+const page = { cookie: `convene_session=${token}; convene_csrf=${csrf}` }
+const bearer = { authorization: `Bearer ${apiKey}` }
+
+const PAIRS = [
+  ["home", { path: "/", headers: page }, { path: "/api/b2/groups", headers: bearer }],
+  ["group", { path: `/g/${group.key}`, headers: page }, { path: `/api/b2/discussions?group_id=${group.id}`, headers: bearer }],
+  ["thread, 50 comments", { path: `/d/${thread.key}`, headers: page }, { path: `/api/b2/threads/${thread.topic_id}`, headers: bearer }],
+  ["poll, 200 ballots", { path: `/p/${poll.key}`, headers: page }, { path: `/api/b2/polls/${poll.key}`, headers: bearer }],
+  ["vote POST", {
+    path: `/p/${poll.key}/vote`, method: "POST", status: 303,
+    headers: { ...page, "content-type": "application/x-www-form-urlencoded" }, body: `csrf=${csrf}&choice=agree&reason=`
+  }, {
+    path: "/api/b2/stances", method: "POST", status: 200,
+    headers: { ...bearer, "content-type": "application/json" }, body: JSON.stringify({ poll_id: poll.id, option_scores: { agree: 1 } })
+  }]
+]
+
+const run = async (t, duration) => {
+  const r = await autocannon({ url: `${server.url}${t.path}`, method: t.method ?? "GET", headers: t.headers, body: t.body, duration, connections: 32 })
+  if (r.non2xx > 0 && (t.status ?? 200) === 200) throw new Error(`${t.path}: ${r.non2xx} answers were not 2xx`)
+  if (r.errors > 0 || r.timeouts > 0) throw new Error(`${t.path}: ${r.errors} errors, ${r.timeouts} timeouts`)
+  return r
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+const rows = []
+for (const [name, pageTarget, apiTarget] of PAIRS) {
+  for (const t of [pageTarget, apiTarget]) {
+    const check = await fetch(`${server.url}${t.path}`, { method: t.method ?? "GET", headers: t.headers, body: t.body, redirect: "manual" })
+    if (check.status !== (t.status ?? 200)) throw new Error(`${t.path} answered ${check.status}`)
+    await run(t, 1)
+  }
+  const p = { rps: [], p99: [] }
+  const a = { rps: [], p99: [] }
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const [t, into] of [[pageTarget, p], [apiTarget, a]]) {
+      const r = await run(t, SECONDS)
+      into.rps.push(r.requests.average)
+      into.p99.push(r.latency.p99)
+    }
+  }
+  rows.push({ name, page: median(p.rps), api: median(a.rps), pageP99: median(p.p99), apiP99: median(a.p99) })
+}
+
+console.log("| page | page req/s | API req/s | cost of the page (API ÷ page) | page p99 ms | API p99 ms |")
+console.log("|---|---:|---:|---:|---:|---:|")
+for (const r of rows) console.log(`| ${r.name} | ${r.page.toFixed(0)} | ${r.api.toFixed(0)} | ${(r.api / r.page).toFixed(2)}× | ${r.pageP99} | ${r.apiP99} |`)
 await server.close()
 await convene.close()
 rmSync(dir, { recursive: true, force: true })

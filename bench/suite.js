@@ -29,7 +29,7 @@ const SUITE = {
   memory: ["memory.js", {}, "resident memory idle, after 10,000 and 100,000 requests"],
   mixed: ["mixed.js", {}, "a mix of reads and writes"],
   import: ["import.js", {}, "a large Loomio import"],
-  pages: ["pages.js", {}, "a poll page beside the same poll's API document"],
+  pages: ["pages.js", {}, "home, group, a 50-comment thread, a 200-ballot poll and a vote: each page beside its API request"],
   postgres: ["postgres.js", {}, "the PostgreSQL store (one server, two) beside SQLite and bare baselines"]
 }
 const SETS = { hot: ["light", "writes", "threads", "reads", "votes"], all: Object.keys(SUITE) }

@@ -140,9 +140,10 @@ t.test("an older database is upgraded: only the ballots that count name their vo
   t.equal((await vote(ada.apiKey, "disagree")).statusCode, 200, "Ada changes her vote: her first ballot is replaced")
   await s.close()
 
-  // the schema as it was before migration 019
+  // the schema as it was before migration 019 (and so before 020)
   const db = new Database(filename)
-  db.exec(`DROP TRIGGER stance_choices_counted_insert; DROP TRIGGER stances_counted_update; DROP INDEX stance_choices_counted;
+  db.exec(`ALTER TABLE users DROP COLUMN time_zone; ALTER TABLE users DROP COLUMN locale;
+    DROP TRIGGER stance_choices_counted_insert; DROP TRIGGER stances_counted_update; DROP INDEX stance_choices_counted;
     ALTER TABLE stance_choices DROP COLUMN counted;
     CREATE INDEX stance_choices_option_order ON stance_choices(poll_option_id, stance_id, score);`)
   db.pragma("user_version = 18")

@@ -67,8 +67,12 @@ t.test("system endpoints, OpenAPI and edge handling", async (t) => {
     )
   })
 
-  t.test("unknown routes and methods are JSON 404s", async (t) => {
-    t.same((await s.api.get("nowhere")).body, { error: "Not found" })
+  t.test("unknown API routes and methods are JSON 404s; any other unknown path an HTML page", async (t) => {
+    t.same((await s.api.get("api/b2/nowhere")).body, { error: "Not found" })
+    const page = await s.api.get("nowhere", { responseType: "text", headers: { "accept-language": "fr" } })
+    t.equal(page.statusCode, 404)
+    t.match(page.headers["content-type"], /^text\/html/)
+    t.match(page.body, /<html lang="fr">[\s\S]*<h1>Introuvable<\/h1>/, "in the layout, in the browser's language")
     const res = await s.as(ada.apiKey).delete("api/b2/groups")
     t.equal(res.statusCode, 404)
     t.same(res.body, { error: "Not found" })
