@@ -3,7 +3,7 @@
  * `npm run screenshots`: the README's pictures, taken from the real pages. Starts convene on a throw-away
  * database with a small garden club's decision, signs in through a real SMTP server (smtp-server), and has
  * Debian's chromium (playwright-core) photograph the pages at phone and desktop widths into
- * docs/screenshots/ (JPEG, small).
+ * docs/screenshots/ (PNG).
  */
 import { mkdirSync, rmSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -60,8 +60,8 @@ await page.waitForURL(`${server.url}/`)
 
 const shot = async (name, width = 900) => {
   await page.setViewportSize({ width, height: 900 })
-  await page.screenshot({ path: join(OUT, `${name}.jpg`), type: "jpeg", quality: 70, fullPage: true })
-  console.log(`docs/screenshots/${name}.jpg`)
+  await page.screenshot({ path: join(OUT, `${name}.png`), type: "png", fullPage: true })
+  console.log(`docs/screenshots/${name}.png`)
 }
 
 await page.goto(`${server.url}/g/${group.key}/discussions/new`)

@@ -226,10 +226,10 @@ ${COMMENT_FORM("/d/<%= it.key %>/comments", "comment", "<%= it.t(\"comment.post\
 eta.loadTemplate("@comment", `<article aria-labelledby="c<%= it.c.id %>-by">
 <p class="meta" id="c<%= it.c.id %>-by"><strong><%= it.c.author %></strong> · <%= it.c.time %><% if (it.c.edited) { %> · <%= it.t("comment.edited") %><% } %></p>
 <div class="body"><%~ it.c.html %></div>
-<% if (it.c.mayEdit || it.c.mayDelete) { %><p class="actions">
+<% if (it.c.mayEdit || it.c.mayDelete) { %><div class="actions comment-actions">
 <% if (it.c.mayEdit) { %><a href="/d/<%= it.key %>/comments/<%= it.c.id %>/edit" aria-label="<%= it.t("comment.editOf", { name: it.c.author }) %>"><%= it.t("comment.edit") %></a><% } %>
 <% if (it.c.mayDelete) { %><form method="post" action="/d/<%= it.key %>/comments/<%= it.c.id %>/delete" class="inline">${CSRF}<button type="submit" class="link danger" aria-label="<%= it.t("comment.deleteOf", { name: it.c.author }) %>"><%= it.t("comment.delete") %></button></form><% } %>
-</p><% } %>
+</div><% } %>
 <% if (it.c.replies.length > 0) { %><ol class="replies"><% for (const r of it.c.replies) { %><li id="comment-<%= r.id %>"><%~ include("@comment", { ...it, c: r }) %></li><% } %></ol><% } %>
 <% if (it.may.comment && it.c.depth === 0) { %><details><summary><%= it.t("comment.reply") %><span class="visually-hidden"> <%= it.t("comment.toName", { name: it.c.author }) %></span></summary>
 <form method="post" action="/d/<%= it.key %>/comments" class="comment-form">
@@ -337,7 +337,8 @@ ${ERR("closing_at")}
 export const render = (template: string, data: object): string => eta.render(template, data)
 
 export const STYLESHEET = `*,*::before,*::after{box-sizing:border-box}
-body{font-family:system-ui,sans-serif;max-width:46rem;margin:0 auto;padding:1rem;line-height:1.5;color:#1d2a35;background:#fff;overflow-wrap:anywhere}
+body{font-family:system-ui,sans-serif;max-width:46rem;margin:0 auto;padding:1rem;line-height:1.5;color:#1d2a35;background:#fff;overflow-wrap:break-word}
+td,.body{overflow-wrap:anywhere}
 a{color:#1f4f7d}
 header nav{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;border-bottom:1px solid #ccc;padding-bottom:.5rem}
 .brand{font-weight:bold;text-decoration:none;margin-right:auto}
@@ -354,11 +355,11 @@ input[type=radio],input[type=checkbox]{width:1.5rem;height:1.5rem;vertical-align
 .error{color:#a4161a;font-weight:bold;margin-top:-.5rem}
 .hint,.meta{color:#4a5560;font-size:.95rem}
 .notice{background:#e8f3e8;border-left:4px solid #2e6b30;padding:.5rem}
-ul.actions{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.5rem}div.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin:1rem 0}
+ul.actions{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.5rem}div.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin:1rem 0;align-items:center}div.comment-actions{margin:.25rem 0}
 ol.items,ol.replies{list-style:none;padding:0}ol.replies{margin-left:1rem;border-left:3px solid #ddd;padding-left:.75rem}
 .item{border-top:1px solid #e2e2e2;padding:.5rem 0}
-table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
-meter{width:6rem;max-width:100%}
+table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:.25rem .4rem;text-align:left;vertical-align:top}
+meter{width:3.5rem;max-width:100%;display:block}
 .crumbs{margin:.5rem 0}
 pre{background:#f4f4f4;padding:.5rem;overflow-x:auto;white-space:pre-wrap}
 fieldset{border:1px solid #bbb;border-radius:4px;margin:.5rem 0}fieldset.slot{border-color:#ddd}
