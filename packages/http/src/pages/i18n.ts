@@ -53,17 +53,36 @@ export const serverZone = (): string => {
   return zone !== undefined && zone !== "" && Rules.isTimeZone(zone) ? zone : "UTC"
 }
 
+export interface TimeFormatter {
+  /** an instant (ISO 8601) */
+  readonly time: (iso: string | null | undefined) => string
+  /** a meeting option: a date-time in the reader's zone, or a whole day as written */
+  readonly slot: (option: string) => string
+}
+
+// making an Intl.DateTimeFormat costs more than the rest of a page (measured: 60% of a thread page's CPU), so one
+// is made per language and zone (at most the runtime's ~420 zones times three languages)
+const formatters = new Map<string, TimeFormatter>()
+
 /** Formats instants for one reader: their language, their zone, the zone named. */
-export const timeFormatter = (locale: Locale, zone: string) => {
+export const timeFormatter = (locale: Locale, zone: string): TimeFormatter => {
+  const id = `${locale} ${zone}`
+  let f = formatters.get(id)
+  if (f === undefined) {
+    f = makeTimeFormatter(locale, zone)
+    formatters.set(id, f)
+  }
+  return f
+}
+
+const makeTimeFormatter = (locale: Locale, zone: string): TimeFormatter => {
   const full = new Intl.DateTimeFormat(locale, {
     weekday: "short", year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: zone, timeZoneName: "short"
   })
   const day = new Intl.DateTimeFormat(locale, { weekday: "long", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" })
   return {
-    /** an instant (ISO 8601) */
-    time: (iso: string | null | undefined): string => (iso == null ? "" : full.format(new Date(iso))),
-    /** a meeting option: a date-time in the reader's zone, or a whole day as written */
-    slot: (option: string): string => (/^\d{4}-\d{2}-\d{2}$/.test(option) ? day.format(new Date(`${option}T00:00:00Z`)) : full.format(new Date(option)))
+    time: (iso) => (iso == null ? "" : full.format(new Date(iso))),
+    slot: (option) => (/^\d{4}-\d{2}-\d{2}$/.test(option) ? day.format(new Date(`${option}T00:00:00Z`)) : full.format(new Date(option)))
   }
 }
 
@@ -93,3 +112,15 @@ export const zonedToUtc = (local: string, zone: string): string | undefined => {
 
 /** An instant as the value of a datetime-local field in `zone`. */
 export const utcToZonedInput = (iso: string, zone: string): string => new Date(wallClockMs(Date.parse(iso), zone)).toISOString().slice(0, 16)
+
+const percents = new Map<string, Intl.NumberFormat>()
+
+/** A share (0–100) as the reader's language writes a percentage. */
+export const percentText = (locale: Locale, pct: number): string => {
+  let f = percents.get(locale)
+  if (f === undefined) {
+    f = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 })
+    percents.set(locale, f)
+  }
+  return f.format(pct / 100)
+}

@@ -7,7 +7,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as UrlParams from "@effect/platform/UrlParams"
 import { Discussions, Groups, Outcomes, type Poll, POLL_TYPES, Polls, type PollType, Rules, Stances, Threads } from "@convene/core"
 import { Effect } from "effect"
-import { type MessageKey, utcToZonedInput, zonedToUtc } from "./i18n.js"
+import { type MessageKey, percentText, utcToZonedInput, zonedToUtc } from "./i18n.js"
 import { field, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "./kit.js"
 import type { PageRouter } from "./routes.js"
 import { bodyHtml } from "./threads.js"
@@ -68,7 +68,6 @@ const resultColumns = (who: Reader, type: PollType): { headers: Array<string>; v
   }
 }
 
-const percentText = (locale: string, pct: number) => new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 }).format(pct / 100)
 
 interface PollForm {
   readonly statement: string
