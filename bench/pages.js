@@ -1,7 +1,8 @@
 /**
  * The pages beside the API requests that read (or write) the same records (decisions §9: a page costs at most
  * 1.5× its API read; p99 ≤ 50 ms at 32 connections). One server on a seeded SQLite file: a group of 200
- * members with 20 discussions, a thread of 50 comments, a proposal with 200 ballots. Each pair is measured in
+ * members with 20 discussions, a thread of 50 comments, a proposal with 200 ballots. Home is set beside the
+ * latest threads (what it lists most of), a thread beside its items (the same records). Each pair is measured in
  * interleaved rounds (page, API, page, API …) with autocannon, 32 connections, and the table gives the
  * medians of the rounds and their ratio. `npx tsc -b && node bench/pages.js` (BENCH_SECONDS, BENCH_ROUNDS).
  */
@@ -51,9 +52,9 @@ const page = { cookie: `convene_session=${token}; convene_csrf=${csrf}` }
 const bearer = { authorization: `Bearer ${apiKey}` }
 
 const PAIRS = [
-  ["home", { path: "/", headers: page }, { path: "/api/b2/groups", headers: bearer }],
+  ["home", { path: "/", headers: page }, { path: "/api/b2/threads?limit=10", headers: bearer }],
   ["group", { path: `/g/${group.key}`, headers: page }, { path: `/api/b2/discussions?group_id=${group.id}`, headers: bearer }],
-  ["thread, 50 comments", { path: `/d/${thread.key}`, headers: page }, { path: `/api/b2/threads/${thread.topic_id}`, headers: bearer }],
+  ["thread, 50 comments", { path: `/d/${thread.key}`, headers: page }, { path: `/api/b2/threads/${thread.topic_id}/items`, headers: bearer }],
   ["poll, 200 ballots", { path: `/p/${poll.key}`, headers: page }, { path: `/api/b2/polls/${poll.key}`, headers: bearer }],
   ["vote POST", {
     path: `/p/${poll.key}/vote`, method: "POST", status: 303,

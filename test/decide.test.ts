@@ -403,6 +403,18 @@ t.test("German and French pages; the keyboard alone completes the loop", async (
   await page.waitForURL(/done=saved$/)
   t.equal(await page.locator("html").getAttribute("lang"), "fr")
   t.match(await page.locator("[role=status]").textContent(), /Votre profil est enregistré/)
+  // and mail speaks it too: a notification, its button and its footer; a sign-in code
+  const halId = (await s.sql<{ id: number }>(`SELECT id FROM users WHERE email = 'hal@example.org'`))[0]!.id
+  const before = smtp.received.length
+  await s.as(ada.apiKey).post("api/b2/discussions", { json: { group_id: group.id, title: "Compost", recipient_user_ids: [halId] } })
+  const notification = await smtp.mailTo("hal@example.org", before)
+  t.equal(notification.subject, "Ada a lancé une discussion : Compost", "a French notification")
+  t.match(notification.text, /Ada a lancé une discussion : Compost dans Garden Club\.[\s\S]*Ouvrir dans convene: http[\s\S]*Ne plus recevoir les e-mails de ce groupe: http/)
+  const asked = smtp.received.length
+  const signInForm = browserSession(s.url)
+  await signInForm.get("/sign-in")
+  await signInForm.post("/sign-in", { email: "hal@example.org" })
+  t.match((await smtp.mailTo("hal@example.org", asked)).subject, /^Votre code de connexion convene : \d{6}$/, "a French sign-in code")
 
   // keyboard only: comment, start a poll, vote, share an outcome
   const kb = await signIn(await browser.newContext(), "ada@example.org")

@@ -51,6 +51,7 @@ export * as Loomio from "./domain/loomio.js"
 export type { DatabaseReport } from "./ports/outbox.js"
 export { databaseInUse, inspectDatabase, type RestoreResult } from "./sqlite/maintenance.js"
 export * as Rules from "./rules/index.js"
+export * as Messages from "./messages/index.js"
 export { Users, Groups, Memberships, Mail, Auth }
 export { Discussions, Comments, Threads, Reactions }
 export { Chatbots, Events, Deliveries, Polls, Stances, Outcomes, Scheduler }

@@ -5,6 +5,7 @@
  */
 import type { MailMessage } from "../domain/records.js"
 import { mailMarkdownToHtml } from "./markdown.js"
+import type { MessageKey, Translate } from "../messages/index.js"
 
 /** Notifications can be unsubscribed from (per group); invitations and sign-in codes cannot. */
 const NOTIFICATIONS = new Set(["new_discussion", "discussion_edited", "comment_replied_to", "poll_created", "poll_closing_soon", "outcome_review_due", "outcome_created"])
@@ -40,31 +41,32 @@ export const defaultMailFrom = (baseUrl: string): string => {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
 
-/** The words of the button that leads to what a message concerns. */
-const ACTION: Readonly<Record<string, string>> = {
-  group_invitation: "Accept invitation",
-  thread_invitation: "Open the discussion",
-  poll_invitation: "Vote",
-  poll_created: "Vote",
-  poll_closing_soon: "Vote",
-  outcome_review_due: "Review the outcome"
+/** The words of the button that leads to what a message concerns (keys of the catalogs, core/src/messages). */
+const ACTION: Readonly<Record<string, MessageKey>> = {
+  group_invitation: "mail.action.group_invitation",
+  thread_invitation: "mail.action.thread_invitation",
+  poll_invitation: "mail.action.vote",
+  poll_created: "mail.action.vote",
+  poll_closing_soon: "mail.action.vote",
+  outcome_review_due: "mail.action.outcome_review_due"
 }
 
 /** A message as it is sent: its secrets made, and for a notification the path that unsubscribes from its group. */
 export type SendableMail = MailMessage & { readonly unsubscribePath?: string }
 
-export const renderMail = (m: SendableMail, site: MailSite, actorName: string | null): OutgoingMail => {
+export const renderMail = (m: SendableMail, site: MailSite, actorName: string | null, t: Translate): OutgoingMail => {
   const link = m.path === null ? null : new URL(m.path, site.baseUrl).toString()
   const unsubscribe = m.unsubscribePath === undefined ? undefined : new URL(m.unsubscribePath, site.baseUrl).toString()
-  const action = ACTION[m.kind] ?? "Open in convene"
+  const action = t(ACTION[m.kind] ?? "mail.action.open")
+  const stop = t("mail.stop")
   const text = (link === null ? m.body : `${m.body}\n\n${action}: ${link}\n`) +
-    (unsubscribe === undefined ? "" : `\nStop these e-mails from this group: ${unsubscribe}\n`)
+    (unsubscribe === undefined ? "" : `\n${stop}: ${unsubscribe}\n`)
   const button = link === null
     ? ""
     : `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:8px 16px;background:#2d5b8a;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(action)}</a></p>`
   const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${mailMarkdownToHtml(m.body)}${button}` +
     `<p style="color:#666;font-size:small">${escapeHtml(site.name)}` +
-    (unsubscribe === undefined ? "" : ` · <a href="${escapeHtml(unsubscribe)}">Stop these e-mails from this group</a>`) +
+    (unsubscribe === undefined ? "" : ` · <a href="${escapeHtml(unsubscribe)}">${escapeHtml(stop)}</a>`) +
     `</p></body></html>`
   return {
     from: { name: actorName === null ? site.name : `${actorName} via ${site.name}`, address: site.from },

@@ -7,6 +7,7 @@ import { plainMarkdown } from "../rules/markdown.js"
 import { displayName } from "../rules/users.js"
 import { nowIso } from "./common.js"
 import { mintSecrets, recordInvitation } from "./people.js"
+import { mailTranslator, type Translate } from "../messages/index.js"
 
 /**
  * The mail outbox: invitations and notifications are recorded here in the writing transaction; the mail
@@ -14,16 +15,17 @@ import { mintSecrets, recordInvitation } from "./people.js"
  */
 export const recordGroupInvitation = Effect.fnUntraced(function*(group: Group, invitee: User, actor: User | null, message: string | null = null) {
   const store = yield* Store
-  const who = actor === null ? "An administrator" : displayName(actor)
+  const t = mailTranslator(invitee)
+  const who = actor === null ? t("mail.anAdministrator") : displayName(actor)
   const invitation = yield* recordInvitation({ kind: "group", user: invitee, inviter: actor, group, message })
   return yield* store.mail.enqueue({
     invitation_id: invitation.id,
     kind: "group_invitation",
     recipient_user_id: invitee.id,
     recipient_email: invitee.email!,
-    subject: `${who} invited you to join ${group.name}`,
+    subject: t("mail.groupInvitationSubject", { who, group: group.name }),
     // the body is markdown: plain-text names go in escaped (they never become links or images)
-    body: `${plainMarkdown(who)} invited you to join the group "${plainMarkdown(group.name)}".${message === null ? "" : `\n\n${message.split("\n").map((l) => `> ${plainMarkdown(l)}`).join("\n")}`}`,
+    body: `${t("mail.groupInvitationBody", { who: plainMarkdown(who), group: plainMarkdown(group.name) })}${message === null ? "" : `\n\n${message.split("\n").map((l) => `> ${plainMarkdown(l)}`).join("\n")}`}`,
     path: `/g/${group.key}`,
     group_id: group.id,
     actor_id: actor?.id ?? null,
@@ -35,10 +37,11 @@ export const listMail = (status: MailStatus | undefined, page: Page) => Effect.f
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-/** A message to send, with the name of the person it comes from. */
+/** A message to send, with the name of the person it comes from, in its recipient's language. */
 export interface DueMail {
   readonly message: SendableMail
   readonly actorName: string | null
+  readonly t: Translate
 }
 
 /**
@@ -49,12 +52,14 @@ export const claimMail = Effect.fnUntraced(function*(limit: number, leaseMs: num
   const store = yield* Store
   const now = yield* Clock.currentTimeMillis
   return yield* store.transaction(Effect.gen(function*() {
-    const claimed = yield* Effect.forEach(yield* store.mail.claimDue(iso(now), iso(now + leaseMs), limit), mintSecrets)
-    const actorIds = [...new Set(claimed.flatMap((m) => (m.actor_id === null ? [] : [m.actor_id])))]
-    const actors = new Map((yield* store.users.byIds(actorIds)).map((u) => [u.id, u]))
+    const due = yield* store.mail.claimDue(iso(now), iso(now + leaseMs), limit)
+    const ids = [...new Set(due.flatMap((m) => [m.actor_id, m.recipient_user_id]).filter((id): id is Id => id !== null))]
+    const people = new Map((yield* store.users.byIds(ids)).map((u) => [u.id, u]))
+    const languageOf = (m: MailMessage) => mailTranslator(m.recipient_user_id === null ? undefined : people.get(m.recipient_user_id))
+    const claimed = yield* Effect.forEach(due, (m) => mintSecrets(m, languageOf(m)))
     return claimed.map((message) => {
-      const actor = message.actor_id === null ? undefined : actors.get(message.actor_id)
-      return { message, actorName: actor === undefined ? null : displayName(actor) }
+      const actor = message.actor_id === null ? undefined : people.get(message.actor_id)
+      return { message, actorName: actor === undefined ? null : displayName(actor), t: languageOf(message) }
     })
   }))
 })
@@ -121,17 +126,6 @@ export interface ThreadMessage {
   readonly invitation?: { readonly kind: "thread" | "poll"; readonly topic: Topic }
 }
 
-const SUBJECTS: Record<ThreadMessage["kind"], (who: string, title: string) => string> = {
-  new_discussion: (who, title) => `${who} started a discussion: ${title}`,
-  discussion_edited: (who, title) => `${who} edited the discussion: ${title}`,
-  thread_invitation: (who, title) => `${who} invited you to the discussion: ${title}`,
-  comment_replied_to: (who, title) => `${who} replied to your comment in: ${title}`,
-  poll_created: (who, title) => `${who} started a poll: ${title}`,
-  outcome_created: (who, title) => `${who} shared the outcome of: ${title}`,
-  poll_invitation: (who, title) => `${who} invited you to vote: ${title}`,
-  poll_closing_soon: (_who, title) => `Closing in 24 hours: ${title}`,
-  outcome_review_due: (_who, title) => `Time to review the outcome of: ${title}`
-}
 
 /** A notification or invitation about a thread, recorded in the outbox (people without an address get none). */
 export const recordThreadMessage = Effect.fnUntraced(function*(recipient: User, m: ThreadMessage) {
@@ -139,11 +133,12 @@ export const recordThreadMessage = Effect.fnUntraced(function*(recipient: User, 
   const store = yield* Store
   // a person who unsubscribed from the group's mail gets no notifications (invitations still come)
   if (m.invitation === undefined && isNotification(m.kind) && m.group !== undefined && (yield* store.mutes.isMuted(recipient.id, m.group.id))) return
+  const t = mailTranslator(recipient)
   const who = displayName(m.actor)
-  const subject = SUBJECTS[m.kind](who, m.title)
+  const subject = t(`mail.${m.kind}`, { who, title: m.title })
   // the body is markdown: the names, the title and the inviter's message are plain text, escaped
-  const about = SUBJECTS[m.kind](plainMarkdown(who), plainMarkdown(m.title))
-  const where = m.group === undefined ? "" : ` in ${plainMarkdown(m.group.name)}`
+  const about = t(`mail.${m.kind}`, { who: plainMarkdown(who), title: plainMarkdown(m.title) })
+  const sentence = m.group === undefined ? t("mail.sentence", { about }) : t("mail.sentenceIn", { about, group: plainMarkdown(m.group.name) })
   const invitation = m.invitation === undefined
     ? undefined
     : yield* recordInvitation({ kind: m.invitation.kind, user: recipient, inviter: m.actor, group: m.group, topic: m.invitation.topic, message: m.message ?? null })
@@ -153,7 +148,7 @@ export const recordThreadMessage = Effect.fnUntraced(function*(recipient: User, 
     recipient_user_id: recipient.id,
     recipient_email: recipient.email,
     subject,
-    body: `${about}${where}.` + (m.message ? `\n\n${plainMarkdown(m.message)}` : ""),
+    body: sentence + (m.message ? `\n\n${plainMarkdown(m.message)}` : ""),
     path: m.path,
     group_id: m.group?.id ?? null,
     actor_id: m.actor.id,

@@ -28,6 +28,7 @@ import {
 import { plainLineErrors } from "../rules/values.js"
 import { isNotification, type SendableMail } from "../rules/mail.js"
 import { isEmail, normaliseEmail, profileErrors, type ProfileInput } from "../rules/users.js"
+import type { Translate } from "../messages/index.js"
 import { digestsEqual, hashApiKey as sha256 } from "../rules/keys.js"
 
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -80,7 +81,7 @@ export const recordInvitation = Effect.fnUntraced(function*(i: NewInvitation): E
  * The secrets a message carries, made now (at send time): an invitation's link, or a sign-in code and its
  * link. Returns the message as it is to be sent. Call inside the claiming transaction.
  */
-export const mintSecrets = Effect.fnUntraced(function*(m: MailMessage): Effect.fn.Return<SendableMail, never, Store> {
+export const mintSecrets = Effect.fnUntraced(function*(m: MailMessage, t: Translate): Effect.fn.Return<SendableMail, never, Store> {
   const store = yield* Store
   if (isNotification(m.kind) && m.recipient_user_id !== null && m.group_id !== null) {
     const token = newSecret()
@@ -109,9 +110,8 @@ export const mintSecrets = Effect.fnUntraced(function*(m: MailMessage): Effect.f
     })
     return {
       ...m,
-      subject: `Your convene sign-in code: ${code}`,
-      body: `Your sign-in code is **${code}**.\n\nIt works once, for the next 15 minutes. ` +
-        "If you did not ask to sign in, ignore this message.",
+      subject: t("mail.signInSubject", { code }),
+      body: t("mail.signInBody", { code }),
       path: `/sign-in/link/${link}`
     }
   }

@@ -58,7 +58,7 @@ export const startMailWorker = (options: MailWorkerOptions): MailWorker => {
 
   let worker: OutboxWorker | undefined
   const deliver = async (due: Mail.DueMail) => {
-    const outcome = await sendMail(transport, options.settings, Rules.renderMail(due.message, site, due.actorName))
+    const outcome = await sendMail(transport, options.settings, Rules.renderMail(due.message, site, due.actorName, due.t))
     // shutting down: a failure is not recorded, the claim expires and the message is tried again
     if (worker?.stopped() === true && !outcome.ok) return
     const result = await run(Mail.recordMail(due.message, outcome, retryDelays))

@@ -1,51 +1,14 @@
 /**
- * The pages' languages (decisions §9): every text comes from a message catalog in ICU MessageFormat
- * (formatjs' intl-messageformat), English, German and French. The language is the person's profile choice,
- * else the browser's Accept-Language, else English; times are shown in the person's time zone, named.
+ * The pages' languages and times (decisions §9): texts from the core's catalogs (core/src/messages), in the
+ * person's profile language, else the browser's Accept-Language, else English; times in the person's time
+ * zone, named.
  */
-import { Rules } from "@convene/core"
-import { IntlMessageFormat } from "intl-messageformat"
-import { de } from "./messages/de.js"
-import { en, type MessageKey } from "./messages/en.js"
-import { fr } from "./messages/fr.js"
+import { Messages, Rules } from "@convene/core"
 
-export type { MessageKey }
-export type Locale = Rules.Locale
-
-export const CATALOGS: Readonly<Record<Locale, Readonly<Record<MessageKey, string>>>> = { en, de, fr }
-
-export type Values = Readonly<Record<string, string | number | Date>>
-export type Translate = (key: MessageKey, values?: Values) => string
-
-const compiled = new Map<string, IntlMessageFormat>()
-
-/** A catalog's message, compiled once per language and key. */
-const messageOf = (locale: Locale, key: MessageKey): IntlMessageFormat => {
-  const id = `${locale}:${key}`
-  let m = compiled.get(id)
-  if (m === undefined) {
-    // the catalogs' own markup (<strong>) is text to ICU: values put into it are escaped by the caller
-    m = new IntlMessageFormat(CATALOGS[locale][key], locale, undefined, { ignoreTag: true })
-    compiled.set(id, m)
-  }
-  return m
-}
-
-export const translator = (locale: Locale): Translate => (key, values) => String(messageOf(locale, key).format(values))
-
-/** The first language of an Accept-Language header we speak (by weight, then order), else undefined. */
-export const fromAcceptLanguage = (header: string | undefined): Locale | undefined => {
-  if (header === undefined) return undefined
-  const ranked = header.split(",").map((part, i) => {
-    const [tag, ...params] = part.trim().split(";")
-    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)).find((m) => m !== null)
-    return { lang: (tag ?? "").trim().toLowerCase().split("-")[0] ?? "", q: q ? Number(q[1]) : 1, i }
-  }).filter((r) => r.q > 0).sort((a, b) => b.q - a.q || a.i - b.i)
-  return ranked.map((r) => r.lang).find(Rules.isLocale)
-}
-
-export const pickLocale = (profile: string | null | undefined, acceptLanguage: string | undefined): Locale =>
-  profile != null && Rules.isLocale(profile) ? profile : fromAcceptLanguage(acceptLanguage) ?? "en"
+export type Locale = Messages.Locale
+export type MessageKey = Messages.MessageKey
+export type Translate = Messages.Translate
+export const { CATALOGS, pickLocale, translator } = Messages
 
 /** The server's own zone (TZ, else UTC) for signed-out visitors and people who chose none. */
 export const serverZone = (): string => {

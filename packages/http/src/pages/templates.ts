@@ -312,11 +312,11 @@ ${CSRF}
 <p><button type="submit"><%= it.vote.mine ? it.t("poll.changeVote") : it.t("poll.vote") %></button></p>
 </form>
 <% } else if (it.voteNote) { %><p><%= it.voteNote %></p><% } %>
-<h2><%= it.t("poll.results") %></h2>
-<% if (it.results) { %><table class="results"><caption class="visually-hidden"><%= it.t("poll.results") %></caption>
+<h2 id="results-h"><%= it.t("poll.results") %></h2>
+<% if (it.results) { %><div class="table-wrap" role="region" aria-labelledby="results-h" tabindex="0"><table class="results"><caption class="visually-hidden"><%= it.t("poll.results") %></caption>
 <thead><tr><th scope="col"><%= it.t("poll.option") %></th><% for (const h of it.results.columns) { %><th scope="col"><%= h %></th><% } %><th scope="col"><%= it.t("poll.share") %></th><% if (it.results.named) { %><th scope="col"><%= it.t("poll.voters") %></th><% } %></tr></thead><tbody>
 <% for (const r of it.results.rows) { %><tr><th scope="row"><%= r.label %></th><% for (const v of r.values) { %><td><%= v %></td><% } %><td><span class="pct"><%= r.percentText %></span> <meter min="0" max="100" value="<%= r.percent %>" aria-label="<%= r.label %>: <%= r.percentText %>"></meter></td><% if (it.results.named) { %><td><%= r.voters %></td><% } %></tr><% } %>
-</tbody></table><% } else { %><p><%= it.hiddenUntil %></p><% } %>
+</tbody></table></div><% } else { %><p><%= it.hiddenUntil %></p><% } %>
 <% if (it.may.close) { %><form method="post" action="/p/<%= it.key %>/close">${CSRF}<p><button type="submit"><%= it.t("poll.close") %></button></p></form><% } %>
 <% if (it.may.outcome) { %><h2><%= it.t("poll.shareOutcomeHeading") %></h2>
 <form method="post" action="/p/<%= it.key %>/outcome">
@@ -360,6 +360,7 @@ ol.items,ol.replies{list-style:none;padding:0}ol.replies{margin-left:1rem;border
 .item{border-top:1px solid #e2e2e2;padding:.5rem 0}
 table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:.25rem .4rem;text-align:left;vertical-align:top}
 meter{width:3.5rem;max-width:100%;display:block}
+.table-wrap{overflow-x:auto;max-width:100%}
 .crumbs{margin:.5rem 0}
 pre{background:#f4f4f4;padding:.5rem;overflow-x:auto;white-space:pre-wrap}
 fieldset{border:1px solid #bbb;border-radius:4px;margin:.5rem 0}fieldset.slot{border-color:#ddd}

@@ -257,7 +257,30 @@ export const en = {
   "poll.shareOutcome": "Share outcome",
   "poll.outcomeShared": "The outcome is shared.",
   "poll.reopen": "Reopen poll",
-  "poll.reopenedNotice": "The poll is open again."
+  "poll.reopenedNotice": "The poll is open again.",
+
+  "mail.signInSubject": "Your convene sign-in code: {code}",
+  "mail.signInBody": "Your sign-in code is **{code}**.\n\nIt works once, for the next 15 minutes. If you did not ask to sign in, ignore this message.",
+  "mail.groupInvitationSubject": "{who} invited you to join {group}",
+  "mail.groupInvitationBody": "{who} invited you to join the group \"{group}\".",
+  "mail.anAdministrator": "An administrator",
+  "mail.new_discussion": "{who} started a discussion: {title}",
+  "mail.discussion_edited": "{who} edited the discussion: {title}",
+  "mail.thread_invitation": "{who} invited you to the discussion: {title}",
+  "mail.comment_replied_to": "{who} replied to your comment in: {title}",
+  "mail.poll_created": "{who} started a poll: {title}",
+  "mail.outcome_created": "{who} shared the outcome of: {title}",
+  "mail.poll_invitation": "{who} invited you to vote: {title}",
+  "mail.poll_closing_soon": "Closing in 24 hours: {title}",
+  "mail.outcome_review_due": "Time to review the outcome of: {title}",
+  "mail.sentence": "{about}.",
+  "mail.sentenceIn": "{about} in {group}.",
+  "mail.action.group_invitation": "Accept invitation",
+  "mail.action.thread_invitation": "Open the discussion",
+  "mail.action.vote": "Vote",
+  "mail.action.outcome_review_due": "Review the outcome",
+  "mail.action.open": "Open in convene",
+  "mail.stop": "Stop these e-mails from this group"
 } satisfies Record<string, string>
 
 export type MessageKey = keyof typeof en
