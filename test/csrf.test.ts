@@ -1,7 +1,8 @@
 /**
- * Every page form refuses a forged POST and writes nothing: for each route, the four ways a token can be
- * missing or wrong (neither cookie nor token, the cookie without the token, a token without its cookie, a
- * token that is not the cookie's) answer 403, and no code, mail, rate event, vote, membership, key rotation,
+ * Every page form refuses a forged POST and writes nothing: for each route, each way a token can be missing
+ * or wrong (neither cookie nor token, the cookie without the token, a token without its cookie, a token that
+ * is not the cookie's, a planted cookie with its copy in the form, a forged MAC, another session's real token)
+ * answers 403, and no code, mail, rate event, vote, membership, key rotation,
  * invitation use or session is written or ended; a refused sign-out leaves the person signed in. Then the same
  * requests with the right token succeed, so it was the token, and only the token, that refused them.
  */
@@ -45,7 +46,12 @@ await bobBrowser.get("/sign-in")
 }
 const bobSession = bobBrowser.cookies.get("convene_session")!
 
-/** The four forgeries: the cookies a browser would send, and the token field. */
+// a real token, minted for a signed-out visitor: bound to no session, so never to Bob's
+const visitor = browserSession(s.url)
+await visitor.get("/sign-in")
+const visitorToken = visitor.cookies.get("convene_csrf")!
+
+/** The forgeries: the cookies a browser would send, and the token field. */
 const forgeries = (signedIn: boolean) => {
   const session: Record<string, string> = signedIn ? { convene_session: bobSession } : {}
   const token = "A".repeat(32)
@@ -53,7 +59,12 @@ const forgeries = (signedIn: boolean) => {
     { name: "neither cookie nor token", cookies: session, token: undefined },
     { name: "the cookie without the token", cookies: { ...session, convene_csrf: token }, token: undefined },
     { name: "a token without its cookie", cookies: session, token },
-    { name: "a token that is not the cookie's", cookies: { ...session, convene_csrf: token }, token: "B".repeat(32) }
+    { name: "a token that is not the cookie's", cookies: { ...session, convene_csrf: token }, token: "B".repeat(32) },
+    // a cookie planted from elsewhere (a sibling subdomain) with the same value in the form: double submit alone
+    // would pass it; the HMAC does not
+    { name: "a planted cookie and its copy", cookies: { ...session, convene_csrf: token }, token },
+    { name: "a planted cookie with a forged MAC", cookies: { ...session, convene_csrf: `${token}.${"C".repeat(43)}` }, token: `${token}.${"C".repeat(43)}` },
+    ...(signedIn ? [{ name: "another session's real token", cookies: { ...session, convene_csrf: visitorToken }, token: visitorToken }] : [])
   ]
 }
 

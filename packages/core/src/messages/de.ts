@@ -52,6 +52,12 @@ export const de: Readonly<Record<MessageKey, string>> = {
   "invitation.used": "Diese Einladung wurde bereits angenommen.",
   "invitation.expired": "Diese Einladung ist abgelaufen. Bitte die Person, die dich eingeladen hat, dich erneut einzuladen.",
   "invitation.giveName": "Bitte gib deinen Namen an.",
+  "invitation.signInFirst": "Diese Einladung gilt für {email}, und dafür gibt es hier schon ein Konto. Melde dich mit dieser Adresse an, um sie anzunehmen.",
+  "invitation.signInToAccept": "Anmelden und annehmen",
+  "invitation.wrongPerson": "Diese Einladung gilt für {email}, und du bist als {name} angemeldet. Um sie anzunehmen, melde dich ab und mit dieser Adresse an; oder lehne sie ab, dann ändert sich nichts.",
+  "invitation.switch": "Abmelden und wechseln",
+  "invitation.decline": "Ablehnen",
+  "invitation.otherSignedIn": "Diese Einladung gilt für {email}, und du bist als {name} angemeldet: Wer sie annimmt, wird als die eingeladene Person angemeldet.",
 
   "signIn.title": "Anmelden",
   "signIn.email": "E-Mail-Adresse",

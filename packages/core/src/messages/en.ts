@@ -54,6 +54,12 @@ export const en = {
   "invitation.used": "This invitation has already been accepted.",
   "invitation.expired": "This invitation has expired. Ask whoever invited you to invite you again.",
   "invitation.giveName": "Please give your name.",
+  "invitation.signInFirst": "This invitation is for {email}, which already has an account here. Sign in with that address to accept it.",
+  "invitation.signInToAccept": "Sign in to accept",
+  "invitation.wrongPerson": "This invitation is for {email}, and you are signed in as {name}. To accept it, sign out and sign in with that address; or decline it, and nothing changes.",
+  "invitation.switch": "Sign out to switch",
+  "invitation.decline": "Decline",
+  "invitation.otherSignedIn": "This invitation is for {email}, and you are signed in as {name}: accepting it signs you in as the invited person instead.",
 
   "signIn.title": "Sign in",
   "signIn.email": "E-mail address",

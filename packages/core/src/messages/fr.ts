@@ -52,6 +52,12 @@ export const fr: Readonly<Record<MessageKey, string>> = {
   "invitation.used": "Cette invitation a déjà été acceptée.",
   "invitation.expired": "Cette invitation a expiré. Demandez à la personne qui vous a invité·e de vous inviter à nouveau.",
   "invitation.giveName": "Veuillez indiquer votre nom.",
+  "invitation.signInFirst": "Cette invitation est destinée à {email}, qui a déjà un compte ici. Connectez-vous avec cette adresse pour l’accepter.",
+  "invitation.signInToAccept": "Se connecter pour accepter",
+  "invitation.wrongPerson": "Cette invitation est destinée à {email}, et vous êtes connecté·e en tant que {name}. Pour l’accepter, déconnectez-vous puis connectez-vous avec cette adresse ; ou déclinez-la, et rien ne change.",
+  "invitation.switch": "Se déconnecter pour changer",
+  "invitation.decline": "Décliner",
+  "invitation.otherSignedIn": "Cette invitation est destinée à {email}, et vous êtes connecté·e en tant que {name} : l’accepter vous connecte en tant que la personne invitée.",
 
   "signIn.title": "Se connecter",
   "signIn.email": "Adresse e-mail",

@@ -78,6 +78,12 @@ export interface RateEventsRepo {
   readonly prune: (before: string) => Effect.Effect<void>
 }
 
+/** Secrets the server keeps for itself (the CSRF tokens' HMAC key), the same for every server on the database. */
+export interface ServerSecretsRepo {
+  /** The named secret, made from `fresh` the first time it is asked for (the first writer wins a race). */
+  readonly get: (name: string, fresh: string) => Effect.Effect<string>
+}
+
 /** People's repositories, as the Store holds them. */
 export interface PeopleRepos {
   readonly mutes: MutesRepo
@@ -85,4 +91,5 @@ export interface PeopleRepos {
   readonly loginCodes: LoginCodesRepo
   readonly sessions: SessionsRepo
   readonly rateEvents: RateEventsRepo
+  readonly serverSecrets: ServerSecretsRepo
 }

@@ -4,7 +4,7 @@ import type { OutcomesRepo, PollOptionsRepo, PollsRepo, StancesRepo } from "./po
 import type { OutboxOps } from "./outbox.js"
 import type { ReportsRepo } from "./reports.js"
 import type { SearchRepo } from "./search.js"
-import type { InvitationsRepo, LoginCodesRepo, MutesRepo, RateEventsRepo, SessionsRepo } from "./people.js"
+import type { InvitationsRepo, LoginCodesRepo, MutesRepo, RateEventsRepo, ServerSecretsRepo, SessionsRepo } from "./people.js"
 import type {
   Comment,
   Discussion,
@@ -187,6 +187,7 @@ export interface StoreService {
   readonly loginCodes: LoginCodesRepo
   readonly sessions: SessionsRepo
   readonly rateEvents: RateEventsRepo
+  readonly serverSecrets: ServerSecretsRepo
   readonly mutes: MutesRepo
   readonly topics: TopicsRepo
   readonly discussions: DiscussionsRepo

@@ -164,16 +164,41 @@ export const showInvitation = Effect.fnUntraced(function*(token: string): Effect
 export type Unusable = { readonly _tag: "Unusable"; readonly state: InvitationState | "unknown" }
 
 /**
+ * Whose an invitation is, beside who opened it (decisions §5, amended): an invitation addressed to an existing
+ * account (the invitee has a name: they made it, or an operator or an earlier invitation gave it) is redeemed
+ * only by that account, signed in; one addressed to an address with no account signs the new person in.
+ */
+export type InvitationHolder =
+  /** the invitee is a new person: accepting signs them in (and signs out whoever else was) */
+  | { readonly _tag: "NewPerson" }
+  /** an existing account, and nobody signed in: sign in as it first */
+  | { readonly _tag: "SignInFirst" }
+  /** an existing account, and someone else is signed in: switch or decline */
+  | { readonly _tag: "WrongPerson" }
+  /** the invitee, signed in: accepting redeems it */
+  | { readonly _tag: "Invitee" }
+
+export const invitationHolder = (invitee: User, signedIn: User | undefined): InvitationHolder =>
+  invitee.name === null
+    ? { _tag: "NewPerson" }
+    : signedIn === undefined
+    ? { _tag: "SignInFirst" }
+    : signedIn.id !== invitee.id
+    ? { _tag: "WrongPerson" }
+    : { _tag: "Invitee" }
+
+/**
  * Accepts an invitation: once, before it expires. A group invitation makes the pending membership accepted;
- * a thread or poll guest was let in when invited. A person without a name gives one here. The invitee is
- * signed in (a new session) and returned with it.
+ * a thread or poll guest was let in when invited. A new person gives their name here and is signed in (a new
+ * session, returned); an existing account must be the one signed in (`invitationHolder`), and stays signed in.
  */
 export const acceptInvitation = Effect.fnUntraced(function*(
   token: string,
-  name: string | undefined
+  name: string | undefined,
+  signedIn?: User
 ): Effect.fn.Return<
-  { readonly user: User; readonly view: InvitationView; readonly session: string; readonly landing: string },
-  Unusable | Invalid,
+  { readonly user: User; readonly view: InvitationView; readonly session: string | undefined; readonly landing: string },
+  Unusable | Invalid | InvitationHolder,
   Store
 > {
   const store = yield* Store
@@ -181,6 +206,8 @@ export const acceptInvitation = Effect.fnUntraced(function*(
     const view = yield* showInvitation(token)
     if (view === undefined) return yield* Effect.fail<Unusable>({ _tag: "Unusable", state: "unknown" })
     if (view.state !== "valid") return yield* Effect.fail<Unusable>({ _tag: "Unusable", state: view.state })
+    const holder = invitationHolder(view.invitee, signedIn)
+    if (holder._tag === "SignInFirst" || holder._tag === "WrongPerson") return yield* Effect.fail(holder)
     const now = iso(yield* Clock.currentTimeMillis)
     if (view.invitee.name === null) {
       const nameProblem = plainLineErrors(name, true)
@@ -195,7 +222,7 @@ export const acceptInvitation = Effect.fnUntraced(function*(
     }
     yield* store.invitations.markUsed(view.invitation.id, now)
     const user = (yield* store.users.byId(view.invitee.id))!
-    return { user, view, session: yield* startSession(user.id), landing: yield* landingOf(view) }
+    return { user, view, session: holder._tag === "NewPerson" ? yield* startSession(user.id) : undefined, landing: yield* landingOf(view) }
   }))
 })
 
@@ -402,3 +429,10 @@ export const updateProfile = Effect.fnUntraced(function*(user: User, input: Prof
     return (yield* store.users.byId(user.id))!
   }))
 })
+
+/**
+ * A secret the server keeps for itself (by name), made on first use and shared by every server on the
+ * database: the pages' CSRF tokens are bound to their session with it (decisions §5, amended).
+ */
+export const serverSecret = (name: string): Effect.Effect<string, never, Store> =>
+  Effect.flatMap(Store, (store) => store.transaction(store.serverSecrets.get(name, randomBytes(32).toString("base64url"))))

@@ -63,5 +63,12 @@ export const makePeopleRepos = (c: SqlClient): PeopleRepos => ({
     record: (key, at) => Effect.asVoid(c.run(`INSERT INTO rate_events (key, at) VALUES (?, ?)`, [key, at])),
     since: (key, since) => c.all(`SELECT at FROM rate_events WHERE key = ? AND at > ? ORDER BY at`, [key, since], (r) => r.at as string),
     prune: (before) => Effect.asVoid(c.run(`DELETE FROM rate_events WHERE at <= ?`, [before]))
+  },
+  serverSecrets: {
+    get: (name, fresh) =>
+      Effect.zipRight(
+        c.run(`INSERT INTO server_secrets (name, value) VALUES (?, ?) ON CONFLICT DO NOTHING`, [name, fresh]),
+        Effect.map(c.get(`SELECT value FROM server_secrets WHERE name = ?`, [name]), (r) => String(r!.value))
+      )
   }
 })

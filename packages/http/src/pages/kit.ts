@@ -3,8 +3,10 @@
  * check of forms, answering a page in the layout, redirects after a successful POST, and the refusal pages.
  * A session cookie authenticates pages only, never /api/*.
  *
- * Every form carries a CSRF token equal to the `convene_csrf` cookie (double submit, SameSite=Lax); every
- * page sends a Content-Security-Policy without inline script and `frame-ancestors 'none'`.
+ * Every form carries a CSRF token equal to the `convene_csrf` cookie (`__Host-convene_csrf` on https), and the
+ * token is bound to the session by an HMAC under a server secret, so a cookie planted from elsewhere (a
+ * sibling subdomain) is refused; a new token comes with every sign-in and sign-out. Every page sends a
+ * Content-Security-Policy without inline script and `frame-ancestors 'none'`.
  */
 import type * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -12,7 +14,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as UrlParams from "@effect/platform/UrlParams"
 import { type Access, type Invalid, loadAccess, People, Rules, Store, type StoreService, type User } from "@convene/core"
 import { Effect, Option } from "effect"
-import { randomBytes, timingSafeEqual } from "node:crypto"
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import type { HttpSettings } from "../settings.js"
 import { type Locale, type MessageKey, pickLocale, serverZone, timeFormatter, type Translate, translator } from "./i18n.js"
 import { render } from "./templates.js"
@@ -92,15 +94,32 @@ export const segment = (params: HttpRouter.RouteContext["params"], name: string)
 export const fieldMessages = (e: Invalid): Record<string, string> =>
   Object.fromEntries(Object.entries(e.errors).map(([k, v]) => [k, v.join("; ")]))
 
-export const makeKit = (store: StoreService, settings: HttpSettings) => {
+/** The CSRF cookie's name: `__Host-` on https (Secure, whole site, no Domain: no other host can set it). */
+export const csrfCookieName = (secure: boolean) => (secure ? `__Host-${CSRF_COOKIE}` : CSRF_COOKIE)
+
+/** `csrfSecret`: the server's own (People.serverSecret("csrf")), the same on every server of the database. */
+export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret: string) => {
   const secure = settings.baseUrl.startsWith("https:")
   const cookie = { httpOnly: true, sameSite: "lax" as const, path: "/", secure }
+  const csrfName = csrfCookieName(secure)
   const run = <A, E>(effect: Effect.Effect<A, E, Store>) => Effect.provideService(effect, Store, store)
 
-  /** The request's CSRF token (the cookie's, or a new one the response sets). */
+  /** A token is a nonce and its HMAC with the session it belongs to ("" signed out). */
+  const macOf = (nonce: string, session: string) => createHmac("sha256", csrfSecret).update(`${nonce}|${session}`).digest("base64url")
+  const mintCsrf = (session: string) => {
+    const nonce = randomBytes(24).toString("base64url")
+    return `${nonce}.${macOf(nonce, session)}`
+  }
+  const csrfValid = (token: string, session: string) => {
+    const [nonce, mac, extra] = token.split(".")
+    return extra === undefined && nonce !== undefined && /^[A-Za-z0-9_-]{32}$/.test(nonce) && mac !== undefined && sameSecret(mac, macOf(nonce, session))
+  }
+  const sessionOf = (request: HttpServerRequest.HttpServerRequest) => request.cookies[SESSION_COOKIE] ?? ""
+
+  /** The request's CSRF token (the cookie's when it is bound to this session, else a new one the response sets). */
   const csrfOf = (request: HttpServerRequest.HttpServerRequest) => {
-    const existing = request.cookies[CSRF_COOKIE]
-    return existing !== undefined && /^[A-Za-z0-9_-]{32}$/.test(existing) ? { token: existing, fresh: false } : { token: randomBytes(24).toString("base64url"), fresh: true }
+    const existing = request.cookies[csrfName]
+    return existing !== undefined && csrfValid(existing, sessionOf(request)) ? { token: existing, fresh: false } : { token: mintCsrf(sessionOf(request)), fresh: true }
   }
 
   const currentUser = (request: HttpServerRequest.HttpServerRequest) => run(People.sessionUser(request.cookies[SESSION_COOKIE]))
@@ -119,7 +138,7 @@ export const makeKit = (store: StoreService, settings: HttpSettings) => {
       contentType: "text/html; charset=utf-8",
       headers: { ...SECURITY_HEADERS, "content-language": who.locale, vary: "Accept-Language, Cookie", ...page.headers }
     })
-    if (csrf.fresh) response = HttpServerResponse.unsafeSetCookie(response, CSRF_COOKIE, csrf.token, cookie)
+    if (csrf.fresh) response = HttpServerResponse.unsafeSetCookie(response, csrfName, csrf.token, cookie)
     // a signed-in page read sets the session cookie again, so the browser keeps it as long as the server's sliding
     // session (which still ends 90 days after the sign-in, whatever the cookie says); a POST's answer never does
     const session = request.cookies[SESSION_COOKIE]
@@ -131,10 +150,12 @@ export const makeKit = (store: StoreService, settings: HttpSettings) => {
     title: who.t(title), template: "@message", data: { text, link }, status
   })
 
-  /** A form's fields, once its CSRF token matched the cookie's; otherwise undefined (answered 403). */
+  /** A form's fields, once its CSRF token matched the cookie's and is bound to this session; otherwise undefined (answered 403). */
   const form = (request: HttpServerRequest.HttpServerRequest) =>
-    Effect.map(Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty), (params) =>
-      sameSecret(field(params, "csrf"), request.cookies[CSRF_COOKIE] ?? "") ? params : undefined)
+    Effect.map(Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty), (params) => {
+      const token = request.cookies[csrfName] ?? ""
+      return sameSecret(field(params, "csrf"), token) && csrfValid(token, sessionOf(request)) ? params : undefined
+    })
 
   const formExpired = (request: HttpServerRequest.HttpServerRequest, who: Reader) =>
     respond(request, who, message(who, "error.formExpiredTitle", who.t("error.formExpired"), 403))
@@ -179,15 +200,19 @@ export const makeKit = (store: StoreService, settings: HttpSettings) => {
       return yield* show(request, who as Reader & { user: User })
     })
 
-  /** A signed-in session begins: a new CSRF token with it. */
+  /** A signed-in session begins: a new CSRF token with it, bound to it. */
   const signedIn = (response: HttpServerResponse.HttpServerResponse, session: string) =>
     HttpServerResponse.unsafeSetCookie(
-      HttpServerResponse.unsafeSetCookie(response, CSRF_COOKIE, randomBytes(24).toString("base64url"), cookie),
+      HttpServerResponse.unsafeSetCookie(response, csrfName, mintCsrf(session), cookie),
       SESSION_COOKIE, session, { ...cookie, maxAge: `${THIRTY_DAYS_S} seconds` }
     )
 
+  /** The session ends: its cookie goes, and a new CSRF token for nobody comes. */
   const signedOut = (response: HttpServerResponse.HttpServerResponse) =>
-    HttpServerResponse.unsafeSetCookie(response, SESSION_COOKIE, "", { ...cookie, maxAge: "0 seconds" })
+    HttpServerResponse.unsafeSetCookie(
+      HttpServerResponse.unsafeSetCookie(response, csrfName, mintCsrf(""), cookie),
+      SESSION_COOKIE, "", { ...cookie, maxAge: "0 seconds" }
+    )
 
   return { run, reader, respond, message, form, formExpired, signInPrompt, notFound, forbidden, refused, post, signedInGet, signedIn, signedOut, currentUser }
 }

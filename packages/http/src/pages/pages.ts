@@ -5,7 +5,7 @@
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Store } from "@convene/core"
+import { People, Store } from "@convene/core"
 import { Effect } from "effect"
 import { Settings } from "../settings.js"
 import { groupRoutes } from "./groups.js"
@@ -29,7 +29,8 @@ export const notFoundPage = (acceptLanguage?: string) => plainPage(404, acceptLa
 
 export const PagesLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
-    const kit = makeKit(yield* Store, yield* Settings)
+    const store = yield* Store
+    const kit = makeKit(store, yield* Settings, yield* Effect.provideService(People.serverSecret("csrf"), Store, store))
     const pages: PageRouter = router
 
     yield* pages.get("/assets/convene.css", Effect.succeed(HttpServerResponse.text(STYLESHEET, {

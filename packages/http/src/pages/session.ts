@@ -15,6 +15,12 @@ import type { PageRouter } from "./routes.js"
 /** Each language's name in itself (the profile's choices). */
 const LANGUAGE_NAMES: Record<Rules.Locale, string> = { en: "English", de: "Deutsch", fr: "Français" }
 
+/**
+ * Where a sign-in returns to: a path on this server only (never `//host` or a scheme: no open redirect), else
+ * "" (home).
+ */
+const nextOf = (v: string | null): string => (v !== null && /^\/(?![/\\])[A-Za-z0-9/_\-.]{0,200}$/.test(v) ? v : "")
+
 /** The zones offered as suggestions (any IANA name the runtime knows is accepted). */
 const ZONES: ReadonlyArray<string> = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : ["UTC"]
 
@@ -37,6 +43,9 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
       if (view.state !== "valid") {
         return respond(request, who, message(who, "invitation.goneTitle", who.t(view.state === "used" ? "invitation.used" : "invitation.expired"), 410, signIn))
       }
+      const holder = People.invitationHolder(view.invitee, who.user)
+      // someone else signed in is told whose invitation it is (decisions §5, amended)
+      const me = who.user !== undefined && who.user.id !== view.invitee.id ? Rules.displayName(who.user) : undefined
       const inviter = view.inviter?.name ?? who.t("invitation.anAdministrator")
       const group = view.group?.name ?? ""
       const where = view.invitation.kind === "group"
@@ -48,7 +57,7 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
         title: who.t("invitation.title"),
         template: "@invitation",
         status,
-        data: { token, where, message: view.invitation.message, askName: view.invitee.name === null, errors }
+        data: { token, where, message: view.invitation.message, askName: view.invitee.name === null, errors, holder: holder._tag, email: view.invitee.email ?? "", me }
       })
     })
 
@@ -60,27 +69,32 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
     yield* router.post("/invitations/:token", Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const token = segment(yield* HttpRouter.params, "token")
+      const who = yield* reader(request)
       const fields = yield* form(request)
-      if (fields === undefined) return formExpired(request, yield* reader(request))
-      const accepted = yield* Effect.either(run(People.acceptInvitation(token, field(fields, "name"))))
+      if (fields === undefined) return formExpired(request, who)
+      const accepted = yield* Effect.either(run(People.acceptInvitation(token, field(fields, "name"), who.user)))
       if (accepted._tag === "Left") {
-        if (accepted.left._tag === "Invalid") return yield* invitationPage(request, token, { name: (yield* reader(request)).t("invitation.giveName") }, 422)
+        const e = accepted.left
+        if (e._tag === "Invalid") return yield* invitationPage(request, token, { name: who.t("invitation.giveName") }, 422)
+        // an existing account's invitation, and not that account signed in: the page says whose it is; nothing changed
+        if (e._tag === "SignInFirst" || e._tag === "WrongPerson") return yield* invitationPage(request, token, undefined, 403)
         return yield* invitationPage(request, token)
       }
-      return signedIn(seeOther(accepted.right.landing), accepted.right.session)
+      const { landing, session } = accepted.right
+      return session === undefined ? seeOther(landing) : signedIn(seeOther(landing), session)
     }))
 
     // Sign-in and sign-out
 
-    const signInPage = (who: Reader, email: string, errors?: Record<string, string>, status = 200): Page =>
-      ({ title: who.t("signIn.title"), template: "@sign-in", data: { email, errors }, status })
-    const codePage = (who: Reader, email: string, errors?: Record<string, string>, status = 200): Page =>
-      ({ title: who.t("signIn.codeTitle"), template: "@sign-in-code", data: { email, errors }, status })
+    const signInPage = (who: Reader, email: string, next: string, errors?: Record<string, string>, status = 200): Page =>
+      ({ title: who.t("signIn.title"), template: "@sign-in", data: { email, errors, next }, status })
+    const codePage = (who: Reader, email: string, next: string, errors?: Record<string, string>, status = 200): Page =>
+      ({ title: who.t("signIn.codeTitle"), template: "@sign-in-code", data: { email, errors, next }, status })
 
     yield* router.get("/sign-in", Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const who = yield* reader(request)
-      return respond(request, who, signInPage(who, ""))
+      return respond(request, who, signInPage(who, "", nextOf(new URL(request.url, "http://x").searchParams.get("next"))))
     }))
 
     yield* router.post("/sign-in", Effect.gen(function*() {
@@ -89,12 +103,13 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
       const fields = yield* form(request)
       if (fields === undefined) return formExpired(request, who)
       const email = field(fields, "email").trim()
+      const next = nextOf(field(fields, "next"))
       const result = yield* Effect.either(run(People.requestSignIn(email, ipOf(request))))
       if (result._tag === "Left") {
         if (result.left._tag === "TooManyRequests") return tooMany(request, who, result.left)
-        return respond(request, who, signInPage(who, email, { email: who.t("signIn.invalidEmail") }, 422))
+        return respond(request, who, signInPage(who, email, next, { email: who.t("signIn.invalidEmail") }, 422))
       }
-      return respond(request, who, codePage(who, email))
+      return respond(request, who, codePage(who, email, next))
     }))
 
     yield* router.post("/sign-in/code", Effect.gen(function*() {
@@ -103,12 +118,13 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
       const fields = yield* form(request)
       if (fields === undefined) return formExpired(request, who)
       const email = field(fields, "email").trim()
+      const next = nextOf(field(fields, "next"))
       const result = yield* Effect.either(run(People.signInWithCode(email, field(fields, "code"), ipOf(request))))
       if (result._tag === "Left") {
         if (result.left._tag === "TooManyRequests") return tooMany(request, who, result.left)
-        return respond(request, who, codePage(who, email, { code: result.left.message }, 403))
+        return respond(request, who, codePage(who, email, next, { code: result.left.message }, 403))
       }
-      return signedIn(seeOther("/"), result.right.session)
+      return signedIn(seeOther(next || "/"), result.right.session)
     }))
 
     // a GET never signs in (mail scanners follow links); the page asks for one click
@@ -135,7 +151,9 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
       const fields = yield* form(request)
       if (fields === undefined) return formExpired(request, who)
       if (who.user !== undefined) yield* run(People.endSignIns(who.user.id))
-      return kit.signedOut(seeOther("/sign-in"))
+      // switching accounts to accept an invitation: sign in again, then back to it
+      const next = nextOf(field(fields, "next"))
+      return kit.signedOut(seeOther(next === "" ? "/sign-in" : `/sign-in?next=${encodeURIComponent(next)}`))
     }))
 
     // Unsubscribing: the link is the credential (no sign-in, no CSRF cookie: mail clients POST it one-click, RFC 8058)

@@ -66,15 +66,22 @@ eta.loadTemplate("@home", `<% if (!it.signedIn) { %>
 
 eta.loadTemplate("@invitation", `<p><%= it.where %></p>
 <% if (it.message) { %><blockquote><%= it.message %></blockquote><% } %>
+<% if (it.holder === "SignInFirst") { %><p><%= it.t("invitation.signInFirst", { email: it.email }) %></p>
+<p><a class="button" href="/sign-in?next=<%= encodeURIComponent("/invitations/" + it.token) %>"><%= it.t("invitation.signInToAccept") %></a></p>
+<% } else if (it.holder === "WrongPerson") { %><p><%= it.t("invitation.wrongPerson", { email: it.email, name: it.me }) %></p>
+<div class="actions"><form method="post" action="/sign-out" class="inline">${CSRF}<input type="hidden" name="next" value="/invitations/<%= it.token %>"><button type="submit"><%= it.t("invitation.switch") %></button></form>
+<a href="/"><%= it.t("invitation.decline") %></a></div>
+<% } else { %><% if (it.me) { %><p><%= it.t("invitation.otherSignedIn", { email: it.email, name: it.me }) %></p><% } %>
 <form method="post" action="/invitations/<%= it.token %>">
 ${CSRF}
 <% if (it.askName) { %><p><label for="name"><%= it.t("invitation.yourName") %></label><br><input id="name" name="name" required maxlength="100" autocomplete="name"${DESCRIBED("name")}></p>${ERR("name")}<% } %>
 <p><button type="submit"><%= it.t("invitation.accept") %></button></p>
-</form>
+</form><% } %>
 `)
 
 eta.loadTemplate("@sign-in", `<form method="post" action="/sign-in">
 ${CSRF}
+<% if (it.next) { %><input type="hidden" name="next" value="<%= it.next %>"><% } %>
 <p><label for="email"><%= it.t("signIn.email") %></label><br><input id="email" name="email" type="email" required autocomplete="email" value="<%= it.email %>"${DESCRIBED("email")}></p>
 ${ERR("email")}
 <p><button type="submit"><%= it.t("signIn.send") %></button></p>
@@ -85,6 +92,7 @@ eta.loadTemplate("@sign-in-code", `<p><%= it.t("signIn.sent", { email: it.email 
 <form method="post" action="/sign-in/code">
 ${CSRF}
 <input type="hidden" name="email" value="<%= it.email %>">
+<% if (it.next) { %><input type="hidden" name="next" value="<%= it.next %>"><% } %>
 <p><label for="code"><%= it.t("signIn.code") %></label><br><input id="code" name="code" inputmode="numeric" pattern="[0-9]{6}" required autocomplete="one-time-code"${DESCRIBED("code")}></p>
 ${ERR("code")}
 <p><button type="submit"><%= it.t("signIn.submit") %></button></p>
