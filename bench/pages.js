@@ -47,7 +47,9 @@ await convene.run(Effect.flatMap(Store, (s) => s.transaction(s.sessions.insert({
   token_hash: createHash("sha256").update(token).digest("hex"), user_id: user.id,
   created_at: new Date(now).toISOString(), last_seen_at: new Date(now).toISOString(), expires_at: new Date(now + 86_400_000).toISOString()
 }))))
-const csrf = randomBytes(24).toString("base64url")
+// the CSRF token the server binds to this session, as a browser gets it with its first page
+const first = await fetch(`${server.url}/`, { headers: { cookie: `convene_session=${token}` } })
+const csrf = /convene_csrf=([^;]+)/.exec(first.headers.getSetCookie().join("\n"))[1]
 const page = { cookie: `convene_session=${token}; convene_csrf=${csrf}` }
 const bearer = { authorization: `Bearer ${apiKey}` }
 

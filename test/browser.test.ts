@@ -4,28 +4,12 @@
  * the API access page and used on /api/b2/groups; a person signs in by code; votes on a poll page; and
  * unsubscribes from a mail's link.
  */
-import { mailSettingsFromEnv, startMailWorker } from "@convene/http"
 import type { ParsedMail } from "mailparser"
-import { chromium } from "playwright-core"
 import t from "tap"
-import { seedUser, startTestServer } from "./helpers.js"
-import { startSmtp } from "./smtp.js"
+import { startBrowsing } from "./browsing.js"
+import { seedUser } from "./helpers.js"
 
-const BASE = "http://convene.test"
-const smtp = await startSmtp()
-const s = await startTestServer({ baseUrl: BASE })
-const worker = startMailWorker({ store: s.convene.store, settings: mailSettingsFromEnv({ SMTP_URL: smtp.url }, BASE, 2000)!, baseUrl: BASE, pollMs: 20 })
-// the flags a root, sandboxed, offline machine needs (no background traffic, no GPU)
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-})
-t.teardown(async () => {
-  await browser.close()
-  await worker.stop()
-  await s.close()
-  await smtp.close()
-})
+const { s, smtp, browser } = await startBrowsing()
 
 const mailTo = smtp.mailTo
 /** Links in mail name BASE_URL; the browser reaches the same path on the test server. */

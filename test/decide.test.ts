@@ -6,30 +6,16 @@
  * keyboard-only loop, 360 px screens, German and French, and Pacific times are each checked here.
  */
 import { AxeBuilder } from "@axe-core/playwright"
-import { mailSettingsFromEnv, startMailWorker } from "@convene/http"
 import type { ParsedMail } from "mailparser"
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import type { BrowserContext, Page } from "playwright-core"
 import t, { type Test } from "tap"
-import { browserSession, seedUser, startTestServer } from "./helpers.js"
-import { startSmtp } from "./smtp.js"
+import { startBrowsing } from "./browsing.js"
+import { browserSession, seedUser } from "./helpers.js"
 
 // a whole group's decision in a real browser, checked by axe at every step: longer than tap's 30 s default
 t.setTimeout(240_000)
 
-const BASE = "http://convene.test"
-const smtp = await startSmtp()
-const s = await startTestServer({ baseUrl: BASE })
-const worker = startMailWorker({ store: s.convene.store, settings: mailSettingsFromEnv({ SMTP_URL: smtp.url }, BASE, 2000)!, baseUrl: BASE, pollMs: 20 })
-const browser: Browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-})
-t.teardown(async () => {
-  await browser.close()
-  await worker.stop()
-  await s.close()
-  await smtp.close()
-})
+const { s, smtp, browser } = await startBrowsing()
 
 /** Links in mail name BASE_URL; the browser reaches the same path on the test server. */
 const local = (href: string) => `${s.url}${new URL(href).pathname}${new URL(href).search}`
@@ -314,6 +300,19 @@ t.test("the six other poll types, each voted through its page", async (t) => {
   }, "dot vote")
   t.same(await ballotOf(dots), { "North bed": 3, "South bed": 2 })
   t.match(await halPage.locator("#dots-hint").textContent(), /0 are left/)
+
+  // Ada closes the dot vote, then reopens it with a new closing date in her zone; Hal may vote again
+  await adaPage.goto(dots)
+  await adaPage.getByRole("button", { name: "Close poll" }).click()
+  await adaPage.waitForURL(/done=poll_closed$/)
+  t.equal(await adaPage.getByRole("button", { name: "Vote", exact: true }).count(), 0, "a closed poll takes no vote")
+  await adaPage.getByLabel("Closing date").fill("2030-06-01T12:00")
+  await adaPage.getByRole("button", { name: "Reopen poll" }).click()
+  await adaPage.waitForURL(/done=poll_reopened$/)
+  t.match(await adaPage.locator("main .meta").first().textContent(), /Open · closes .*2030/, "open again until the new date")
+  await axe(t, adaPage, "dot vote, reopened")
+  await halPage.goto(dots)
+  t.equal(await halPage.getByRole("button", { name: "Change vote" }).count(), 1, "and Hal may change his vote again")
 })
 
 t.test("a refused control is not shown, and a forged POST with a valid token writes nothing", async (t) => {

@@ -177,6 +177,16 @@ export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret:
   const refused = (request: HttpServerRequest.HttpServerRequest, who: Reader, e: { readonly _tag: string }) =>
     who.user === undefined ? signInPrompt(request, who) : e._tag === "Forbidden" && request.method === "POST" ? forbidden(request, who) : notFound(request, who)
 
+  /** A form POST anyone may send (sign-in, an invitation): the CSRF check, then `act` with its fields. */
+  const formPost = <E, R>(act: (request: HttpServerRequest.HttpServerRequest, who: Reader, fields: UrlParams.UrlParams) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const who = yield* reader(request)
+      const fields = yield* form(request)
+      if (fields === undefined) return formExpired(request, who)
+      return yield* act(request, who, fields)
+    })
+
   /**
    * A signed-in POST: the person, then the CSRF check, then `act` with its fields. A visitor is asked to
    * sign in; a forged form is refused with nothing written.
@@ -185,6 +195,7 @@ export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret:
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const who = yield* reader(request)
+      // a visitor is asked to sign in before the form is even read
       if (who.user === undefined) return signInPrompt(request, who)
       const fields = yield* form(request)
       if (fields === undefined) return formExpired(request, who)
@@ -214,7 +225,7 @@ export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret:
       SESSION_COOKIE, "", { ...cookie, maxAge: "0 seconds" }
     )
 
-  return { run, reader, respond, message, form, formExpired, signInPrompt, notFound, forbidden, refused, post, signedInGet, signedIn, signedOut, currentUser }
+  return { run, reader, respond, message, formPost, signInPrompt, notFound, forbidden, refused, post, signedInGet, signedIn, signedOut, currentUser }
 }
 
 export type Kit = ReturnType<typeof makeKit>

@@ -26,7 +26,7 @@ const ZONES: ReadonlyArray<string> = typeof Intl.supportedValuesOf === "function
 
 export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettings) =>
   Effect.gen(function*() {
-    const { respond, message, reader, form, formExpired, signedIn, run } = kit
+    const { formPost, message, reader, respond, run, signedIn } = kit
     // the client behind any trusted proxy (observe/telemetry.ts), an IPv6 client by its /64
     const ipOf = (request: HttpServerRequest.HttpServerRequest) => Rules.clientLimitKey(clientOf(request.headers))
 
@@ -66,12 +66,8 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
       return yield* invitationPage(request, segment(yield* HttpRouter.params, "token"))
     }))
 
-    yield* router.post("/invitations/:token", Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
+    yield* router.post("/invitations/:token", formPost((request, who, fields) => Effect.gen(function*() {
       const token = segment(yield* HttpRouter.params, "token")
-      const who = yield* reader(request)
-      const fields = yield* form(request)
-      if (fields === undefined) return formExpired(request, who)
       const accepted = yield* Effect.either(run(People.acceptInvitation(token, field(fields, "name"), who.user)))
       if (accepted._tag === "Left") {
         const e = accepted.left
@@ -82,7 +78,7 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
       }
       const { landing, session } = accepted.right
       return session === undefined ? seeOther(landing) : signedIn(seeOther(landing), session)
-    }))
+    })))
 
     // Sign-in and sign-out
 
@@ -97,11 +93,7 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
       return respond(request, who, signInPage(who, "", nextOf(new URL(request.url, "http://x").searchParams.get("next"))))
     }))
 
-    yield* router.post("/sign-in", Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const who = yield* reader(request)
-      const fields = yield* form(request)
-      if (fields === undefined) return formExpired(request, who)
+    yield* router.post("/sign-in", formPost((request, who, fields) => Effect.gen(function*() {
       const email = field(fields, "email").trim()
       const next = nextOf(field(fields, "next"))
       const result = yield* Effect.either(run(People.requestSignIn(email, ipOf(request))))
@@ -110,13 +102,9 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
         return respond(request, who, signInPage(who, email, next, { email: who.t("signIn.invalidEmail") }, 422))
       }
       return respond(request, who, codePage(who, email, next))
-    }))
+    })))
 
-    yield* router.post("/sign-in/code", Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const who = yield* reader(request)
-      const fields = yield* form(request)
-      if (fields === undefined) return formExpired(request, who)
+    yield* router.post("/sign-in/code", formPost((request, who, fields) => Effect.gen(function*() {
       const email = field(fields, "email").trim()
       const next = nextOf(field(fields, "next"))
       const result = yield* Effect.either(run(People.signInWithCode(email, field(fields, "code"), ipOf(request))))
@@ -125,7 +113,7 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
         return respond(request, who, codePage(who, email, next, { code: result.left.message }, 403))
       }
       return signedIn(seeOther(next || "/"), result.right.session)
-    }))
+    })))
 
     // a GET never signs in (mail scanners follow links); the page asks for one click
     yield* router.get("/sign-in/link/:token", Effect.gen(function*() {
@@ -134,27 +122,19 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
       return respond(request, who, { title: who.t("signIn.linkTitle"), template: "@sign-in-link", data: { token: segment(yield* HttpRouter.params, "token") } })
     }))
 
-    yield* router.post("/sign-in/link/:token", Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
+    yield* router.post("/sign-in/link/:token", formPost((request, who) => Effect.gen(function*() {
       const token = segment(yield* HttpRouter.params, "token")
-      const who = yield* reader(request)
-      const fields = yield* form(request)
-      if (fields === undefined) return formExpired(request, who)
       const result = yield* Effect.either(run(People.signInWithLink(token)))
       if (result._tag === "Left") return respond(request, who, message(who, "signIn.linkGoneTitle", result.left.message, 410, { href: "/sign-in", label: who.t("layout.signIn") }))
       return signedIn(seeOther("/"), result.right.session)
-    }))
+    })))
 
-    yield* router.post("/sign-out", Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const who = yield* reader(request)
-      const fields = yield* form(request)
-      if (fields === undefined) return formExpired(request, who)
+    yield* router.post("/sign-out", formPost((_request, who, fields) => Effect.gen(function*() {
       if (who.user !== undefined) yield* run(People.endSignIns(who.user.id))
       // switching accounts to accept an invitation: sign in again, then back to it
       const next = nextOf(field(fields, "next"))
       return kit.signedOut(seeOther(next === "" ? "/sign-in" : `/sign-in?next=${encodeURIComponent(next)}`))
-    }))
+    })))
 
     // Unsubscribing: the link is the credential (no sign-in, no CSRF cookie: mail clients POST it one-click, RFC 8058)
 
