@@ -5,7 +5,6 @@
  */
 import type { MailMessage } from "../domain/records.js"
 import { mailMarkdownToHtml } from "./markdown.js"
-import type { MessageKey, Translate } from "../messages/index.js"
 
 /** Notifications can be unsubscribed from (per group); invitations and sign-in codes cannot. */
 const NOTIFICATIONS = new Set(["new_discussion", "discussion_edited", "comment_replied_to", "poll_created", "poll_closing_soon", "outcome_review_due", "outcome_created"])
@@ -41,8 +40,12 @@ export const defaultMailFrom = (baseUrl: string): string => {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
 
-/** The words of the button that leads to what a message concerns (keys of the catalogs, core/src/messages). */
-const ACTION: Readonly<Record<string, MessageKey>> = {
+/** The catalog words a message's frame needs (core/src/messages), in its recipient's language. */
+type MailWord = "mail.action.group_invitation" | "mail.action.thread_invitation" | "mail.action.vote" | "mail.action.outcome_review_due" | "mail.action.open" | "mail.stop"
+export type MailWords = (key: MailWord) => string
+
+/** The words of the button that leads to what a message concerns. */
+const ACTION: Readonly<Record<string, MailWord>> = {
   group_invitation: "mail.action.group_invitation",
   thread_invitation: "mail.action.thread_invitation",
   poll_invitation: "mail.action.vote",
@@ -54,7 +57,7 @@ const ACTION: Readonly<Record<string, MessageKey>> = {
 /** A message as it is sent: its secrets made, and for a notification the path that unsubscribes from its group. */
 export type SendableMail = MailMessage & { readonly unsubscribePath?: string }
 
-export const renderMail = (m: SendableMail, site: MailSite, actorName: string | null, t: Translate): OutgoingMail => {
+export const renderMail = (m: SendableMail, site: MailSite, actorName: string | null, t: MailWords): OutgoingMail => {
   const link = m.path === null ? null : new URL(m.path, site.baseUrl).toString()
   const unsubscribe = m.unsubscribePath === undefined ? undefined : new URL(m.unsubscribePath, site.baseUrl).toString()
   const action = t(ACTION[m.kind] ?? "mail.action.open")

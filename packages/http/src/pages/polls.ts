@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import { type MessageKey, percentText, utcToZonedInput, zonedToUtc } from "./i18n.js"
 import { field, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "./kit.js"
 import type { PageRouter } from "./routes.js"
-import { bodyHtml } from "./threads.js"
+import { bodyHtml } from "./bodies.js"
 
 /** "Open · closes …", "Closed …" or "Draft", in the reader's words and zone. */
 export const pollStateText = (who: Reader, p: Poll): string =>
