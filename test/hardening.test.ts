@@ -49,7 +49,7 @@ const post = (url: string, path: string, size: number, chunked: boolean) =>
     req.end(body)
   })
 
-t.test("a 2 MB form on a page route (sent as a browser sends a form, with its Content-Length) answers a 413 page and writes nothing", async (t) => {
+t.test("a 2 MB form on a page route, with its Content-Length or chunked, answers a 413 page and writes nothing; a small chunked form is read whole", async (t) => {
   const s = await startTestServer({ maxBodyBytes: 1024 * 1024 })
   t.teardown(s.close)
   const r = await post(s.url, "/sign-in", 2 * 1024 * 1024, false)
@@ -57,6 +57,22 @@ t.test("a 2 MB form on a page route (sent as a browser sends a form, with its Co
   t.equal(r.status, 413, "413")
   t.match(r.body, /<html[^>]*>[\s\S]*larger than this server accepts/, "a page in the layout saying so")
   t.same(await s.sql("SELECT count(*) AS n FROM rate_events"), [{ n: 0 }], "nothing written")
+  const chunked = await post(s.url, "/sign-in", 2 * 1024 * 1024, true)
+  t.equal(chunked.error, undefined, "chunked (no Content-Length): an answer, not a reset")
+  t.equal(chunked.status, 413, "chunked: 413")
+  t.match(chunked.body, /larger than this server accepts/)
+  t.same(await s.sql("SELECT count(*) AS n FROM rate_events"), [{ n: 0 }], "nothing written")
+  // a small chunked form still reaches its page whole (its body read here, then replayed)
+  const b = browserSession(s.url)
+  await b.get("/sign-in")
+  const form = new URLSearchParams({ csrf: b.cookies.get("convene_csrf")!, email: "someone@example.org" }).toString()
+  const small = await fetch(`${s.url}/sign-in`, {
+    method: "POST", duplex: "half", redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: [...b.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
+    body: new ReadableStream({ start: (c) => { c.enqueue(new TextEncoder().encode(form)); c.close() } })
+  } as RequestInit)
+  t.equal(small.status, 200, "a small chunked form is read")
+  t.match(await small.text(), /a 6-digit code is on its way/, "whole: the code page for the address it named")
   const api = await post(s.url, "/api/b2/discussions", 2 * 1024 * 1024, true)
   t.equal(api.status, 413, "the API answers 413 too, even to a chunked body")
   t.match(api.body, /^\{"error":/, "as JSON")

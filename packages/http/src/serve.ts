@@ -21,6 +21,7 @@ import { badRequest, DatabaseError } from "@convene/core"
 import { Cause, Context, Effect, Either, Exit, Option, ParseResult, Runtime, Schema, type SchemaAST } from "effect"
 import * as FindMyWay from "find-my-way-ts"
 import type * as http from "node:http"
+import { Readable } from "node:stream"
 import { middlewareProvides } from "./auth.js"
 import { databaseBusy, errorResponse, internalError, issueMessage } from "./errors.js"
 import { groupHandlers, type HandlerRecorder } from "./group.js"
@@ -241,6 +242,11 @@ export const makeListener = Effect.fnUntraced(function*<R>(app: HttpApp.Default<
         req.resume()
         return writeResponse(req, res, tooLargePage(req.headers["accept-language"]))
       }
+      // a body of unstated length (chunked) is read here up to the limit, so one over it is answered the same way
+      if (maxBody !== undefined && req.headers["content-length"] === undefined && req.headers["transfer-encoding"] !== undefined) {
+        return readWithin(req, Number(maxBody), (body) =>
+          body === undefined ? writeResponse(req, res, tooLargePage(req.headers["accept-language"])) : platform(replayed(req, body), res))
+      }
       return platform(req, res)
     }
     const request = new LeanRequest(req)
@@ -256,3 +262,36 @@ export const makeListener = Effect.fnUntraced(function*<R>(app: HttpApp.Default<
     fiber.addObserver((exit) => writeResponse(req, res, Exit.isSuccess(exit) ? exit.value : failed(req)))
   }) satisfies RequestListener
 })
+
+/**
+ * Reads a request's body, calling `done` with it, or with undefined as soon as it is over `max` bytes (the rest
+ * is read and dropped, so the answer reaches the client instead of a reset connection).
+ */
+const readWithin = (req: http.IncomingMessage, max: number, done: (body: Buffer | undefined) => void) => {
+  const chunks: Array<Buffer> = []
+  let size = 0
+  let over = false
+  req.on("data", (chunk: Buffer) => {
+    if (over) return
+    size += chunk.length
+    if (size <= max) return void chunks.push(chunk)
+    over = true
+    chunks.length = 0
+    done(undefined)
+  })
+  req.on("end", () => {
+    if (!over) done(Buffer.concat(chunks))
+  })
+}
+
+/** The request as the platform reads it, its body replayed from `body` (already read by `readWithin`). */
+const replayed = (req: http.IncomingMessage, body: Buffer): http.IncomingMessage => {
+  const stream = Readable.from([body])
+  return new Proxy(req, {
+    get: (target, prop) => {
+      const from = prop in Readable.prototype ? stream : target
+      const value = Reflect.get(from, prop)
+      return typeof value === "function" ? value.bind(from) : value
+    }
+  })
+}
