@@ -10,7 +10,7 @@ import type { ParsedMail } from "mailparser"
 import type { BrowserContext, Page } from "playwright-core"
 import t, { type Test } from "tap"
 import { startBrowsing } from "./browsing.js"
-import { browserSession, seedUser } from "./helpers.js"
+import { browserSession, matchRows, seedUser } from "./helpers.js"
 
 // a whole group's decision in a real browser, checked by axe at every step: longer than tap's 30 s default
 t.setTimeout(240_000)
@@ -157,6 +157,10 @@ t.test("three people decide, from invitation to shared outcome", async (t) => {
   await axe(t, bea, "proposal, open, not voted")
   await fitsSmallScreen(t, bea, "poll page")
 
+  // home lists it for each voter until they vote
+  await cy.goto(`${s.url}/`)
+  t.match(await cy.locator("main").textContent(), /Waiting for your vote\s*Plant beans first\? · closes/, "waiting for Cy's vote")
+
   // everyone votes; Cy changes his vote
   for (const [page, choice] of [[adaPage, "Agree"], [bea, "Agree"], [cy, "Disagree"]] as const) {
     await page.goto(pollUrl)
@@ -169,6 +173,9 @@ t.test("three people decide, from invitation to shared outcome", async (t) => {
   await cy.getByRole("button", { name: "Change vote" }).click()
   await cy.waitForURL(/done=voted$/)
   await axe(t, cy, "proposal, voted")
+  await cy.goto(`${s.url}/`)
+  t.match(await cy.locator("main").textContent(), /Waiting for your vote\s*No poll is waiting for your vote\./, "and no longer once he has")
+  await cy.goto(pollUrl)
   const rows = await cy.locator("table.results tbody tr").allTextContents()
   t.match(rows.join("|"), /Agree\s*2\s*66\.7\s*%[^|]*Ada, Bea\|Abstain\s*1\s*33\.3\s*%[^|]*Cy\|Disagree\s*0\s*0\s*%/, "counts, shares and voters; the changed vote counts once")
   t.equal(await cy.locator("meter").count(), 4, "a bar per option")
@@ -357,6 +364,23 @@ t.test("a refused control is not shown, and a forged POST with a valid token wri
   const invite = await session.post(`/g/${group.key}/invite`, { emails: "x@example.org" })
   t.equal(invite.status, 403, "inviting needs an admin where members may not add members")
   t.equal((await s.sql(`SELECT count(*) AS n FROM users WHERE email = 'x@example.org'`))[0]!.n, 0)
+
+  // an admin's own controls work: Make admin, then Remove (Ivy: Ada's codes this hour are spent by the other tests)
+  const ivy = await seedUser(s.convene, { name: "Ivy", email: "ivy@example.org" })
+  await s.convene.members.add({ group, user: ivy.user, admin: true })
+  const admin = await signIn(await browser.newContext(), "ivy@example.org")
+  await admin.goto(`${s.url}/g/${group.key}/members`)
+  await axe(t, admin, "members page, admin")
+  await admin.getByRole("button", { name: "Make Gus an admin" }).click()
+  await admin.waitForURL(/done=admin/)
+  t.match(await admin.locator("[role=status]").textContent(), /Gus is now an administrator/)
+  matchRows(t, await s.sql(`SELECT admin FROM memberships WHERE user_id = ${gus.user.id} AND group_id = ${group.id}`), [{ admin: 1 }])
+  await admin.getByRole("button", { name: "Remove Gus" }).click()
+  await admin.waitForURL(/done=removed/)
+  t.match(await admin.locator("[role=status]").textContent(), /Gus is no longer a member/)
+  matchRows(t, await s.sql(`SELECT revoked_at FROM memberships WHERE user_id = ${gus.user.id} AND group_id = ${group.id}`), [{ revoked_at: String }])
+  await page.goto(`${s.url}/g/${group.key}`)
+  t.equal(await page.getByRole("link", { name: "Start a discussion" }).count(), 0, "removed, Gus starts nothing there")
 })
 
 t.test("user content never runs: the XSS corpus on every page", async (t) => {

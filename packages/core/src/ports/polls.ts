@@ -21,6 +21,8 @@ export interface PollsRepo {
   readonly countInGroup: (scope: TopicScope, groupId: Id, status: PollStatus) => Effect.Effect<number>
   readonly insert: (p: NewPoll) => Effect.Effect<Poll>
   readonly update: (id: Id, patch: PollPatch) => Effect.Effect<void>
+  /** Polls open for voting now where the user holds a live ballot not yet cast, closing first first. */
+  readonly awaitingVote: (userId: Id, limit: number) => Effect.Effect<ReadonlyArray<Poll>>
   /** Polls of the group open for voting now. */
   readonly openInGroup: (groupId: Id) => Effect.Effect<ReadonlyArray<Poll>>
   /** Open polls whose closing time has passed. */

@@ -33,6 +33,10 @@ export const makePollsRepo = (c: SqlClient): PollsRepo => {
       const row = fromBools(patch)
       return Effect.asVoid(c.run(`UPDATE polls SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
     },
+    awaitingVote: (userId, limit) =>
+      c.all(`${SELECT_POLL} JOIN stances s ON s.poll_id = p.id AND s.participant_id = ? AND s.latest = 1
+             WHERE s.cast_at IS NULL AND s.revoked_at IS NULL AND p.opened_at IS NOT NULL AND p.closed_at IS NULL AND p.discarded_at IS NULL
+             ORDER BY p.closing_at, p.id LIMIT ?`, [userId, limit], toPoll),
     openInGroup: (groupId) =>
       c.all(`${SELECT_POLL} WHERE t.group_id = ? AND p.opened_at IS NOT NULL AND p.closed_at IS NULL AND p.discarded_at IS NULL ORDER BY p.id`, [groupId], toPoll),
     lapsed: (now) =>

@@ -32,13 +32,12 @@ export const groupRoutes = (router: PageRouter, kit: Kit) =>
       const access = who.access
       const data = yield* run(Effect.gen(function*() {
         const groups = (yield* Groups.listGroupsFor(access)).filter((v) => access.memberships.get(v.group.id)?.accepted_at != null)
-        const active = yield* Effect.forEach(groups, (v) => Effect.orElseSucceed(Polls.listPolls(access, v.group.id, "active", LIST), () => ({ records: [], total: 0 })))
-        const waiting = active.flatMap((l) => l.records).filter((p) => p.my_stance !== undefined && p.my_stance.cast_at === null)
+        const waiting = yield* Polls.awaitingVote(access)
         const topics = (yield* Threads.listThreads(access, { limit: 10, offset: 0 })).records
         const discussions = yield* Discussions.viewsOfTopics(topics.filter((t) => t.topicable_type === "Discussion"))
         return {
           groups: groups.map((v) => ({ key: v.group.key, name: v.group.name })),
-          waiting: waiting.map((p) => ({ key: p.poll.key, title: p.poll.title, closes: who.time(p.poll.closing_at) })),
+          waiting: waiting.map((p) => ({ key: p.key, title: p.title, closes: who.time(p.closing_at) })),
           threads: discussions.map((d) => ({ href: `/d/${d.discussion.key}`, title: d.discussion.title, active: who.time(d.topic.last_activity_at) }))
         }
       }))

@@ -160,3 +160,7 @@ export const related = Effect.fnUntraced(function*(
   const users = want.users ? yield* store.users.byIds([...userIds]) : []
   return { groups, users }
 })
+
+/** Home's "Waiting for your vote": open polls where the caller holds a ballot not yet cast (holding one, they may see it). */
+export const awaitingVote = (access: Access, limit = 50): Effect.Effect<ReadonlyArray<Poll>, never, Store> =>
+  Effect.flatMap(Store, (store) => store.polls.awaitingVote(access.user.id, limit))
