@@ -383,6 +383,55 @@ t.test("a refused control is not shown, and a forged POST with a valid token wri
   t.equal(await page.getByRole("link", { name: "Start a discussion" }).count(), 0, "removed, Gus starts nothing there")
 })
 
+t.test("a group whose settings refuse members: no control to start, close, share or reopen, and forged POSTs write nothing", async (t) => {
+  const strict = (await s.convene.groups.create({
+    name: "Strict Club", owner: ada.user,
+    settings: { members_can_start_discussions: false, members_can_raise_motions: false, members_can_edit_discussions: false, members_can_add_members: false }
+  })).group
+  const max = await seedUser(s.convene, { name: "Max", email: "max@example.org" })
+  await s.convene.members.add({ group: strict, user: max.user })
+  const A = s.as(ada.apiKey)
+  const d = ((await A.post("api/b2/discussions", { json: { group_id: strict.id, title: "Rules" } })).body as any).discussions[0]
+  const closing = new Date(Date.now() + 86_400_000).toISOString()
+  const p = ((await A.post("api/b2/polls", { json: { discussion_id: d.id, title: "Strict poll", poll_type: "proposal", closing_at: closing } })).body as any).polls[0]
+  await A.post(`api/b2/polls/${p.id}/close`)
+
+  const page = await signIn(await browser.newContext(), "max@example.org")
+  await page.goto(`${s.url}/g/${strict.key}`)
+  for (const name of ["Start a discussion", "Start a poll", "Invite people"]) t.equal(await page.getByRole("link", { name }).count(), 0, `group page: no ${name}`)
+  await page.goto(`${s.url}/d/${d.key}`)
+  t.equal(await page.getByRole("button", { name: "Close discussion" }).count(), 0, "thread: no Close discussion")
+  t.equal(await page.getByRole("link", { name: "Start a poll" }).count(), 0, "thread: no Start a poll")
+  t.equal(await page.getByLabel("Comment", { exact: true }).count(), 1, "but a member still comments")
+  await page.goto(`${s.url}/p/${p.key}`)
+  t.equal(await page.getByRole("button", { name: "Share outcome" }).count(), 0, "closed poll: no Share outcome")
+  t.equal(await page.getByRole("button", { name: "Reopen poll" }).count(), 0, "nor Reopen poll")
+  await axe(t, page, "poll page, closed, a member without rights")
+  for (const path of [`/g/${strict.key}/discussions/new`, `/g/${strict.key}/polls/new`, `/d/${d.key}/polls/new`, `/g/${strict.key}/invite`]) {
+    const res = await page.goto(`${s.url}${path}`)
+    t.equal(res!.status(), 404, `GET ${path}: nothing here for Max`)
+  }
+
+  const session = browserSession(s.url)
+  for (const k of await page.context().cookies()) session.cookies.set(k.name, k.value)
+  const snapshot = async () => JSON.stringify(await s.sql(`SELECT (SELECT count(*) FROM discussions) AS discussions, (SELECT count(*) FROM polls) AS polls,
+    (SELECT count(*) FROM outcomes) AS outcomes, (SELECT count(*) FROM topics WHERE closed_at IS NOT NULL) AS closed_threads,
+    (SELECT count(*) FROM polls WHERE closed_at IS NULL) AS open_polls, (SELECT count(*) FROM memberships) AS memberships`))
+  const before = await snapshot()
+  for (const [path, fields] of [
+    [`/g/${strict.key}/discussions/new`, { title: "Mine" }],
+    [`/g/${strict.key}/polls/new`, { poll_type: "proposal", title: "Mine", closing_at: "2031-01-01T10:00" }],
+    [`/d/${d.key}/polls/new`, { poll_type: "proposal", title: "Mine", closing_at: "2031-01-01T10:00" }],
+    [`/d/${d.key}/close`, {}],
+    [`/p/${p.key}/outcome`, { statement: "Mine" }],
+    [`/p/${p.key}/reopen`, { closing_at: "2031-01-01T10:00" }],
+    [`/g/${strict.key}/invite`, { emails: "y@example.org" }]
+  ] as const) {
+    t.equal((await session.post(path, fields)).status, 403, `POST ${path}: 403`)
+  }
+  t.equal(await snapshot(), before, "nothing written")
+})
+
 t.test("user content never runs: the XSS corpus on every page", async (t) => {
   const xss = "<img src=x onerror=alert(1)><script>alert(2)</script>"
   const mal = await seedUser(s.convene, { name: `Mal ${xss}`, email: "mal@example.org" })
