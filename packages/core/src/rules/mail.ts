@@ -4,7 +4,7 @@
  * headers that keep auto-replies away, the sender shown as "<actor> via convene".
  */
 import type { MailMessage } from "../domain/records.js"
-import { mailMarkdownToHtml } from "./markdown.js"
+import { escapeHtml, mailMarkdownToHtml } from "./markdown.js"
 
 /** Notifications can be unsubscribed from (per group); invitations and sign-in codes cannot. */
 const NOTIFICATIONS = new Set(["new_discussion", "discussion_edited", "comment_replied_to", "poll_created", "poll_closing_soon", "outcome_review_due", "outcome_created"])
@@ -38,7 +38,6 @@ export const defaultMailFrom = (baseUrl: string): string => {
   return `notifications@${host || "localhost"}`
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
 
 /** The catalog words a message's frame needs (core/src/messages), in its recipient's language. */
 type MailWord = "mail.action.group_invitation" | "mail.action.thread_invitation" | "mail.action.vote" | "mail.action.outcome_review_due" | "mail.action.open" | "mail.stop"

@@ -19,3 +19,8 @@ export const mailMarkdownToHtml = (text: string): string => mailMd().render(text
  * an image, emphasis, code, a table cell or HTML are escaped, so it reads as it was written.
  */
 export const plainMarkdown = (text: string): string => text.replace(/[\\`*_{}[\]()<>!|~#]/g, (c) => `\\${c}`)
+
+const ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" }
+
+/** Plain text placed in HTML (mail, search highlights, pages): the five characters that could be markup, escaped. */
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!)

@@ -4,6 +4,8 @@
  * for mistyped words (trigram similarity, then an edit-distance check), and the highlight.
  */
 
+import { escapeHtml } from "./markdown.js"
+
 /** Marks around a matched word in an excerpt (control characters: never in stored text, escaped on output). */
 export const MARK_START = "\u0002"
 export const MARK_END = "\u0003"
@@ -114,8 +116,6 @@ export const fuzzyAlternatives = (term: string, candidates: ReadonlyArray<string
     .map((x) => x.c)
 }
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" }
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!)
 
 /** The `highlight` field: the excerpt as HTML, matched words in `<b>`, whitespace collapsed. */
 export const highlightHtml = (excerpt: string): string =>

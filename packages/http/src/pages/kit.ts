@@ -30,7 +30,6 @@ export const SECURITY_HEADERS = {
   "cache-control": "no-store"
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** Who reads a page: the person (if signed in), their access, language and time zone. */
 export interface Reader {
@@ -44,11 +43,7 @@ export interface Reader {
 }
 
 /** A reader from what the request says alone (no person): the pages answered before any route's own. */
-export const anonymousReader = (acceptLanguage: string | undefined): Reader => {
-  const locale = pickLocale(undefined, acceptLanguage)
-  const zone = serverZone()
-  return { user: undefined, access: Rules.VISITOR, locale, zone, t: translator(locale), ...timeFormatter(locale, zone) }
-}
+export const anonymousReader = (acceptLanguage: string | undefined): Reader => readerFor(undefined, Rules.VISITOR, acceptLanguage)
 
 export const readerFor = (user: User | undefined, access: Access, acceptLanguage: string | undefined): Reader => {
   const locale = pickLocale(user?.locale, acceptLanguage)
@@ -68,7 +63,7 @@ export interface Page {
 
 /** A whole document in the layout, for a reader. */
 export const documentFor = (reader: Reader, page: Page, csrf: string): string => {
-  const common = { t: reader.t, esc: escapeHtml, csrf, zone: reader.zone, lang: reader.locale, signedIn: reader.user !== undefined }
+  const common = { t: reader.t, esc: Rules.escapeHtml, csrf, zone: reader.zone, lang: reader.locale, signedIn: reader.user !== undefined }
   const body = render(page.template, { ...common, ...page.data })
   return render("@layout", { ...common, title: page.title, body, notice: page.notice, crumbs: page.crumbs })
 }
