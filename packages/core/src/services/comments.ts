@@ -105,6 +105,13 @@ export const createComment = Effect.fnUntraced(function*(
   }))
 })
 
+/** A kept comment the caller may edit (404 when there is none to see, 403 when the rule refuses). */
+export const editableComment = Effect.fnUntraced(function*(access: Access, id: Id) {
+  const kept = yield* loadKept(access, id)
+  if (!canEditComment(access, kept.ctx, kept.discussion, kept.comment)) return yield* forbidden("Not authorized to update Comment.")
+  return kept
+})
+
 /** PATCH/PUT /comments/{id}: sets `edited_at`. */
 export const updateComment = Effect.fnUntraced(function*(
   access: Access,
@@ -113,8 +120,7 @@ export const updateComment = Effect.fnUntraced(function*(
 ): Effect.fn.Return<CommentView, NotFound | Forbidden | Invalid, Store> {
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
-    const { comment, ctx, discussion } = yield* loadKept(access, id)
-    if (!canEditComment(access, ctx, discussion, comment)) return yield* forbidden("Not authorized to update Comment.")
+    const { comment } = yield* editableComment(access, id)
     if (input.body !== undefined && isBlank(input.body)) return yield* invalid("body", "can't be blank")
     const format = input.body_format ?? (input.body !== undefined ? "md" : comment.body_format)
     const now = yield* nowIso

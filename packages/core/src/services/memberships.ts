@@ -79,6 +79,40 @@ const invite = Effect.fnUntraced(function*(group: Group, user: User, actor: User
   return membership
 })
 
+/**
+ * Invites each address not yet in the group (a pending membership and its mail), and sends a pending member's
+ * invitation again with a fresh token, at most once a day (so an integration that syncs often floods nobody).
+ * Shared by the API's membership sync and the group page's Invite people. Call inside the transaction.
+ */
+const inviteAddresses = Effect.fnUntraced(function*(
+  group: Group,
+  requested: ReadonlyArray<string>,
+  current: ReadonlyArray<{ readonly membership: Membership; readonly email: string }>,
+  actor: User,
+  message: string | null
+) {
+  const store = yield* Store
+  const held = new Map(current.map((c) => [c.email, c.membership]))
+  const added: Array<string> = []
+  const reinvited: Array<string> = []
+  for (const email of requested) {
+    const membership = held.get(email)
+    if (membership === undefined) {
+      const user = yield* userForEmail(email)
+      // an address already held by a live membership of a deactivated user is not re-invited
+      if ((yield* store.memberships.activeFor(group.id, user.id)) !== undefined) continue
+      yield* invite(group, user, actor, message)
+      added.push(email)
+    } else if (membership.accepted_at === null && (yield* People.reinviteAllowed(membership.id))) {
+      const user = yield* store.users.byId(membership.user_id)
+      if (user === undefined) continue
+      yield* recordGroupInvitation(group, user, actor, message)
+      reinvited.push(email)
+    }
+  }
+  return { added, reinvited }
+})
+
 export interface SyncResult {
   readonly added_emails: ReadonlyArray<string>
   readonly removed_emails: ReadonlyArray<string>
@@ -102,22 +136,7 @@ export const syncMemberships = Effect.fnUntraced(function*(
     if (!canManageMembers(access, group)) return yield* forbidden("User is not an admin")
     const current = yield* store.memberships.activeEmails(group.id)
     const plan = planMembershipSync(requested, current.map((c) => c.email))
-    const added: Array<string> = []
-    for (const email of plan.add) {
-      const user = yield* userForEmail(email)
-      // an address already held by a live membership of a deactivated user is not re-invited
-      if ((yield* store.memberships.activeFor(group.id, user.id)) !== undefined) continue
-      yield* invite(group, user, access.user)
-      added.push(email)
-    }
-    // inviting a pending member again re-sends the invitation with a fresh token (at most once a day,
-    // so an integration that syncs often does not flood anyone)
-    const listed = new Set(requested)
-    for (const { membership, email } of current) {
-      if (membership.accepted_at !== null || !listed.has(email)) continue
-      const user = yield* store.users.byId(membership.user_id)
-      if (user !== undefined && (yield* People.reinviteAllowed(membership.id))) yield* recordGroupInvitation(group, user, access.user)
-    }
+    const { added } = yield* inviteAddresses(group, requested, current, access.user, null)
     const removed: Array<string> = []
     if (removeAbsent) {
       const gone = new Set(plan.remove)
@@ -210,23 +229,9 @@ export const inviteToGroup = Effect.fnUntraced(function*(
   return yield* store.transaction(Effect.gen(function*() {
     const group = yield* groupById(groupId)
     if (!canInvite(access, group)) return yield* forbidden("You may not invite people to this group")
-    const current = new Map((yield* store.memberships.activeEmails(group.id)).map((c) => [c.email, c.membership]))
-    const invited: Array<string> = []
-    for (const email of new Set(emails.map(normaliseEmail))) {
-      const held = current.get(email)
-      if (held === undefined) {
-        const user = yield* userForEmail(email)
-        if ((yield* store.memberships.activeFor(group.id, user.id)) !== undefined) continue
-        yield* invite(group, user, access.user, note)
-        invited.push(email)
-      } else if (held.accepted_at === null && (yield* People.reinviteAllowed(held.id))) {
-        const user = yield* store.users.byId(held.user_id)
-        if (user === undefined) continue
-        yield* recordGroupInvitation(group, user, access.user, note)
-        invited.push(email)
-      }
-    }
-    return { invited }
+    const requested = [...new Set(emails.map(normaliseEmail))]
+    const { added, reinvited } = yield* inviteAddresses(group, requested, yield* store.memberships.activeEmails(group.id), access.user, note)
+    return { invited: [...added, ...reinvited] }
   }))
 })
 
@@ -258,4 +263,14 @@ export const removeMembership = Effect.fnUntraced(function*(access: Access, grou
     yield* revokeMembership(group, membership, access.user.id)
     return (yield* store.memberships.byId(membership.id))!
   }))
+})
+
+/** A membership of the group, live or ended, with its person, for an administrator of the group (the members page's notices). */
+export const groupMember = Effect.fnUntraced(function*(access: Access, groupId: Id, membershipId: Id): Effect.fn.Return<{ readonly membership: Membership; readonly user: User | undefined }, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  const group = yield* groupById(groupId)
+  if (!canManageMembers(access, group)) return yield* forbidden("User is not an admin")
+  const membership = yield* store.memberships.byId(membershipId)
+  if (membership === undefined || membership.group_id !== group.id) return yield* notFound("Membership not found")
+  return { membership, user: yield* store.users.byId(membership.user_id) }
 })

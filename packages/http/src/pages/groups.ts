@@ -5,7 +5,7 @@
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Discussions, Groups, Memberships, Polls, Rules, Threads, Users } from "@convene/core"
+import { Discussions, Groups, Memberships, Polls, Rules, Threads } from "@convene/core"
 import { Effect } from "effect"
 import { field, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "./kit.js"
 import { pollStateText } from "./polls.js"
@@ -79,16 +79,26 @@ export const groupRoutes = (router: PageRouter, kit: Kit) =>
 
     // Members
 
-    const membersPage = Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest, who: Reader, key: string, notice?: string) {
+    /** `done`: the admin action just taken (`?done=admin|removed&member=ID`); the page names the member itself. */
+    const membersPage = Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest, who: Reader, key: string, done: URLSearchParams) {
+      const acted = Number(done.get("member"))
       const shown = yield* Effect.either(run(Effect.gen(function*() {
         const page = yield* Groups.groupPage(who.access, key)
         if (!page.may.members) return yield* Effect.fail({ _tag: "Forbidden" as const })
         const list = yield* Memberships.listMemberships(who.access, page.group.id, { limit: 1000, offset: 0 })
-        return { page, list }
+        // the notice names the member from the records, never from the URL (a link cannot put words on this page)
+        const member = page.may.manage && Number.isSafeInteger(acted) && acted > 0
+          ? yield* Effect.option(Memberships.groupMember(who.access, page.group.id, acted))
+          : undefined
+        return { page, list, actedUser: member?._tag === "Some" ? member.value.user : undefined }
       })))
       if (shown._tag === "Left") return refused(request, who, shown.left)
-      const { page, list } = shown.right
+      const { actedUser, page, list } = shown.right
       const names = new Map(list.users.map((u) => [u.id, Rules.displayName(u)]))
+      const notice = actedUser === undefined ? undefined
+        : done.get("done") === "admin" ? who.t("members.madeAdmin", { name: Rules.displayName(actedUser) })
+        : done.get("done") === "removed" ? who.t("members.removed", { name: Rules.displayName(actedUser) })
+        : undefined
       const members = list.records.map((m) => ({
         id: m.id,
         name: names.get(m.user_id) ?? who.t("thread.someone"),
@@ -111,11 +121,7 @@ export const groupRoutes = (router: PageRouter, kit: Kit) =>
     yield* router.get("/g/:key/members", Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const key = segment(yield* HttpRouter.params, "key")
-      const who = yield* reader(request)
-      const done = new URL(request.url, "http://x").searchParams
-      const name = done.get("name") ?? ""
-      const notice = done.get("done") === "admin" ? who.t("members.madeAdmin", { name }) : done.get("done") === "removed" ? who.t("members.removed", { name }) : undefined
-      return yield* membersPage(request, who, key, notice)
+      return yield* membersPage(request, yield* reader(request), key, new URL(request.url, "http://x").searchParams)
     }))
 
     const memberAction = (act: "admin" | "remove") =>
@@ -126,14 +132,12 @@ export const groupRoutes = (router: PageRouter, kit: Kit) =>
           const done = yield* Effect.either(run(Effect.gen(function*() {
             const { group } = yield* Groups.showGroup(who.access, segment(params, "key"))
             const membershipId = Number.isSafeInteger(id) ? id : 0
-            const m = act === "admin"
-              ? yield* Memberships.makeAdmin(who.access, group.id, membershipId)
-              : yield* Memberships.removeMembership(who.access, group.id, membershipId)
-            const person = yield* Effect.option(Users.findUser({ id: m.user_id }))
-            return { group, name: person._tag === "Some" ? Rules.displayName(person.value) : "" }
+            if (act === "admin") yield* Memberships.makeAdmin(who.access, group.id, membershipId)
+            else yield* Memberships.removeMembership(who.access, group.id, membershipId)
+            return { group, membershipId }
           })))
           if (done._tag === "Left") return refused(request, who, done.left)
-          return seeOther(`/g/${done.right.group.key}/members?done=${act === "admin" ? "admin" : "removed"}&name=${encodeURIComponent(done.right.name)}`)
+          return seeOther(`/g/${done.right.group.key}/members?done=${act === "admin" ? "admin" : "removed"}&member=${done.right.membershipId}`)
         }))
 
     yield* router.post("/g/:key/members/:id/admin", memberAction("admin"))

@@ -8,7 +8,7 @@ import { Messages, Rules } from "@convene/core"
 export type Locale = Messages.Locale
 export type MessageKey = Messages.MessageKey
 export type Translate = Messages.Translate
-export const { CATALOGS, pickLocale, translator } = Messages
+export const { pickLocale, translator } = Messages
 
 /** The server's own zone (TZ, else UTC) for signed-out visitors and people who chose none. */
 export const serverZone = (): string => {

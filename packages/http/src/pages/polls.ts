@@ -183,6 +183,9 @@ const ballotMessage = (who: Reader, p: Poll, ballot: Record<string, number>, cor
   return core
 }
 
+/** A closing date's default: a week from now, in the reader's zone. */
+const aWeekFromNow = (who: Reader) => utcToZonedInput(new Date(Date.now() + 7 * 86_400_000).toISOString(), who.zone)
+
 const DEFAULT_FORM = { poll_type: "proposal", title: "", details: "", options: "", closing_at: "", anonymous: false, hide_results: "off", minimum_stance_choices: "", maximum_stance_choices: "", min_score: "", max_score: "", dots_per_person: "" }
 type NewPollForm = typeof DEFAULT_FORM
 
@@ -241,7 +244,7 @@ export const pollRoutes = (router: PageRouter, kit: Kit) =>
           page.may.poll
             ? Effect.succeed({ name: page.group.name, back: `/g/${page.group.key}`, input: { group_id: page.group.id } })
             : Effect.fail({ _tag: "Forbidden" as const }))
-        : Effect.flatMap(Threads.discussionThread(who.access, key), (t) =>
+        : Effect.flatMap(Threads.discussionRights(who.access, key), (t) =>
           t.may.poll
             ? Effect.succeed({ name: t.discussion.title, back: `/d/${t.discussion.key}`, input: { discussion_id: t.discussion.id } })
             : Effect.fail({ _tag: "Forbidden" as const })))
@@ -254,9 +257,8 @@ export const pollRoutes = (router: PageRouter, kit: Kit) =>
             const key = segment(yield* HttpRouter.params, "key")
             const place = yield* Effect.either(placeOf(who, where, key))
             if (place._tag === "Left") return refused(request, who, place.left)
-            const inAWeek = utcToZonedInput(new Date(Date.now() + 7 * 86_400_000).toISOString(), who.zone)
             const type = new URL(request.url, "http://x").searchParams.get("type")
-            const form = { ...DEFAULT_FORM, closing_at: inAWeek, ...(type !== null && (POLL_TYPES as ReadonlyArray<string>).includes(type) ? { poll_type: type } : {}) }
+            const form = { ...DEFAULT_FORM, closing_at: aWeekFromNow(who), ...(type !== null && (POLL_TYPES as ReadonlyArray<string>).includes(type) ? { poll_type: type } : {}) }
             return respond(request, who, newPollPage(who, `/${where}/${key}/polls/new`, place.right.name, place.right.back, form))
           })))
         yield* router.post(path, kit.post((request, who, fields) =>
@@ -305,7 +307,7 @@ export const pollRoutes = (router: PageRouter, kit: Kit) =>
       const names = new Map(users.map((u) => [u.id, Rules.displayName(u)]))
       const form: PollForm = {
         statement: refusal?.form?.statement ?? "",
-        closing_at: refusal?.form?.closing_at ?? utcToZonedInput(new Date(Date.now() + 7 * 86_400_000).toISOString(), who.zone)
+        closing_at: refusal?.form?.closing_at ?? aWeekFromNow(who)
       }
       return respond(request, who, {
         title: view.poll.title,

@@ -4,7 +4,7 @@
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Groups, loadAccess, People, Rules, type User, Users } from "@convene/core"
+import { Groups, loadAccess, People, Rules, type Store, type User, Users } from "@convene/core"
 import { Effect } from "effect"
 import { clientOf } from "../observe/telemetry.js"
 import type { HttpSettings } from "../settings.js"
@@ -138,23 +138,24 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
 
     // Unsubscribing: the link is the credential (no sign-in, no CSRF cookie: mail clients POST it one-click, RFC 8058)
 
-    yield* router.get("/unsubscribe/:token", Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const token = segment(yield* HttpRouter.params, "token")
-      const who = yield* reader(request)
-      const found = yield* run(People.showUnsubscribe(token))
-      if (found === undefined) return respond(request, who, message(who, "unsubscribe.notFoundTitle", who.t("unsubscribe.notFound"), 404))
-      return respond(request, who, { title: who.t("unsubscribe.title"), template: "@unsubscribe", data: { token, group: found.group.name, muted: found.muted } })
-    }))
+    /** Both unsubscribe routes: the link's token, read (GET) or used (POST), and the page saying where it stands. */
+    const unsubscribeRoute = (use: (token: string) => Effect.Effect<{ readonly group: { readonly name: string }; readonly muted: boolean } | undefined, never, Store>) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const token = segment(yield* HttpRouter.params, "token")
+        const who = yield* reader(request)
+        const found = yield* run(use(token))
+        if (found === undefined) return respond(request, who, message(who, "unsubscribe.notFoundTitle", who.t("unsubscribe.notFound"), 404))
+        return respond(request, who, {
+          title: who.t(found.muted ? "unsubscribe.doneTitle" : "unsubscribe.title"),
+          template: "@unsubscribe",
+          data: { token, group: found.group.name, muted: found.muted }
+        })
+      })
 
-    yield* router.post("/unsubscribe/:token", Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const token = segment(yield* HttpRouter.params, "token")
-      const who = yield* reader(request)
-      const group = yield* run(People.unsubscribe(token))
-      if (group === undefined) return respond(request, who, message(who, "unsubscribe.notFoundTitle", who.t("unsubscribe.notFound"), 404))
-      return respond(request, who, { title: who.t("unsubscribe.doneTitle"), template: "@unsubscribe", data: { token, group: group.name, muted: true } })
-    }))
+    yield* router.get("/unsubscribe/:token", unsubscribeRoute(People.showUnsubscribe))
+    yield* router.post("/unsubscribe/:token", unsubscribeRoute((token) =>
+      Effect.map(People.unsubscribe(token), (group) => (group === undefined ? undefined : { group, muted: true }))))
 
     // The API access page
 

@@ -147,10 +147,8 @@ export const threadRoutes = (router: PageRouter, kit: Kit) =>
 
     /** A comment of this discussion the reader may edit (404 otherwise: the same page whatever the reason). */
     const editable = (who: Reader, key: string, id: number) =>
-      run(Effect.flatMap(Threads.discussionThread(who.access, key), (t) => {
-        const c = t.comments.find((c) => c.id === id)
-        return c !== undefined && t.editable.has(c.id) ? Effect.succeed(c) : Effect.fail({ _tag: "NotFound" as const })
-      }))
+      run(Effect.flatMap(Comments.editableComment(who.access, Number.isSafeInteger(id) ? id : 0), ({ comment, discussion }) =>
+        discussion.key === key.split("-")[0] ? Effect.succeed(comment) : Effect.fail({ _tag: "NotFound" as const })))
 
     yield* router.get("/d/:key/comments/:id/edit", kit.signedInGet((request, who) =>
       Effect.gen(function*() {

@@ -7,7 +7,7 @@ import { Store } from "../../ports/store.js"
 import type { Access } from "../../rules/access.js"
 import { fullName } from "../../rules/groups.js"
 import { renderThreadMarkdown } from "../../rules/threadMarkdown.js"
-import { topicScope } from "../../rules/topics.js"
+import { topicScope, type TopicContext } from "../../rules/topics.js"
 import type { Paged } from "../common.js"
 import { type PollView, viewPolls } from "../polls/read.js"
 import { candidateGroups, findThread, topicContext } from "./kernel.js"
@@ -93,25 +93,41 @@ export const threadMarkdown = Effect.fnUntraced(function*(access: Access, topicI
   })
 })
 
-/** A discussion's thread as its page shows it, with what the rules let the reader do there. */
-export interface DiscussionThread extends ThreadContents {
+/** What the rules let a reader do in a discussion's thread (pages show a control only when its rule allows it). */
+export interface DiscussionRights {
   readonly discussion: Discussion
+  readonly ctx: TopicContext
   readonly may: { readonly comment: boolean; readonly close: boolean; readonly reopen: boolean; readonly poll: boolean }
+}
+
+/** A discussion the reader may see, with their rights in it, without its contents. */
+export const discussionRights = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<DiscussionRights, NotFound | Forbidden, Store> {
+  const { discussion, topic } = yield* showDiscussion(access, ref)
+  const ctx = yield* topicContext(access, topic)
+  const edit = canEditDiscussion(access, ctx, discussion)
+  const closed = topic.closed_at !== null
+  return {
+    discussion,
+    ctx,
+    may: { comment: canCreateComment(access, ctx, discussion), close: edit && !closed, reopen: edit && closed, poll: canStartPoll(access, ctx.group, ctx) }
+  }
+})
+
+/** A discussion's thread as its page shows it, with what the rules let the reader do there. */
+export interface DiscussionThread extends ThreadContents, Omit<DiscussionRights, "ctx"> {
+  readonly discussion: Discussion
   /** the comments the reader may edit, and delete */
   readonly editable: ReadonlySet<Id>
   readonly deletable: ReadonlySet<Id>
 }
 
 export const discussionThread = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<DiscussionThread, NotFound | Forbidden, Store> {
-  const { discussion } = yield* showDiscussion(access, ref)
+  const { ctx, discussion, may } = yield* discussionRights(access, ref)
   const contents = yield* threadContents(access, discussion.topic_id)
-  const ctx = yield* topicContext(access, contents.topic)
-  const edit = canEditDiscussion(access, ctx, discussion)
-  const closed = contents.topic.closed_at !== null
   return {
     ...contents,
     discussion,
-    may: { comment: canCreateComment(access, ctx, discussion), close: edit && !closed, reopen: edit && closed, poll: canStartPoll(access, contents.group, ctx) },
+    may,
     editable: new Set(contents.comments.filter((c) => canEditComment(access, ctx, discussion, c)).map((c) => c.id)),
     deletable: new Set(contents.comments.filter((c) => canDeleteComment(access, ctx, discussion, c)).map((c) => c.id))
   }

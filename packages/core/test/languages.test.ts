@@ -4,7 +4,7 @@
  */
 import { IntlMessageFormat } from "intl-messageformat"
 import t from "tap"
-import { pageCatalogs as CATALOGS } from "@convene/http"
+import { Messages } from "@convene/core"
 
 type Node = { type: number; value?: string; options?: Record<string, { value: Array<Node> }>; children?: Array<Node> }
 
@@ -18,6 +18,7 @@ const argumentsOf = (nodes: ReadonlyArray<Node>, into = new Set<string>()): Set<
   return into
 }
 
+const { CATALOGS } = Messages
 const en = CATALOGS.en
 const keys = Object.keys(en).sort()
 
