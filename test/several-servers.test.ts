@@ -151,7 +151,17 @@ t.test("the database going away: 503 while it is gone, then the server recovers;
   t.equal(made.statusCode, 200)
   const id = (made.body as unknown as { discussions: Array<{ id: number }> }).discussions[0]!.id
 
+  // a transaction of this process holding its connection between statements when the database goes: the
+  // connection's error must be heard (unheard, it ends the process: this test file would crash)
+  const inProcess = await openConvene({ database: url })
+  const { Effect } = await import("effect")
+  let heldOpen!: () => void
+  const holding = new Promise<void>((r) => (heldOpen = r))
+  const held = inProcess.run(inProcess.store.transaction(Effect.zipRight(Effect.sync(() => heldOpen()), Effect.sleep("1 second"))))
+  await holding
+
   cluster.down()
+  t.rejects(held, "the held transaction fails; the process goes on")
   const [refused, read, health] = await Promise.all([
     write("While down"),
     A.get(`api/b2/discussions/${id}`),
@@ -162,6 +172,8 @@ t.test("the database going away: 503 while it is gone, then the server recovers;
   t.equal(health.statusCode, 503, "/healthz says so")
   t.match(refused.body, { error: String })
 
+  await held.catch(() => undefined)
+  await inProcess.close().catch(() => undefined)
   cluster.up()
   await until(async () => (await got(`${s.url}/healthz`, { throwHttpErrors: false, retry: { limit: 0 } })).statusCode === 200, "healthz to recover")
   t.equal((await A.get(`api/b2/discussions/${id}`)).statusCode, 200, "the server recovered; the acknowledged write is there")

@@ -203,9 +203,16 @@ export const makePgRunner = (pool: pg.Pool): PgRunner => {
   }
 }
 
-export const makePool = (url: string, max = 10) =>
+export const makePool = (url: string, max = 10) => {
   // a lock held past 10 s (another server stopped mid-transaction) fails the request with 503 instead of hanging it
-  new pg.Pool({ connectionString: url, max, types, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, options: "-c lock_timeout=10000" })
+  const pool = new pg.Pool({ connectionString: url, max, types, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, options: "-c lock_timeout=10000" })
+  // A connection that breaks (the server stopped) emits "error": when idle, on the pool; when checked out, on the
+  // connection itself, even between the statements of a transaction. Unheard, either would end the process; the
+  // statement in flight fails anyway, and a broken connection is discarded on release.
+  pool.on("error", () => undefined)
+  pool.on("connect", (client) => client.on("error", () => undefined))
+  return pool
+}
 
 /** A connection of the pool; a server that cannot be reached is named by host and port (a DatabaseError). */
 export const connectTo = async (pool: pg.Pool, url: string): Promise<pg.PoolClient> => {

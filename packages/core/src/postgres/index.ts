@@ -19,8 +19,6 @@ export interface PgStoreOptions {
 /** Connects to the database named by `url`, migrates it, and returns the Store over a connection pool. */
 export const makePgStore = async (url: string, options: PgStoreOptions = {}): Promise<PgStore> => {
   const pool = makePool(url, options.poolSize)
-  // an idle connection that breaks (the server restarted) is dropped by the pool; without a listener it would crash the process
-  pool.on("error", () => undefined)
   try {
     await migratePg(pool, url)
   } catch (e) {

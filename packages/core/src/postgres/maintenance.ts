@@ -7,7 +7,6 @@ import { outboxBacklogSql, toBacklog } from "../sql/records.js"
 /** The schema version, and the outboxes once the schema has them; the server checks its pages itself. */
 export const inspectPgDatabase = async (url: string): Promise<DatabaseReport> => {
   const pool = makePool(url, 1)
-  pool.on("error", () => undefined)
   try {
     const where = describeUrl(url)
     let version: number

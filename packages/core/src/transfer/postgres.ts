@@ -53,7 +53,6 @@ const COUNTED: Readonly<Record<string, ReadonlyArray<string>>> = {
 const withStagingFile = async <A>(url: string, body: (pool: pg.Pool, stagedFile: string) => Promise<A>): Promise<A> => {
   const dir = mkdtempSync(join(tmpdir(), "convene-staging-"))
   const pool = makePool(url, 1)
-  pool.on("error", () => undefined)
   try {
     await migratePg(pool, url)
     return await body(pool, join(dir, "staged.db"))
