@@ -3,18 +3,24 @@
  * (playwright-core) with the flags a root, sandboxed, offline machine needs (no background traffic, no GPU).
  * Everything stops when the test file ends.
  */
-import { mailSettingsFromEnv, startMailWorker } from "@convene/http"
+import { type HttpSettings, mailSettingsFromEnv, startMailWorker } from "@convene/http"
 import { type Browser, chromium } from "playwright-core"
+import { type AddressInfo, createServer } from "node:net"
 import t from "tap"
 import { startTestServer, type TestServer } from "./helpers.js"
 import { startSmtp, type TestSmtp } from "./smtp.js"
 
 export const BASE = "http://convene.test"
 
-export const startBrowsing = async (): Promise<{ s: TestServer; smtp: TestSmtp; browser: Browser }> => {
+/**
+ * `settings` and `port`: a server of other settings (an identity provider), on a port chosen first, when its
+ * BASE_URL must be where the browser finds it (a provider sends the browser back to BASE_URL).
+ */
+export const startBrowsing = async (settings: Partial<HttpSettings> = {}, port?: number): Promise<{ s: TestServer; smtp: TestSmtp; browser: Browser }> => {
   const smtp = await startSmtp()
-  const s = await startTestServer({ baseUrl: BASE })
-  const worker = startMailWorker({ store: s.convene.store, settings: mailSettingsFromEnv({ SMTP_URL: smtp.url }, BASE, 2000)!, baseUrl: BASE, pollMs: 20 })
+  const base = settings.baseUrl ?? BASE
+  const s = await startTestServer({ baseUrl: base, ...settings }, port === undefined ? {} : { port })
+  const worker = startMailWorker({ store: s.convene.store, settings: mailSettingsFromEnv({ SMTP_URL: smtp.url }, base, 2000)!, baseUrl: base, pollMs: 20 })
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -27,3 +33,14 @@ export const startBrowsing = async (): Promise<{ s: TestServer; smtp: TestSmtp; 
   })
   return { s, smtp, browser }
 }
+
+/** A port nothing listens on now (for a server whose BASE_URL must name its port before it starts). */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })

@@ -104,13 +104,13 @@ export const openSql = async (filename: string) => {
 
 export const startTestServer = async (
   settings: Partial<HttpSettings> = {},
-  options: { worker?: Partial<WorkerOptions>; filename?: string; metrics?: boolean } = {}
+  options: { worker?: Partial<WorkerOptions>; filename?: string; metrics?: boolean; port?: number } = {}
 ): Promise<TestServer> => {
   const { dir, filename } = options.filename === undefined ? tempDbFile() : { dir: undefined, filename: options.filename }
   const convene = await openConvene({ database: filename, allowPrivateWebhooks: settings.allowPrivateWebhooks ?? false })
   const server = await startServer({
     store: convene.store,
-    port: 0,
+    port: options.port ?? 0,
     host: "127.0.0.1",
     ...(options.metrics === true ? { telemetry: { log: silentLog(), metrics: makeMetrics(convene.store) } } : {}),
     settings: { b3ApiKey: B3_KEY, baseUrl: "http://convene.test", maxBodyBytes: 64 * 1024, version: "test", ...settings }
@@ -193,8 +193,9 @@ export interface ServeProcess {
 }
 
 /** `convene serve --json --port 0` as a child process, once it listens. */
-export const spawnServe = (filename: string, env: Record<string, string> = {}): Promise<ServeProcess> => {
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--db", filename, "--json"], { env: childEnv(env) })
+/** `port`: a port chosen first (a server whose BASE_URL names it); else any free one. */
+export const spawnServe = (filename: string, env: Record<string, string> = {}, port = 0): Promise<ServeProcess> => {
+  const child = spawn(process.execPath, [BIN, "serve", "--port", String(port), "--db", filename, "--json"], { env: childEnv(env) })
   let stdout = ""
   let stderr = ""
   child.stdout.on("data", (d) => (stdout += d))

@@ -35,6 +35,7 @@ import * as Deliveries from "./services/deliveries.js"
 import * as Search from "./services/search.js"
 import * as Reports from "./services/reports.js"
 import * as People from "./services/people.js"
+import * as Identities from "./services/identities.js"
 import { NodeUrlPolicyLive, UrlPolicy } from "./services/urls.js"
 import { loadAccess } from "./services/common.js"
 import type { User } from "./domain/records.js"
@@ -55,7 +56,8 @@ export * as Messages from "./messages/index.js"
 export { Users, Groups, Memberships, Mail, Auth }
 export { Discussions, Comments, Threads, Reactions }
 export { Chatbots, Events, Deliveries, Polls, Stances, Outcomes, Scheduler }
-export { Search, Reports, People }
+export { Search, Reports, People, Identities }
+export { type ExternalIdentity, type IdentityProvider, ProviderFailed, type ProviderStart } from "./ports/identity.js"
 export * from "./domain/search.js"
 export * from "./domain/reports.js"
 export type { PollStatus } from "./ports/polls.js"

@@ -2,6 +2,7 @@ import { Rules } from "@convene/core"
 import { b3Enabled } from "./auth.js"
 import { LOG_LEVELS, type LogLevelName } from "./observe/log.js"
 import type { HttpSettings } from "./settings.js"
+import { ssoFromEnv } from "./sso/settings.js"
 
 export const VERSION = "0.1.0"
 
@@ -20,7 +21,9 @@ export const baseUrlFromEnv = (env: Env, listen: { host: string; port: number })
   env.BASE_URL || `http://${listen.host}:${listen.port}`
 
 /** Settings from the environment (decisions.md §4). */
-export const settingsFromEnv = (env: Env, listen: { host: string; port: number }): HttpSettings => ({
+export const settingsFromEnv = (env: Env, listen: { host: string; port: number }): HttpSettings => {
+  const sso = ssoFromEnv(env)
+  return {
   b3ApiKey: env.B3_API_KEY,
   baseUrl: baseUrlFromEnv(env, listen),
   maxBodyBytes: 1024 * 1024,
@@ -29,8 +32,10 @@ export const settingsFromEnv = (env: Env, listen: { host: string; port: number }
   logLevel: logLevelFromEnv(env.LOG_LEVEL),
   invitationTtlDays: Rules.invitationTtlDaysFrom(env.INVITATION_TTL_DAYS),
   trustedProxies: Rules.trustedProxiesFrom(env.CONVENE_TRUSTED_PROXIES),
-  ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {})
-})
+  ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
+  ...(sso === undefined ? {} : { sso })
+  }
+}
 
 const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"])
 

@@ -1,6 +1,7 @@
-import type { Rules } from "@convene/core"
+import type { IdentityProvider, Rules } from "@convene/core"
 import { Context } from "effect"
 import type { LogLevelName } from "./observe/log.js"
+import type { SsoSettings } from "./sso/settings.js"
 
 export interface HttpSettings {
   /** The server-wide secret of /api/b3; the Server API is off unless it is longer than 16 characters. */
@@ -20,6 +21,10 @@ export interface HttpSettings {
   readonly invitationTtlDays?: number
   /** CONVENE_TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client; none by default. */
   readonly trustedProxies?: Rules.TrustedProxies
+  /** The identity provider's configuration (OIDC_* or OAUTH_*, decisions §10); unset, sign-in is by e-mail only. */
+  readonly sso?: SsoSettings
+  /** An embedder's own identity provider adapter, in place of the one `sso` configures (its `only` still applies). */
+  readonly identityProvider?: IdentityProvider
 }
 
 export class Settings extends Context.Tag("@convene/http/Settings")<Settings, HttpSettings>() {}

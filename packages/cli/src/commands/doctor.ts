@@ -1,10 +1,11 @@
 /**
  * `convene doctor` (decisions §6): the database (opens, integrity, schema version), the configuration (the
- * warnings `serve` prints at start), the mail transport (connects and says what answered) and the outboxes
+ * warnings `serve` prints at start), the identity provider (its discovery document), the mail transport (connects and says what answered) and the outboxes
  * (dead items, a backlog that does not drain). Reads only: nothing is migrated or sent. Exit 1 when a check
  * warns or fails.
  */
 import { type DatabaseReport, inspectAnyDatabase, type OutboxBacklog } from "@convene/core"
+import type { SsoSettings } from "@convene/http"
 import type { Command } from "commander"
 import { type CommonOptions, dbPath } from "../common.js"
 import { io } from "../io.js"
@@ -13,7 +14,7 @@ import { errorMessage, EXIT_DOMAIN, makeOutput } from "../output.js"
 type Status = "ok" | "warn" | "fail"
 
 interface Check {
-  readonly check: "database" | "configuration" | "mail" | "webhook outbox" | "mail outbox"
+  readonly check: "database" | "configuration" | "identity provider" | "mail" | "webhook outbox" | "mail outbox"
   readonly status: Status
   readonly message: string
 }
@@ -54,7 +55,7 @@ const outboxCheck = (
 }
 
 const runChecks = async (path: string, env: Readonly<Record<string, string | undefined>>): Promise<ReadonlyArray<Check>> => {
-  const { checkMailTransport, configWarnings, mailSettingsFromEnv, settingsFromEnv } = await import("@convene/http")
+  const { checkMailTransport, configWarnings, inspectProvider, mailSettingsFromEnv, settingsFromEnv, ssoFromEnv } = await import("@convene/http")
   const checks: Array<Check> = []
 
   let report: DatabaseReport | undefined
@@ -74,6 +75,18 @@ const runChecks = async (path: string, env: Readonly<Record<string, string | und
     for (const warning of warnings) checks.push({ check: "configuration", status: "warn", message: warning })
   } catch (e) {
     checks.push({ check: "configuration", status: "fail", message: errorMessage(e) })
+  }
+
+  // the identity provider: its discovery document read, or why not (decisions §10)
+  let sso: SsoSettings | undefined
+  try {
+    sso = ssoFromEnv(env)
+  } catch {
+    // a half-set configuration: the configuration check above names it
+  }
+  if (sso !== undefined) {
+    const found = await inspectProvider(sso)
+    checks.push({ check: "identity provider", status: found.ok ? "ok" : "fail", message: found.message })
   }
 
   let noTransport = false

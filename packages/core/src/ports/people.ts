@@ -84,6 +84,16 @@ export interface ServerSecretsRepo {
   readonly get: (name: string, fresh: string) => Effect.Effect<string>
 }
 
+/**
+ * Memberships an identity provider's groups claim made (decisions §10): only these are revoked when the claim
+ * stops listing their group.
+ */
+export interface GrantedMembershipsRepo {
+  readonly record: (membershipId: Id, provider: string) => Effect.Effect<void>
+  /** The person's active memberships that `provider`'s claim made. */
+  readonly activeOf: (userId: Id, provider: string) => Effect.Effect<ReadonlyArray<{ readonly membership_id: Id; readonly group_id: Id }>>
+}
+
 /** People's repositories, as the Store holds them. */
 export interface PeopleRepos {
   readonly mutes: MutesRepo
@@ -92,4 +102,5 @@ export interface PeopleRepos {
   readonly sessions: SessionsRepo
   readonly rateEvents: RateEventsRepo
   readonly serverSecrets: ServerSecretsRepo
+  readonly grantedMemberships: GrantedMembershipsRepo
 }

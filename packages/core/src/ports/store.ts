@@ -4,7 +4,7 @@ import type { OutcomesRepo, PollOptionsRepo, PollsRepo, StancesRepo } from "./po
 import type { OutboxOps } from "./outbox.js"
 import type { ReportsRepo } from "./reports.js"
 import type { SearchRepo } from "./search.js"
-import type { InvitationsRepo, LoginCodesRepo, MutesRepo, RateEventsRepo, ServerSecretsRepo, SessionsRepo } from "./people.js"
+import type { GrantedMembershipsRepo, InvitationsRepo, LoginCodesRepo, MutesRepo, RateEventsRepo, ServerSecretsRepo, SessionsRepo } from "./people.js"
 import type {
   Comment,
   Discussion,
@@ -188,6 +188,7 @@ export interface StoreService {
   readonly sessions: SessionsRepo
   readonly rateEvents: RateEventsRepo
   readonly serverSecrets: ServerSecretsRepo
+  readonly grantedMemberships: GrantedMembershipsRepo
   readonly mutes: MutesRepo
   readonly topics: TopicsRepo
   readonly discussions: DiscussionsRepo

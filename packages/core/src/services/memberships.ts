@@ -188,7 +188,7 @@ export const addMember = Effect.fnUntraced(function*(input: NewMember): Effect.f
  * A membership ends: the person's ballots in the group's open polls go with it, and so does a pending
  * invitation's link (it answers 410 from now on: a revoked invitation signs nobody in). Call inside a transaction.
  */
-const revokeMembership = Effect.fnUntraced(function*(group: Group, m: Membership, revokerId: Id | null) {
+export const revokeMembership = Effect.fnUntraced(function*(group: Group, m: Membership, revokerId: Id | null) {
   const store = yield* Store
   const now = yield* nowIso
   yield* store.memberships.revoke(m.id, now, revokerId)

@@ -131,7 +131,7 @@ export interface InvitationView {
  * Where an accepted invitation takes the person (decisions §5): a thread or poll guest to the thread or poll
  * they were invited to, a new member to the API access page.
  */
-const landingOf = Effect.fnUntraced(function*(view: InvitationView): Effect.fn.Return<string, never, Store> {
+export const landingOf = Effect.fnUntraced(function*(view: InvitationView): Effect.fn.Return<string, never, Store> {
   const store = yield* Store
   const topic = view.topic
   if (view.invitation.kind === "group" || topic === undefined || topic.topicable_id === null) return "/profile/api_access"
@@ -375,7 +375,7 @@ export const signInWithLink = Effect.fnUntraced(function*(link: string): Effect.
 // Sessions
 
 /** A new session for a person; returns its secret (the cookie's value). Call inside a transaction. */
-const startSession = Effect.fnUntraced(function*(userId: Id): Effect.fn.Return<string, never, Store> {
+export const startSession = Effect.fnUntraced(function*(userId: Id): Effect.fn.Return<string, never, Store> {
   const store = yield* Store
   const now = yield* Clock.currentTimeMillis
   const token = newSecret()

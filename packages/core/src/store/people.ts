@@ -70,5 +70,16 @@ export const makePeopleRepos = (c: SqlClient): PeopleRepos => ({
         c.run(`INSERT INTO server_secrets (name, value) VALUES (?, ?) ON CONFLICT DO NOTHING`, [name, fresh]),
         Effect.map(c.get(`SELECT value FROM server_secrets WHERE name = ?`, [name]), (r) => String(r!.value))
       )
+  },
+  grantedMemberships: {
+    record: (membershipId, provider) =>
+      Effect.asVoid(c.run(`INSERT INTO granted_memberships (membership_id, provider) VALUES (?, ?) ON CONFLICT DO NOTHING`, [membershipId, provider])),
+    activeOf: (userId, provider) =>
+      c.all(
+        `SELECT m.id AS membership_id, m.group_id FROM granted_memberships g JOIN memberships m ON m.id = g.membership_id
+         WHERE m.user_id = ? AND g.provider = ? AND m.revoked_at IS NULL ORDER BY m.id`,
+        [userId, provider],
+        (r) => ({ membership_id: Number(r.membership_id), group_id: Number(r.group_id) })
+      )
   }
 })

@@ -12,7 +12,7 @@ import type * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as UrlParams from "@effect/platform/UrlParams"
-import { type Access, type Invalid, loadAccess, People, Rules, Store, type StoreService, type User } from "@convene/core"
+import { type Access, type IdentityProvider, type Invalid, loadAccess, People, Rules, Store, type StoreService, type User } from "@convene/core"
 import { Effect, Option } from "effect"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import type { HttpSettings } from "../settings.js"
@@ -61,9 +61,16 @@ export interface Page {
   readonly crumbs?: ReadonlyArray<{ readonly href: string; readonly label: string }>
 }
 
+/** The identity provider as pages show it (its button), when the server has one. */
+export interface ProviderButton {
+  readonly name: string
+  /** e-mail sign-in is off (CONVENE_SSO_ONLY) */
+  readonly only: boolean
+}
+
 /** A whole document in the layout, for a reader. */
-export const documentFor = (reader: Reader, page: Page, csrf: string): string => {
-  const common = { t: reader.t, esc: Rules.escapeHtml, csrf, zone: reader.zone, lang: reader.locale, signedIn: reader.user !== undefined }
+export const documentFor = (reader: Reader, page: Page, csrf: string, sso?: ProviderButton): string => {
+  const common = { t: reader.t, esc: Rules.escapeHtml, csrf, zone: reader.zone, lang: reader.locale, signedIn: reader.user !== undefined, sso }
   const body = render(page.template, { ...common, ...page.data })
   return render("@layout", { ...common, title: page.title, body, notice: page.notice, crumbs: page.crumbs })
 }
@@ -93,8 +100,14 @@ export const fieldMessages = (e: Invalid): Record<string, string> =>
 export const csrfCookieName = (secure: boolean) => (secure ? `__Host-${CSRF_COOKIE}` : CSRF_COOKIE)
 
 /** `csrfSecret`: the server's own (People.serverSecret("csrf")), the same on every server of the database. */
-export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret: string) => {
+export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret: string, provider?: IdentityProvider) => {
   const secure = settings.baseUrl.startsWith("https:")
+  const sso: ProviderButton | undefined = provider === undefined ? undefined : { name: provider.name, only: settings.sso?.only ?? false }
+  // the provider's button is a form whose answer redirects to the provider: form-action must allow its origin
+  const providerOrigin = settings.sso === undefined ? undefined : new URL(settings.sso.issuer ?? settings.sso.endpoints!.authorization).origin
+  const headers = providerOrigin === undefined
+    ? SECURITY_HEADERS
+    : { ...SECURITY_HEADERS, "content-security-policy": SECURITY_HEADERS["content-security-policy"].replace("form-action 'self'", `form-action 'self' ${providerOrigin}`) }
   const cookie = { httpOnly: true, sameSite: "lax" as const, path: "/", secure }
   const csrfName = csrfCookieName(secure)
   const run = <A, E>(effect: Effect.Effect<A, E, Store>) => Effect.provideService(effect, Store, store)
@@ -128,10 +141,10 @@ export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret:
 
   const respond = (request: HttpServerRequest.HttpServerRequest, who: Reader, page: Page) => {
     const csrf = csrfOf(request)
-    let response = HttpServerResponse.text(documentFor(who, page, csrf.token), {
+    let response = HttpServerResponse.text(documentFor(who, page, csrf.token, sso), {
       status: page.status ?? 200,
       contentType: "text/html; charset=utf-8",
-      headers: { ...SECURITY_HEADERS, "content-language": who.locale, vary: "Accept-Language, Cookie", ...page.headers }
+      headers: { ...headers, "content-language": who.locale, vary: "Accept-Language, Cookie", ...page.headers }
     })
     if (csrf.fresh) response = HttpServerResponse.unsafeSetCookie(response, csrfName, csrf.token, cookie)
     // a signed-in page read sets the session cookie again, so the browser keeps it as long as the server's sliding
@@ -220,7 +233,7 @@ export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret:
       SESSION_COOKIE, "", { ...cookie, maxAge: "0 seconds" }
     )
 
-  return { run, reader, respond, message, formPost, signInPrompt, notFound, forbidden, refused, post, signedInGet, signedIn, signedOut, currentUser }
+  return { run, reader, respond, message, formPost, signInPrompt, notFound, forbidden, refused, post, signedInGet, signedIn, signedOut, currentUser, sso, provider, cookie }
 }
 
 export type Kit = ReturnType<typeof makeKit>

@@ -13,6 +13,8 @@ import { makeKit, plainPage } from "./kit.js"
 import { pollRoutes } from "./polls.js"
 import { type PageRouter, PAGE_ROUTES } from "./routes.js"
 import { sessionRoutes } from "./session.js"
+import { ssoRoutes } from "./sso.js"
+import { makeIdentityProvider } from "../sso/oidc.js"
 import { STYLESHEET } from "./templates.js"
 import { threadRoutes } from "./threads.js"
 
@@ -30,14 +32,19 @@ export const notFoundPage = (acceptLanguage?: string) => plainPage(404, acceptLa
 export const PagesLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const store = yield* Store
-    const kit = makeKit(store, yield* Settings, yield* Effect.provideService(People.serverSecret("csrf"), Store, store))
+    const settings = yield* Settings
+    const secret = (name: string) => Effect.provideService(People.serverSecret(name), Store, store)
+    // an embedder's own adapter, else the one the environment configures (OIDC_* or OAUTH_*)
+    const provider = settings.identityProvider ?? (settings.sso === undefined ? undefined : makeIdentityProvider(settings.sso))
+    const kit = makeKit(store, settings, yield* secret("csrf"), provider)
     const pages: PageRouter = router
 
     yield* pages.get("/assets/convene.css", Effect.succeed(HttpServerResponse.text(STYLESHEET, {
       contentType: "text/css; charset=utf-8",
       headers: { "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" }
     })))
-    yield* sessionRoutes(pages, kit, yield* Settings)
+    yield* sessionRoutes(pages, kit, settings)
+    if (provider !== undefined) yield* ssoRoutes(pages, kit, settings, provider, yield* secret("sso"))
     yield* groupRoutes(pages, kit)
     yield* threadRoutes(pages, kit)
     yield* pollRoutes(pages, kit)

@@ -9,6 +9,8 @@ export const PAGE_ROUTES = [
   "/sign-in/code",
   "/sign-in/link/:token",
   "/sign-out",
+  "/auth/oidc",
+  "/auth/oidc/callback",
   "/profile",
   "/profile/api_access",
   "/unsubscribe/:token",

@@ -19,7 +19,7 @@ const LANGUAGE_NAMES: Record<Rules.Locale, string> = { en: "English", de: "Deuts
  * Where a sign-in returns to: a path on this server only (never `//host` or a scheme: no open redirect), else
  * "" (home).
  */
-const nextOf = (v: string | null): string => (v !== null && /^\/(?![/\\])[A-Za-z0-9/_\-.]{0,200}$/.test(v) ? v : "")
+export const nextOf = (v: string | null): string => (v !== null && /^\/(?![/\\])[A-Za-z0-9/_\-.]{0,200}$/.test(v) ? v : "")
 
 /** The zones offered as suggestions (any IANA name the runtime knows is accepted). */
 const ZONES: ReadonlyArray<string> = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : ["UTC"]
@@ -29,6 +29,12 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
     const { formPost, message, reader, respond, run, signedIn } = kit
     // the client behind any trusted proxy (observe/telemetry.ts), an IPv6 client by its /64
     const ipOf = (request: HttpServerRequest.HttpServerRequest) => Rules.clientLimitKey(clientOf(request.headers))
+
+    /** With CONVENE_SSO_ONLY, e-mail sign-in answers this: a page pointing to the provider. */
+    const ssoOnly = kit.sso?.only === true
+      ? (request: HttpServerRequest.HttpServerRequest, who: Reader, next = "") =>
+        respond(request, who, { title: who.t("sso.onlyTitle", { name: kit.sso!.name }), template: "@sso-only", data: { next }, status: 403 })
+      : undefined
 
     const tooMany = (request: HttpServerRequest.HttpServerRequest, who: Reader, e: { message: string; retryAfter: number }) =>
       respond(request, who, { ...message(who, "error.tooManyTitle", e.message, 429), headers: { "retry-after": String(e.retryAfter) } })
@@ -44,6 +50,7 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
         return respond(request, who, message(who, "invitation.goneTitle", who.t(view.state === "used" ? "invitation.used" : "invitation.expired"), 410, signIn))
       }
       const holder = People.invitationHolder(view.invitee, who.user)
+      const viaProvider = holder._tag === "NewPerson" || holder._tag === "SignInFirst" ? { invitation: token, next: `/invitations/${token}` } : {}
       // someone else signed in is told whose invitation it is (decisions §5, amended)
       const me = who.user !== undefined && who.user.id !== view.invitee.id ? Rules.displayName(who.user) : undefined
       const inviter = view.inviter?.name ?? who.t("invitation.anAdministrator")
@@ -57,7 +64,7 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
         title: who.t("invitation.title"),
         template: "@invitation",
         status,
-        data: { token, where, message: view.invitation.message, askName: view.invitee.name === null, errors, holder: holder._tag, email: view.invitee.email ?? "", me }
+        data: { token, where, message: view.invitation.message, askName: view.invitee.name === null, errors, holder: holder._tag, email: view.invitee.email ?? "", me, ...viaProvider }
       })
     })
 
@@ -68,6 +75,11 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
 
     yield* router.post("/invitations/:token", formPost((request, who, fields) => Effect.gen(function*() {
       const token = segment(yield* HttpRouter.params, "token")
+      if (ssoOnly !== undefined) {
+        // a new person's acceptance signs them in: with the provider only
+        const view = yield* run(People.showInvitation(token))
+        if (view !== undefined && People.invitationHolder(view.invitee, who.user)._tag === "NewPerson") return ssoOnly(request, who, `/invitations/${token}`)
+      }
       const accepted = yield* Effect.either(run(People.acceptInvitation(token, field(fields, "name"), who.user)))
       if (accepted._tag === "Left") {
         const e = accepted.left
@@ -94,6 +106,7 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
     }))
 
     yield* router.post("/sign-in", formPost((request, who, fields) => Effect.gen(function*() {
+      if (ssoOnly !== undefined) return ssoOnly(request, who, nextOf(field(fields, "next")))
       const email = field(fields, "email").trim()
       const next = nextOf(field(fields, "next"))
       const result = yield* Effect.either(run(People.requestSignIn(email, ipOf(request))))
@@ -105,6 +118,7 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
     })))
 
     yield* router.post("/sign-in/code", formPost((request, who, fields) => Effect.gen(function*() {
+      if (ssoOnly !== undefined) return ssoOnly(request, who, nextOf(field(fields, "next")))
       const email = field(fields, "email").trim()
       const next = nextOf(field(fields, "next"))
       const result = yield* Effect.either(run(People.signInWithCode(email, field(fields, "code"), ipOf(request))))
@@ -119,10 +133,12 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
     yield* router.get("/sign-in/link/:token", Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const who = yield* reader(request)
+      if (ssoOnly !== undefined) return ssoOnly(request, who)
       return respond(request, who, { title: who.t("signIn.linkTitle"), template: "@sign-in-link", data: { token: segment(yield* HttpRouter.params, "token") } })
     }))
 
     yield* router.post("/sign-in/link/:token", formPost((request, who) => Effect.gen(function*() {
+      if (ssoOnly !== undefined) return ssoOnly(request, who)
       const token = segment(yield* HttpRouter.params, "token")
       const result = yield* Effect.either(run(People.signInWithLink(token)))
       if (result._tag === "Left") return respond(request, who, message(who, "signIn.linkGoneTitle", result.left.message, 410, { href: "/sign-in", label: who.t("layout.signIn") }))

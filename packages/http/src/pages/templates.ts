@@ -11,6 +11,9 @@ const eta = new Eta({ autoEscape: true, autoTrim: false })
 /** A form's hidden CSRF field. */
 const CSRF = `<input type="hidden" name="csrf" value="<%= it.csrf %>">`
 /** A field's message (a 422), tied to the field by aria-describedby. */
+/** The identity provider's button (decisions §10), where a page offers it: a form, so that starting is CSRF-checked. */
+const PROVIDER = `<% if (it.sso) { %><form method="post" action="/auth/oidc">${CSRF}<% if (it.next) { %><input type="hidden" name="next" value="<%= it.next %>"><% } %><% if (it.invitation) { %><input type="hidden" name="invitation" value="<%= it.invitation %>"><% } %>
+<p><button type="submit"><%= it.t("sso.withProvider", { name: it.sso.name }) %></button></p></form><% } %>`
 const ERR = (field: string) => `<% if (it.errors && it.errors.${field}) { %><p class="error" id="${field}-error"><%= it.errors.${field} %></p><% } %>`
 const DESCRIBED = (field: string) => `<%~ it.errors && it.errors.${field} ? ' aria-invalid="true" aria-describedby="${field}-error"' : '' %>`
 
@@ -67,25 +70,33 @@ eta.loadTemplate("@home", `<% if (!it.signedIn) { %>
 eta.loadTemplate("@invitation", `<p><%= it.where %></p>
 <% if (it.message) { %><blockquote><%= it.message %></blockquote><% } %>
 <% if (it.holder === "SignInFirst") { %><p><%= it.t("invitation.signInFirst", { email: it.email }) %></p>
-<p><a class="button" href="/sign-in?next=<%= encodeURIComponent("/invitations/" + it.token) %>"><%= it.t("invitation.signInToAccept") %></a></p>
+${PROVIDER}
+<% if (!it.sso || !it.sso.only) { %><p><a class="button" href="/sign-in?next=<%= encodeURIComponent("/invitations/" + it.token) %>"><%= it.t("invitation.signInToAccept") %></a></p><% } %>
 <% } else if (it.holder === "WrongPerson") { %><p><%= it.t("invitation.wrongPerson", { email: it.email, name: it.me }) %></p>
 <div class="actions"><form method="post" action="/sign-out" class="inline">${CSRF}<input type="hidden" name="next" value="/invitations/<%= it.token %>"><button type="submit"><%= it.t("invitation.switch") %></button></form>
 <a href="/"><%= it.t("invitation.decline") %></a></div>
 <% } else { %><% if (it.me) { %><p><%= it.t("invitation.otherSignedIn", { email: it.email, name: it.me }) %></p><% } %>
-<form method="post" action="/invitations/<%= it.token %>">
+<% if (it.holder === "NewPerson") { %>${PROVIDER}<% } %>
+<% if (it.holder !== "NewPerson" || !it.sso || !it.sso.only) { %><form method="post" action="/invitations/<%= it.token %>">
 ${CSRF}
 <% if (it.askName) { %><p><label for="name"><%= it.t("invitation.yourName") %></label><br><input id="name" name="name" required maxlength="100" autocomplete="name"${DESCRIBED("name")}></p>${ERR("name")}<% } %>
 <p><button type="submit"><%= it.t("invitation.accept") %></button></p>
-</form><% } %>
+</form><% } %><% } %>
 `)
 
-eta.loadTemplate("@sign-in", `<form method="post" action="/sign-in">
+eta.loadTemplate("@sign-in", `${PROVIDER}
+<% if (!it.sso || !it.sso.only) { %><% if (it.sso) { %><p><%= it.t("sso.orByMail") %></p><% } %>
+<form method="post" action="/sign-in">
 ${CSRF}
 <% if (it.next) { %><input type="hidden" name="next" value="<%= it.next %>"><% } %>
 <p><label for="email"><%= it.t("signIn.email") %></label><br><input id="email" name="email" type="email" required autocomplete="email" value="<%= it.email %>"${DESCRIBED("email")}></p>
 ${ERR("email")}
 <p><button type="submit"><%= it.t("signIn.send") %></button></p>
-</form>
+</form><% } %>
+`)
+
+eta.loadTemplate("@sso-only", `<p><%= it.t("sso.only", { name: it.sso.name }) %></p>
+${PROVIDER}
 `)
 
 eta.loadTemplate("@sign-in-code", `<p><%= it.t("signIn.sent", { email: it.email }) %></p>
