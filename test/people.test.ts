@@ -254,7 +254,7 @@ t.test("notifications carry one-click List-Unsubscribe; unsubscribing stops the 
   const click = await fetch(`${s.url}${path}`, { method: "POST", body: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } })
   t.equal(click.status, 200)
   t.match(await click.text(), /You no longer receive notification e-mails from <strong>Garden Club<\/strong>/)
-  matchRows(t, (await s.sql("SELECT * FROM group_mutes WHERE user_id = ?", fay.user.id)), [{ group_id: group.id }])
+  matchRows(t, (await s.sql("SELECT * FROM group_volumes WHERE user_id = ?", fay.user.id)), [{ group_id: group.id, volume: "mute" }])
   before = smtp.received.length
   const count = async () => (await s.sql<{ n: number }>("SELECT count(*) AS n FROM mail_outbox WHERE recipient_email = 'fay@example.org'"))[0]!.n
   const n = (await count())

@@ -36,6 +36,8 @@ import * as Search from "./services/search.js"
 import * as Reports from "./services/reports.js"
 import * as People from "./services/people.js"
 import * as Identities from "./services/identities.js"
+import * as Inbound from "./services/inbound.js"
+import * as Volumes from "./services/volumes.js"
 import { NodeUrlPolicyLive, UrlPolicy } from "./services/urls.js"
 import { loadAccess } from "./services/common.js"
 import type { User } from "./domain/records.js"
@@ -56,7 +58,7 @@ export * as Messages from "./messages/index.js"
 export { Users, Groups, Memberships, Mail, Auth }
 export { Discussions, Comments, Threads, Reactions }
 export { Chatbots, Events, Deliveries, Polls, Stances, Outcomes, Scheduler }
-export { Search, Reports, People, Identities }
+export { Search, Reports, People, Identities, Inbound, Volumes }
 export { type ExternalIdentity, type IdentityProvider, ProviderFailed, type ProviderStart } from "./ports/identity.js"
 export * from "./domain/search.js"
 export * from "./domain/reports.js"

@@ -2,6 +2,7 @@ import { Rules } from "@convene/core"
 import { b3Enabled } from "./auth.js"
 import { LOG_LEVELS, type LogLevelName } from "./observe/log.js"
 import type { HttpSettings } from "./settings.js"
+import { inboundFromEnv } from "./mail/inbound.js"
 import { ssoFromEnv } from "./sso/settings.js"
 
 export const VERSION = "0.1.0"
@@ -23,6 +24,7 @@ export const baseUrlFromEnv = (env: Env, listen: { host: string; port: number })
 /** Settings from the environment (decisions.md §4). */
 export const settingsFromEnv = (env: Env, listen: { host: string; port: number }): HttpSettings => {
   const sso = ssoFromEnv(env)
+  const inbound = inboundFromEnv(env)
   return {
   b3ApiKey: env.B3_API_KEY,
   baseUrl: baseUrlFromEnv(env, listen),
@@ -33,7 +35,8 @@ export const settingsFromEnv = (env: Env, listen: { host: string; port: number }
   invitationTtlDays: Rules.invitationTtlDaysFrom(env.INVITATION_TTL_DAYS),
   trustedProxies: Rules.trustedProxiesFrom(env.CONVENE_TRUSTED_PROXIES),
   ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
-  ...(sso === undefined ? {} : { sso })
+  ...(sso === undefined ? {} : { sso }),
+  ...(inbound === undefined ? {} : { inbound })
   }
 }
 

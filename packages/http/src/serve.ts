@@ -17,7 +17,7 @@ import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { badRequest, DatabaseError } from "@convene/core"
+import { badRequest, DatabaseError, Store } from "@convene/core"
 import { Cause, Context, Effect, Either, Exit, Option, ParseResult, Runtime, Schema, type SchemaAST } from "effect"
 import * as FindMyWay from "find-my-way-ts"
 import type * as http from "node:http"
@@ -26,6 +26,8 @@ import { middlewareProvides } from "./auth.js"
 import { databaseBusy, errorResponse, internalError, issueMessage } from "./errors.js"
 import { groupHandlers, type HandlerRecorder } from "./group.js"
 import { busyPage, notFoundPage, tooLargePage } from "./pages/pages.js"
+import { makeInboundRoute } from "./mail/inbound.js"
+import { Settings } from "./settings.js"
 
 const isApiPath = (url: string) => url.startsWith("/api/") || url === "/api" || url.startsWith("/metrics")
 
@@ -232,8 +234,11 @@ export const makeListener = Effect.fnUntraced(function*<R>(app: HttpApp.Default<
   const failed = (req: http.IncomingMessage) => internalError(String(req.headers["x-request-id"] ?? "unknown"))
 
   const maxBody = Option.getOrUndefined(yield* HttpIncomingMessage.MaxBodySize)
+  // raw messages of up to 10 MB from relays, beside the API's and the pages' limits (mail/inbound.ts)
+  const inbound = makeInboundRoute(yield* Store, (yield* Settings).inbound)
 
   return ((req, res) => {
+    if (req.url === "/inbound/mail") return inbound(req, res)
     const found = req.method === undefined || req.url === undefined ? undefined : routes.find(req.method, req.url)
     if (found === undefined) {
       // a page's form over the limit is answered 413 before anything reads it: the body is let through unread,

@@ -1,6 +1,7 @@
 import type { IdentityProvider, Rules } from "@convene/core"
 import { Context } from "effect"
 import type { LogLevelName } from "./observe/log.js"
+import type { InboundSettings } from "./mail/inbound.js"
 import type { SsoSettings } from "./sso/settings.js"
 
 export interface HttpSettings {
@@ -25,6 +26,8 @@ export interface HttpSettings {
   readonly sso?: SsoSettings
   /** An embedder's own identity provider adapter, in place of the one `sso` configures (its `only` still applies). */
   readonly identityProvider?: IdentityProvider
+  /** Replies by e-mail (REPLY_HOSTNAME, INBOUND_*, decisions §11); unset, notifications carry no reply address. */
+  readonly inbound?: InboundSettings
 }
 
 export class Settings extends Context.Tag("@convene/http/Settings")<Settings, HttpSettings>() {}

@@ -1,13 +1,15 @@
 /**
  * `convene mail`: the outbox (decisions §5): `list [--status]`; `test --to ADDRESS`, which sends one message
- * now and prints the SMTP server's answer or exactly what failed; `retry ID…|--dead`.
+ * now and prints the SMTP server's answer or exactly what failed; `retry ID…|--dead`; `inbound FILE`, one received
+ * reply handled by hand (decisions §11).
  */
 import { Mail, MAIL_STATUSES, type MailStatus, Rules } from "@convene/core"
 import { type Command, InvalidArgumentError } from "commander"
 import { allPages, type CommonOptions, registerRetry, withConvene } from "../common.js"
 import { mailLine } from "../format.js"
 import { io } from "../io.js"
-import { CliError, makeOutput } from "../output.js"
+import { readFileSync } from "node:fs"
+import { CliError, errorMessage, EXIT_DOMAIN, makeOutput } from "../output.js"
 
 const parseStatus = (value: string): MailStatus => {
   if ((MAIL_STATUSES as ReadonlyArray<string>).includes(value)) return value as MailStatus
@@ -57,6 +59,25 @@ export const registerMail = (program: Command) => {
         out.fail(e)
       }
     })
+
+  mail.command("inbound")
+    .description("handle one received message (a reply to a notification) from FILE, or - for standard input")
+    .argument("<file>", "the raw message (RFC 5322), as a mail server stores it")
+    .action((file: string, opts: CommonOptions) =>
+      withConvene(opts, async (c, out) => {
+        const { inboundFromEnv, outcomeJson, receiveRaw } = await import("@convene/http")
+        const settings = inboundFromEnv(io().env)
+        if (settings === undefined) throw new CliError("replies by e-mail are off: set REPLY_HOSTNAME (the host of the reply addresses in notifications)")
+        let raw: Buffer
+        try {
+          raw = file === "-" ? readFileSync(0) : readFileSync(file)
+        } catch (e) {
+          throw new CliError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : errorMessage(e)}`)
+        }
+        const outcome = outcomeJson(await receiveRaw(c.store, settings.replyHost, raw))
+        out.emit(outcome, Object.entries(outcome).map(([k, v]) => `${k}: ${v}`).join(", "))
+        if (outcome.result !== "posted" && outcome.result !== "duplicate") io().exitCode = EXIT_DOMAIN
+      }))
 
   registerRetry(mail, "retry", { one: "message", many: "messages", key: "retried" }, (c, ids) => c.run(Mail.retryMail(ids)))
 }

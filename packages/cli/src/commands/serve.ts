@@ -47,7 +47,7 @@ export const registerServe = (program: Command) =>
       let convene: Convene | undefined
       try {
         // loaded here only: the HTTP stack roughly doubles start-up time of the other commands
-        const { configWarnings, mailSettingsFromEnv, makeLog, makeMetrics, settingsFromEnv, startDeliveryWorker, startMailWorker, startScheduler, startServer } =
+        const { configWarnings, mailSettingsFromEnv, makeLog, makeMetrics, settingsFromEnv, startDeliveryWorker, startInboundSmtp, startMailWorker, startScheduler, startServer } =
           await import("@convene/http")
         // the environment is checked before anything is opened or created
         const settings = settingsFromEnv(io().env, { host, port })
@@ -68,17 +68,24 @@ export const registerServe = (program: Command) =>
         const mailer = mailSettings === undefined
           ? undefined
           : startMailWorker({ store: convene.store, settings: mailSettings, baseUrl: settings.baseUrl, timeoutMs: mailTimeoutMs, telemetry })
+        // replies by e-mail: the SMTP listener (an MX, or a relay, points at it)
+        const inbound = settings.inbound?.smtp === undefined
+          ? undefined
+          : await startInboundSmtp({ store: convene.store, replyHost: settings.inbound.replyHost, ...settings.inbound.smtp, log: telemetry.log }).catch((e: unknown) => {
+            throw new CliError(`cannot listen for mail on ${settings.inbound!.smtp!.host}:${settings.inbound!.smtp!.port}: ${errorMessage(e)}`)
+          })
         if (mailer === undefined) {
           out.note("convene: no mail transport (SMTP_URL or SMTP_SERVER): invitations and notifications stay in the outbox (convene mail list)")
         }
         const db = convene
         // requests in flight finish first; pending deliveries stay in the outbox for the next start. Set before
         // saying "listening": a supervisor that reads that line may send a stop signal at once
-        stopOnSignal(out, () => server.close().then(scheduler.stop).then(worker.stop).then(() => mailer?.stop()), db.close)
+        stopOnSignal(out, () => server.close().then(() => inbound?.close()).then(scheduler.stop).then(worker.stop).then(() => mailer?.stop()), db.close)
         out.emit(
           {
             url: server.url,
             port: server.port,
+            ...(inbound === undefined ? {} : { inbound_smtp_port: inbound.port }),
             ...(admin === undefined ? {} : { admin: { ...userJson(admin.shown.user, admin.shown.identities), api_key: admin.apiKey } })
           },
           [
@@ -87,7 +94,8 @@ export const registerServe = (program: Command) =>
               `admin api key: ${admin.apiKey}`,
               "(shown only this once; store it now)"
             ]),
-            `convene listening on ${server.url}`
+            `convene listening on ${server.url}`,
+            ...(inbound === undefined ? [] : [`convene receiving replies by SMTP on ${settings.inbound!.smtp!.host}:${inbound.port}`])
           ],
           { oneLine: true }
         )

@@ -15,6 +15,10 @@ export interface User {
   readonly time_zone: string | null
   /** the pages' and mail's language (null: the browser's Accept-Language) */
   readonly locale: string | null
+  /** the catch-up e-mail (decisions §11): null is Off */
+  readonly catch_up: CatchUp | null
+  /** when the last catch-up e-mail was made: the next covers what happened since */
+  readonly catch_up_sent_at: string | null
   readonly is_admin: boolean
   readonly bot: boolean
   readonly deactivated_at: string | null
@@ -23,6 +27,8 @@ export interface User {
   readonly created_at: string
   readonly updated_at: string
 }
+
+export type CatchUp = "daily" | "every_other_day" | "weekly"
 
 export interface Identity {
   readonly id: Id
@@ -136,11 +142,15 @@ export interface MailMessage {
   readonly sent_at: string | null
   /** the invitation whose link the message carries (its token is made when the message is sent) */
   readonly invitation_id: Id | null
+  /** the thread a notification is about: a reply to it becomes a comment there (decisions §11) */
+  readonly topic_id: Id | null
+  /** the comment it is about: a reply answers that comment */
+  readonly comment_id: Id | null
 }
 
 export type NewMailMessage =
   & Pick<MailMessage, "kind" | "recipient_user_id" | "recipient_email" | "subject" | "body" | "path" | "group_id" | "actor_id" | "created_at">
-  & { readonly invitation_id?: Id | null }
+  & { readonly invitation_id?: Id | null; readonly topic_id?: Id | null; readonly comment_id?: Id | null }
 
 export interface Page {
   readonly limit: number

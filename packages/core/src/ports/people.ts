@@ -94,6 +94,39 @@ export interface GrantedMembershipsRepo {
   readonly activeOf: (userId: Id, provider: string) => Effect.Effect<ReadonlyArray<{ readonly membership_id: Id; readonly group_id: Id }>>
 }
 
+/** How much mail a person wants from a group or a thread (decisions §11, Loomio's volumes). */
+export type Volume = "mute" | "normal" | "loud"
+
+export interface VolumesRepo {
+  readonly ofGroup: (userId: Id, groupId: Id) => Effect.Effect<Volume | undefined>
+  readonly ofThread: (userId: Id, topicId: Id) => Effect.Effect<Volume | undefined>
+  /** The person's volume in each group that has one set. */
+  readonly groupsOf: (userId: Id) => Effect.Effect<ReadonlyArray<{ readonly group_id: Id; readonly volume: Volume }>>
+  readonly setGroup: (userId: Id, groupId: Id, volume: Volume, at: string) => Effect.Effect<void>
+  readonly setThread: (userId: Id, topicId: Id, volume: Volume, at: string) => Effect.Effect<void>
+  /** The thread's accepted members and guests whose volume there is Loud (the thread's, else the group's). */
+  readonly loudListeners: (topicId: Id, groupId: Id | null) => Effect.Effect<ReadonlyArray<Id>>
+}
+
+/** The reply address of a notification: per person and thread, and the comment the mail was about. */
+export interface ReplyToken {
+  readonly user_id: Id
+  readonly topic_id: Id
+  readonly comment_id: Id | null
+  readonly created_at: string
+}
+
+export interface ReplyTokensRepo {
+  readonly insert: (t: ReplyToken & { readonly token_hash: string }) => Effect.Effect<void>
+  readonly byHash: (hash: string) => Effect.Effect<ReplyToken | undefined>
+}
+
+/** Inbound messages already handled, by Message-ID: each is posted at most once. */
+export interface InboundMessagesRepo {
+  readonly outcomeOf: (messageId: string) => Effect.Effect<string | undefined>
+  readonly record: (messageId: string, outcome: string, at: string) => Effect.Effect<void>
+}
+
 /** People's repositories, as the Store holds them. */
 export interface PeopleRepos {
   readonly mutes: MutesRepo
@@ -103,4 +136,7 @@ export interface PeopleRepos {
   readonly rateEvents: RateEventsRepo
   readonly serverSecrets: ServerSecretsRepo
   readonly grantedMemberships: GrantedMembershipsRepo
+  readonly volumes: VolumesRepo
+  readonly replyTokens: ReplyTokensRepo
+  readonly inboundMessages: InboundMessagesRepo
 }

@@ -4,7 +4,7 @@ import type { OutcomesRepo, PollOptionsRepo, PollsRepo, StancesRepo } from "./po
 import type { OutboxOps } from "./outbox.js"
 import type { ReportsRepo } from "./reports.js"
 import type { SearchRepo } from "./search.js"
-import type { GrantedMembershipsRepo, InvitationsRepo, LoginCodesRepo, MutesRepo, RateEventsRepo, ServerSecretsRepo, SessionsRepo } from "./people.js"
+import type { GrantedMembershipsRepo, InboundMessagesRepo, InvitationsRepo, ReplyTokensRepo, VolumesRepo, LoginCodesRepo, MutesRepo, RateEventsRepo, ServerSecretsRepo, SessionsRepo } from "./people.js"
 import type {
   Comment,
   Discussion,
@@ -42,7 +42,7 @@ export interface UsersRepo {
   readonly count: (filter: { is_admin?: boolean }) => Effect.Effect<number>
   readonly identitiesOf: (userIds: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<Identity>>
   readonly insert: (
-    user: Omit<User, "id" | "deactivated_at" | "deactivator_id" | "redacted_at" | "email_sha256" | "time_zone" | "locale"> & {
+    user: Omit<User, "id" | "deactivated_at" | "deactivator_id" | "redacted_at" | "email_sha256" | "time_zone" | "locale" | "catch_up" | "catch_up_sent_at"> & {
       api_key_hash: string
     }
   ) => Effect.Effect<User>
@@ -189,6 +189,9 @@ export interface StoreService {
   readonly rateEvents: RateEventsRepo
   readonly serverSecrets: ServerSecretsRepo
   readonly grantedMemberships: GrantedMembershipsRepo
+  readonly volumes: VolumesRepo
+  readonly replyTokens: ReplyTokensRepo
+  readonly inboundMessages: InboundMessagesRepo
   readonly mutes: MutesRepo
   readonly topics: TopicsRepo
   readonly discussions: DiscussionsRepo

@@ -7,7 +7,10 @@ import type { MailMessage } from "../domain/records.js"
 import { escapeHtml, mailMarkdownToHtml } from "./markdown.js"
 
 /** Notifications can be unsubscribed from (per group); invitations and sign-in codes cannot. */
-const NOTIFICATIONS = new Set(["new_discussion", "discussion_edited", "comment_replied_to", "poll_created", "poll_closing_soon", "outcome_review_due", "outcome_created"])
+const NOTIFICATIONS = new Set([
+  "new_discussion", "discussion_edited", "comment_replied_to", "poll_created", "poll_closing_soon", "outcome_review_due", "outcome_created",
+  "new_comment", "stance_created", "user_mentioned"
+])
 export const isNotification = (kind: string): boolean => NOTIFICATIONS.has(kind)
 
 export const MAIL_RETRY_DELAYS_MS: ReadonlyArray<number> = [60_000, 300_000, 1_800_000, 7_200_000, 43_200_000]
@@ -40,7 +43,7 @@ export const defaultMailFrom = (baseUrl: string): string => {
 
 
 /** The catalog words a message's frame needs (core/src/messages), in its recipient's language. */
-type MailWord = "mail.action.group_invitation" | "mail.action.thread_invitation" | "mail.action.vote" | "mail.action.outcome_review_due" | "mail.action.open" | "mail.stop"
+type MailWord = "mail.action.group_invitation" | "mail.action.thread_invitation" | "mail.action.vote" | "mail.action.outcome_review_due" | "mail.action.open" | "mail.stop" | "mail.replyHint"
 export type MailWords = (key: MailWord) => string
 
 /** The words of the button that leads to what a message concerns. */
@@ -53,20 +56,26 @@ const ACTION: Readonly<Record<string, MailWord>> = {
   outcome_review_due: "mail.action.outcome_review_due"
 }
 
-/** A message as it is sent: its secrets made, and for a notification the path that unsubscribes from its group. */
-export type SendableMail = MailMessage & { readonly unsubscribePath?: string }
+/**
+ * A message as it is sent: its secrets made; for a notification the path that unsubscribes from its group, and
+ * the address a reply goes to (`reply+TOKEN@REPLY_HOSTNAME`) when replies by e-mail are on.
+ */
+export type SendableMail = MailMessage & { readonly unsubscribePath?: string; readonly replyTo?: string }
 
 export const renderMail = (m: SendableMail, site: MailSite, actorName: string | null, t: MailWords): OutgoingMail => {
   const link = m.path === null ? null : new URL(m.path, site.baseUrl).toString()
   const unsubscribe = m.unsubscribePath === undefined ? undefined : new URL(m.unsubscribePath, site.baseUrl).toString()
   const action = t(ACTION[m.kind] ?? "mail.action.open")
   const stop = t("mail.stop")
+  const hint = m.replyTo === undefined ? undefined : t("mail.replyHint")
   const text = (link === null ? m.body : `${m.body}\n\n${action}: ${link}\n`) +
+    (hint === undefined ? "" : `\n${hint}\n`) +
     (unsubscribe === undefined ? "" : `\n${stop}: ${unsubscribe}\n`)
   const button = link === null
     ? ""
     : `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:8px 16px;background:#2d5b8a;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(action)}</a></p>`
   const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${mailMarkdownToHtml(m.body)}${button}` +
+    (hint === undefined ? "" : `<p>${escapeHtml(hint)}</p>`) +
     `<p style="color:#666;font-size:small">${escapeHtml(site.name)}` +
     (unsubscribe === undefined ? "" : ` · <a href="${escapeHtml(unsubscribe)}">${escapeHtml(stop)}</a>`) +
     `</p></body></html>`
@@ -81,7 +90,8 @@ export const renderMail = (m: SendableMail, site: MailSite, actorName: string | 
       "X-Auto-Response-Suppress": "OOF, AutoReply",
       Precedence: "bulk",
       // RFC 8058 one-click: mail clients POST "List-Unsubscribe=One-Click" to the link
-      ...(unsubscribe === undefined ? {} : { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" })
+      ...(unsubscribe === undefined ? {} : { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" }),
+      ...(m.replyTo === undefined ? {} : { "Reply-To": m.replyTo })
     },
     messageId: `<outbox-${m.id}.${m.created_at.replace(/[^0-9]/g, "")}@${new URL(site.baseUrl).hostname}>`
   }

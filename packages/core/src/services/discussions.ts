@@ -15,6 +15,7 @@ import { announce, hasRecipients, recipientsOf, recordItem, rootItem, threadEven
 import { recordRef } from "../domain/refs.js"
 import { plainLineErrors } from "../rules/values.js"
 import * as Inputs from "../domain/inputs.js"
+import { notifyMentions } from "./notify.js"
 
 /** A discussion as every reader gets it: the record and its thread. */
 export interface DiscussionView {
@@ -140,7 +141,8 @@ export const createDiscussion = Effect.fnUntraced(function*(
       parent: null,
       bump: true
     })
-    yield* announce(withId, group, access.user, "new_discussion", { title: discussion.title, path: `/d/${discussion.key}` }, recipientsOf(input))
+    const told = yield* announce(withId, group, access.user, "new_discussion", { title: discussion.title, path: `/d/${discussion.key}` }, recipientsOf(input))
+    yield* notifyMentions(discussion.description, { topic: withId, group, actor: access.user, title: discussion.title, path: `/d/${discussion.key}` }, told)
     yield* threadEvent("new_discussion", withId, discussion, access.user, { message: input.recipient_message })
     return yield* reload(discussion.id)
   }))

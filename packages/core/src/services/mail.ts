@@ -3,6 +3,7 @@ import type { Group, Id, MailMessage, MailStatus, Page, Topic, User } from "../d
 import { Store } from "../ports/store.js"
 import { afterFailure } from "../rules/deliveries.js"
 import { isNotification, type SendableMail } from "../rules/mail.js"
+import { effectiveVolume, volumeAllows } from "../rules/volume.js"
 import { plainMarkdown } from "../rules/markdown.js"
 import { displayName } from "../rules/users.js"
 import { nowIso } from "./common.js"
@@ -48,7 +49,7 @@ export interface DueMail {
  * Claims up to `limit` due messages for `leaseMs`. A claim that is never recorded (the process died
  * mid-send) expires and the message is tried again; a recorded success is never sent again.
  */
-export const claimMail = Effect.fnUntraced(function*(limit: number, leaseMs: number): Effect.fn.Return<ReadonlyArray<DueMail>, never, Store> {
+export const claimMail = Effect.fnUntraced(function*(limit: number, leaseMs: number, replyHost?: string): Effect.fn.Return<ReadonlyArray<DueMail>, never, Store> {
   const store = yield* Store
   const now = yield* Clock.currentTimeMillis
   return yield* store.transaction(Effect.gen(function*() {
@@ -56,7 +57,7 @@ export const claimMail = Effect.fnUntraced(function*(limit: number, leaseMs: num
     const ids = [...new Set(due.flatMap((m) => [m.actor_id, m.recipient_user_id]).filter((id): id is Id => id !== null))]
     const people = new Map((yield* store.users.byIds(ids)).map((u) => [u.id, u]))
     const languageOf = (m: MailMessage) => mailTranslator(m.recipient_user_id === null ? undefined : people.get(m.recipient_user_id))
-    const claimed = yield* Effect.forEach(due, (m) => mintSecrets(m, languageOf(m)))
+    const claimed = yield* Effect.forEach(due, (m) => mintSecrets(m, languageOf(m), replyHost))
     return claimed.map((message) => {
       const actor = message.actor_id === null ? undefined : people.get(message.actor_id)
       return { message, actorName: actor === undefined ? null : displayName(actor), t: languageOf(message) }
@@ -116,7 +117,14 @@ export interface ThreadMessage {
     | "poll_closing_soon"
     | "outcome_review_due"
     | "outcome_created"
+    | "new_comment"
+    | "stance_created"
+    | "user_mentioned"
   readonly group: Group | undefined
+  /** the thread it is about: its volume decides, and a reply to the mail becomes a comment there */
+  readonly topicId?: Id
+  /** the comment it is about: a reply answers it */
+  readonly commentId?: Id
   readonly title: string
   readonly actor: User
   readonly message?: string | null
@@ -131,8 +139,12 @@ export interface ThreadMessage {
 export const recordThreadMessage = Effect.fnUntraced(function*(recipient: User, m: ThreadMessage) {
   if (recipient.email === null) return
   const store = yield* Store
-  // a person who unsubscribed from the group's mail gets no notifications (invitations still come)
-  if (m.invitation === undefined && isNotification(m.kind) && m.group !== undefined && (yield* store.mutes.isMuted(recipient.id, m.group.id))) return
+  // a notification comes only at a volume that wants it, the thread's winning over the group's (invitations always come)
+  if (m.invitation === undefined && isNotification(m.kind)) {
+    const thread = m.topicId === undefined ? undefined : yield* store.volumes.ofThread(recipient.id, m.topicId)
+    const group = m.group === undefined ? undefined : yield* store.volumes.ofGroup(recipient.id, m.group.id)
+    if (!volumeAllows(effectiveVolume(thread, group), m.kind)) return
+  }
   const t = mailTranslator(recipient)
   const who = displayName(m.actor)
   const subject = t(`mail.${m.kind}`, { who, title: m.title })
@@ -152,6 +164,8 @@ export const recordThreadMessage = Effect.fnUntraced(function*(recipient: User, 
     path: m.path,
     group_id: m.group?.id ?? null,
     actor_id: m.actor.id,
-    created_at: yield* nowIso
+    created_at: yield* nowIso,
+    topic_id: m.topicId ?? null,
+    comment_id: m.commentId ?? null
   })
 })

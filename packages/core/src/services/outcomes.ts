@@ -85,7 +85,7 @@ export const createOutcome = Effect.fnUntraced(function*(
     const voterIds = [...new Set((yield* store.stances.latestOf([poll.id])).map((s) => s.participant_id))].filter((id) => id !== access.user.id)
     for (const voter of yield* store.users.byIds(voterIds)) {
       if (voter.deactivated_at !== null) continue
-      yield* recordThreadMessage(voter, { kind: "outcome_created", group: ctx.group, title: poll.title, actor: access.user, path: `/p/${poll.key}` })
+      yield* recordThreadMessage(voter, { kind: "outcome_created", group: ctx.group, title: poll.title, actor: access.user, path: `/p/${poll.key}`, topicId: poll.topic_id })
     }
     return { outcome, view: (yield* viewPolls(access, [poll]))[0]! }
   }))

@@ -81,12 +81,23 @@ export const recordInvitation = Effect.fnUntraced(function*(i: NewInvitation): E
  * The secrets a message carries, made now (at send time): an invitation's link, or a sign-in code and its
  * link. Returns the message as it is to be sent. Call inside the claiming transaction.
  */
-export const mintSecrets = Effect.fnUntraced(function*(m: MailMessage, t: Translate): Effect.fn.Return<SendableMail, never, Store> {
+export const mintSecrets = Effect.fnUntraced(function*(m: MailMessage, t: Translate, replyHost?: string): Effect.fn.Return<SendableMail, never, Store> {
   const store = yield* Store
-  if (isNotification(m.kind) && m.recipient_user_id !== null && m.group_id !== null) {
-    const token = newSecret()
-    yield* store.mutes.insertToken({ token_hash: sha256(token), user_id: m.recipient_user_id, group_id: m.group_id, created_at: iso(yield* Clock.currentTimeMillis) })
-    return { ...m, unsubscribePath: `/unsubscribe/${token}` }
+  if (isNotification(m.kind) && m.recipient_user_id !== null) {
+    const now = iso(yield* Clock.currentTimeMillis)
+    let sendable: SendableMail = m
+    if (m.group_id !== null) {
+      const token = newSecret()
+      yield* store.mutes.insertToken({ token_hash: sha256(token), user_id: m.recipient_user_id, group_id: m.group_id, created_at: now })
+      sendable = { ...sendable, unsubscribePath: `/unsubscribe/${token}` }
+    }
+    // a reply to a thread's notification comes back as a comment (decisions §11): the address is the credential
+    if (replyHost !== undefined && m.topic_id !== null) {
+      const token = newSecret()
+      yield* store.replyTokens.insert({ token_hash: sha256(token), user_id: m.recipient_user_id, topic_id: m.topic_id, comment_id: m.comment_id, created_at: now })
+      sendable = { ...sendable, replyTo: `reply+${token}@${replyHost}` }
+    }
+    return sendable
   }
   if (m.invitation_id !== null) {
     const token = newSecret()

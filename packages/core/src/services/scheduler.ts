@@ -56,7 +56,7 @@ export const runScheduler: Effect.Effect<SchedulerReport, never, Store> = Effect
       const author = (yield* store.users.byIds([poll.author_id]))[0]
       const group = poll.group_id === null ? undefined : yield* store.groups.byId(poll.group_id)
       for (const user of yield* reminderRecipients(poll)) {
-        if (author !== undefined) yield* recordThreadMessage(user, { kind: "poll_closing_soon", group, title: poll.title, actor: author, path: `/p/${poll.key}` })
+        if (author !== undefined) yield* recordThreadMessage(user, { kind: "poll_closing_soon", group, title: poll.title, actor: author, path: `/p/${poll.key}`, topicId: poll.topic_id })
       }
       return 1
     }))
@@ -72,7 +72,7 @@ export const runScheduler: Effect.Effect<SchedulerReport, never, Store> = Effect
       const [author] = yield* store.users.byIds([outcome.author_id])
       if (author !== undefined) {
         const group = poll.group_id === null ? undefined : yield* store.groups.byId(poll.group_id)
-        yield* recordThreadMessage(author, { kind: "outcome_review_due", group, title: poll.title, actor: author, path: `/p/${poll.key}` })
+        yield* recordThreadMessage(author, { kind: "outcome_review_due", group, title: poll.title, actor: author, path: `/p/${poll.key}`, topicId: poll.topic_id })
       }
       return 1
     }))

@@ -4,7 +4,7 @@
  */
 import { Effect } from "effect"
 import type { Poll, PollOption, Stance } from "../domain/polls.js"
-import type { User } from "../domain/records.js"
+import type { Id, User } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
@@ -20,6 +20,7 @@ import { publishEvent } from "./events.js"
 import { findPoll, pollItemParent, type PollView, viewPolls, visibleFoundPoll } from "./polls/index.js"
 import { recordItem } from "./threads/kernel.js"
 import * as Inputs from "../domain/inputs.js"
+import { notifyLoud, notifyMentions } from "./notify.js"
 
 /** A vote (declared once in domain/inputs.ts): option name → score, e.g. `{"agree": 1}`. */
 export type VoteInput = typeof Inputs.StanceInput.Type
@@ -87,6 +88,13 @@ export const castVote = Effect.fnUntraced(function*(access: Access, input: VoteI
       parent: yield* pollItemParent(ctx.topic, poll), bump: true
     })
     yield* voteEvent(kind, poll, options, stance, access.user)
+    // a first vote is news to those listening Loud; an anonymous one names nobody (it is told to nobody)
+    if (!poll.anonymous) {
+      const activity = { topic: ctx.topic, group: ctx.group, actor: access.user, title: poll.title, path: `/p/${poll.key}`, message: reason }
+      const told = new Set<Id>()
+      yield* notifyMentions(reason, activity, told)
+      if (first) yield* notifyLoud("stance_created", activity, told)
+    }
     return { poll, stance, options }
   }))
   // the answer is read once the vote is committed, outside the write lock that other votes wait for; the

@@ -10,7 +10,7 @@ import type { PollStatus } from "../ports/polls.js"
 import { bool, fromBools, toBools } from "./rows.js"
 
 export const USER_COLUMNS =
-  "id, name, username, email, email_sha256, country, time_zone, locale, is_admin, bot, deactivated_at, deactivator_id, redacted_at, created_at, updated_at"
+  "id, name, username, email, email_sha256, country, time_zone, locale, catch_up, catch_up_sent_at, is_admin, bot, deactivated_at, deactivator_id, redacted_at, created_at, updated_at"
 export const toUser = (row: unknown): User => toBools<User>(row as Record<string, unknown>, ["is_admin", "bot"])
 
 export const toGroup = (row: unknown): Group => toBools<Group>(row as Record<string, unknown>, BOOLEAN_GROUP_SETTINGS)

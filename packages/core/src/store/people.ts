@@ -1,11 +1,16 @@
-/** People's tokens: invitations, sign-in codes, sessions, unsubscribe links and mutes, rate events. */
+/** People's tokens: invitations, sign-in codes, sessions, unsubscribe links, volumes, reply addresses, rate events. */
 import { Effect } from "effect"
-import type { InvitationToken, LoginCode, PeopleRepos, Session } from "../ports/people.js"
+import type { Id } from "../domain/records.js"
+import type { InvitationToken, LoginCode, PeopleRepos, Session, Volume } from "../ports/people.js"
 import { INVITATION_COLUMNS, LOGIN_CODE_COLUMNS, SESSION_COLUMNS } from "../sql/records.js"
 import { asRecord, returned, type SqlClient } from "./client.js"
 
 
-export const makePeopleRepos = (c: SqlClient): PeopleRepos => ({
+export const makePeopleRepos = (c: SqlClient): PeopleRepos => {
+  const setVolume = (table: "group_volumes" | "thread_volumes", column: "group_id" | "topic_id", userId: Id, id: Id, volume: Volume, at: string) =>
+    Effect.asVoid(c.run(`INSERT INTO ${table} (user_id, ${column}, volume, updated_at) VALUES (?, ?, ?, ?)
+                         ON CONFLICT (user_id, ${column}) DO UPDATE SET volume = excluded.volume, updated_at = excluded.updated_at`, [userId, id, volume, at]))
+  return {
   invitations: {
     insert: (t) =>
       Effect.map(
@@ -49,10 +54,10 @@ export const makePeopleRepos = (c: SqlClient): PeopleRepos => ({
     deleteForUser: (userId) => Effect.asVoid(c.run(`DELETE FROM sessions WHERE user_id = ?`, [userId]))
   },
   mutes: {
+    // a group's unsubscribe is its volume Mute
     isMuted: (userId, groupId) =>
-      Effect.map(c.get(`SELECT 1 AS one FROM group_mutes WHERE user_id = ? AND group_id = ?`, [userId, groupId]), (r) => r !== undefined),
-    mute: (userId, groupId, at) =>
-      Effect.asVoid(c.run(`INSERT INTO group_mutes (user_id, group_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, [userId, groupId, at])),
+      Effect.map(c.get(`SELECT 1 AS one FROM group_volumes WHERE user_id = ? AND group_id = ? AND volume = 'mute'`, [userId, groupId]), (r) => r !== undefined),
+    mute: (userId, groupId, at) => setVolume("group_volumes", "group_id", userId, groupId, "mute", at),
     insertToken: (t) =>
       Effect.asVoid(c.run(`INSERT INTO unsubscribe_tokens (token_hash, user_id, group_id, created_at) VALUES (@token_hash, @user_id, @group_id, @created_at)`, t)),
     byTokenHash: (hash) =>
@@ -71,6 +76,41 @@ export const makePeopleRepos = (c: SqlClient): PeopleRepos => ({
         Effect.map(c.get(`SELECT value FROM server_secrets WHERE name = ?`, [name]), (r) => String(r!.value))
       )
   },
+  volumes: {
+    ofGroup: (userId, groupId) =>
+      c.get(`SELECT volume FROM group_volumes WHERE user_id = ? AND group_id = ?`, [userId, groupId], (r) => r.volume as Volume),
+    ofThread: (userId, topicId) =>
+      c.get(`SELECT volume FROM thread_volumes WHERE user_id = ? AND topic_id = ?`, [userId, topicId], (r) => r.volume as Volume),
+    groupsOf: (userId) =>
+      c.all(`SELECT group_id, volume FROM group_volumes WHERE user_id = ? ORDER BY group_id`, [userId], (r) => ({ group_id: Number(r.group_id), volume: r.volume as Volume })),
+    setGroup: (userId, groupId, volume, at) => setVolume("group_volumes", "group_id", userId, groupId, volume, at),
+    setThread: (userId, topicId, volume, at) => setVolume("thread_volumes", "topic_id", userId, topicId, volume, at),
+    loudListeners: (topicId, groupId) =>
+      c.all(
+        `SELECT m.user_id FROM memberships m
+           LEFT JOIN thread_volumes tv ON tv.user_id = m.user_id AND tv.topic_id = @topic
+           LEFT JOIN group_volumes gv ON gv.user_id = m.user_id AND gv.group_id = m.group_id
+         WHERE m.group_id = @group AND m.revoked_at IS NULL AND m.accepted_at IS NOT NULL AND COALESCE(tv.volume, gv.volume, 'normal') = 'loud'
+         UNION
+         SELECT tv.user_id FROM thread_volumes tv JOIN topic_readers tr ON tr.topic_id = tv.topic_id AND tr.user_id = tv.user_id
+         WHERE tv.topic_id = @topic AND tv.volume = 'loud' AND tr.guest = 1 AND tr.revoked_at IS NULL`,
+        { topic: topicId, group: groupId ?? 0 },
+        (r) => Number(r.user_id)
+      )
+  },
+  replyTokens: {
+    insert: (t) =>
+      Effect.asVoid(c.run(`INSERT INTO reply_tokens (token_hash, user_id, topic_id, comment_id, created_at) VALUES (@token_hash, @user_id, @topic_id, @comment_id, @created_at)`, { ...t })),
+    byHash: (hash) =>
+      c.get(`SELECT user_id, topic_id, comment_id, created_at FROM reply_tokens WHERE token_hash = ?`, [hash], (r) => ({
+        user_id: Number(r.user_id), topic_id: Number(r.topic_id), comment_id: r.comment_id === null ? null : Number(r.comment_id), created_at: String(r.created_at)
+      }))
+  },
+  inboundMessages: {
+    outcomeOf: (messageId) => c.get(`SELECT outcome FROM inbound_messages WHERE message_id = ?`, [messageId], (r) => String(r.outcome)),
+    record: (messageId, outcome, at) =>
+      Effect.asVoid(c.run(`INSERT INTO inbound_messages (message_id, outcome, received_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, [messageId, outcome, at]))
+  },
   grantedMemberships: {
     record: (membershipId, provider) =>
       Effect.asVoid(c.run(`INSERT INTO granted_memberships (membership_id, provider) VALUES (?, ?) ON CONFLICT DO NOTHING`, [membershipId, provider])),
@@ -82,4 +122,5 @@ export const makePeopleRepos = (c: SqlClient): PeopleRepos => ({
         (r) => ({ membership_id: Number(r.membership_id), group_id: Number(r.group_id) })
       )
   }
-})
+}
+}

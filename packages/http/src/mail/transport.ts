@@ -13,6 +13,8 @@ export interface MailSettings {
   /** host:port, for messages */
   readonly target: string
   readonly from: string
+  /** REPLY_HOSTNAME: a thread's notifications carry `Reply-To: reply+TOKEN@` it (decisions §11) */
+  readonly replyHost?: string
 }
 
 const truthy = (v: string | undefined) => v !== undefined && /^(1|true|yes|on)$/i.test(v)
@@ -85,6 +87,7 @@ export const mailSettingsFromEnv = (
   return {
     target: `${c.host}:${port}`,
     from: env.MAIL_FROM || Rules.defaultMailFrom(baseUrl),
+    ...(env.REPLY_HOSTNAME?.trim() ? { replyHost: env.REPLY_HOSTNAME.trim().toLowerCase() } : {}),
     options: {
       host: c.host,
       port,

@@ -70,7 +70,7 @@ export const startMailWorker = (options: MailWorkerOptions): MailWorker => {
     log,
     concurrency,
     pollMs,
-    claim: (free) => run(Mail.claimMail(free, leaseMs)),
+    claim: (free) => run(Mail.claimMail(free, leaseMs, options.settings.replyHost)),
     deliver,
     nextDueMs: () => run(Mail.msUntilNextMail),
     onStopped: () => transport.close()

@@ -185,14 +185,17 @@ export const announce = Effect.fnUntraced(function*(
   kind: "new_discussion" | "discussion_edited",
   about: { readonly title: string; readonly path: string },
   recipients: Recipients
-): Effect.fn.Return<void, Invalid, Store> {
+): Effect.fn.Return<Set<Id>, Invalid, Store> {
   const store = yield* Store
   const now = yield* nowIso
-  const message: Omit<ThreadMessage, "kind"> = { group, ...about, actor, message: recipients.message ?? null }
+  const message: Omit<ThreadMessage, "kind"> = { group, ...about, actor, message: recipients.message ?? null, topicId: topic.id }
+  const told = new Set<Id>()
   for (const { member, user } of yield* resolveRecipients(group, actor, recipients)) {
     yield* store.readers.upsert({ topic_id: topic.id, user_id: user.id, inviter_id: actor.id, guest: !member, created_at: now })
     yield* recordThreadMessage(user, member ? { ...message, kind } : { ...message, kind: "thread_invitation", invitation: { kind: "thread", topic } })
+    told.add(user.id)
   }
+  return told
 })
 
 /** A visible thread, or 404 (an invisible thread is not found, as Loomio). */
