@@ -38,6 +38,7 @@ import * as People from "./services/people.js"
 import * as Identities from "./services/identities.js"
 import * as Inbound from "./services/inbound.js"
 import * as Volumes from "./services/volumes.js"
+import * as Digest from "./services/digest.js"
 import { NodeUrlPolicyLive, UrlPolicy } from "./services/urls.js"
 import { loadAccess } from "./services/common.js"
 import type { User } from "./domain/records.js"
@@ -58,7 +59,7 @@ export * as Messages from "./messages/index.js"
 export { Users, Groups, Memberships, Mail, Auth }
 export { Discussions, Comments, Threads, Reactions }
 export { Chatbots, Events, Deliveries, Polls, Stances, Outcomes, Scheduler }
-export { Search, Reports, People, Identities, Inbound, Volumes }
+export { Search, Reports, People, Identities, Inbound, Volumes, Digest }
 export { type ExternalIdentity, type IdentityProvider, ProviderFailed, type ProviderStart } from "./ports/identity.js"
 export * from "./domain/search.js"
 export * from "./domain/reports.js"

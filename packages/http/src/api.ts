@@ -79,6 +79,15 @@ const MembershipsResult = Schema.Struct({
   added_emails: Schema.Array(Schema.String),
   removed_emails: Schema.Array(Schema.String)
 }).annotations({ identifier: "MembershipsResult" })
+const VolumeLiteral = Schema.Literal("mute", "normal", "loud")
+const VolumeResult = Schema.Struct({
+  volume: Schema.Struct({
+    discussion_id: Schema.optional(Schema.Number),
+    group_id: Schema.optional(Schema.Number),
+    volume: VolumeLiteral.annotations({ description: "the caller's own setting here" }),
+    effective: VolumeLiteral.annotations({ description: "what reaches the caller: a thread's setting wins over its group's; neither set is normal" })
+  })
+}).annotations({ identifier: "VolumeResult" })
 const DiscussionsDocument = document("DiscussionsResponse", {
   discussions: many(DiscussionRecord),
   topics: related(TopicRecord),
@@ -156,6 +165,8 @@ export class B2Groups extends HttpApiGroup.make("b2.groups", { topLevel: true })
       .annotate(OpenApi.Summary, "List the groups where the caller has an active membership (not paginated)"))
     .add(HttpApiEndpoint.get("getGroup")`/api/b2/groups/${groupRef}`.setUrlParams(Responses).addSuccess(GroupsDocument)
       .annotate(OpenApi.Summary, "Get a visible group by id, key or handle"))
+    .add(HttpApiEndpoint.patch("setGroupVolume")`/api/b2/groups/${groupRef}/set_volume`.setPayload(Inputs.VolumeInput).addSuccess(VolumeResult)
+      .annotate(OpenApi.Summary, "Extension: how much mail the caller (a member) wants from the group: mute, normal or loud"))
     .annotate(OpenApi.Title, "Groups").annotate(OpenApi.Description, "Groups the caller belongs to")
     .middleware(B2Auth) {}
 
@@ -193,6 +204,8 @@ export class B2Discussions extends HttpApiGroup.make("b2.discussions", { topLeve
       .annotate(OpenApi.Summary, "Extension: close the thread (no new comments)"))
     .add(HttpApiEndpoint.post("reopenDiscussion")`/api/b2/discussions/${recordRef}/reopen`.addSuccess(DiscussionsDocument)
       .annotate(OpenApi.Summary, "Extension: reopen a closed thread"))
+    .add(HttpApiEndpoint.patch("setDiscussionVolume")`/api/b2/discussions/${recordRef}/set_volume`.setPayload(Inputs.VolumeInput).addSuccess(VolumeResult)
+      .annotate(OpenApi.Summary, "Extension: how much mail the caller wants from this thread (it wins over the group's volume), as Loomio's set_volume"))
     .annotate(OpenApi.Title, "Discussions").annotate(OpenApi.Description, "Discussions: the threads people talk in")
     .middleware(B2Auth) {}
 

@@ -1,11 +1,11 @@
 /**
  * `convene mail`: the outbox (decisions §5): `list [--status]`; `test --to ADDRESS`, which sends one message
  * now and prints the SMTP server's answer or exactly what failed; `retry ID…|--dead`; `inbound FILE`, one received
- * reply handled by hand (decisions §11).
+ * reply handled by hand, and `digest [--now] [--user ID]`, the catch-up e-mails (decisions §11).
  */
-import { Mail, MAIL_STATUSES, type MailStatus, Rules } from "@convene/core"
+import { Digest, Mail, MAIL_STATUSES, type MailStatus, Rules, type Users } from "@convene/core"
 import { type Command, InvalidArgumentError } from "commander"
-import { allPages, type CommonOptions, registerRetry, withConvene } from "../common.js"
+import { allPages, type CommonOptions, parseUserRef, registerRetry, withConvene } from "../common.js"
 import { mailLine } from "../format.js"
 import { io } from "../io.js"
 import { readFileSync } from "node:fs"
@@ -77,6 +77,17 @@ export const registerMail = (program: Command) => {
         const outcome = outcomeJson(await receiveRaw(c.store, settings.replyHost, raw))
         out.emit(outcome, Object.entries(outcome).map(([k, v]) => `${k}: ${v}`).join(", "))
         if (outcome.result !== "posted" && outcome.result !== "duplicate") io().exitCode = EXIT_DOMAIN
+      }))
+
+  mail.command("digest")
+    .description("make the catch-up e-mails that are due now (serve makes them at 06:00 in each person's time zone)")
+    .option("--now", "make them whatever the schedule says (each still covers what happened since the last)")
+    .option("--user <id>", "this person only", parseUserRef)
+    .action((opts: CommonOptions & { now?: boolean; user?: Users.UserRef }) =>
+      withConvene(opts, async (c, out) => {
+        const user = opts.user === undefined ? undefined : await c.users.show(opts.user)
+        const made = await c.run(Digest.sendDigests({ now: opts.now === true, ...(user === undefined ? {} : { userId: user.user.id }) }))
+        out.emit({ made }, made === 0 ? "no catch-up e-mail due (or nothing new to tell)" : `${made} catch-up e-mail${made === 1 ? "" : "s"} queued (convene mail list)`)
       }))
 
   registerRetry(mail, "retry", { one: "message", many: "messages", key: "retried" }, (c, ids) => c.run(Mail.retryMail(ids)))

@@ -90,6 +90,13 @@ export const MembershipsInput = Schema.Struct({
   remove_absent: Schema.optional(Bool.annotations({ description: "true or 1: remove current members whose address is absent from emails" }))
 }).annotations({ identifier: "MembershipsInput" })
 
+/** How much mail the caller wants from a group or a thread (decisions §11): Loomio's `set_volume`. */
+export const VolumeInput = Schema.Struct({
+  volume: Schema.Literal("mute", "normal", "loud").annotations({
+    description: "mute: no notifications (invitations and sign-in codes still come); normal: new threads and polls, outcomes, closing-soon reminders, mentions and replies to you; loud: also every comment and vote"
+  })
+}).annotations({ identifier: "VolumeInput" })
+
 /** The spec's Poll input, plus Loomio 3.8's `topic_id`: what create and update both accept (decisions §1). */
 const pollFields = {
   group_id: Schema.optional(Schema.NullOr(Int).annotations({ description: "Ignored when discussion_id or topic_id is sent" })),

@@ -1,6 +1,6 @@
 /** Storage of the people pieces: invitation tokens, sign-in codes, sessions, rate-limit events. */
 import type { Effect } from "effect"
-import type { Id } from "../domain/records.js"
+import type { Id, User } from "../domain/records.js"
 
 export type InvitationKind = "group" | "thread" | "poll"
 
@@ -127,6 +127,21 @@ export interface InboundMessagesRepo {
   readonly record: (messageId: string, outcome: string, at: string) => Effect.Effect<void>
 }
 
+/** What a catch-up e-mail reads: who gets one, and what happened in groups over a time. */
+export interface CatchUpRepo {
+  /** Active people with an address and the catch-up e-mail on. */
+  readonly subscribers: () => Effect.Effect<ReadonlyArray<User>>
+  /** Thread items of the groups' kept threads made after `since` and up to `until`, counted by thread and kind. */
+  readonly activity: (groupIds: ReadonlyArray<Id>, since: string, until: string) => Effect.Effect<ReadonlyArray<{
+    readonly topic_id: Id
+    readonly group_id: Id
+    readonly kind: string
+    readonly itemable_type: string
+    readonly itemable_id: Id
+    readonly count: number
+  }>>
+}
+
 /** People's repositories, as the Store holds them. */
 export interface PeopleRepos {
   readonly mutes: MutesRepo
@@ -139,4 +154,5 @@ export interface PeopleRepos {
   readonly volumes: VolumesRepo
   readonly replyTokens: ReplyTokensRepo
   readonly inboundMessages: InboundMessagesRepo
+  readonly catchUp: CatchUpRepo
 }

@@ -4,7 +4,7 @@ import type { OutcomesRepo, PollOptionsRepo, PollsRepo, StancesRepo } from "./po
 import type { OutboxOps } from "./outbox.js"
 import type { ReportsRepo } from "./reports.js"
 import type { SearchRepo } from "./search.js"
-import type { GrantedMembershipsRepo, InboundMessagesRepo, InvitationsRepo, ReplyTokensRepo, VolumesRepo, LoginCodesRepo, MutesRepo, RateEventsRepo, ServerSecretsRepo, SessionsRepo } from "./people.js"
+import type { CatchUpRepo, GrantedMembershipsRepo, InboundMessagesRepo, InvitationsRepo, ReplyTokensRepo, VolumesRepo, LoginCodesRepo, MutesRepo, RateEventsRepo, ServerSecretsRepo, SessionsRepo } from "./people.js"
 import type {
   Comment,
   Discussion,
@@ -192,6 +192,7 @@ export interface StoreService {
   readonly volumes: VolumesRepo
   readonly replyTokens: ReplyTokensRepo
   readonly inboundMessages: InboundMessagesRepo
+  readonly catchUp: CatchUpRepo
   readonly mutes: MutesRepo
   readonly topics: TopicsRepo
   readonly discussions: DiscussionsRepo

@@ -1,4 +1,5 @@
 /** Input rules for user records that every path (HTTP, CLI, embedding) shares. */
+import type { CatchUp } from "../domain/records.js"
 /**
  * The HTML standard's "valid e-mail address" (printable ASCII only: no control characters, no bidi
  * overrides), with a dot required in the domain; at most 254 characters.
@@ -44,7 +45,12 @@ export interface ProfileInput {
   readonly name: string
   readonly time_zone: string
   readonly locale: string
+  /** the catch-up e-mail: "" (Off), daily, every_other_day or weekly; absent leaves it as it is */
+  readonly catch_up?: string
 }
+
+export const CATCH_UPS: ReadonlyArray<CatchUp> = ["daily", "every_other_day", "weekly"]
+export const isCatchUp = (v: string): v is CatchUp => (CATCH_UPS as ReadonlyArray<string>).includes(v)
 
 /** What is wrong with a profile form, field by field (empty: nothing). */
 export const profileErrors = (p: ProfileInput): Record<string, string> => {
@@ -54,5 +60,6 @@ export const profileErrors = (p: ProfileInput): Record<string, string> => {
   else if (name.length > 100 || /[\u0000-\u001f\u007f]/.test(name)) errors.name = "invalid"
   if (p.time_zone !== "" && !isTimeZone(p.time_zone)) errors.time_zone = "invalid"
   if (p.locale !== "" && !isLocale(p.locale)) errors.locale = "invalid"
+  if (p.catch_up !== undefined && p.catch_up !== "" && !isCatchUp(p.catch_up)) errors.catch_up = "invalid"
   return errors
 }

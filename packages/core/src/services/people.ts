@@ -6,7 +6,7 @@
  */
 import { Clock, Context, Effect } from "effect"
 import { randomBytes, randomInt } from "node:crypto"
-import type { Group, Id, MailMessage, Topic, User } from "../domain/records.js"
+import type { CatchUp, Group, Id, MailMessage, Topic, User } from "../domain/records.js"
 import { type Forbidden, forbidden, Invalid, invalid, type TooManyRequests, tooManyRequests } from "../errors.js"
 import type { InvitationKind, InvitationToken } from "../ports/people.js"
 import { Store } from "../ports/store.js"
@@ -431,11 +431,15 @@ export const updateProfile = Effect.fnUntraced(function*(user: User, input: Prof
   const errors = profileErrors(input)
   if (Object.keys(errors).length > 0) return yield* new Invalid({ errors: Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, [v]])) })
   return yield* store.transaction(Effect.gen(function*() {
+    const now = iso(yield* Clock.currentTimeMillis)
     yield* store.users.update(user.id, {
       name: input.name.trim(),
       time_zone: input.time_zone === "" ? null : input.time_zone,
       locale: input.locale === "" ? null : input.locale,
-      updated_at: iso(yield* Clock.currentTimeMillis)
+      ...(input.catch_up === undefined ? {} : { catch_up: input.catch_up === "" ? null : input.catch_up as CatchUp }),
+      // turned on: the first catch-up covers from now, at the next 06:00
+      ...(input.catch_up !== undefined && input.catch_up !== "" && user.catch_up === null ? { catch_up_sent_at: now } : {}),
+      updated_at: now
     })
     return (yield* store.users.byId(user.id))!
   }))

@@ -1,6 +1,7 @@
 /**
  * The scheduler's jobs (run every CONVENE_SCHEDULER_INTERVAL_MS by `serve`): close polls at closing time
- * (`poll_expired`), remind 24 hours before (`poll_closing_soon`), raise outcome reviews (`outcome_review_due`).
+ * (`poll_expired`), remind 24 hours before (`poll_closing_soon`), raise outcome reviews (`outcome_review_due`),
+ * and make the catch-up e-mails that are due (digest.ts).
  * Each job re-checks its marker inside its own transaction, so a restart or a second process never repeats one.
  * Time comes from Effect's Clock: tests drive it with TestClock.
  */
@@ -10,6 +11,7 @@ import type { User } from "../domain/records.js"
 import { Store } from "../ports/store.js"
 import { outcomeEvent } from "./outcomes.js"
 import { closeNow, pollEvent } from "./polls/index.js"
+import { sendDigests } from "./digest.js"
 import { recordThreadMessage } from "./mail.js"
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -18,6 +20,8 @@ export interface SchedulerReport {
   readonly expired: number
   readonly reminded: number
   readonly reviews: number
+  /** catch-up e-mails made */
+  readonly digests: number
 }
 
 /** Who gets the 24 h reminder (`notify_on_closing_soon`). */
@@ -77,7 +81,8 @@ export const runScheduler: Effect.Effect<SchedulerReport, never, Store> = Effect
       return 1
     }))
   }
-  return { expired, reminded, reviews }
+  const digests = yield* sendDigests()
+  return { expired, reminded, reviews, digests }
 })
 
 /**
@@ -88,7 +93,7 @@ export const schedulerLoop = (intervalMs: number, onTick: (report: SchedulerRepo
   runScheduler.pipe(
     Effect.tap((report) => {
       onTick(report)
-      const busy = report.expired + report.reminded + report.reviews > 0
+      const busy = report.expired + report.reminded + report.reviews + report.digests > 0
       return busy ? Effect.logInfo("scheduler ran", { ...report }) : Effect.logDebug("scheduler ran", { ...report })
     }),
     Effect.catchAllDefect((d) => Effect.logError("scheduler tick failed", { err: String(d) })),

@@ -2,7 +2,7 @@
 import { Effect } from "effect"
 import type { Id } from "../domain/records.js"
 import type { InvitationToken, LoginCode, PeopleRepos, Session, Volume } from "../ports/people.js"
-import { INVITATION_COLUMNS, LOGIN_CODE_COLUMNS, SESSION_COLUMNS } from "../sql/records.js"
+import { INVITATION_COLUMNS, LOGIN_CODE_COLUMNS, SESSION_COLUMNS, toUser, USER_COLUMNS } from "../sql/records.js"
 import { asRecord, returned, type SqlClient } from "./client.js"
 
 
@@ -110,6 +110,25 @@ export const makePeopleRepos = (c: SqlClient): PeopleRepos => {
     outcomeOf: (messageId) => c.get(`SELECT outcome FROM inbound_messages WHERE message_id = ?`, [messageId], (r) => String(r.outcome)),
     record: (messageId, outcome, at) =>
       Effect.asVoid(c.run(`INSERT INTO inbound_messages (message_id, outcome, received_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, [messageId, outcome, at]))
+  },
+  catchUp: {
+    subscribers: () =>
+      c.all(`SELECT ${USER_COLUMNS} FROM users WHERE catch_up IS NOT NULL AND deactivated_at IS NULL AND email IS NOT NULL ORDER BY id`, [], toUser),
+    // one row per thread and kind; the item of the first of a kind names its record (a new thread, a poll)
+    activity: (groupIds, since, until) =>
+      groupIds.length === 0
+        ? Effect.succeed([])
+        : c.all(
+          `SELECT t.id AS topic_id, t.group_id, i.kind, min(i.itemable_type) AS itemable_type, min(i.itemable_id) AS itemable_id, count(*) AS n
+           FROM topic_items i JOIN topics t ON t.id = i.topic_id
+           WHERE ${c.dialect.ids.has("t.group_id", "groups")} AND t.discarded_at IS NULL AND i.created_at > @since AND i.created_at <= @until
+           GROUP BY t.id, t.group_id, i.kind ORDER BY t.id, i.kind`,
+          { groups: c.dialect.ids.bind(groupIds), since, until },
+          (r) => ({
+            topic_id: Number(r.topic_id), group_id: Number(r.group_id), kind: String(r.kind),
+            itemable_type: String(r.itemable_type), itemable_id: Number(r.itemable_id), count: Number(r.n)
+          })
+        )
   },
   grantedMemberships: {
     record: (membershipId, provider) =>

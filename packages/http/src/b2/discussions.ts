@@ -1,5 +1,5 @@
 import { group } from "../group.js"
-import { type Access, Discussions, Inputs } from "@convene/core"
+import { type Access, Discussions, Inputs, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
@@ -55,4 +55,14 @@ export const B2DiscussionsLive = group(ConveneApi, "b2.discussions", (handlers) 
     .handleRaw("replaceDiscussion", ({ path }) => update(path.id))
     .handleRaw("deleteDiscussion", ({ path }) => respond(one((access) => Discussions.deleteDiscussion(access, path.id))))
     .handleRaw("closeDiscussion", ({ path }) => respond(one((access) => Discussions.setClosed(access, path.id, true))))
-    .handleRaw("reopenDiscussion", ({ path }) => respond(one((access) => Discussions.setClosed(access, path.id, false)))))
+    .handleRaw("reopenDiscussion", ({ path }) => respond(one((access) => Discussions.setClosed(access, path.id, false))))
+    .handleRaw("setDiscussionVolume", ({ path }) =>
+      respond(Effect.gen(function*() {
+        const access = yield* requireAccess
+        const { volume } = yield* Effect.flatMap(inputFields("volume"), decodeVolume)
+        const { discussion, topic } = yield* Discussions.showDiscussion(access, path.id)
+        const set = yield* Volumes.setThreadVolume(access, topic.id, volume)
+        return ok({ volume: { discussion_id: discussion.id, volume: set.thread ?? volume, effective: set.effective } })
+      }))))
+
+const decodeVolume = decode(Inputs.VolumeInput)

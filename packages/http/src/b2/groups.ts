@@ -1,11 +1,12 @@
 import { group } from "../group.js"
-import { type Access, Groups, type Groups as G } from "@convene/core"
+import { type Access, Groups, type Groups as G, Inputs, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
 import { envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
 import { ok, respond } from "../errors.js"
 import { groupJson, membershipJson } from "../serializers.js"
+import { decode, inputFields } from "../request.js"
 
 /** Groups with their parents (under `parent_groups`) and the caller's own memberships. */
 const groupsDocument = (access: Access, opts: ResponseOptions, views: ReadonlyArray<G.GroupView>) => {
@@ -45,4 +46,11 @@ export const B2GroupsLive = group(ConveneApi, "b2.groups", (handlers) =>
       const opts = responseOptions(urlParams)
       const view = yield* Groups.showGroup(access, path.id)
       return ok(yield* groupsDocument(access, opts, [view]))
+    }, respond))
+    .handleRaw("setGroupVolume", Effect.fnUntraced(function*({ path }) {
+      const access = yield* requireAccess
+      const { volume } = yield* Effect.flatMap(inputFields("volume"), decode(Inputs.VolumeInput))
+      const view = yield* Groups.showGroup(access, path.id)
+      const set = yield* Volumes.setGroupVolume(access, view.group.id, volume)
+      return ok({ volume: { group_id: view.group.id, volume: set, effective: set } })
     }, respond)))

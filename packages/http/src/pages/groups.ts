@@ -5,7 +5,7 @@
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Discussions, Groups, Memberships, Polls, Rules, Threads } from "@convene/core"
+import { Discussions, Groups, Memberships, Polls, Rules, Threads, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { field, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "./kit.js"
 import { pollStateText } from "./polls.js"
@@ -54,10 +54,13 @@ export const groupRoutes = (router: PageRouter, kit: Kit) =>
         const page = yield* Groups.groupPage(who.access, key)
         const threads = yield* Discussions.listDiscussions(who.access, page.group.id, "all", LIST)
         const polls = yield* Polls.listPolls(who.access, page.group.id, "all", LIST)
-        return { page, threads: threads.records, polls: polls.records }
+        // a member sets how much mail the group sends them
+        const member = who.access.memberships.get(page.group.id)?.accepted_at != null
+        const volume = member ? yield* Volumes.groupVolume(who.access, page.group) : undefined
+        return { page, threads: threads.records, polls: polls.records, volume }
       })))
       if (shown._tag === "Left") return refused(request, who, shown.left)
-      const { page, threads, polls } = shown.right
+      const { page, threads, polls, volume } = shown.right
       const g = page.group
       return respond(request, who, {
         title: g.name,
@@ -72,7 +75,8 @@ export const groupRoutes = (router: PageRouter, kit: Kit) =>
           open: threads.filter((d) => d.topic.closed_at === null).map((d) => ({ key: d.discussion.key, title: d.discussion.title })),
           closed: threads.filter((d) => d.topic.closed_at !== null).map((d) => ({ key: d.discussion.key, title: d.discussion.title })),
           polls: polls.map((p) => ({ key: p.poll.key, title: p.poll.title, state: pollStateText(who, p.poll) })),
-          subgroups: page.subgroups.map((s) => ({ key: s.key, name: s.name }))
+          subgroups: page.subgroups.map((s) => ({ key: s.key, name: s.name })),
+          volume
         }
       })
     }))
@@ -162,6 +166,17 @@ export const groupRoutes = (router: PageRouter, kit: Kit) =>
         const found = yield* Effect.either(groupFor(who, segment(yield* HttpRouter.params, "key"), (may) => may.invite))
         if (found._tag === "Left") return refused(request, who, found.left)
         return respond(request, who, invitePage(who, found.right, { emails: "", message: "" }))
+      })))
+
+    yield* router.post("/g/:key/volume", kit.post((request, who, fields) =>
+      Effect.gen(function*() {
+        const key = segment(yield* HttpRouter.params, "key")
+        const volume = field(fields, "volume")
+        const back = field(fields, "next") === "/profile" ? "/profile?done=volume" : `/g/${encodeURIComponent(key)}?done=volume#volume-title`
+        if (!Rules.isVolume(volume)) return seeOther(back)
+        const set = yield* Effect.either(run(Effect.flatMap(Groups.groupPage(who.access, key), (page) => Volumes.setGroupVolume(who.access, page.group.id, volume))))
+        if (set._tag === "Left") return refused(request, who, set.left)
+        return seeOther(back)
       })))
 
     yield* router.post("/g/:key/invite", kit.post((request, who, fields) =>

@@ -249,7 +249,8 @@ export const NOTICES = {
   poll_reopened: "poll.reopenedNotice",
   outcome: "poll.outcomeShared",
   poll_started: "poll.started",
-  saved: "profile.saved"
+  saved: "profile.saved",
+  volume: "volume.saved"
 } as const satisfies Record<string, MessageKey>
 
 export const noticeOf = (request: HttpServerRequest.HttpServerRequest, who: Reader): string | undefined => {

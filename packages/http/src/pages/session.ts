@@ -4,7 +4,7 @@
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Groups, loadAccess, People, Rules, type Store, type User, Users } from "@convene/core"
+import { Groups, loadAccess, People, Rules, type Store, type User, Users, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { clientOf } from "../observe/telemetry.js"
 import type { HttpSettings } from "../settings.js"
@@ -202,34 +202,37 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
 
     // The profile: name, time zone, language
 
-    const profilePage = (who: Reader, form: { name: string; time_zone: string; locale: string }, errors?: Record<string, string>, status = 200): Page => ({
+    const profilePage = Effect.fnUntraced(function*(who: Reader & { user: User }, form: { name: string; time_zone: string; locale: string; catch_up: string }, errors?: Record<string, string>, status = 200) {
+      const volumes = yield* run(Volumes.groupVolumes(who.access))
+      return {
       title: who.t("profile.title"),
       template: "@profile",
       status,
       data: {
         form, errors, zones: ZONES, serverZone: serverZone(),
+        groups: volumes.map((v) => ({ key: v.group.key, name: v.group.name, volume: v.volume })),
         locales: Rules.LOCALES.map((code) => ({ code, name: LANGUAGE_NAMES[code] }))
       }
+    } satisfies Page
     })
 
     yield* router.get("/profile", kit.signedInGet((request, who) =>
-      Effect.succeed(respond(request, who, {
-        ...profilePage(who, { name: who.user.name ?? "", time_zone: who.user.time_zone ?? "", locale: who.user.locale ?? "" }),
-        notice: noticeOf(request, who)
-      }))))
+      Effect.map(profilePage(who, { name: who.user.name ?? "", time_zone: who.user.time_zone ?? "", locale: who.user.locale ?? "", catch_up: who.user.catch_up ?? "" }), (page) =>
+        respond(request, who, { ...page, notice: noticeOf(request, who) }))))
 
     yield* router.post("/profile", kit.post((request, who, fields) =>
       Effect.gen(function*() {
-        const input = { name: field(fields, "name"), time_zone: field(fields, "time_zone").trim(), locale: field(fields, "locale") }
+        const input = { name: field(fields, "name"), time_zone: field(fields, "time_zone").trim(), locale: field(fields, "locale"), catch_up: field(fields, "catch_up") }
         const saved = yield* Effect.either(run(People.updateProfile(who.user, input)))
         if (saved._tag === "Left") {
           const raw = fieldMessages(saved.left)
           const errors = {
             ...(raw.name ? { name: raw.name === "blank" ? who.t("error.blank") : who.t("profile.badName") } : {}),
             ...(raw.time_zone ? { time_zone: who.t("profile.badZone") } : {}),
-            ...(raw.locale ? { locale: raw.locale } : {})
+            ...(raw.locale ? { locale: raw.locale } : {}),
+            ...(raw.catch_up ? { catch_up: raw.catch_up } : {})
           }
-          return respond(request, who, profilePage(who, input, errors, 422))
+          return respond(request, who, yield* profilePage(who, input, errors, 422))
         }
         return seeOther("/profile?done=saved")
       })))

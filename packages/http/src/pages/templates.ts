@@ -14,6 +14,11 @@ const CSRF = `<input type="hidden" name="csrf" value="<%= it.csrf %>">`
 /** The identity provider's button (decisions §10), where a page offers it: a form, so that starting is CSRF-checked. */
 const PROVIDER = `<% if (it.sso) { %><form method="post" action="/auth/oidc">${CSRF}<% if (it.next) { %><input type="hidden" name="next" value="<%= it.next %>"><% } %><% if (it.invitation) { %><input type="hidden" name="invitation" value="<%= it.invitation %>"><% } %>
 <p><button type="submit"><%= it.t("sso.withProvider", { name: it.sso.name }) %></button></p></form><% } %>`
+/** The three volume buttons (decisions §11): the current one pressed; `action` is where the form posts. */
+const VOLUME = (action: string, title: string) => `<section aria-labelledby="volume-title"><h2 id="volume-title"><%= it.t("${title}") %></h2>
+<form method="post" action="${action}" class="volume">${CSRF}<% if (it.volumeNext) { %><input type="hidden" name="next" value="<%= it.volumeNext %>"><% } %>
+<% for (const v of ["mute", "normal", "loud"]) { %><button type="submit" name="volume" value="<%= v %>" aria-pressed="<%= it.volume === v ? "true" : "false" %>"><%= it.t("volume." + v) %></button> <% } %>
+</form><p class="hint"><%= it.t("volume.help." + it.volume) %></p></section>`
 const ERR = (field: string) => `<% if (it.errors && it.errors.${field}) { %><p class="error" id="${field}-error"><%= it.errors.${field} %></p><% } %>`
 const DESCRIBED = (field: string) => `<%~ it.errors && it.errors.${field} ? ' aria-invalid="true" aria-describedby="${field}-error"' : '' %>`
 
@@ -157,8 +162,19 @@ ${ERR("time_zone")}
 <% for (const l of it.locales) { %><option value="<%= l.code %>" lang="<%= l.code %>"<%= it.form.locale === l.code ? " selected" : "" %>><%= l.name %></option><% } %>
 </select></p>
 ${ERR("locale")}
+<p><label for="catch_up"><%= it.t("profile.catchUp") %></label><br><select id="catch_up" name="catch_up" aria-describedby="catch_up-hint">
+<% for (const c of ["", "daily", "every_other_day", "weekly"]) { %><option value="<%= c %>"<%= it.form.catch_up === c ? " selected" : "" %>><%= it.t("catchUp." + (c || "off")) %></option><% } %>
+</select></p>
+<p class="hint" id="catch_up-hint"><%= it.t("profile.catchUpHint") %></p>
+${ERR("catch_up")}
 <p><button type="submit"><%= it.t("profile.save") %></button></p>
 </form>
+<% if (it.groups.length > 0) { %><h2><%= it.t("profile.mail") %></h2>
+<% for (const g of it.groups) { %><section aria-labelledby="volume-<%= g.key %>"><h3 id="volume-<%= g.key %>"><%= it.t("volume.of", { group: g.name }) %></h3>
+<form method="post" action="/g/<%= g.key %>/volume" class="volume">${CSRF}<input type="hidden" name="next" value="/profile">
+<% for (const v of ["mute", "normal", "loud"]) { %><button type="submit" name="volume" value="<%= v %>" aria-pressed="<%= g.volume === v ? "true" : "false" %>"><%= it.t("volume." + v) %><span class="visually-hidden"> · <%= g.name %></span></button> <% } %>
+</form></section><% } %>
+<p class="hint"><%= it.t("volume.help.mute") %> <%= it.t("volume.help.normal") %> <%= it.t("volume.help.loud") %></p><% } %>
 <p><a href="/profile/api_access"><%= it.t("profile.apiAccess") %></a></p>
 `)
 
@@ -178,6 +194,7 @@ eta.loadTemplate("@group", `<% if (it.parent) { %><p><%= it.t("group.subgroupOf"
 <h2><%= it.t("group.polls") %></h2>
 <% if (it.polls.length === 0) { %><p><%= it.t("group.none") %></p><% } else { %><ul><% for (const p of it.polls) { %><li><a href="/p/<%= p.key %>"><%= p.title %></a> · <%= p.state %></li><% } %></ul><% } %>
 <% if (it.subgroups.length > 0) { %><h2><%= it.t("group.subgroups") %></h2><ul><% for (const g of it.subgroups) { %><li><a href="/g/<%= g.key %>"><%= g.name %></a></li><% } %></ul><% } %>
+<% if (it.volume) { %>${VOLUME("/g/<%= it.key %>/volume", "volume.groupTitle")}<% } %>
 `)
 
 eta.loadTemplate("@members", `<table><caption class="visually-hidden"><%= it.t("members.caption") %></caption>
@@ -240,6 +257,7 @@ eta.loadTemplate("@thread", `<p class="meta"><%= it.t("thread.started", { name: 
 </ol>
 <% if (it.may.comment) { %><h2><%= it.t("comment.add") %></h2>
 ${COMMENT_FORM("/d/<%= it.key %>/comments", "comment", "<%= it.t(\"comment.post\") %>")}<% } %>
+<% if (it.volume) { %>${VOLUME("/d/<%= it.key %>/volume", "volume.threadTitle")}<% } %>
 `)
 
 eta.loadTemplate("@comment", `<article aria-labelledby="c<%= it.c.id %>-by">

@@ -5,7 +5,7 @@
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Comments, Discussions, type Id, Rules, Threads, type User } from "@convene/core"
+import { Comments, Discussions, type Id, Rules, Threads, type User, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { field, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "./kit.js"
 import { bodyHtml } from "./bodies.js"
@@ -99,6 +99,8 @@ export const threadRoutes = (router: PageRouter, kit: Kit) =>
       if (found._tag === "Left") return refused(request, who, found.left)
       const t = found.right
       const d = t.discussion
+      // a signed-in reader sets how much mail this thread sends them
+      const volume = who.user === undefined ? undefined : (yield* run(Volumes.threadVolume(who.access, t.topic))).effective
       const author = t.users.find((u) => u.id === d.author_id)
       return respond(request, who, {
         title: d.title,
@@ -112,6 +114,7 @@ export const threadRoutes = (router: PageRouter, kit: Kit) =>
           closed: t.topic.closed_at === null ? "" : who.time(t.topic.closed_at),
           descriptionHtml: bodyHtml(d.description, d.description_format),
           may: t.may,
+          volume,
           items: threadItems(who, t)
         }
       })
@@ -194,6 +197,16 @@ export const threadRoutes = (router: PageRouter, kit: Kit) =>
           if (done._tag === "Left") return refused(request, who, done.left)
           return seeOther(`/d/${encodeURIComponent(done.right.discussion.key)}?done=${closed ? "closed" : "reopened"}`)
         }))
+
+    yield* router.post("/d/:key/volume", kit.post((request, who, fields) =>
+      Effect.gen(function*() {
+        const key = segment(yield* HttpRouter.params, "key")
+        const volume = field(fields, "volume")
+        if (!Rules.isVolume(volume)) return seeOther(`/d/${encodeURIComponent(key)}`)
+        const set = yield* Effect.either(run(Effect.flatMap(Discussions.showDiscussion(who.access, key), ({ topic }) => Volumes.setThreadVolume(who.access, topic.id, volume))))
+        if (set._tag === "Left") return refused(request, who, set.left)
+        return seeOther(`/d/${encodeURIComponent(key)}?done=volume#volume-title`)
+      })))
 
     yield* router.post("/d/:key/close", closing(true))
     yield* router.post("/d/:key/reopen", closing(false))
