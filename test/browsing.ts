@@ -4,7 +4,7 @@
  * Everything stops when the test file ends.
  */
 import { type HttpSettings, mailSettingsFromEnv, startMailWorker } from "@convene/http"
-import { type Browser, chromium } from "playwright-core"
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
 import { type AddressInfo, createServer } from "node:net"
 import t from "tap"
 import { startTestServer, type TestServer } from "./helpers.js"
@@ -44,3 +44,17 @@ export const freePort = (): Promise<number> =>
       probe.close(() => resolve(port))
     })
   })
+
+/** Signs `email` in through the sign-in page with the code its mail carries; resolves on home. */
+export const codeSignIn = (s: TestServer, smtp: TestSmtp) => async (context: BrowserContext, email: string): Promise<Page> => {
+  const page = await context.newPage()
+  await page.goto(`${s.url}/sign-in`)
+  await page.getByLabel(/E-mail|E-Mail|Adresse e-mail/).fill(email)
+  const before = smtp.received.length
+  await page.locator("form[action='/sign-in'] button").click()
+  const code = /\b(\d{6})\b/.exec((await smtp.mailTo(email, before)).subject ?? "")![1]!
+  await page.locator("#code").fill(code)
+  await page.locator("form[action='/sign-in/code'] button").click()
+  await page.waitForURL(`${s.url}/`)
+  return page
+}

@@ -9,7 +9,7 @@ import { AxeBuilder } from "@axe-core/playwright"
 import type { ParsedMail } from "mailparser"
 import type { BrowserContext, Page } from "playwright-core"
 import t, { type Test } from "tap"
-import { startBrowsing } from "./browsing.js"
+import { codeSignIn, startBrowsing } from "./browsing.js"
 import { browserSession, matchRows, seedUser } from "./helpers.js"
 
 // a whole group's decision in a real browser, checked by axe at every step: longer than tap's 30 s default
@@ -40,18 +40,7 @@ const fitsSmallScreen = async (t: Test, page: Page, state: string) => {
   if (size !== null) await page.setViewportSize(size)
 }
 
-const signIn = async (context: BrowserContext, email: string): Promise<Page> => {
-  const page = await context.newPage()
-  await page.goto(`${s.url}/sign-in`)
-  await page.getByLabel(/E-mail|E-Mail|Adresse e-mail/).fill(email)
-  const before = smtp.received.length
-  await page.locator("form[action='/sign-in'] button").click()
-  const code = /\b(\d{6})\b/.exec((await smtp.mailTo(email, before)).subject ?? "")![1]!
-  await page.locator("#code").fill(code)
-  await page.locator("form[action='/sign-in/code'] button").click()
-  await page.waitForURL(`${s.url}/`)
-  return page
-}
+const signIn = codeSignIn(s, smtp)
 
 const ada = await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
 const { group } = await s.convene.groups.create({ name: "Garden Club", owner: ada.user })

@@ -47,7 +47,7 @@ export const registerServe = (program: Command) =>
       let convene: Convene | undefined
       try {
         // loaded here only: the HTTP stack roughly doubles start-up time of the other commands
-        const { configWarnings, mailSettingsFromEnv, makeLog, makeMetrics, settingsFromEnv, startDeliveryWorker, startInboundSmtp, startMailWorker, startScheduler, startServer } =
+        const { configWarnings, mailSettingsFromEnv, makeLog, makeMetrics, settingsFromEnv, startDeliveryWorker, startImapPoller, startInboundSmtp, startMailWorker, startScheduler, startServer } =
           await import("@convene/http")
         // the environment is checked before anything is opened or created
         const settings = settingsFromEnv(io().env, { host, port })
@@ -74,13 +74,17 @@ export const registerServe = (program: Command) =>
           : await startInboundSmtp({ store: convene.store, replyHost: settings.inbound.replyHost, ...settings.inbound.smtp, log: telemetry.log }).catch((e: unknown) => {
             throw new CliError(`cannot listen for mail on ${settings.inbound!.smtp!.host}:${settings.inbound!.smtp!.port}: ${errorMessage(e)}`)
           })
+        // replies by e-mail: a mailbox polled over IMAP
+        const imap = settings.inbound?.imap === undefined
+          ? undefined
+          : startImapPoller({ store: convene.store, replyHost: settings.inbound.replyHost, ...settings.inbound.imap, log: telemetry.log })
         if (mailer === undefined) {
           out.note("convene: no mail transport (SMTP_URL or SMTP_SERVER): invitations and notifications stay in the outbox (convene mail list)")
         }
         const db = convene
         // requests in flight finish first; pending deliveries stay in the outbox for the next start. Set before
         // saying "listening": a supervisor that reads that line may send a stop signal at once
-        stopOnSignal(out, () => server.close().then(() => inbound?.close()).then(scheduler.stop).then(worker.stop).then(() => mailer?.stop()), db.close)
+        stopOnSignal(out, () => server.close().then(() => inbound?.close()).then(() => imap?.stop()).then(scheduler.stop).then(worker.stop).then(() => mailer?.stop()), db.close)
         out.emit(
           {
             url: server.url,
