@@ -23,7 +23,9 @@ export const startBrowsing = async (settings: Partial<HttpSettings> = {}, port?:
   const worker = startMailWorker({ store: s.convene.store, settings: mailSettingsFromEnv({ SMTP_URL: smtp.url }, base, 2000)!, baseUrl: base, pollMs: 20 })
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    // offline: a name other than this machine's fails at once (a page of the test identity provider imports a web font)
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"]
   })
   t.teardown(async () => {
     await browser.close()

@@ -6,6 +6,7 @@
  * post nothing; a closed thread and a lost membership get a short mail saying why.
  */
 import { runCli } from "@convene/cli"
+import { Memberships } from "@convene/core"
 import { mailSettingsFromEnv, startInboundSmtp, startMailWorker } from "@convene/http"
 import got from "got"
 import { writeFileSync } from "node:fs"
@@ -109,6 +110,21 @@ t.test("forged senders, auto-replies and bounces post nothing; a closed thread g
   t.match(refusal.subject, /Your reply was not posted: Tools/)
   t.match(refusal.text, /the discussion is closed/)
   t.same(await comments(discussion.id), [], "still nothing posted")
+})
+
+t.test("a lost membership: nothing posted, and a mail saying why", async (t) => {
+  const cy = await s.convene.users.create({ email: "cy@example.org", name: "Cy", username: "cy" })
+  await s.convene.members.add({ group, user: cy.user })
+  const before = smtp.received.length
+  const made = await A.post("api/b2/discussions", { json: { group_id: group.id, title: "Fences", recipient_audience: "group" } })
+  const discussion = (made.body as unknown as { discussions: Array<{ id: number }> }).discussions[0]!
+  const replyTo = (await smtp.mailTo("cy@example.org", before)).replyTo!.value[0]!.address!
+  await s.convene.run(Memberships.removeMember(group, cy.user))
+  const after = smtp.received.length
+  await reply(replyTo, "Count me in", { from: "cy@example.org" })
+  const refusal = await smtp.mailTo("cy@example.org", after)
+  t.match(refusal.text, /you can no longer comment in this discussion/)
+  t.same(await comments(discussion.id), [])
 })
 
 t.test("an address to nobody is refused at RCPT; the listener relays nothing", async (t) => {
