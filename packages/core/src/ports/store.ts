@@ -4,7 +4,7 @@ import type { OutcomesRepo, PollOptionsRepo, PollsRepo, StancesRepo } from "./po
 import type { OutboxOps } from "./outbox.js"
 import type { ReportsRepo } from "./reports.js"
 import type { SearchRepo } from "./search.js"
-import type { CatchUpRepo, GrantedMembershipsRepo, InboundMessagesRepo, InvitationsRepo, ReplyTokensRepo, VolumesRepo, LoginCodesRepo, MutesRepo, RateEventsRepo, ServerSecretsRepo, SessionsRepo } from "./people.js"
+import type { PeopleRepos } from "./people.js"
 import type {
   Comment,
   Discussion,
@@ -171,7 +171,8 @@ export interface ReadersRepo {
   readonly guestsOf: (topicId: Id) => Effect.Effect<ReadonlyArray<Id>>
 }
 
-export interface StoreService {
+/** The people repositories (invitations, sign-in, sessions, volumes, reply addresses …) are PeopleRepos' (ports/people.ts). */
+export interface StoreService extends PeopleRepos {
   /**
    * Runs `effect` as one database transaction under a single write permit.
    * Commits on success; rolls back on failure, defect or interruption. Nested calls join the outer one.
@@ -183,17 +184,6 @@ export interface StoreService {
   readonly groups: GroupsRepo
   readonly memberships: MembershipsRepo
   readonly mail: MailRepo
-  readonly invitations: InvitationsRepo
-  readonly loginCodes: LoginCodesRepo
-  readonly sessions: SessionsRepo
-  readonly rateEvents: RateEventsRepo
-  readonly serverSecrets: ServerSecretsRepo
-  readonly grantedMemberships: GrantedMembershipsRepo
-  readonly volumes: VolumesRepo
-  readonly replyTokens: ReplyTokensRepo
-  readonly inboundMessages: InboundMessagesRepo
-  readonly catchUp: CatchUpRepo
-  readonly mutes: MutesRepo
   readonly topics: TopicsRepo
   readonly discussions: DiscussionsRepo
   readonly comments: CommentsRepo

@@ -6,9 +6,19 @@ export const CATCH_UP_DAYS: Readonly<Record<CatchUp, number>> = { daily: 1, ever
 export const CATCH_UP_HOUR = 6
 
 /** The offset of `zone` from UTC at `ms`, in ms (positive east of Greenwich). */
+// one formatter per zone, made once: the scheduler asks for every subscriber at every tick
+const formatters = new Map<string, Intl.DateTimeFormat>()
+const formatterOf = (zone: string) => {
+  let f = formatters.get(zone)
+  if (f === undefined) {
+    f = new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
+    formatters.set(zone, f)
+  }
+  return f
+}
+
 const offsetMs = (zone: string, ms: number): number => {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
-    .formatToParts(new Date(ms))
+  const parts = formatterOf(zone).formatToParts(new Date(ms))
   const v = (t: string) => Number(parts.find((p) => p.type === t)!.value)
   return Date.UTC(v("year"), v("month") - 1, v("day"), v("hour"), v("minute"), v("second")) - Math.floor(ms / 1000) * 1000
 }
