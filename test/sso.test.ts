@@ -75,6 +75,8 @@ t.test("the first sign-in makes an account by the subject; later ones find it ev
   t.ok(await signInPage.getByRole("button", { name: "Sign in with Acme ID" }).isVisible(), "the button names the provider")
   t.ok(await signInPage.getByLabel("E-mail address").isVisible(), "e-mail sign-in is offered beside it")
   await axe(t, signInPage, "the sign-in page with the provider's button")
+  await signInPage.setViewportSize({ width: 360, height: 740 })
+  t.ok(await signInPage.evaluate(() => document.documentElement.scrollWidth) <= 360, "360 px: the sign-in page does not scroll sideways")
   const page = await viaProvider(context, "alice-sub")
   t.equal(new URL(page.url()).pathname, "/", "home")
   t.ok(await signedIn(page), "signed in")
