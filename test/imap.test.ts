@@ -73,6 +73,8 @@ t.test("convene serve with INBOUND_IMAP_URL, killed with SIGKILL mid-poll: each 
   const { filename } = tempDbFile()
   const env = { REPLY_HOSTNAME: REPLY_HOST, INBOUND_IMAP_URL: imap.url("served@convene.test"), INBOUND_IMAP_INTERVAL_MS: "1000", SMTP_URL: smtp.url, BASE_URL: "http://convene.test" }
   let served = await spawnServe(filename, env)
+  // whichever server runs when the test ends (also when it fails early) is stopped
+  t.teardown(() => served.stop())
   const admin = served.adminKey!
   const api = (await import("got")).default.extend({ prefixUrl: served.url, headers: { authorization: `Bearer ${admin}` }, responseType: "json", throwHttpErrors: false })
   // the administrator's own group and thread; replies come from the administrator's address
@@ -95,7 +97,6 @@ t.test("convene serve with INBOUND_IMAP_URL, killed with SIGKILL mid-poll: each 
   while ((await count()) === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20))
   await served.stop("SIGKILL")
   served = await spawnServe(filename, env)
-  t.teardown(() => served.stop())
   const end = Date.now() + 20_000
   while ((await flags("served@convene.test")).some((seen) => !seen) && Date.now() < end) await new Promise((r) => setTimeout(r, 100))
   t.same((await db.sql<{ body: string }>("SELECT body FROM comments WHERE discussion_id = ? ORDER BY body", discussion.id)).map((r) => r.body),

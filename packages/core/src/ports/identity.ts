@@ -34,6 +34,8 @@ export interface ProviderStart {
 export interface IdentityProvider {
   /** The provider's name on the button: "Sign in with NAME". */
   readonly name: string
+  /** The origin `start` sends the browser to: the pages' CSP lets their forms go there. */
+  readonly origin: string
   readonly start: (redirectUri: string) => Effect.Effect<ProviderStart, ProviderFailed>
   /** The identity, from the URL the provider sent the browser back to and what `start` asked to keep. */
   readonly finish: (callback: URL, pending: string) => Effect.Effect<ExternalIdentity, ProviderFailed>

@@ -104,7 +104,7 @@ export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret:
   const secure = settings.baseUrl.startsWith("https:")
   const sso: ProviderButton | undefined = provider === undefined ? undefined : { name: provider.name, only: settings.sso?.only ?? false }
   // the provider's button is a form whose answer redirects to the provider: form-action must allow its origin
-  const providerOrigin = settings.sso === undefined ? undefined : new URL(settings.sso.issuer ?? settings.sso.endpoints!.authorization).origin
+  const providerOrigin = provider?.origin
   const headers = providerOrigin === undefined
     ? SECURITY_HEADERS
     : { ...SECURITY_HEADERS, "content-security-policy": SECURITY_HEADERS["content-security-policy"].replace("form-action 'self'", `form-action 'self' ${providerOrigin}`) }

@@ -104,6 +104,7 @@ export const makeIdentityProvider = (s: SsoSettings, identityType = s.mode): Ide
 
   return {
     name: s.name,
+    origin: new URL(s.issuer ?? s.endpoints!.authorization).origin,
     start: (redirectUri) =>
       Effect.flatMap(config, (c) =>
         attempt(async () => {
