@@ -9,6 +9,7 @@
  */
 import { AxeBuilder } from "@axe-core/playwright"
 import type { BrowserContext, Page } from "playwright-core"
+import got from "got"
 import t, { type Test } from "tap"
 import { freePort, startBrowsing } from "./browsing.js"
 import { openSql, runBin, seedUser, spawnServe, tempDbFile } from "./helpers.js"
@@ -268,7 +269,7 @@ t.test("CONVENE_SSO_ONLY; a provider that does not answer; doctor's report; a ha
   const { filename } = tempDbFile()
   const origin = `http://127.0.0.1:${onlyPort}`
   const env = { BASE_URL: origin, OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId, OIDC_CLIENT_SECRET: idp.clientSecret, OIDC_PROVIDER_NAME: "Acme ID" }
-  const served = await spawnServe(filename, { ...env, CONVENE_SSO_ONLY: "1" }, onlyPort)
+  const served = await spawnServe(filename, { ...env, CONVENE_SSO_ONLY: "1", SMTP_URL: smtp.url }, onlyPort)
   t.teardown(() => served.stop())
   const page = await (await browser.newContext()).newPage()
   await page.goto(`${origin}/sign-in`)
@@ -277,6 +278,25 @@ t.test("CONVENE_SSO_ONLY; a provider that does not answer; doctor's report; a ha
   const link = await page.goto(`${origin}/sign-in/link/anything`)
   t.equal(link!.status(), 403, "a sign-in link answers a page pointing to the provider")
   t.ok(await page.getByRole("button", { name: "Sign in with Acme ID" }).isVisible())
+
+  // an invitation to a new person: the provider's button, and no way in by the link alone
+  t.equal((await runBin(["groups", "create", "--name", "Only", "--owner", "1", "--db", filename])).code, 0)
+  const before = smtp.received.length
+  const invited = await got.post(`${origin}/api/b2/memberships`, {
+    headers: { authorization: `Bearer ${served.adminKey}` }, json: { group_id: 1, emails: ["ned@example.org"] }, throwHttpErrors: false
+  })
+  t.equal(invited.statusCode, 200)
+  const invitation = new URL(/(http\S+\/invitations\/\S+)/.exec((await smtp.mailTo("ned@example.org", before)).text ?? "")![1]!).pathname
+  await page.goto(`${origin}${invitation}`)
+  t.ok(await page.getByRole("button", { name: "Sign in with Acme ID" }).isVisible(), "the invitation offers the provider")
+  t.equal(await page.getByRole("button", { name: "Accept invitation" }).count(), 0, "and no acceptance by name")
+  const csrf = await page.locator("input[name=csrf]").first().inputValue()
+  const forged = await page.request.post(`${origin}${invitation}`, { form: { csrf, name: "Ned" } })
+  t.equal(forged.status(), 403, "accepting by the link alone is refused")
+  t.match(await forged.text(), /Sign in with Acme ID/)
+  const db = await openSql(filename)
+  t.teardown(db.close)
+  t.same(await db.sql("SELECT accepted_at FROM memberships WHERE group_id = 1 AND user_id <> 1"), [{ accepted_at: null }], "still pending")
 
   const doctor = await runBin(["doctor", "--json", "--db", filename], env)
   const report = JSON.parse(doctor.stdout) as { checks: Array<{ check: string; status: string; message: string }> }
