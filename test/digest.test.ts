@@ -4,7 +4,7 @@
  * nothing sent; a muted group left out; `convene mail digest --now --user`.
  */
 import { runCli } from "@convene/cli"
-import { Comments, Digest, Discussions, loadAccess, Store } from "@convene/core"
+import { Comments, Digest, Discussions, loadAccess, Messages, Rules, Store } from "@convene/core"
 import { Effect, TestClock, TestContext } from "effect"
 import t from "tap"
 import { startTestServer } from "./helpers.js"
@@ -43,6 +43,10 @@ t.test("daily at 06:00 in New York, with what happened since the last; nothing n
   t.match(mail!.body, /New discussion: Compost/)
   t.match(mail!.body, /Compost: 2 new comments/)
   t.notMatch(mail!.body, /Quiet|Hush/, "a muted group is left out")
+  const [row] = await s.sql<Record<string, unknown>>("SELECT * FROM mail_outbox WHERE kind = 'catch_up'")
+  const sent = Rules.renderMail(row as never, { baseUrl: "http://convene.test", from: "n@convene.test", name: "convene" }, null, Messages.mailTranslator(nia.user))
+  t.match(sent.html, /<html lang="en">.*<strong>Garden<\/strong>.*<ul>\s*<li>New discussion: Compost<\/li>/s, "HTML: the group a heading in bold, its news a list")
+  t.match(sent.text, /\*\*Garden\*\*\n\n- New discussion: Compost/, "and the same as text")
 
   t.equal(await at("2030-11-06T11:01:00Z")(Digest.sendDigests()), 0, "the next morning: nothing new, nothing sent")
   t.equal((await digests()).length, 1)

@@ -109,6 +109,7 @@ t.test("forged senders, auto-replies and bounces post nothing; a closed thread g
   const refusal = await smtp.mailTo("bea@example.org", before)
   t.match(refusal.subject, /Your reply was not posted: Tools/)
   t.match(refusal.text, /the discussion is closed/)
+  t.match(refusal.html, /^<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Your reply was not posted: Tools<\/title>/, "an HTML part with its language and title, beside the text part")
   t.same(await comments(discussion.id), [], "still nothing posted")
 })
 

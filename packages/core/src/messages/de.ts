@@ -328,5 +328,6 @@ export const de: Readonly<Record<MessageKey, string>> = {
   "mail.action.vote": "Abstimmen",
   "mail.action.outcome_review_due": "Ergebnis überprüfen",
   "mail.action.open": "In convene öffnen",
-  "mail.stop": "Keine E-Mails mehr von dieser Gruppe"
+  "mail.stop": "Keine E-Mails mehr von dieser Gruppe",
+  "mail.lang": "de"
 }

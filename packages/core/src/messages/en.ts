@@ -330,7 +330,8 @@ export const en = {
   "mail.action.vote": "Vote",
   "mail.action.outcome_review_due": "Review the outcome",
   "mail.action.open": "Open in convene",
-  "mail.stop": "Stop these e-mails from this group"
+  "mail.stop": "Stop these e-mails from this group",
+  "mail.lang": "en"
 } satisfies Record<string, string>
 
 export type MessageKey = keyof typeof en

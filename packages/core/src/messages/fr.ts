@@ -328,5 +328,6 @@ export const fr: Readonly<Record<MessageKey, string>> = {
   "mail.action.vote": "Voter",
   "mail.action.outcome_review_due": "Revoir le résultat",
   "mail.action.open": "Ouvrir dans convene",
-  "mail.stop": "Ne plus recevoir les e-mails de ce groupe"
+  "mail.stop": "Ne plus recevoir les e-mails de ce groupe",
+  "mail.lang": "fr"
 }

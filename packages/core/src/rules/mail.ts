@@ -43,7 +43,7 @@ export const defaultMailFrom = (baseUrl: string): string => {
 
 
 /** The catalog words a message's frame needs (core/src/messages), in its recipient's language. */
-type MailWord = "mail.action.group_invitation" | "mail.action.thread_invitation" | "mail.action.vote" | "mail.action.outcome_review_due" | "mail.action.open" | "mail.stop" | "mail.replyHint"
+type MailWord = "mail.action.group_invitation" | "mail.action.thread_invitation" | "mail.action.vote" | "mail.action.outcome_review_due" | "mail.action.open" | "mail.stop" | "mail.replyHint" | "mail.lang"
 export type MailWords = (key: MailWord) => string
 
 /** The words of the button that leads to what a message concerns. */
@@ -74,7 +74,9 @@ export const renderMail = (m: SendableMail, site: MailSite, actorName: string | 
   const button = link === null
     ? ""
     : `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:8px 16px;background:#2d5b8a;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(action)}</a></p>`
-  const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${mailMarkdownToHtml(m.body)}${button}` +
+  // the language and a title, for screen readers reading the HTML part
+  const html = `<!doctype html><html lang="${escapeHtml(t("mail.lang"))}"><head><meta charset="utf-8"><title>${escapeHtml(m.subject)}</title></head>` +
+    `<body style="font-family:sans-serif;line-height:1.5">${mailMarkdownToHtml(m.body)}${button}` +
     (hint === undefined ? "" : `<p>${escapeHtml(hint)}</p>`) +
     `<p style="color:#666;font-size:small">${escapeHtml(site.name)}` +
     (unsubscribe === undefined ? "" : ` · <a href="${escapeHtml(unsubscribe)}">${escapeHtml(stop)}</a>`) +

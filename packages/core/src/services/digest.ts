@@ -39,7 +39,9 @@ export const catchUpBody = Effect.fnUntraced(function*(user: User, since: string
     const topic = yield* store.topics.byId(topicId)
     return topic?.topicable_type === "Discussion" && topic.topicable_id !== null ? (yield* store.discussions.byId(topic.topicable_id))?.title : undefined
   })
-  for (const r of rows) {
+  // each thread's news in the order it happens: started, polled, talked about, closed, decided
+  const rank = (kind: string) => ["new_discussion", "poll_created", "new_comment", "poll_closed_by_user", "poll_expired", "outcome_created"].indexOf(kind)
+  for (const r of [...rows].sort((a, b) => a.topic_id - b.topic_id || rank(a.kind) - rank(b.kind))) {
     const title = r.kind === "new_comment" ? yield* threadTitle(r.topic_id) : yield* titleOf(r.itemable_type, r.itemable_id)
     if (title === undefined) continue
     const name = plainMarkdown(title)
