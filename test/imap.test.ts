@@ -103,3 +103,14 @@ t.test("convene serve with INBOUND_IMAP_URL, killed with SIGKILL mid-poll: each 
     ["Reply 0", "Reply 1", "Reply 2", "Reply 3", "Reply 4"], "each reply once")
   t.ok((await flags("served@convene.test")).every((x) => x), "every message flagged in the end")
 })
+
+t.test("convene doctor logs in to the mailbox and says what waits, or why it could not", async (t) => {
+  // the database check is not this test's: doctor reads the mailbox whatever the database says
+  const { filename } = tempDbFile()
+  const report = async (url: string) => {
+    const r = await runBin(["doctor", "--json", "--db", filename], { REPLY_HOSTNAME: REPLY_HOST, INBOUND_IMAP_URL: url })
+    return (JSON.parse(r.stdout) as { checks: Array<{ check: string; status: string; message: string }> }).checks.find((c) => c.check === "inbound mail")
+  }
+  t.match(await report(imap.url("replies@convene.test")), { status: "ok", message: /^127\.0\.0\.1:\d+\/INBOX as replies@convene\.test: \d+ unseen of \d+$/ })
+  t.match(await report(imap.url("replies@convene.test").replace(/:[^:@]+@/, ":wrong@")), { status: "fail", message: /cannot read 127\.0\.0\.1:\d+\/INBOX: the login was refused/ })
+})

@@ -14,4 +14,4 @@ export { metricsAllowed, silentTelemetry, Telemetry, type TelemetryService } fro
 export { type SsoSettings, ssoFromEnv } from "./sso/settings.js"
 export { inspectProvider, makeIdentityProvider } from "./sso/oidc.js"
 export { inboundFromEnv, type InboundSettings, outcomeJson, parseInbound, receiveRaw, startInboundSmtp } from "./mail/inbound.js"
-export { imapTarget, startImapPoller } from "./mail/imap.js"
+export { checkImapMailbox, imapTarget, startImapPoller } from "./mail/imap.js"

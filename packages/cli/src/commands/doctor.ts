@@ -14,7 +14,7 @@ import { errorMessage, EXIT_DOMAIN, makeOutput } from "../output.js"
 type Status = "ok" | "warn" | "fail"
 
 interface Check {
-  readonly check: "database" | "configuration" | "identity provider" | "mail" | "webhook outbox" | "mail outbox"
+  readonly check: "database" | "configuration" | "identity provider" | "inbound mail" | "mail" | "webhook outbox" | "mail outbox"
   readonly status: Status
   readonly message: string
 }
@@ -55,7 +55,7 @@ const outboxCheck = (
 }
 
 const runChecks = async (path: string, env: Readonly<Record<string, string | undefined>>): Promise<ReadonlyArray<Check>> => {
-  const { checkMailTransport, configWarnings, inspectProvider, mailSettingsFromEnv, settingsFromEnv, ssoFromEnv } = await import("@convene/http")
+  const { checkImapMailbox, checkMailTransport, configWarnings, inboundFromEnv, inspectProvider, mailSettingsFromEnv, settingsFromEnv, ssoFromEnv } = await import("@convene/http")
   const checks: Array<Check> = []
 
   let report: DatabaseReport | undefined
@@ -87,6 +87,18 @@ const runChecks = async (path: string, env: Readonly<Record<string, string | und
   if (sso !== undefined) {
     const found = await inspectProvider(sso)
     checks.push({ check: "identity provider", status: found.ok ? "ok" : "fail", message: found.message })
+  }
+
+  // replies from a mailbox: it logs in and says what waits (decisions §11)
+  let inbound: ReturnType<typeof inboundFromEnv> | undefined
+  try {
+    inbound = inboundFromEnv(env)
+  } catch {
+    // a wrong configuration: the configuration check above names it
+  }
+  if (inbound?.imap !== undefined) {
+    const found = await checkImapMailbox(inbound.imap.url)
+    checks.push({ check: "inbound mail", status: found.ok ? "ok" : "fail", message: found.message })
   }
 
   let noTransport = false

@@ -31,6 +31,25 @@ export const imapTarget = (url: string) => {
   }
 }
 
+/** What `convene doctor` says of the mailbox: it logs in and counts what waits, or says why it could not. */
+export const checkImapMailbox = async (url: string): Promise<{ readonly ok: boolean; readonly message: string }> => {
+  const target = imapTarget(url)
+  const where = `${target.host}:${target.port}/${target.mailbox}`
+  const client = new ImapFlow({ host: target.host, port: target.port, secure: target.secure, auth: target.auth, logger: false, disableAutoIdle: true, connectionTimeout: 10_000, greetingTimeout: 10_000 })
+  client.on("error", () => undefined)
+  try {
+    await client.connect()
+    const status = await client.status(target.mailbox, { messages: true, unseen: true })
+    return { ok: true, message: `${where} as ${target.auth.user}: ${status.unseen ?? 0} unseen of ${status.messages ?? 0}` }
+  } catch (e) {
+    const err = e as { authenticationFailed?: boolean; code?: string; message?: string; responseText?: string }
+    const why = err.authenticationFailed ? `the login was refused (${err.responseText ?? "check the user and password"})` : err.code ?? err.responseText ?? err.message ?? String(e)
+    return { ok: false, message: `cannot read ${where}: ${why}` }
+  } finally {
+    await client.logout().catch(() => undefined)
+  }
+}
+
 export const startImapPoller = (options: { store: StoreService; replyHost: string; url: string; intervalMs: number; log?: Log }): ImapPoller => {
   const target = imapTarget(options.url)
   let stopped = false
