@@ -100,8 +100,9 @@ t.test("forged senders, auto-replies and bounces post nothing; a closed thread g
   await reply(replyTo, "Delivery failed", { from: "MAILER-DAEMON@example.org" })
   t.same(await comments(discussion.id), [], "nothing posted")
   t.same(
-    (await s.sql<{ outcome: string }>("SELECT outcome FROM inbound_messages ORDER BY received_at")).map((r) => r.outcome).slice(-3),
-    ["wrongsender", "automatic", "automatic"]
+    (await s.sql<{ outcome: string }>("SELECT outcome FROM inbound_messages ORDER BY outcome")).map((r) => r.outcome),
+    ["posted:1", "posted:4"],
+    "only what had an effect is remembered (the two posted before): a forged or automatic message leaves no row"
   )
   t.equal((await A.post(`api/b2/discussions/${discussion.id}/close`)).statusCode, 200)
   const before = smtp.received.length

@@ -72,7 +72,11 @@ export const receiveReply = Effect.fnUntraced(function*(mail: InboundMail, reply
       if (before !== undefined) return { _tag: "Duplicate", outcome: before } as const
     }
     const outcome = yield* handle(mail, replyHost)
-    if (messageId !== null) yield* store.inboundMessages.record(messageId, outcomeName(outcome), yield* nowIso)
+    // only what had an effect (a comment, a mail back) is remembered: anyone can send the rest, and unremembered
+    // it costs nothing to see again
+    if (messageId !== null && (outcome._tag === "Posted" || outcome._tag === "Refused")) {
+      yield* store.inboundMessages.record(messageId, outcomeName(outcome), yield* nowIso)
+    }
     return outcome
   }))
 })
