@@ -162,6 +162,24 @@ t.test("an invitation is accepted by signing in with the provider, whatever addr
   t.match(await page.locator("main").innerText(), /already been used|no longer/i, "the invitation is used")
 })
 
+t.test("a thread guest's invitation, redeemed through the provider by another address, lets that account in", async (t) => {
+  const admin = await seedUser(s.convene, { name: "Una", email: "una@example.org" })
+  const { group } = await s.convene.groups.create({ name: "Porch", owner: admin.user })
+  const before = smtp.received.length
+  const made = await s.as(admin.apiKey).post("api/b2/discussions", { json: { group_id: group.id, title: "Guests welcome", recipient_emails: ["vic@example.org"] } })
+  t.equal(made.statusCode, 200)
+  const discussion = (made.body as unknown as { discussions: Array<{ key: string }> }).discussions[0]!
+  const link = new URL(/(http\S+\/invitations\/\S+)/.exec((await smtp.mailTo("vic@example.org", before)).text ?? "")![1]!)
+  idp.accounts.set("vic-sub", { email: "vic@corp.example.org", email_verified: true, name: "Vic" })
+  const page = await (await browser.newContext()).newPage()
+  await page.goto(`${base}${link.pathname}`)
+  await page.getByRole("button", { name: "Sign in with Acme ID" }).click()
+  await atProvider(page, "vic-sub")
+  await page.waitForURL((u) => u.origin === base)
+  t.equal(new URL(page.url()).pathname, `/d/${discussion.key}`, "lands on the thread")
+  t.ok(await page.getByRole("heading", { name: "Guests welcome" }).isVisible(), "the provider's account reads it")
+})
+
 t.test("a deactivated account is refused: a page, no session", async (t) => {
   const gus = await seedUser(s.convene, { name: "Gus", email: "gus@example.org" })
   idp.accounts.set("gus-sub", { email: "gus@example.org", email_verified: true, name: "Gus" })

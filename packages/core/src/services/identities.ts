@@ -10,7 +10,7 @@ import type { ExternalIdentity } from "../ports/identity.js"
 import { Store } from "../ports/store.js"
 import { hashApiKey, newApiKey } from "../rules/keys.js"
 import { CLAIMED_GROUPS_MAX, identityEmail, identityName, planClaimedGroups, verifiedEmail } from "../rules/identities.js"
-import { ballotsForNewMembers } from "./ballots.js"
+import { ballotsForNewMembers, giveBallot } from "./ballots.js"
 import { nowIso } from "./common.js"
 import { revokeMembership } from "./memberships.js"
 import { landingOf, showInvitation, startSession } from "./people.js"
@@ -71,15 +71,16 @@ const followClaimedGroups = Effect.fnUntraced(function*(user: User, provider: st
 
 /**
  * An invitation the person opened before signing in with the provider, accepted as the account the provider
- * named: the invitee's own, or a group invitation to an address that had no account yet (the token decides
- * the membership). Another existing account's invitation is left for its page to explain. Returns where to go.
+ * named: the invitee's own, or an invitation to an address that had no account yet (the token decides: the
+ * group membership, or the thread's guest access and the poll's ballots, go to the provider's account). Another
+ * existing account's invitation is left for its page to explain. Returns where to go.
  */
 const redeemInvitation = Effect.fnUntraced(function*(token: string, user: User): Effect.fn.Return<string | undefined, never, Store> {
   const store = yield* Store
   const view = yield* showInvitation(token)
   if (view === undefined || view.state !== "valid") return undefined
   const own = view.invitee.id === user.id
-  if (!own && !(view.invitee.name === null && view.invitation.kind === "group")) return undefined
+  if (!own && view.invitee.name !== null) return undefined
   const now = yield* nowIso
   if (view.invitation.kind === "group" && view.group !== undefined) {
     const pending = yield* store.memberships.activeFor(view.group.id, view.invitee.id)
@@ -96,6 +97,13 @@ const redeemInvitation = Effect.fnUntraced(function*(token: string, user: User):
         })
         yield* ballotsForNewMembers(view.group, [user.id])
       } else if (mine.accepted_at === null) yield* store.memberships.accept(mine.id, now)
+    }
+  } else if (!own && view.topic !== undefined) {
+    // a guest's invitation: the thread, and the open polls' ballots the address was given
+    yield* store.readers.upsert({ topic_id: view.topic.id, user_id: user.id, inviter_id: view.invitation.inviter_id, guest: true, created_at: now })
+    for (const poll of yield* store.polls.ofTopics([view.topic.id])) {
+      const held = yield* store.stances.latestFor(poll.id, view.invitee.id)
+      if (held !== undefined && held.revoked_at === null && poll.closed_at === null) yield* giveBallot(poll, user.id, held.inviter_id)
     }
   }
   yield* store.invitations.markUsed(view.invitation.id, now)
