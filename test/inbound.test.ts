@@ -93,6 +93,27 @@ t.test("a reply to a comment's notification answers that comment", async (t) => 
   t.match(last, { author_id: bea.user.id, body: "And beans!", parent_id: adaComment })
 })
 
+t.test("a standalone poll's mail has no reply address (no thread to comment in); a poll in a thread has one", async (t) => {
+  const B = s.as(bea.apiKey)
+  const closing = new Date(Date.now() + 3 * 86_400_000).toISOString()
+  const outcomeMail = async (json: object) => {
+    const poll = await A.post("api/b2/polls", { json: { ...json, title: "Lunch?", poll_type: "proposal", closing_at: closing } })
+    const id = (poll.body as unknown as { polls: Array<{ id: number }> }).polls[0]!.id
+    t.equal((await B.post("api/b2/stances", { json: { poll_id: id, option_scores: { agree: 1 } } })).statusCode, 200)
+    t.equal((await A.post(`api/b2/polls/${id}/close`)).statusCode, 200)
+    const before = smtp.received.length
+    t.equal((await A.post("api/b2/outcomes", { json: { poll_id: id, statement: "Lunch it is." } })).statusCode, 200)
+    return smtp.mailTo("bea@example.org", before)
+  }
+  const alone = await outcomeMail({ group_id: group.id })
+  t.match(alone.subject, /shared the outcome of: Lunch\?/)
+  t.equal(alone.replyTo, undefined, "standalone: no Reply-To")
+  t.notMatch(alone.text, /Reply to this e-mail/)
+  const { discussion } = await threadForBea("Lunches")
+  const inThread = await outcomeMail({ discussion_id: discussion.id })
+  t.match(inThread.replyTo?.value[0]?.address, /^reply\+/, "in a thread: a reply becomes a comment there")
+})
+
 t.test("forged senders, auto-replies and bounces post nothing; a closed thread gets a mail saying why", async (t) => {
   const { discussion, replyTo } = await threadForBea("Tools")
   await reply(replyTo, "I am Bea, honestly", { from: "Mallory <mallory@example.org>" })

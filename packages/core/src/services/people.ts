@@ -91,10 +91,12 @@ export const mintSecrets = Effect.fnUntraced(function*(m: MailMessage, t: Transl
       yield* store.mutes.insertToken({ token_hash: sha256(token), user_id: m.recipient_user_id, group_id: m.group_id, created_at: now })
       sendable = { ...sendable, unsubscribePath: `/unsubscribe/${token}` }
     }
-    // a reply to a thread's notification comes back as a comment (decisions §11): the address is the credential
-    if (replyHost !== undefined && m.topic_id !== null) {
+    // a reply to a thread's notification comes back as a comment (decisions §11): the address is the credential.
+    // Only a discussion's thread takes comments: a standalone poll's mail gets no reply address
+    const topic = replyHost === undefined || m.topic_id === null ? undefined : yield* store.topics.byId(m.topic_id)
+    if (replyHost !== undefined && topic?.topicable_type === "Discussion") {
       const token = newSecret()
-      yield* store.replyTokens.insert({ token_hash: sha256(token), user_id: m.recipient_user_id, topic_id: m.topic_id, comment_id: m.comment_id, created_at: now })
+      yield* store.replyTokens.insert({ token_hash: sha256(token), user_id: m.recipient_user_id, topic_id: topic.id, comment_id: m.comment_id, created_at: now })
       sendable = { ...sendable, replyTo: `reply+${token}@${replyHost}` }
     }
     return sendable
