@@ -26,6 +26,7 @@ import { middlewareProvides } from "./auth.js"
 import { databaseBusy, errorResponse, internalError, issueMessage } from "./errors.js"
 import { groupHandlers, type HandlerRecorder } from "./group.js"
 import { busyPage, notFoundPage, tooLargePage } from "./pages/pages.js"
+import { readWithin } from "./body.js"
 import { makeInboundRoute } from "./mail/inbound.js"
 import { Settings } from "./settings.js"
 
@@ -267,27 +268,6 @@ export const makeListener = Effect.fnUntraced(function*<R>(app: HttpApp.Default<
     fiber.addObserver((exit) => writeResponse(req, res, Exit.isSuccess(exit) ? exit.value : failed(req)))
   }) satisfies RequestListener
 })
-
-/**
- * Reads a request's body, calling `done` with it, or with undefined as soon as it is over `max` bytes (the rest
- * is read and dropped, so the answer reaches the client instead of a reset connection).
- */
-const readWithin = (req: http.IncomingMessage, max: number, done: (body: Buffer | undefined) => void) => {
-  const chunks: Array<Buffer> = []
-  let size = 0
-  let over = false
-  req.on("data", (chunk: Buffer) => {
-    if (over) return
-    size += chunk.length
-    if (size <= max) return void chunks.push(chunk)
-    over = true
-    chunks.length = 0
-    done(undefined)
-  })
-  req.on("end", () => {
-    if (!over) done(Buffer.concat(chunks))
-  })
-}
 
 /** The request as the platform reads it, its body replayed from `body` (already read by `readWithin`). */
 const replayed = (req: http.IncomingMessage, body: Buffer): http.IncomingMessage => {

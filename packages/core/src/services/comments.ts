@@ -6,10 +6,8 @@ import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { cleanBody } from "../rules/bodies.js"
 import { canCreateComment, canDeleteComment, canEditComment } from "../rules/comments.js"
-import { isGuest } from "../rules/topics.js"
 import { nowIso } from "./common.js"
-import { recordThreadMessage } from "./mail.js"
-import { type Activity, notifyLoud, notifyMentions } from "./notify.js"
+import { type Activity, notifyLoud, notifyMentions, notifyReplied } from "./notify.js"
 import { recordItem, replyParent, rootItem, threadEvent, topicContext } from "./threads/kernel.js"
 import { isBlank } from "../rules/values.js"
 import * as Inputs from "../domain/inputs.js"
@@ -96,15 +94,7 @@ export const createComment = Effect.fnUntraced(function*(
       topic, group: ctx.group, actor: access.user, title: discussion.title, path: `/d/${discussion.key}#comment-${comment.id}`, commentId: comment.id, message: comment.body
     }
     const told = new Set<Id>()
-    if (parent !== undefined && parent.author_id !== access.user.id) {
-      const author = yield* store.users.byId(parent.author_id)
-      // only someone who still takes part in the thread hears about it
-      const member = ctx.group !== undefined && (yield* store.memberships.activeFor(ctx.group.id, parent.author_id)) !== undefined
-      if (author !== undefined && author.deactivated_at === null && (member || isGuest(yield* store.readers.find(topic.id, author.id)))) {
-        told.add(author.id)
-        yield* recordThreadMessage(author, { ...activity, kind: "comment_replied_to", topicId: topic.id })
-      }
-    }
+    if (parent !== undefined) yield* notifyReplied(parent.author_id, activity, told)
     yield* notifyMentions(comment.body, activity, told)
     yield* notifyLoud("new_comment", activity, told)
     yield* threadEvent("new_comment", topic, discussion, access.user, { comment })

@@ -26,23 +26,21 @@ export const catchUpBody = Effect.fnUntraced(function*(user: User, since: string
   const rows = yield* store.catchUp.activity(ids, since, until)
   const lines = new Map<Id, Array<string>>()
   const add = (groupId: Id, line: string) => lines.set(groupId, [...(lines.get(groupId) ?? []), line])
-  const titleOf = Effect.fnUntraced(function*(type: string, id: Id) {
-    if (type === "Discussion") return (yield* store.discussions.byId(id))?.title
-    if (type === "Poll") return (yield* store.polls.byId(id))?.title
-    if (type === "Outcome") {
-      const outcome = yield* store.outcomes.byId(id)
-      return outcome === undefined ? undefined : (yield* store.polls.byId(outcome.poll_id))?.title
-    }
-    return undefined
-  })
-  const threadTitle = Effect.fnUntraced(function*(topicId: Id) {
-    const topic = yield* store.topics.byId(topicId)
-    return topic?.topicable_type === "Discussion" && topic.topicable_id !== null ? (yield* store.discussions.byId(topic.topicable_id))?.title : undefined
-  })
+  // the titles, read once for all the rows: the threads', the polls', and the polls of the outcomes
+  const discussions = new Map((yield* store.discussions.byTopicIds([...new Set(rows.map((r) => r.topic_id))])).map((d) => [d.topic_id, d]))
+  const outcomes = new Map((yield* store.outcomes.byIds(rows.filter((r) => r.itemable_type === "Outcome").map((r) => r.itemable_id))).map((o) => [o.id, o]))
+  const pollIds = [...rows.filter((r) => r.itemable_type === "Poll").map((r) => r.itemable_id), ...[...outcomes.values()].map((o) => o.poll_id)]
+  const polls = new Map((yield* store.polls.byIds([...new Set(pollIds)])).map((p) => [p.id, p]))
+  const titleOf = (r: (typeof rows)[number]): string | undefined =>
+    r.itemable_type === "Poll"
+      ? polls.get(r.itemable_id)?.title
+      : r.itemable_type === "Outcome"
+      ? polls.get(outcomes.get(r.itemable_id)?.poll_id ?? 0)?.title
+      : discussions.get(r.topic_id)?.title
   // each thread's news in the order it happens: started, polled, talked about, closed, decided
   const rank = (kind: string) => ["new_discussion", "poll_created", "new_comment", "poll_closed_by_user", "poll_expired", "outcome_created"].indexOf(kind)
   for (const r of [...rows].sort((a, b) => a.topic_id - b.topic_id || rank(a.kind) - rank(b.kind))) {
-    const title = r.kind === "new_comment" ? yield* threadTitle(r.topic_id) : yield* titleOf(r.itemable_type, r.itemable_id)
+    const title = titleOf(r)
     if (title === undefined) continue
     const name = plainMarkdown(title)
     if (r.kind === "new_discussion") add(r.group_id, t("digest.newDiscussion", { title: name }))

@@ -10,9 +10,9 @@ import type { ExternalIdentity } from "../ports/identity.js"
 import { Store } from "../ports/store.js"
 import { hashApiKey, newApiKey } from "../rules/keys.js"
 import { CLAIMED_GROUPS_MAX, identityEmail, identityName, planClaimedGroups, verifiedEmail } from "../rules/identities.js"
-import { ballotsForNewMembers, giveBallot } from "./ballots.js"
+import { giveBallot } from "./ballots.js"
 import { nowIso } from "./common.js"
-import { revokeMembership } from "./memberships.js"
+import { admitMember, revokeMembership } from "./memberships.js"
 import { landingOf, showInvitation, startSession } from "./people.js"
 
 export const DEACTIVATED = "This account has been deactivated: ask an administrator of this server"
@@ -55,13 +55,7 @@ const followClaimedGroups = Effect.fnUntraced(function*(user: User, provider: st
   }
   const plan = planClaimedGroups(claimed, yield* store.memberships.activeForUser(user.id), yield* store.grantedMemberships.activeOf(user.id, provider))
   const now = yield* nowIso
-  for (const group of plan.join) {
-    const m = yield* store.memberships.insert({
-      group_id: group.id, user_id: user.id, inviter_id: null, admin: false, delegate: false, title: null, accepted_at: now, created_at: now
-    })
-    yield* store.grantedMemberships.record(m.id, provider)
-    yield* ballotsForNewMembers(group, [user.id])
-  }
+  for (const group of plan.join) yield* store.grantedMemberships.record((yield* admitMember(group, user)).id, provider)
   for (const m of plan.accept) yield* store.memberships.accept(m.id, now)
   for (const id of plan.leave) {
     const m = (yield* store.memberships.byId(id))!
@@ -91,12 +85,8 @@ const redeemInvitation = Effect.fnUntraced(function*(token: string, user: User):
       // the placeholder's pending membership gives way to the account that redeemed its token
       yield* revokeMembership(view.group, pending, null)
       const mine = yield* store.memberships.activeFor(view.group.id, user.id)
-      if (mine === undefined) {
-        yield* store.memberships.insert({
-          group_id: view.group.id, user_id: user.id, inviter_id: pending.inviter_id, admin: pending.admin, delegate: false, title: null, accepted_at: now, created_at: now
-        })
-        yield* ballotsForNewMembers(view.group, [user.id])
-      } else if (mine.accepted_at === null) yield* store.memberships.accept(mine.id, now)
+      if (mine === undefined) yield* admitMember(view.group, user, { inviterId: pending.inviter_id, admin: pending.admin })
+      else if (mine.accepted_at === null) yield* store.memberships.accept(mine.id, now)
     }
   } else if (!own && view.topic !== undefined) {
     // a guest's invitation: the thread, and the open polls' ballots the address was given

@@ -61,21 +61,9 @@ export const userForEmail = Effect.fnUntraced(function*(email: string): Effect.f
 
 /** A pending membership plus its invitation in the mail outbox. */
 const invite = Effect.fnUntraced(function*(group: Group, user: User, actor: User | null, message: string | null = null) {
-  const store = yield* Store
-  const now = yield* nowIso
-  const membership = yield* store.memberships.insert({
-    group_id: group.id,
-    user_id: user.id,
-    inviter_id: actor?.id ?? null,
-    admin: false,
-    delegate: false,
-    title: null,
-    accepted_at: null,
-    created_at: now
-  })
+  const membership = yield* admitMember(group, user, { inviterId: actor?.id ?? null, pending: true })
   yield* recordGroupInvitation(group, user, actor, message)
   yield* People.noteInvitationSent(membership.id)
-  yield* ballotsForNewMembers(group, [user.id])
   return membership
 })
 
@@ -159,6 +147,27 @@ export interface NewMember {
   readonly pending?: boolean
 }
 
+/**
+ * A person joins a group: the membership (accepted now, or pending an invitation) and a ballot in each of the
+ * group's open polls. Call inside a transaction, once the caller has decided they may.
+ */
+export const admitMember = Effect.fnUntraced(function*(group: Group, user: User, options: { inviterId?: Id | null; admin?: boolean; delegate?: boolean; pending?: boolean } = {}) {
+  const store = yield* Store
+  const now = yield* nowIso
+  const membership = yield* store.memberships.insert({
+    group_id: group.id,
+    user_id: user.id,
+    inviter_id: options.inviterId ?? null,
+    admin: options.admin ?? false,
+    delegate: options.delegate ?? false,
+    title: null,
+    accepted_at: options.pending ? null : now,
+    created_at: now
+  })
+  yield* ballotsForNewMembers(group, [user.id])
+  return membership
+})
+
 /** Operator adds a member (CLI). */
 export const addMember = Effect.fnUntraced(function*(input: NewMember): Effect.fn.Return<Membership, Invalid, Store> {
   const store = yield* Store
@@ -167,19 +176,8 @@ export const addMember = Effect.fnUntraced(function*(input: NewMember): Effect.f
     if ((yield* store.memberships.activeFor(input.group.id, input.user.id)) !== undefined) {
       return yield* invalid("user", "is already a member of this group")
     }
-    const now = yield* nowIso
-    const membership = yield* store.memberships.insert({
-      group_id: input.group.id,
-      user_id: input.user.id,
-      inviter_id: null,
-      admin: input.admin ?? false,
-      delegate: input.delegate ?? false,
-      title: null,
-      accepted_at: input.pending ? null : now,
-      created_at: now
-    })
+    const membership = yield* admitMember(input.group, input.user, input)
     if (input.pending) yield* recordGroupInvitation(input.group, input.user, null)
-    yield* ballotsForNewMembers(input.group, [input.user.id])
     return membership
   }))
 })

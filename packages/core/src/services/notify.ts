@@ -1,6 +1,6 @@
 /**
- * The notifications a thread's activity sends beyond its announcements (decisions §11): the people `@username`
- * mentions, and everyone listening Loud to every comment and vote. Each person is told once per write (the
+ * The notifications a thread's activity sends beyond its announcements (decisions §11): the author a comment
+ * replies to, the people `@username` mentions, and everyone listening Loud to every comment and vote. Each person is told once per write (the
  * `told` set), within their volume (recordThreadMessage decides). Call inside the writing transaction.
  */
 import { Effect } from "effect"
@@ -36,6 +36,16 @@ const takesPart = Effect.fnUntraced(function*(user: User, topic: Topic, group: G
     if (m !== undefined && m.accepted_at !== null) return true
   }
   return isGuest(yield* store.readers.find(topic.id, user.id))
+})
+
+/** Tells the author of the comment replied to, while they take part in the thread (not when they reply to themselves). */
+export const notifyReplied = Effect.fnUntraced(function*(authorId: Id, a: Activity, told: Set<Id>) {
+  const store = yield* Store
+  if (authorId === a.actor.id || told.has(authorId)) return
+  const author = yield* store.users.byId(authorId)
+  if (author === undefined || author.deactivated_at !== null || !(yield* takesPart(author, a.topic, a.group))) return
+  told.add(author.id)
+  yield* recordThreadMessage(author, about(a, "comment_replied_to"))
 })
 
 /** Tells the members `text` mentions (who may read the thread, not the actor); adds them to `told`. */

@@ -31,12 +31,20 @@ export const imapTarget = (url: string) => {
   }
 }
 
+/** A client for one session with the mailbox (connected by the caller); a dropped connection is reported by the call that used it, never as an unheard error event. */
+const clientOf = (target: ReturnType<typeof imapTarget>) => {
+  const client = new ImapFlow({
+    host: target.host, port: target.port, secure: target.secure, auth: target.auth, logger: false, disableAutoIdle: true, connectionTimeout: 10_000, greetingTimeout: 10_000
+  })
+  client.on("error", () => undefined)
+  return client
+}
+
 /** What `convene doctor` says of the mailbox: it logs in and counts what waits, or says why it could not. */
 export const checkImapMailbox = async (url: string): Promise<{ readonly ok: boolean; readonly message: string }> => {
   const target = imapTarget(url)
   const where = `${target.host}:${target.port}/${target.mailbox}`
-  const client = new ImapFlow({ host: target.host, port: target.port, secure: target.secure, auth: target.auth, logger: false, disableAutoIdle: true, connectionTimeout: 10_000, greetingTimeout: 10_000 })
-  client.on("error", () => undefined)
+  const client = clientOf(target)
   try {
     await client.connect()
     const status = await client.status(target.mailbox, { messages: true, unseen: true })
@@ -57,9 +65,7 @@ export const startImapPoller = (options: { store: StoreService; replyHost: strin
   let timer: NodeJS.Timeout | undefined
 
   const poll = async (): Promise<number> => {
-    const client = new ImapFlow({ host: target.host, port: target.port, secure: target.secure, auth: target.auth, logger: false, disableAutoIdle: true })
-    // a dropped connection is reported by the poll that used it, never as an unheard error event
-    client.on("error", () => undefined)
+    const client = clientOf(target)
     await client.connect()
     let handled = 0
     try {

@@ -11,6 +11,7 @@ import { type AddressObject, simpleParser } from "mailparser"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Readable } from "node:stream"
 import { SMTPServer } from "smtp-server"
+import { readWithin } from "../body.js"
 import type { Log } from "../observe/log.js"
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -161,17 +162,8 @@ export const makeInboundRoute = (store: StoreService, settings: InboundSettings 
       req.resume()
       return answer(401, { error: "Missing or wrong INBOUND_MAIL_SECRET bearer token" }, { "www-authenticate": "Bearer" })
     }
-    const chunks: Array<Buffer> = []
-    let size = 0
-    let over = false
-    req.on("data", (c: Buffer) => {
-      size += c.length
-      if (size > INBOUND_MAX_BYTES) over = true
-      else chunks.push(c)
-    })
-    req.on("end", () => {
-      if (over) return answer(413, { error: `The message is over ${INBOUND_MAX_BYTES / 1024 / 1024} MB` })
-      const raw = Buffer.concat(chunks)
+    readWithin(req, INBOUND_MAX_BYTES, (raw) => {
+      if (raw === undefined) return answer(413, { error: `The message is over ${INBOUND_MAX_BYTES / 1024 / 1024} MB` })
       if (raw.length === 0) return answer(400, { error: "The body must be the raw message (RFC 5322)" })
       receiveRaw(store, settings.replyHost, raw).then(
         (outcome) => answer(200, { outcome: outcomeJson(outcome) }),
