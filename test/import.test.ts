@@ -63,7 +63,8 @@ const holdWriteLock = async (filename: string) => {
   }
   const client = new pg.Client({ connectionString: filename })
   await client.connect()
-  await client.query("BEGIN; SELECT pg_advisory_xact_lock(7302)")
+  // what the PostgreSQL import holds while it copies (transfer/postgres.ts): its tables, to every other writer
+  await client.query("BEGIN; LOCK TABLE users, groups, memberships, topics, discussions, comments, polls, stances IN EXCLUSIVE MODE")
   return { release: () => client.query("ROLLBACK").then(() => client.end()) }
 }
 
@@ -188,7 +189,7 @@ t.test("a Loomio export imports whole, and the server answers as the export says
       "a sign-in code is on its way to the imported account")
   })
 
-  t.test("while an import holds the write lock, writes wait 5 s and answer 503 (nothing written), reads go on", async (t) => {
+  t.test("while an import holds the tables it writes, writes to them wait for the lock and answer 503 (nothing written), reads go on", async (t) => {
     const page = browserSession(s.url)
     await page.get("/sign-in")
     const holder = await holdWriteLock(filename)

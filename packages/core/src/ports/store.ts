@@ -171,6 +171,11 @@ export interface ReadersRepo {
   readonly guestsOf: (topicId: Id) => Effect.Effect<ReadonlyArray<Id>>
 }
 
+/** The records a write locks before it checks (what must stay ordered is ordered by these rows), or a named key. */
+export type Locked =
+  | { readonly table: "groups" | "topics" | "polls" | "outcomes" | "users"; readonly id: number }
+  | { readonly key: string }
+
 /** The people repositories (invitations, sign-in, sessions, volumes, reply addresses …) are PeopleRepos' (ports/people.ts). */
 export interface StoreService extends PeopleRepos {
   /**
@@ -178,6 +183,13 @@ export interface StoreService extends PeopleRepos {
    * Commits on success; rolls back on failure, defect or interruption. Nested calls join the outer one.
    */
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /**
+   * Inside a transaction, holds what a write checks before it writes (the thread, poll, group or person; a named
+   * key) until it commits, so that writers side by side (PostgreSQL, several servers) check in turn. A no-op
+   * outside a transaction and where there is one writer at a time (SQLite): true when it locked, so that what was read
+   * before is read again.
+   */
+  readonly lock: (what: Locked) => Effect.Effect<boolean>
   /** Cheap liveness probe (healthz). */
   readonly ping: Effect.Effect<boolean>
   readonly users: UsersRepo

@@ -14,5 +14,16 @@ export const pgClient = (q: PgRunner): SqlClient => ({
   // every read is its own round trip: nothing is kept between them, and no cache is trusted (no epochs in this schema)
   kept: (_key, read) => read,
   epochs: Effect.succeed(undefined),
+  lock: (what) =>
+    Effect.flatMap(q.inTransaction, (inside) =>
+      !inside
+        ? Effect.succeed(false)
+        : Effect.as(
+          "key" in what
+            // a key no row stands for (a rate limit's address): a transaction advisory lock on its 64-bit hash
+            ? q.query(`SELECT pg_advisory_xact_lock(hashtextextended(?, 7302))`, what.key)
+            : q.query(`SELECT 1 FROM ${what.table} WHERE id = ? FOR UPDATE`, what.id),
+          true
+        )),
   dialect: PG_DIALECT
 })

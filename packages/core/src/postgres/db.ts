@@ -86,6 +86,8 @@ export interface PgRunner {
   /** A write: only inside a transaction (a write outside one is a programming error). */
   readonly run: (sql: string, ...params: ReadonlyArray<unknown>) => Effect.Effect<PgResult<Record<string, unknown>>>
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** Whether this fiber is inside a transaction (a lock outside one would end with its statement). */
+  readonly inTransaction: Effect.Effect<boolean>
   readonly close: () => Promise<void>
 }
 
@@ -100,12 +102,16 @@ export class PgQueryError extends Error {
 /** How long a transaction is retried after serialization failures before the request gives up (503). */
 const RETRY_BUDGET_MS = 10_000
 /**
- * SQLSTATEs after which the whole transaction is run again: serialization failure, deadlock. With one writer at
- * a time neither arises from convene's own writes; they guard against another client writing to the database.
+ * SQLSTATEs after which the whole transaction is run again: serialization failure and deadlock (two writers
+ * locking rows in opposite orders: one is chosen to fail), and a unique violation, which a check-then-insert
+ * meets when another server inserted the same row since the check (run again, the check finds it). A unique
+ * violation that repeats is a real one: it is retried at most UNIQUE_RETRIES times.
  */
 const RETRYABLE = new Set(["40001", "40P01"])
-const retryable = (cause: Cause.Cause<unknown>) =>
-  Option.exists(Cause.dieOption(cause), (d) => d instanceof PgQueryError && RETRYABLE.has(d.code ?? ""))
+const UNIQUE_VIOLATION = "23505"
+const UNIQUE_RETRIES = 2
+const failedWith = (cause: Cause.Cause<unknown>) =>
+  Option.getOrUndefined(Option.flatMap(Cause.dieOption(cause), (d) => d instanceof PgQueryError ? Option.some(d.code ?? "") : Option.none()))
 /** The server is gone, refuses connections, or kept a lock too long: the request answers 503 (a DatabaseError). */
 export class PgUnavailable extends DatabaseError {}
 
@@ -118,12 +124,7 @@ const asDefect = (e: unknown) => {
   return new PgUnavailable(`the database is unavailable: ${err.message ?? String(e)}`)
 }
 
-/** The advisory lock every write transaction holds, on every server: one writer at a time, as on SQLite. */
-export const WRITE_LOCK = 7302
-
 export const makePgRunner = (pool: pg.Pool): PgRunner => {
-  // this process's writers wait here, not on a pooled connection each: the pool stays free for reads
-  const permit = Effect.unsafeMakeSemaphore(1)
   const exec = <T>(client: pg.Pool | pg.PoolClient, sql: string, params: ReadonlyArray<unknown>): Effect.Effect<PgResult<T>> => {
     const c = compile(sql)
     return Effect.flatMap(
@@ -142,22 +143,14 @@ export const makePgRunner = (pool: pg.Pool): PgRunner => {
     Effect.orDie(Effect.tryPromise({ try: () => client.query(sql), catch: asDefect }))
 
   /**
-   * One attempt. Write transactions take turns across every server: this process's writers queue on `permit`
-   * (so that they do not each hold a pooled connection while waiting), then on the transaction advisory lock
-   * WRITE_LOCK that every server's writers share, taken in the same round trip as BEGIN and let go by COMMIT or
-   * ROLLBACK. One writer at a time is SQLite's model, which the services are written for: a check and the write
-   * it guards (a job's marker, a thread's next sequence_id, a ballot replaced) never interleave with another
-   * server's. Measured (bench/postgres.js, 32 connections commenting on one thread): 9 req/s with SERIALIZABLE
-   * transactions and no lock, every transaction updating the same thread and group counter rows and most ending
-   * in a serialization failure and a retry; 84 req/s with a session lock around SERIALIZABLE; 104–117 req/s so.
-   *
-   * The isolation level is READ COMMITTED, and with no other writer at the same time that is serial execution:
-   * each statement sees every transaction committed before the lock was granted (a SERIALIZABLE snapshot would
-   * be taken when the lock was asked for, before the previous writer's commit). A connection whose transaction
-   * broke is discarded, not returned to the pool.
+   * One attempt, at READ COMMITTED: each statement sees what was committed before it began. Writers run side by
+   * side, on one server and on several; what must stay ordered is ordered by the rows a write locks before it
+   * checks (`lock`: the thread, poll, group or person, `FOR UPDATE`) and by the rows its updates lock (a counter
+   * `x = x + 1` waits for the other writer and adds to what it committed). A connection whose transaction broke
+   * is discarded, not returned to the pool.
    */
   const attempt = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    permit.withPermits(1)(Effect.uninterruptibleMask((restore) =>
+    Effect.uninterruptibleMask((restore) =>
       Effect.flatMap(connect, (client) => {
         let broken = false
         const settle = (exit: Exit.Exit<A, E>): Effect.Effect<A, E> =>
@@ -165,26 +158,29 @@ export const makePgRunner = (pool: pg.Pool): PgRunner => {
             ? Effect.zipRight(plain(client, "COMMIT"), exit)
             : Effect.zipRight(Effect.catchAllDefect(Effect.asVoid(plain(client, "ROLLBACK")), () => Effect.sync(() => void (broken = true))), exit)
         return Effect.zipRight(
-          plain(client, `BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`),
+          plain(client, "BEGIN ISOLATION LEVEL READ COMMITTED"),
           Effect.flatMap(Effect.exit(restore(Effect.locally(effect, current, client))), settle)
         ).pipe(
           Effect.onExit((exit) =>
             Effect.sync(() => client.release(broken || (Exit.isFailure(exit) && Cause.isDie(exit.cause)) ? true : undefined)))
         )
-      })))
+      }))
 
   /**
-   * Runs `effect` as one transaction, again from the start when the server reports a serialization failure or a
-   * deadlock, after a random pause that doubles each time (at most 250 ms). Past RETRY_BUDGET_MS of retrying,
+   * Runs `effect` as one transaction, again from the start when the server reports a serialization failure, a
+   * deadlock or a lost race to insert (RETRYABLE), after a random pause that doubles each time (at most 250 ms). Past RETRY_BUDGET_MS of retrying,
    * the request answers 503 (DatabaseError) rather than waiting on.
    */
   const transaction: PgRunner["transaction"] = (effect) =>
     Effect.flatMap(FiberRef.get(current), (client) => {
       if (client !== undefined) return effect
       const started = Date.now()
+      let uniques = 0
       const loop = (n: number): Effect.Effect<any, any, any> =>
         Effect.catchAllCause(attempt(effect), (cause) => {
-          if (!retryable(cause)) return Effect.failCause(cause)
+          const code = failedWith(cause)
+          const again = code !== undefined && (RETRYABLE.has(code) || (code === UNIQUE_VIOLATION && uniques++ < UNIQUE_RETRIES))
+          if (!again) return Effect.failCause(cause)
           if (Date.now() - started > RETRY_BUDGET_MS) {
             return Effect.die(new PgUnavailable(`the database is too busy: a transaction was retried ${n} times over ${RETRY_BUDGET_MS / 1000} s`))
           }
@@ -199,6 +195,7 @@ export const makePgRunner = (pool: pg.Pool): PgRunner => {
     all: (sql, ...params) => Effect.map(query(sql, ...params), (r) => r.rows as never),
     run,
     transaction,
+    inTransaction: Effect.map(FiberRef.get(current), (client) => client !== undefined),
     close: () => pool.end()
   }
 }

@@ -8,7 +8,7 @@ import { cleanBody } from "../rules/bodies.js"
 import { canCreateComment, canDeleteComment, canEditComment } from "../rules/comments.js"
 import { nowIso } from "./common.js"
 import { type Activity, notifyLoud, notifyMentions, notifyReplied } from "./notify.js"
-import { recordItem, replyParent, rootItem, threadEvent, topicContext } from "./threads/kernel.js"
+import { recordItem, replyParent, rootItem, threadEvent, topicById, topicContext } from "./threads/kernel.js"
 import { isBlank } from "../rules/values.js"
 import * as Inputs from "../domain/inputs.js"
 
@@ -27,7 +27,7 @@ const inDiscussion = Effect.fnUntraced(function*(access: Access, discussionId: I
   const store = yield* Store
   const discussion = yield* store.discussions.byId(discussionId)
   if (discussion === undefined) return yield* notFound(`Discussion ${discussionId} not found`)
-  const topic = (yield* store.topics.byId(discussion.topic_id))!
+  const topic = yield* topicById(discussion.topic_id)
   return { discussion, topic, ctx: yield* topicContext(access, topic) }
 })
 

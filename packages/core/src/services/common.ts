@@ -1,9 +1,9 @@
 import { Clock, Effect } from "effect"
 import { type Invalid, invalid } from "../errors.js"
 import { emailsErrors } from "../rules/users.js"
-import type { Page, User } from "../domain/records.js"
+import type { Id, Page, User } from "../domain/records.js"
 import { makeAccess, type Access } from "../rules/access.js"
-import { Store } from "../ports/store.js"
+import { type Locked, Store } from "../ports/store.js"
 
 /** Current time from Effect's Clock, so tests can drive it with TestClock. */
 export const nowIso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
@@ -24,3 +24,17 @@ export const checkEmails = (field: string, emails: ReadonlyArray<string> | undef
   const error = emailsErrors(emails)
   return error === null ? Effect.void : Effect.fail(invalid(field, error))
 }
+
+/**
+ * A record read for a write: locked (ports/store.ts `lock`), and read again when that waited for other writers,
+ * so that what the write checks is what they left. Outside a transaction, or on SQLite, the one read.
+ */
+export const readLocked = <A extends { readonly id: Id }>(
+  table: Extract<Locked, { table: string }>["table"],
+  read: Effect.Effect<A | undefined>,
+  byId: (id: Id) => Effect.Effect<A | undefined>
+): Effect.Effect<A | undefined, never, Store> =>
+  Effect.flatMap(read, (found) =>
+    found === undefined
+      ? Effect.succeed(undefined)
+      : Effect.flatMap(Store, (store) => Effect.flatMap(store.lock({ table, id: found.id }), (locked) => (locked ? byId(found.id) : Effect.succeed(found)))))

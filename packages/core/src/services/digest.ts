@@ -76,6 +76,7 @@ export const sendDigests = Effect.fnUntraced(function*(options: DigestOptions = 
     const zone = candidate.time_zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone
     if (options.now !== true && !catchUpDue(candidate.catch_up!, zone, candidate.catch_up_sent_at, nowMs)) continue
     sent += yield* store.transaction(Effect.gen(function*() {
+      yield* store.lock({ table: "users", id: candidate.id })
       const user = yield* store.users.byId(candidate.id)
       // made meanwhile (another server), or turned off
       if (user === undefined || user.catch_up === null || user.catch_up_sent_at !== candidate.catch_up_sent_at) return 0

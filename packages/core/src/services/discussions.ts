@@ -11,7 +11,7 @@ import { canShowTopic, groupTopicScope, privacyErrors, privateDefault } from "..
 import { type GroupView, viewGroupsById } from "./groups.js"
 import { checkEmails, nowIso, type Paged } from "./common.js"
 import { newRecordKey } from "../rules/keys.js"
-import { announce, hasRecipients, recipientsOf, recordItem, rootItem, threadEvent, topicContext } from "./threads/kernel.js"
+import { announce, hasRecipients, recipientsOf, recordItem, rootItem, threadEvent, topicById, topicContext } from "./threads/kernel.js"
 import { recordRef } from "../domain/refs.js"
 import { plainLineErrors } from "../rules/values.js"
 import * as Inputs from "../domain/inputs.js"
@@ -39,10 +39,9 @@ export const findDiscussion = Effect.fnUntraced(function*(ref: string): Effect.f
 
 /** The discussion with its thread and the caller's context; a soft-deleted discussion is not found. */
 const loadKept = Effect.fnUntraced(function*(access: Access, ref: string) {
-  const store = yield* Store
   const discussion = yield* findDiscussion(ref)
   if (discussion.discarded_at !== null) return yield* notFound(`Discussion ${ref} not found`)
-  const topic = (yield* store.topics.byId(discussion.topic_id))!
+  const topic = yield* topicById(discussion.topic_id)
   return { discussion, topic, ctx: yield* topicContext(access, topic) }
 })
 

@@ -17,7 +17,7 @@ import { canInvite, canListMembers, canManageMembers, canShowGroup } from "../ru
 import { canStartDiscussion } from "../rules/discussions.js"
 import { canStartPoll } from "../rules/polls.js"
 import { isHandle } from "../rules/users.js"
-import { nowIso } from "./common.js"
+import { nowIso, readLocked } from "./common.js"
 import { newRecordKey } from "../rules/keys.js"
 
 /** A group as every reader gets it: the record, its exact counters and its parent (for full_name). */
@@ -50,9 +50,10 @@ export const viewGroups = (groups: ReadonlyArray<Group>): Effect.Effect<Readonly
 /** The groups with these ids (repeats counted once) as readers get them: what documents side-load. */
 export const viewGroupsById = (ids: ReadonlyArray<Id>): Effect.Effect<ReadonlyArray<GroupView>, never, Store> => views(ids)
 
+/** A group by id, key or handle; in a write, locked (ports/store.ts `lock`): its members and settings change in turn. */
 export const findGroup = (ref: string): Effect.Effect<Group, NotFound, Store> =>
   Effect.flatMap(Store, (store) =>
-    Effect.flatMap(store.groups.byRef(ref), (g) => (g === undefined ? Effect.fail(notFound(`Group ${ref} not found`)) : Effect.succeed(g))))
+    Effect.flatMap(readLocked("groups", store.groups.byRef(ref), store.groups.byId), (g) => (g === undefined ? Effect.fail(notFound(`Group ${ref} not found`)) : Effect.succeed(g))))
 
 /** GET /groups: every group where the caller has a live membership, not paginated. */
 export const listGroupsFor = (access: Access) =>

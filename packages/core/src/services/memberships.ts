@@ -12,9 +12,11 @@ import { ballotsForNewMembers, revokeBallots } from "./ballots.js"
 import { recordGroupInvitation } from "./mail.js"
 import * as People from "./people.js"
 
+/** A group; in a write, locked first: one group's memberships are checked and changed in turn, on every server. */
 const groupById = (id: Id): Effect.Effect<Group, NotFound, Store> =>
   Effect.flatMap(Store, (store) =>
-    Effect.flatMap(store.groups.byId(id), (g) => (g === undefined ? Effect.fail(notFound(`Group ${id} not found`)) : Effect.succeed(g))))
+    Effect.flatMap(Effect.zipRight(store.lock({ table: "groups", id }), store.groups.byId(id)),
+      (g) => (g === undefined ? Effect.fail(notFound(`Group ${id} not found`)) : Effect.succeed(g))))
 
 export interface MembershipList extends Paged<Membership> {
   readonly group: Group
@@ -173,6 +175,7 @@ export const addMember = Effect.fnUntraced(function*(input: NewMember): Effect.f
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
     if (input.user.deactivated_at !== null) return yield* invalid("user", "is deactivated")
+    yield* store.lock({ table: "groups", id: input.group.id })
     if ((yield* store.memberships.activeFor(input.group.id, input.user.id)) !== undefined) {
       return yield* invalid("user", "is already a member of this group")
     }
@@ -198,6 +201,7 @@ export const revokeMembership = Effect.fnUntraced(function*(group: Group, m: Mem
 export const removeMember = Effect.fnUntraced(function*(group: Group, user: User): Effect.fn.Return<Membership, NotFound, Store> {
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
+    yield* store.lock({ table: "groups", id: group.id })
     const m = yield* store.memberships.activeFor(group.id, user.id)
     if (m === undefined) return yield* notFound(`User ${user.id} is not a member of group ${group.id}`)
     yield* revokeMembership(group, m, null)

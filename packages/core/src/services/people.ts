@@ -216,6 +216,8 @@ export const acceptInvitation = Effect.fnUntraced(function*(
 > {
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
+    // one link used twice at once (a double click, two servers): the second sees it used
+    yield* store.lock({ key: `invitation:${sha256(token)}` })
     const view = yield* showInvitation(token)
     if (view === undefined) return yield* Effect.fail<Unusable>({ _tag: "Unusable", state: "unknown" })
     if (view.state !== "valid") return yield* Effect.fail<Unusable>({ _tag: "Unusable", state: view.state })
@@ -266,6 +268,8 @@ export const unsubscribe = Effect.fnUntraced(function*(token: string): Effect.fn
 
 const limited = Effect.fnUntraced(function*(key: string, rule: RateLimit) {
   const store = yield* Store
+  // servers side by side count one address's attempts in turn
+  yield* store.lock({ key })
   const now = yield* Clock.currentTimeMillis
   const times = (yield* store.rateEvents.since(key, iso(now - rule.windowMs))).map((t) => Date.parse(t))
   return rateLimitWait(times, rule, now)
@@ -337,6 +341,7 @@ export const signInWithCode = Effect.fnUntraced(function*(email: string, code: s
   const clientKey = `sign-in:wrong-client:${client}`
   // the transaction answers instead of failing, so that a wrong guess is counted (a failure rolls back)
   const outcome = yield* store.transaction(Effect.gen(function*() {
+    yield* store.lock({ key: wrongKey })
     const now = yield* Clock.currentTimeMillis
     const requested = yield* store.rateEvents.since(`sign-in:address:${address}`, iso(now - LOGIN_CODE_TTL_MS))
     const sinceCode = requested.length === 0 ? iso(now - LOGIN_CODE_TTL_MS) : requested[requested.length - 1]!
@@ -375,6 +380,7 @@ export const signInWithCode = Effect.fnUntraced(function*(email: string, code: s
 export const signInWithLink = Effect.fnUntraced(function*(link: string): Effect.fn.Return<{ user: User; session: string }, Forbidden, Store> {
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
+    yield* store.lock({ key: `sign-in-link:${sha256(link)}` })
     const now = yield* Clock.currentTimeMillis
     const code = yield* store.loginCodes.byLinkHash(sha256(link))
     if (code === undefined || !codeUsable(code, now)) return yield* forbidden("That sign-in link was used or has expired: ask for a new one")

@@ -41,7 +41,9 @@ export const runScheduler: Effect.Effect<SchedulerReport, never, Store> = Effect
   let expired = 0, reminded = 0, reviews = 0
 
   for (const candidate of yield* store.polls.lapsed(now)) {
+    // each job locks its record before it reads the marker: servers side by side do each job once
     expired += yield* store.transaction(Effect.gen(function*() {
+      yield* store.lock({ table: "polls", id: candidate.id })
       const poll = yield* store.polls.byId(candidate.id)
       if (poll === undefined || poll.closed_at !== null || poll.discarded_at !== null) return 0
       yield* closeNow(poll, (yield* store.topics.byId(poll.topic_id))!, null, "poll_expired")
@@ -53,6 +55,7 @@ export const runScheduler: Effect.Effect<SchedulerReport, never, Store> = Effect
     // a voting period shorter than a day gets no reminder (there was never a "24 hours before")
     if (Date.parse(candidate.closing_at!) - Date.parse(candidate.opened_at!) < DAY_MS) continue
     reminded += yield* store.transaction(Effect.gen(function*() {
+      yield* store.lock({ table: "polls", id: candidate.id })
       const poll = yield* store.polls.byId(candidate.id)
       if (poll === undefined || poll.closing_soon_sent_at !== null || poll.closed_at !== null) return 0
       yield* store.polls.update(poll.id, { closing_soon_sent_at: now, updated_at: now })
@@ -68,6 +71,7 @@ export const runScheduler: Effect.Effect<SchedulerReport, never, Store> = Effect
 
   for (const candidate of yield* store.outcomes.reviewDue(now.slice(0, 10))) {
     reviews += yield* store.transaction(Effect.gen(function*() {
+      yield* store.lock({ table: "outcomes", id: candidate.id })
       const outcome = yield* store.outcomes.byId(candidate.id)
       if (outcome === undefined || outcome.review_sent_at !== null || !outcome.latest) return 0
       yield* store.outcomes.update(outcome.id, { review_sent_at: now, updated_at: now })

@@ -8,7 +8,7 @@ import { type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import { plainLineErrors } from "../rules/values.js"
 import { isEmail, isUsername, normaliseEmail } from "../rules/users.js"
-import { nowIso, type Paged } from "./common.js"
+import { nowIso, type Paged, readLocked } from "./common.js"
 import { endSignIns } from "./people.js"
 import { hashApiKey, newApiKey, sha256 } from "../rules/keys.js"
 
@@ -56,7 +56,8 @@ const describe = (ref: UserRef) => ("id" in ref ? `User ${ref.id} not found` : `
 export const findUser = (ref: UserRef): Effect.Effect<User, NotFound, Store> =>
   Effect.flatMap(Store, (store) =>
     Effect.flatMap(
-      "id" in ref ? store.users.byId(ref.id) : store.users.byIdentity(ref.identity_type, ref.uid),
+      // locked in a write: an operator's deactivate, reactivate and delete of one person run in turn
+      readLocked("users", "id" in ref ? store.users.byId(ref.id) : store.users.byIdentity(ref.identity_type, ref.uid), store.users.byId),
       (u) => (u === undefined ? Effect.fail(notFound(describe(ref))) : Effect.succeed(u))
     ))
 

@@ -2,6 +2,7 @@
  * The store client (store/client.ts) over the SQLite runner: each statement one step of the fiber, on the write
  * connection inside a transaction and on the turn's read snapshot outside one (db.ts).
  */
+import { Effect } from "effect"
 import { type Params, paramValues, type Row, type SqlClient } from "../store/client.js"
 import type { Runner } from "./db.js"
 import { SQLITE_DIALECT } from "./dialect.js"
@@ -30,5 +31,7 @@ export const sqliteClient = (run: Runner): SqlClient => ({
     }),
   kept: run.keep,
   epochs: run.cacheEpochs,
+  // one writer at a time: every transaction is already alone
+  lock: () => Effect.succeed(false),
   dialect: SQLITE_DIALECT
 })

@@ -5,6 +5,7 @@
  * second copy of a repository.
  */
 import type { Effect } from "effect"
+import type { Locked } from "../ports/store.js"
 import type { IdList } from "../sql/scope.js"
 
 export type Row = Record<string, unknown>
@@ -56,8 +57,15 @@ export interface SqlClient {
    * schema keeps no epochs.
    */
   readonly epochs: Effect.Effect<ReadonlyMap<string, number> | undefined>
+  /**
+   * Holds a record (a row of `table`) or a named key until the write transaction ends, where writers run side by
+   * side (PostgreSQL: `FOR UPDATE`, a transaction advisory lock); a check and the write it guards then see no
+   * other writer's change between them. Nothing outside a transaction, nor on SQLite (one writer at a time).
+   */
+  readonly lock: (what: Locked) => Effect.Effect<boolean>
   readonly dialect: Dialect
 }
+
 
 /** A statement's values as the drivers take them: the list for `?`, or the one object for `@name`. */
 export const paramValues = (params: Params | undefined): ReadonlyArray<unknown> =>

@@ -17,6 +17,7 @@ export type { Dialect, SqlClient } from "./client.js"
 export type Repositories = Omit<StoreService, "transaction" | "ping" | "search" | "reports">
 
 export const makeRepositories = (c: SqlClient): Repositories => ({
+  lock: c.lock,
   users: makeUsersRepo(c),
   groups: makeGroupsRepo(c),
   memberships: makeMembershipsRepo(c),

@@ -1,7 +1,7 @@
 /**
  * `convene import loomio FILE` into a PostgreSQL database, and `convene export` out of one. Every check, every error naming a line and every
  * derived column are the SQLite importer's (transfer/loomio/import.ts), run into an empty file of its own; the
- * rows it wrote are then copied into the database in one transaction under the write lock, each id moved past
+ * rows it wrote are then copied into the database in one transaction that keeps other writers out of its tables, each id moved past
  * the database's own and every reference moved with it. People are matched by e-mail against the database, as
  * the SQLite importer matches them against its file. The triggers count groups, polls and options and index
  * the documents as for any write, so the copied counters start at zero. All of it, or nothing.
@@ -15,7 +15,7 @@ import { newRecordKey } from "../rules/keys.js"
 import { migrate, openFile } from "../sqlite/db.js"
 import { ExportError, type ExportResult, exportGroup } from "./loomio/export.js"
 import { ImportError, type ImportOptions, type ImportResult, importLoomioExport } from "./loomio/import.js"
-import { connectTo, makePool, migratePg, PgDatabaseError, WRITE_LOCK } from "../postgres/db.js"
+import { connectTo, makePool, migratePg, PgDatabaseError } from "../postgres/db.js"
 
 /** What a column refers to: a table, or (polymorphic) a table by the row's type column. */
 type Ref = string | { readonly by: string; readonly tables: Readonly<Record<string, string>> }
@@ -68,7 +68,8 @@ export const importLoomioExportToPg = (url: string, file: string, options: Impor
     const staged = new Database(stagedFile, { readonly: true })
     const client = await connectTo(pool, url)
     try {
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK}); SET CONSTRAINTS ALL DEFERRED`)
+      // ids are given past each table's highest: no other writer may insert into these tables meanwhile (readers may)
+      await client.query(`BEGIN; LOCK TABLE ${TABLES.map(([t]) => t).join(", ")} IN EXCLUSIVE MODE; SET CONSTRAINTS ALL DEFERRED`)
       const copied = await copyInto(client, staged, result)
       await client.query(options.dryRun === true ? "ROLLBACK" : "COMMIT")
       return { ...copied, dry_run: options.dryRun === true }

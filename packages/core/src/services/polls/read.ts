@@ -9,7 +9,7 @@ import type { Access } from "../../rules/access.js"
 import { type PollResults, resultsFromTally } from "../../rules/pollTypes.js"
 import { canClosePoll, canReopenPoll, canSeeResults, canShowPoll, canStateOutcome, type VoteRefusal, voteRefusal } from "../../rules/polls.js"
 import { groupTopicScope, type TopicContext } from "../../rules/topics.js"
-import type { Paged } from "../common.js"
+import { type Paged, readLocked } from "../common.js"
 import { type GroupView, viewGroupsById } from "../groups.js"
 import { topicById, topicContext } from "../threads/kernel.js"
 import { recordRef } from "../../domain/refs.js"
@@ -18,7 +18,8 @@ import { recordRef } from "../../domain/refs.js"
 export const findPoll = Effect.fnUntraced(function*(ref: string | number): Effect.fn.Return<Poll, NotFound, Store> {
   const store = yield* Store
   const r = recordRef(ref)
-  const poll = "id" in r ? yield* store.polls.byId(r.id) : yield* store.polls.byKey(r.key)
+  // locked in a write: a vote, a close and the scheduler check the poll in turn
+  const poll = yield* readLocked("polls", "id" in r ? store.polls.byId(r.id) : store.polls.byKey(r.key), store.polls.byId)
   if (poll === undefined) return yield* notFound(`Poll ${ref} not found`)
   return poll
 })

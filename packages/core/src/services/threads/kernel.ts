@@ -26,9 +26,13 @@ export const topicContext = Effect.fnUntraced(function*(access: Access, topic: T
   return { topic, group, reader }
 })
 
+/**
+ * A thread by id; in a write, locked first (ports/store.ts `lock`): writes to one thread (its items' sequence,
+ * its counters, its polls' ballots) check and write in turn, on every server.
+ */
 export const topicById = (id: Id): Effect.Effect<Topic, NotFound, Store> =>
   Effect.flatMap(Store, (store) =>
-    Effect.flatMap(store.topics.byId(id), (t) => (t === undefined ? Effect.fail(notFound()) : Effect.succeed(t))))
+    Effect.flatMap(Effect.zipRight(store.lock({ table: "topics", id }), store.topics.byId(id)), (t) => (t === undefined ? Effect.fail(notFound()) : Effect.succeed(t))))
 
 export interface NewItem {
   readonly topic: Topic
