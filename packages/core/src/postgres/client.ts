@@ -22,7 +22,8 @@ export const pgClient = (q: PgRunner): SqlClient => ({
           "key" in what
             // a key no row stands for (a rate limit's address): a transaction advisory lock on its 64-bit hash
             ? q.query(`SELECT pg_advisory_xact_lock(hashtextextended(?, 7302))`, what.key)
-            : q.query(`SELECT 1 FROM ${what.table} WHERE id = ? FOR UPDATE`, what.id),
+            // NO KEY: rows inserted meanwhile that refer to this one (their foreign keys) do not wait for it
+            : q.query(`SELECT 1 FROM ${what.table} WHERE id = ? FOR NO KEY UPDATE`, what.id),
           true
         )),
   dialect: PG_DIALECT

@@ -124,7 +124,11 @@ const asDefect = (e: unknown) => {
   return new PgUnavailable(`the database is unavailable: ${err.message ?? String(e)}`)
 }
 
-export const makePgRunner = (pool: pg.Pool): PgRunner => {
+/**
+ * `pool` serves reads; `writers` (by default the same pool) serves transactions. Apart, a write waiting for a
+ * row another server's writer holds keeps a writing connection, never one a read needs.
+ */
+export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner => {
   const exec = <T>(client: pg.Pool | pg.PoolClient, sql: string, params: ReadonlyArray<unknown>): Effect.Effect<PgResult<T>> => {
     const c = compile(sql)
     return Effect.flatMap(
@@ -137,7 +141,7 @@ export const makePgRunner = (pool: pg.Pool): PgRunner => {
     Effect.flatMap(FiberRef.get(current), (client) =>
       client === undefined ? Effect.dieMessage("write outside Store.transaction") : exec(client, sql, params))
 
-  const connect = Effect.tryPromise({ try: () => pool.connect(), catch: asDefect }).pipe(Effect.orDie)
+  const connect = Effect.tryPromise({ try: () => writers.connect(), catch: asDefect }).pipe(Effect.orDie)
   /** Text sent as it is (the simple protocol: several statements in one round trip, no parameters). */
   const plain = (client: pg.PoolClient, sql: string) =>
     Effect.orDie(Effect.tryPromise({ try: () => client.query(sql), catch: asDefect }))
@@ -145,7 +149,7 @@ export const makePgRunner = (pool: pg.Pool): PgRunner => {
   /**
    * One attempt, at READ COMMITTED: each statement sees what was committed before it began. Writers run side by
    * side, on one server and on several; what must stay ordered is ordered by the rows a write locks before it
-   * checks (`lock`: the thread, poll, group or person, `FOR UPDATE`) and by the rows its updates lock (a counter
+   * checks (`lock`: the thread, poll, group or person, `FOR NO KEY UPDATE`) and by the rows its updates lock (a counter
    * `x = x + 1` waits for the other writer and adds to what it committed). A connection whose transaction broke
    * is discarded, not returned to the pool.
    */
@@ -196,13 +200,17 @@ export const makePgRunner = (pool: pg.Pool): PgRunner => {
     run,
     transaction,
     inTransaction: Effect.map(FiberRef.get(current), (client) => client !== undefined),
-    close: () => pool.end()
+    close: () => Promise.all([pool.end(), writers === pool ? undefined : writers.end()]).then(() => undefined)
   }
 }
 
-export const makePool = (url: string, max = 10) => {
+/**
+ * `waitMs`: how long a request waits for a free connection before answering 503; writers wait longer (a busy
+ * thread's writes queue for their turn here, each briefly).
+ */
+export const makePool = (url: string, max = 10, waitMs = 5_000) => {
   // a lock held past 10 s (another server stopped mid-transaction) fails the request with 503 instead of hanging it
-  const pool = new pg.Pool({ connectionString: url, max, types, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, options: "-c lock_timeout=10000" })
+  const pool = new pg.Pool({ connectionString: url, max, types, connectionTimeoutMillis: waitMs, idleTimeoutMillis: 30_000, options: "-c lock_timeout=10000" })
   // A connection that breaks (the server stopped) emits "error": when idle, on the pool; when checked out, on the
   // connection itself, even between the statements of a transaction. Unheard, either would end the process; the
   // statement in flight fails anyway, and a broken connection is discarded on release.

@@ -12,20 +12,21 @@ export interface PgStore extends StoreService {
 }
 
 export interface PgStoreOptions {
-  /** Connections this process keeps open at most (default 10). */
+  /** Connections this process keeps open at most for reads, and as many for writes (default 10 each). */
   readonly poolSize?: number
 }
 
 /** Connects to the database named by `url`, migrates it, and returns the Store over a connection pool. */
 export const makePgStore = async (url: string, options: PgStoreOptions = {}): Promise<PgStore> => {
   const pool = makePool(url, options.poolSize)
+  const writers = makePool(url, options.poolSize, 15_000)
   try {
     await migratePg(pool, url)
   } catch (e) {
-    await pool.end().catch(() => undefined)
+    await Promise.all([pool.end(), writers.end()]).catch(() => undefined)
     throw e
   }
-  const q = makePgRunner(pool)
+  const q = makePgRunner(pool, writers)
   return {
     transaction: q.transaction,
     ping: Effect.catchAllDefect(Effect.map(q.get<{ ok: number }>("SELECT 1 AS ok"), (r) => r?.ok === 1), () => Effect.succeed(false)),

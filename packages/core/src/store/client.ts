@@ -59,7 +59,7 @@ export interface SqlClient {
   readonly epochs: Effect.Effect<ReadonlyMap<string, number> | undefined>
   /**
    * Holds a record (a row of `table`) or a named key until the write transaction ends, where writers run side by
-   * side (PostgreSQL: `FOR UPDATE`, a transaction advisory lock); a check and the write it guards then see no
+   * side (PostgreSQL: `FOR NO KEY UPDATE`, a transaction advisory lock); a check and the write it guards then see no
    * other writer's change between them. Nothing outside a transaction, nor on SQLite (one writer at a time).
    */
   readonly lock: (what: Locked) => Effect.Effect<boolean>
