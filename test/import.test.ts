@@ -52,8 +52,8 @@ const target = async (t: { teardown: (fn: () => void) => void }, lines: Readonly
 }
 
 /**
- * What an import holds while it writes: SQLite's write lock on the file, or (PostgreSQL) the advisory lock every
- * write transaction takes. A write waits for it (5 s on SQLite, lock_timeout's 10 s on PostgreSQL), then 503.
+ * What an import holds while it writes: SQLite's write lock on the file, or (PostgreSQL) its tables, locked
+ * against every other writer. A write waits for it (5 s on SQLite, lock_timeout's 10 s on PostgreSQL), then 503.
  */
 const holdWriteLock = async (filename: string) => {
   if (STORE === "sqlite") {

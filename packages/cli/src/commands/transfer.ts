@@ -1,8 +1,9 @@
 /**
  * Moving a group between servers (decisions §7): `convene import loomio FILE` reads a Loomio group export
  * (or convene's own) into this database in one transaction; `convene export GROUP --to FILE` writes one.
+ * `convene copy --from SOURCE --to TARGET` moves a whole install between stores.
  */
-import { exportGroup, type ImportProgress, importLoomioExport, type ImportResult } from "@convene/core"
+import { copyInstall, type CopyProgress, exportGroup, type ImportProgress, importLoomioExport, type ImportResult } from "@convene/core"
 import cliProgress from "cli-progress"
 import type { Command } from "commander"
 import { type CommonOptions, existingDatabase } from "../common.js"
@@ -81,4 +82,47 @@ export const registerTransfer = (program: Command) => {
         out.fail(e)
       }
     })
+
+  program.command("copy")
+    .description("copy a whole install into an empty database (a SQLite file or a PostgreSQL URL; either way): every record, key, session and waiting delivery, in one transaction")
+    .requiredOption("--from <source>", "the database to copy: a SQLite file or postgres://…")
+    .requiredOption("--to <target>", "an empty database (a SQLite file is made when missing) or postgres://…")
+    .action(async (opts: CommonOptions & { from: string; to: string }) => {
+      const out = makeOutput(opts.json === true)
+      const bar = copyBar(opts.json !== true && process.stderr.isTTY === true)
+      try {
+        const result = await copyInstall(opts.from, opts.to, bar.update)
+        bar.stop()
+        const rows = Object.values(result.copied).reduce((a, b) => a + b, 0)
+        out.emit(result, [
+          `copied ${rows} records from ${result.from} to ${result.to}`,
+          ...Object.entries(result.copied).filter(([, n]) => n > 0).map(([table, n]) => `  ${table}: ${n}`)
+        ])
+      } catch (e) {
+        bar.stop()
+        out.fail(e)
+      }
+    })
+}
+
+/** The copy's bar, on a terminal only: records written of the source's records, the table being written. */
+const copyBar = (enabled: boolean) => {
+  if (!enabled) return { update: (_: CopyProgress) => {}, stop: () => {} }
+  const bar = new cliProgress.SingleBar({
+    stream: process.stderr,
+    format: "copying [{bar}] {percentage}% {value}/{total} {table}",
+    hideCursor: true,
+    clearOnComplete: true
+  }, cliProgress.Presets.shades_classic)
+  let started = false
+  return {
+    update: (p: CopyProgress) => {
+      if (!started) bar.start(p.total, p.done, { table: p.table })
+      else bar.update(p.done, { table: p.table })
+      started = true
+    },
+    stop: () => {
+      if (started) bar.stop()
+    }
+  }
 }

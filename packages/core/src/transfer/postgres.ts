@@ -41,7 +41,7 @@ const TABLES: ReadonlyArray<readonly [string, Readonly<Record<string, Ref>>]> = 
 ]
 
 /** Counters the triggers keep: copied as zero, counted again as the rows they count arrive. */
-const COUNTED: Readonly<Record<string, ReadonlyArray<string>>> = {
+export const COUNTED: Readonly<Record<string, ReadonlyArray<string>>> = {
   groups: ["memberships_count", "accepted_memberships_count", "pending_memberships_count", "admin_memberships_count", "delegates_count",
     "discussions_count", "polls_count", "subgroups_count"],
   polls: ["voters_count", "cast_count"],
