@@ -5,7 +5,10 @@
  * against the bare node:http + better-sqlite3 baseline doing the same work (bench/light-baseline.js,
  * bench/writes-baseline.js), measured in the same rounds; every configuration's turn rotates round by round. The
  * read is also served by a bare node:http + pg server running the same queries (bench/pg-light-baseline.js): the
- * cost of PostgreSQL's round trips alone on this machine.
+ * cost of PostgreSQL's round trips alone on this machine; the write by a bare node:http + pg server running the
+ * same statements in one transaction per request (bench/pg-writes-baseline.js). Writes go to one thread (every
+ * writer waits for the thread's row in turn) and to 32 threads (writers that do not meet), so the second server's
+ * gain shows when writers touch different records.
  * PostgreSQL runs on a throw-away cluster on this machine (scripts/pg-cluster.mjs) with its durable defaults
  * (fsync, synchronous_commit on): a write is answered after its commit reached the disk, as on SQLite.
  * `npx tsc -b && node bench/postgres.js` (BENCH_SECONDS, BENCH_ROUNDS). Results: bench/results/postgres.md.
@@ -15,6 +18,7 @@ import { execFileSync } from "node:child_process"
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { startCluster } from "../scripts/pg-cluster.mjs"
 import { median, seedOneThread, startServer, stopServer } from "./harness.js"
+import { openConvene } from "@convene/core"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -26,6 +30,14 @@ const url = `${cluster.url}/bench`
 
 const sqlite = await seedOneThread("postgres", { members: 5 })
 const pg = await seedOneThread("postgres-pg", { members: 5, database: url })
+// threads of their own for writers that do not meet (one per connection: each request picks the next)
+for (const seed of [sqlite, pg]) {
+  const c = await openConvene({ database: seed.filename })
+  const ada = (await c.users.show({ id: seed.discussion.author_id })).user
+  seed.threads = []
+  for (let i = 0; i < 32; i++) seed.threads.push((await c.as(ada).startDiscussion({ group_id: seed.group.id, title: `Thread ${i}` })).discussion.id)
+  await c.close()
+}
 copyFileSync(sqlite.filename, `${sqlite.filename}.baseline`)
 
 const configs = [
@@ -39,6 +51,8 @@ const configs = [
 ]
 // the same read with no store, services or serializer: this machine's round trips to PostgreSQL alone
 const pgBaseline = { name: "bare node:http + pg, the same queries", servers: [await startServer("pg-light-baseline", "pg-light-baseline.js", url)], seed: pg }
+// the same writes with no store, services or serializer, one transaction per request, the thread locked as convene locks it
+const pgWriteBaseline = { name: "bare node:http + pg, the same statements", servers: [await startServer("pg-writes-baseline", "pg-writes-baseline.js", url)], seed: pg }
 const baselines = {
   read: { name: "bare baseline (node:http + better-sqlite3)", servers: [await startServer("light-baseline", "light-baseline.js", sqlite.filename)], seed: sqlite },
   write: { name: "bare baseline (node:http + better-sqlite3)", servers: [await startServer("writes-baseline", "writes-baseline.js", `${sqlite.filename}.baseline`)], seed: sqlite }
@@ -50,6 +64,17 @@ const targets = [
     name: "POST /api/b2/comments",
     kind: "write",
     request: (seed) => ({ method: "POST", path: "/api/b2/comments", headers: { "content-type": "application/json" }, body: JSON.stringify({ discussion_id: seed.discussion.id, body: "A comment about the budget." }) })
+  },
+  {
+    name: "POST /api/b2/comments, 32 threads",
+    kind: "write",
+    request: (seed) => {
+      let n = 0
+      return {
+        method: "POST", path: "/api/b2/comments", headers: { "content-type": "application/json" },
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ discussion_id: seed.threads[n++ % seed.threads.length], body: "A comment about the budget." }) })
+      }
+    }
   }
 ]
 
@@ -66,7 +91,7 @@ const run = async (config, target, seconds) => {
 
 const lines = ["| endpoint | configuration | req/s | p99 ms | ratio to the bare baseline |", "|---|---|---|---|---|"]
 for (const target of targets) {
-  const all = [...configs, ...(target.kind === "read" ? [pgBaseline] : []), baselines[target.kind]]
+  const all = [...configs, target.kind === "read" ? pgBaseline : pgWriteBaseline, baselines[target.kind]]
   const measured = new Map(all.map((c) => [c, { rps: [], p99: [] }]))
   for (const c of all) await run(c, target, 1)
   for (let round = 0; round < ROUNDS; round++) {
@@ -84,7 +109,7 @@ for (const target of targets) {
     lines.push(`| ${target.name} | ${c.name} | ${Math.round(median(m.rps))} | ${median(m.p99)} | ${(median(m.rps) / base).toFixed(2)} |`)
   }
 }
-for (const c of [...configs, pgBaseline, baselines.read, baselines.write]) for (const s of c.servers) await stopServer(s)
+for (const c of [...configs, pgBaseline, pgWriteBaseline, baselines.read, baselines.write]) for (const s of c.servers) await stopServer(s)
 const how = `${ROUNDS} rotating rounds of ${SECONDS} s, 32 connections, medians`
 console.log(`${lines.join("\n")}\n(${how})`)
 mkdirSync("bench/results", { recursive: true })

@@ -10,15 +10,14 @@ import { type CommonOptions, existingDatabase } from "../common.js"
 import { makeOutput } from "../output.js"
 
 
+/** A bar on stderr, gone when done. */
+const newBar = (format: string) =>
+  new cliProgress.SingleBar({ stream: process.stderr, format, hideCursor: true, clearOnComplete: true }, cliProgress.Presets.shades_classic)
+
 /** A bar on a terminal only: a pipe or a log gets the result alone. */
 const progressBar = (enabled: boolean) => {
   if (!enabled) return { update: (_: ImportProgress) => {}, stop: () => {} }
-  const bar = new cliProgress.SingleBar({
-    stream: process.stderr,
-    format: "{phase} [{bar}] {percentage}% {value}/{total}",
-    hideCursor: true,
-    clearOnComplete: true
-  }, cliProgress.Presets.shades_classic)
+  const bar = newBar("{phase} [{bar}] {percentage}% {value}/{total}")
   let phase: string | undefined
   return {
     update: (p: ImportProgress) => {
@@ -108,12 +107,7 @@ export const registerTransfer = (program: Command) => {
 /** The copy's bar, on a terminal only: records written of the source's records, the table being written. */
 const copyBar = (enabled: boolean) => {
   if (!enabled) return { update: (_: CopyProgress) => {}, stop: () => {} }
-  const bar = new cliProgress.SingleBar({
-    stream: process.stderr,
-    format: "copying [{bar}] {percentage}% {value}/{total} {table}",
-    hideCursor: true,
-    clearOnComplete: true
-  }, cliProgress.Presets.shades_classic)
+  const bar = newBar("copying [{bar}] {percentage}% {value}/{total} {table}")
   let started = false
   return {
     update: (p: CopyProgress) => {

@@ -1,4 +1,5 @@
-import pg from "pg"
+import type pg from "pg"
+import { createRequire } from "node:module"
 import { Cause, Duration, Effect, Exit, FiberRef, Option } from "effect"
 import { DatabaseError } from "../ports/store.js"
 import { migrations } from "./migrations/index.js"
@@ -19,10 +20,14 @@ export const describeUrl = (url: string) => {
   }
 }
 
+/** Required when a PostgreSQL database is first opened: a server on its SQLite file never holds the driver. */
+let loaded: typeof pg | undefined
+const driver = () => (loaded ??= createRequire(import.meta.url)("pg") as typeof pg)
+
 // bigint (ids, counts, sums) as a number, as SQLite gives it (ids stay far below 2^53)
 const types = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser
+    oid === 20 ? (v: string) => Number(v) : driver().types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser
 }
 
 /** Written once per SQL text: `?` and `@name` placeholders (the SQLite adapter's) become `$n`. */
@@ -210,7 +215,7 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
  */
 export const makePool = (url: string, max = 10, waitMs = 5_000) => {
   // a lock held past 10 s (another server stopped mid-transaction) fails the request with 503 instead of hanging it
-  const pool = new pg.Pool({ connectionString: url, max, types, connectionTimeoutMillis: waitMs, idleTimeoutMillis: 30_000, options: "-c lock_timeout=10000" })
+  const pool = new (driver().Pool)({ connectionString: url, max, types, connectionTimeoutMillis: waitMs, idleTimeoutMillis: 30_000, options: "-c lock_timeout=10000" })
   // A connection that breaks (the server stopped) emits "error": when idle, on the pool; when checked out, on the
   // connection itself, even between the statements of a transaction. Unheard, either would end the process; the
   // statement in flight fails anyway, and a broken connection is discarded on release.

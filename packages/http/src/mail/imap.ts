@@ -5,7 +5,8 @@
  * finds its Message-ID already handled, so nothing is posted twice and nothing is lost.
  */
 import type { StoreService } from "@convene/core"
-import { ImapFlow } from "imapflow"
+import type { ImapFlow as Imap } from "imapflow"
+import { createRequire } from "node:module"
 import type { Log } from "../observe/log.js"
 import { receiveRaw } from "./inbound.js"
 
@@ -31,8 +32,12 @@ export const imapTarget = (url: string) => {
   }
 }
 
+let imapflow: { ImapFlow: typeof Imap } | undefined
+
 /** A client for one session with the mailbox (connected by the caller); a dropped connection is reported by the call that used it, never as an unheard error event. */
 const clientOf = (target: ReturnType<typeof imapTarget>) => {
+  // required on first use: a server that polls no mailbox never holds the IMAP client
+  const { ImapFlow } = (imapflow ??= createRequire(import.meta.url)("imapflow") as { ImapFlow: typeof Imap })
   const client = new ImapFlow({
     host: target.host, port: target.port, secure: target.secure, auth: target.auth, logger: false, disableAutoIdle: true, connectionTimeout: 10_000, greetingTimeout: 10_000
   })

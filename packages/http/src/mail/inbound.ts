@@ -6,11 +6,10 @@
  */
 import { Inbound, Rules, Store, type StoreService } from "@convene/core"
 import { Effect } from "effect"
-import EmailReplyParser from "email-reply-parser"
-import { type AddressObject, simpleParser } from "mailparser"
+import type { AddressObject } from "mailparser"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Readable } from "node:stream"
-import { SMTPServer } from "smtp-server"
+import type { SMTPServer as SmtpServer } from "smtp-server"
 import { readWithin } from "../body.js"
 import type { Log } from "../observe/log.js"
 
@@ -71,6 +70,8 @@ const addresses = (a: AddressObject | Array<AddressObject> | undefined): Array<s
  * headers, which a forwarding relay may not have rewritten).
  */
 export const parseInbound = async (raw: Buffer | Readable, envelope: ReadonlyArray<string> = []): Promise<Inbound.InboundMail> => {
+  // loaded by the first message: a server that takes no replies never holds the parsers
+  const [{ simpleParser }, { default: EmailReplyParser }] = await Promise.all([import("mailparser"), import("email-reply-parser")])
   const parsed = await simpleParser(raw, { skipHtmlToText: false, skipImageLinks: true, skipTextToHtml: true })
   const headers = new Map<string, string>()
   for (const [k, v] of parsed.headers) headers.set(k.toLowerCase(), typeof v === "string" ? v : typeof v === "object" && v !== null && "value" in v ? String((v as { value: unknown }).value) : String(v))
@@ -100,8 +101,9 @@ export interface InboundListener {
  * 10 MB at most, no authentication (the reply address and the sender are the credentials), and answers 250 once
  * the message is handled and committed; an error answers 451, and the sending server tries again.
  */
-export const startInboundSmtp = (options: { store: StoreService; replyHost: string; host: string; port: number; log?: Log }): Promise<InboundListener> => {
-  const server = new SMTPServer({
+export const startInboundSmtp = async (options: { store: StoreService; replyHost: string; host: string; port: number; log?: Log }): Promise<InboundListener> => {
+  const { SMTPServer } = await import("smtp-server")
+  const server: SmtpServer = new SMTPServer({
     authOptional: true,
     disabledCommands: ["AUTH", "STARTTLS"],
     size: INBOUND_MAX_BYTES,

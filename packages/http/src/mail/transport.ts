@@ -5,7 +5,8 @@
  * place where an SMTP failure becomes a sentence that says what went wrong and where.
  */
 import { Rules } from "@convene/core"
-import nodemailer from "nodemailer"
+import type Nodemailer from "nodemailer"
+import { createRequire } from "node:module"
 import type SMTPTransport from "nodemailer/lib/smtp-transport/index.js"
 
 export interface MailSettings {
@@ -103,9 +104,13 @@ export const mailSettingsFromEnv = (
   }
 }
 
+/** Required on first use: a server that sends no mail (no SMTP_URL) never holds nodemailer. */
+let loaded: typeof Nodemailer | undefined
+const nodemailer = () => (loaded ??= createRequire(import.meta.url)("nodemailer") as typeof Nodemailer)
+
 /** One transport per process, pooling its connections: one SMTP connection serves many messages. */
 export const createMailTransport = (settings: MailSettings, maxConnections = 4) =>
-  nodemailer.createTransport({ ...settings.options, pool: true, maxConnections, maxMessages: 100 })
+  nodemailer().createTransport({ ...settings.options, pool: true, maxConnections, maxMessages: 100 })
 
 export type MailTransport = ReturnType<typeof createMailTransport>
 
@@ -122,7 +127,7 @@ export const checkMailTransport = async (settings: MailSettings): Promise<{ ok: 
   }
   const quiet = () => {}
   const logger = { level: quiet, trace: quiet, debug: listen, info: quiet, warn: quiet, error: quiet, fatal: quiet }
-  const transport = nodemailer.createTransport({ ...settings.options, logger, debug: true })
+  const transport = nodemailer().createTransport({ ...settings.options, logger, debug: true })
   try {
     await transport.verify()
     return { ok: true, greeting: greeting || "the server accepted the connection" }

@@ -6,7 +6,10 @@
  */
 import { type ExternalIdentity, type IdentityProvider, ProviderFailed } from "@convene/core"
 import { Effect } from "effect"
-import * as client from "openid-client"
+import type * as Client from "openid-client"
+
+/** Loaded by the first sign-in through the provider (or doctor): a server with none configured never holds it. */
+const openid = () => import("openid-client")
 import type { SsoSettings } from "./settings.js"
 
 /** Seconds one request to the provider may take. */
@@ -49,7 +52,8 @@ const failure = (e: unknown): ProviderFailed => {
 const attempt = <A>(f: () => Promise<A>) => Effect.tryPromise({ try: f, catch: failure })
 
 /** The library's configuration: discovered (OIDC), or from Loomio's endpoints (OAuth). */
-export const configure = async (s: SsoSettings): Promise<client.Configuration> => {
+export const configure = async (s: SsoSettings): Promise<Client.Configuration> => {
+  const client = await openid()
   if (s.mode === "oidc") {
     const issuer = new URL(s.issuer!)
     return client.discovery(issuer, s.clientId, s.clientSecret, undefined, {
@@ -80,7 +84,7 @@ export const configure = async (s: SsoSettings): Promise<client.Configuration> =
 
 /** The identity provider for these settings; the provider is discovered on first use, again after a failure. */
 export const makeIdentityProvider = (s: SsoSettings, identityType = s.mode): IdentityProvider => {
-  let configured: Promise<client.Configuration> | undefined
+  let configured: Promise<Client.Configuration> | undefined
   const config = attempt(() => {
     configured ??= configure(s).catch((e: unknown) => {
       configured = undefined
@@ -108,6 +112,7 @@ export const makeIdentityProvider = (s: SsoSettings, identityType = s.mode): Ide
     start: (redirectUri) =>
       Effect.flatMap(config, (c) =>
         attempt(async () => {
+          const client = await openid()
           const verifier = client.randomPKCECodeVerifier()
           const pending: Pending = { state: client.randomState(), verifier, ...(s.mode === "oidc" ? { nonce: client.randomNonce() } : {}) }
           const url = client.buildAuthorizationUrl(c, {
@@ -123,6 +128,7 @@ export const makeIdentityProvider = (s: SsoSettings, identityType = s.mode): Ide
     finish: (callback, kept) =>
       Effect.flatMap(config, (c) =>
         attempt(async () => {
+          const client = await openid()
           const pending = JSON.parse(kept) as Pending
           const tokens = await client.authorizationCodeGrant(c, callback, {
             pkceCodeVerifier: pending.verifier,
