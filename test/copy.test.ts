@@ -9,11 +9,12 @@
 import { openConvene } from "@convene/core"
 import Database from "better-sqlite3"
 import got, { type Got } from "got"
+import { execFileSync } from "node:child_process"
 import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import t from "tap"
-import { openSql, PG, runBin, spawnServe, tempDbFile } from "./helpers.js"
+import { BIN, childEnv, openSql, PG, runBin, spawnServe, tempDbFile } from "./helpers.js"
 import { loomioExport, writeJsonl } from "./loomio-fixture.js"
 
 if (PG === undefined) throw new Error("copy.test runs in the PostgreSQL pass (CONVENE_TEST_PG): it copies between both stores")
@@ -158,3 +159,19 @@ t.test("refusals: a target holding data, an unreachable target, a source from a 
   t.notOk(existsSync(target))
   t.equal((await runBin(["copy", "--from", filename, "--to", filename])).code, 1, "not onto itself")
 })
+
+t.test("on a terminal, a bar shows the records copied; in a pipe, the result alone", async (t) => {
+  const filename = join(dir, "terminal.db")
+  const core = await openConvene({ database: filename })
+  for (let i = 0; i < 3; i++) await core.users.create({ email: `p${i}@example.org`, name: `P${i}` })
+  await core.close()
+  const { filename: target } = tempDbFile()
+  // util-linux `script` gives the command a terminal (a pseudo-terminal) and records what it showed
+  const shown = execFileSync("script", ["-qec", `${process.execPath} ${BIN} copy --from ${filename} --to ${target}`, "/dev/null"], { env: childEnv(), encoding: "utf8" })
+  t.match(shown, /copying \[[\u2588\u2591 ]+\] 100% 3\/3 users/, "the bar, as far as the last table")
+  t.match(shown, /copied 3 records from .*terminal\.db to 127\.0\.0\.1:\d+\/t_\w+/)
+  const piped = await runBin(["copy", "--from", filename, "--to", tempDbFile().filename])
+  t.equal(piped.code, 0)
+  t.notMatch(piped.stderr + piped.stdout, /copying \[/, "no bar in a pipe")
+})
+
