@@ -131,3 +131,26 @@ export const POLL_TYPE_FACTS: Readonly<Record<PollType, PollTypeFacts>> = {
     ballot: ballot({ min_score: 0, max_score: 0, maximum_stance_choices: 0, dots_per_person: 8 })
   }
 }
+
+/**
+ * What results are computed from: per option, the sum of scores and who chose it over the latest, un-revoked,
+ * cast ballots; per poll, ballots issued and cast. The store counts these in SQL for large polls;
+ * `tallyBallots` is the same count over ballots in memory (the definition, tested against the store).
+ */
+export interface OptionTally {
+  readonly option_id: Id
+  readonly score: number
+  /** ballots that chose it (any answer for a meeting, a score above 0 otherwise) */
+  readonly voter_count: number
+  readonly yes: number
+  readonly maybe: number
+  readonly no: number
+  /** the first VOTER_NAMES (rules/pollTypes.ts) of them, by ballot */
+  readonly voter_ids: ReadonlyArray<Id>
+}
+
+export interface PollTally {
+  readonly voters_count: number
+  readonly cast_count: number
+  readonly options: ReadonlyArray<OptionTally>
+}

@@ -1,7 +1,7 @@
 import type { Effect } from "effect"
 import type { Outcome, Poll, PollOption, Stance } from "../domain/polls.js"
 import type { Id, Page, TopicScope } from "../domain/records.js"
-import type { PollTally } from "../rules/pollTypes.js"
+import type { PollTally } from "../domain/polls.js"
 
 export type PollStatus = "active" | "closed" | "all"
 

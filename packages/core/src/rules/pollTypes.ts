@@ -6,6 +6,7 @@ import { isIsoDateOrDateTime, parseDateTime } from "./dates.js"
 import type { Id } from "../domain/records.js"
 import {
   type BallotConfig,
+  type PollTally,
   type HideResults,
   type PollOption,
   POLL_TYPE_FACTS,
@@ -155,28 +156,7 @@ const pct = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part
 /** Results name at most this many voters per option; `voter_count` has the number. */
 export const VOTER_NAMES = 50
 
-/**
- * What results are computed from: per option, the sum of scores and who chose it over the latest, un-revoked,
- * cast ballots; per poll, ballots issued and cast. The store counts these in SQL for large polls;
- * `tallyBallots` is the same count over ballots in memory (the definition, tested against the store).
- */
-export interface OptionTally {
-  readonly option_id: Id
-  readonly score: number
-  /** ballots that chose it (any answer for a meeting, a score above 0 otherwise) */
-  readonly voter_count: number
-  readonly yes: number
-  readonly maybe: number
-  readonly no: number
-  /** the first VOTER_NAMES of them, by ballot */
-  readonly voter_ids: ReadonlyArray<Id>
-}
-
-export interface PollTally {
-  readonly voters_count: number
-  readonly cast_count: number
-  readonly options: ReadonlyArray<OptionTally>
-}
+export type { OptionTally, PollTally } from "../domain/polls.js"
 
 export const tallyBallots = (type: PollType, options: ReadonlyArray<PollOption>, stances: ReadonlyArray<Stance>): PollTally => {
   const live = stances.filter((s) => s.latest && s.revoked_at === null)
