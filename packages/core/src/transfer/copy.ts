@@ -157,9 +157,15 @@ const pgEnd = async (url: string): Promise<End> => {
       }
     },
     clear: async (table) => void (await client.query(`DELETE FROM ${table}`)),
+    // a batch a statement: the counters and keys are all integers
     update: async (table, set, key, rows) => {
-      const text = `UPDATE ${table} SET ${set.map((c, i) => `${c} = $${i + 1}`).join(", ")} WHERE ${key.map((c, i) => `${c} = $${set.length + i + 1}`).join(" AND ")}`
-      for (const row of rows) await client.query(text, row)
+      const columns = [...set, ...key]
+      const values = rows.map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}::bigint`).join(", ")})`).join(", ")
+      await client.query(
+        `UPDATE ${table} SET ${set.map((c) => `${c} = v.${c}`).join(", ")} FROM (VALUES ${values}) AS v(${columns.join(", ")})
+          WHERE ${key.map((c) => `${table}.${c} = v.${c}`).join(" AND ")}`,
+        rows.flat()
+      )
     },
     settle: async (tables) => {
       for (const table of tables) {
