@@ -145,11 +145,15 @@ export interface ItemsRepo {
   readonly ofTopic: (topicId: Id) => Effect.Effect<ReadonlyArray<ThreadItem>>
   readonly byId: (id: Id) => Effect.Effect<ThreadItem | undefined>
   readonly byItemable: (type: ThreadItem["itemable_type"], id: Id) => Effect.Effect<ThreadItem | undefined>
-  /** Appends an item: sequence_id is the thread's next; a child takes the next position under its parent. */
+  /**
+   * Appends an item: sequence_id is the thread's next; a child takes the next position under its parent. `bump`:
+   * the thread's last activity moves to the item's time too (in the same statement as its item count).
+   */
   readonly append: (
     item: Pick<ThreadItem, "topic_id" | "kind" | "itemable_type" | "itemable_id" | "actor_id" | "created_at"> & {
       readonly parent: ThreadItem | null
       readonly root: boolean
+      readonly bump: boolean
     }
   ) => Effect.Effect<ThreadItem>
 }

@@ -56,7 +56,7 @@ export const createComment = Effect.fnUntraced(function*(
   input: CommentInput
 ): Effect.fn.Return<CommentView, NotFound | Forbidden | Invalid, Store> {
   const store = yield* Store
-  return yield* store.transaction(Effect.gen(function*() {
+  const written = yield* store.transaction(Effect.gen(function*() {
     const { ctx, discussion, topic } = yield* inDiscussion(access, discussionId)
     if (!canCreateComment(access, ctx, discussion)) return yield* forbidden("Not authorized to create Comment.")
     if (isBlank(input.body)) return yield* invalid("body", "can't be blank")
@@ -98,9 +98,11 @@ export const createComment = Effect.fnUntraced(function*(
     yield* notifyMentions(comment.body, activity, told)
     yield* notifyLoud("new_comment", activity, told)
     yield* threadEvent("new_comment", topic, discussion, access.user, { comment })
-    // the comment and its discussion are as written; only the thread changed since it was read (activity, counters)
-    return { comment, discussion, topic: (yield* store.topics.byId(topic.id))! }
+    return { comment, discussion }
   }))
+  // the comment and its discussion are as written; the thread is read again (its activity and counters moved),
+  // once committed: the thread's row is not held for other writers meanwhile
+  return { ...written, topic: (yield* store.topics.byId(written.discussion.topic_id))! }
 })
 
 /** A kept comment the caller may edit (404 when there is none to see, 403 when the rule refuses). */

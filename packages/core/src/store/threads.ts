@@ -72,9 +72,12 @@ export const makeItemsRepo = (c: SqlClient): ItemsRepo => ({
   byId: (id) => c.get(`SELECT * FROM topic_items WHERE id = ?`, [id], asRecord<ThreadItem>()),
   byItemable: (type, id) =>
     c.get(`SELECT * FROM topic_items WHERE itemable_type = ? AND itemable_id = ? ORDER BY id LIMIT 1`, [type, id], asRecord<ThreadItem>()),
-  append: Effect.fnUntraced(function*({ parent, root, ...item }) {
+  append: Effect.fnUntraced(function*({ parent, root, bump, ...item }) {
     // the thread's row first: writers appending to one thread (on any server) take their sequence ids in turn
-    yield* c.run(`UPDATE topics SET items_count = items_count + 1 WHERE id = ?`, [item.topic_id])
+    yield* c.run(
+      `UPDATE topics SET items_count = items_count + 1${bump ? ", last_activity_at = @at, updated_at = @at" : ""} WHERE id = @id`,
+      { id: item.topic_id, ...(bump ? { at: item.created_at } : {}) }
+    )
     const sequence_id = root
       ? 0
       : Number((yield* c.get(`SELECT coalesce(max(sequence_id), 0) + 1 AS n FROM topic_items WHERE topic_id = ?`, [item.topic_id]))!.n)

@@ -59,9 +59,9 @@ export const recordItem = Effect.fnUntraced(function*(item: NewItem): Effect.fn.
     actor_id: item.actor?.id ?? null,
     created_at: now,
     parent: item.parent,
-    root: item.parent === null
+    root: item.parent === null,
+    bump: item.bump === true
   })
-  if (item.bump) yield* store.topics.update(item.topic.id, { last_activity_at: now, updated_at: now })
   return appended
 })
 
