@@ -106,6 +106,8 @@ export interface MailRepo extends OutboxOps {
 
 export interface TopicsRepo {
   readonly byId: (id: Id) => Effect.Effect<Topic | undefined>
+  /** `byId`, and in a write the thread locked by the same statement (`StoreService.lock`). */
+  readonly byIdLocked: (id: Id) => Effect.Effect<Topic | undefined>
   readonly byIds: (ids: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<Topic>>
   /** Threads in `scope` matching `filter`, latest activity first. */
   readonly visible: (scope: TopicScope, filter: TopicFilter, page: Page) => Effect.Effect<ReadonlyArray<Topic>>

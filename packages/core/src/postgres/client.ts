@@ -5,9 +5,11 @@ import type { PgRunner } from "./db.js"
 import { PG_DIALECT } from "./dialect.js"
 
 
+const getter = (q: PgRunner) => <A>(sql: string, params?: Params, map?: (row: Row) => A) =>
+  Effect.map(q.get<Row>(sql, ...paramValues(params)), (row) => (row === undefined ? undefined : map === undefined ? (row as A) : map(row)))
+
 export const pgClient = (q: PgRunner): SqlClient => ({
-  get: <A>(sql: string, params?: Params, map?: (row: Row) => A) =>
-    Effect.map(q.get<Row>(sql, ...paramValues(params)), (row) => (row === undefined ? undefined : map === undefined ? (row as A) : map(row))),
+  get: getter(q),
   all: <A>(sql: string, params?: Params, map?: (row: Row) => A) =>
     Effect.map(q.all<Row>(sql, ...paramValues(params)), (rows) => (map === undefined ? (rows as Array<A>) : rows.map(map))),
   run: <T>(sql: string, params?: Params) => q.run(sql, ...paramValues(params)) as Effect.Effect<{ rows: Array<T>; changes: number }>,
@@ -26,5 +28,8 @@ export const pgClient = (q: PgRunner): SqlClient => ({
             : q.query(`SELECT 1 FROM ${what.table} WHERE id = ? FOR NO KEY UPDATE`, what.id),
           true
         )),
+  // inside a transaction the statement locks what it reads; outside one it must not (a read would wait for writers)
+  getLocked: (sql, params, map) =>
+    Effect.flatMap(q.inTransaction, (inside) => getter(q)(inside ? `${sql} FOR NO KEY UPDATE` : sql, params, map)),
   dialect: PG_DIALECT
 })

@@ -9,12 +9,14 @@ import { SQLITE_DIALECT } from "./dialect.js"
 
 const RETURNING = /\bRETURNING\b/i
 
+const getter = (run: Runner) => <A>(sql: string, params?: Params, map?: (row: Row) => A) =>
+  run.read((_, s) => {
+    const row = s(sql).get(...paramValues(params)) as Row | undefined
+    return row === undefined ? undefined : map === undefined ? (row as A) : map(row)
+  })
+
 export const sqliteClient = (run: Runner): SqlClient => ({
-  get: <A>(sql: string, params?: Params, map?: (row: Row) => A) =>
-    run.read((_, s) => {
-      const row = s(sql).get(...paramValues(params)) as Row | undefined
-      return row === undefined ? undefined : map === undefined ? (row as A) : map(row)
-    }),
+  get: getter(run),
   all: <A>(sql: string, params?: Params, map?: (row: Row) => A) =>
     run.read((_, s) => {
       const rows = s(sql).all(...paramValues(params)) as Array<Row>
@@ -33,5 +35,7 @@ export const sqliteClient = (run: Runner): SqlClient => ({
   epochs: run.cacheEpochs,
   // one writer at a time: every transaction is already alone
   lock: () => Effect.succeed(false),
+  // one writer at a time: what a write reads is already its own
+  getLocked: getter(run),
   dialect: SQLITE_DIALECT
 })

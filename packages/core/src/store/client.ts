@@ -63,6 +63,8 @@ export interface SqlClient {
    * other writer's change between them. Nothing outside a transaction, nor on SQLite (one writer at a time).
    */
   readonly lock: (what: Locked) => Effect.Effect<boolean>
+  /** `get`, the row locked by the same statement as `lock` would lock it (the thread a write checks, read once). */
+  readonly getLocked: <A = Row>(sql: string, params?: Params, map?: (row: Row) => A) => Effect.Effect<A | undefined>
   readonly dialect: Dialect
 }
 

@@ -19,6 +19,7 @@ export const makeTopicsRepo = (c: SqlClient): TopicsRepo => {
   const { where, params } = topicScope(ids)
   return {
     byId: (id) => c.get(`SELECT * FROM topics WHERE id = ?`, [id], toTopic),
+    byIdLocked: (id) => c.getLocked(`SELECT * FROM topics WHERE id = ?`, [id], toTopic),
     byIds: (list) => (list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM topics WHERE ${ids.has("id", "ids")}`, { ids: ids.bind(list) }, toTopic)),
     visible: (scope, filter, page) =>
       c.all(`SELECT t.* ${where(filter)} ORDER BY t.last_activity_at DESC, t.id DESC LIMIT @limit OFFSET @offset`,

@@ -32,7 +32,7 @@ export const topicContext = Effect.fnUntraced(function*(access: Access, topic: T
  */
 export const topicById = (id: Id): Effect.Effect<Topic, NotFound, Store> =>
   Effect.flatMap(Store, (store) =>
-    Effect.flatMap(Effect.zipRight(store.lock({ table: "topics", id }), store.topics.byId(id)), (t) => (t === undefined ? Effect.fail(notFound()) : Effect.succeed(t))))
+    Effect.flatMap(store.topics.byIdLocked(id), (t) => (t === undefined ? Effect.fail(notFound()) : Effect.succeed(t))))
 
 export interface NewItem {
   readonly topic: Topic
