@@ -14,6 +14,9 @@ const ROOT = process.cwd()
 const npm = (cwd: string, args: ReadonlyArray<string>) =>
   execFileSync("npm", [...args], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, npm_config_loglevel: "error" } })
 
+// npm pack and npm install into a new project: 13–16 s on a quiet machine, over 30 s under load
+t.setTimeout(120_000)
+
 t.test("@convene/core and @convene/http pack, install into a new project and run there", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "convene-pack-"))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))

@@ -154,9 +154,9 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
   /**
    * One attempt, at READ COMMITTED: each statement sees what was committed before it began. Writers run side by
    * side, on one server and on several; what must stay ordered is ordered by the rows a write locks before it
-   * checks (`lock`: the thread, poll, group or person, `FOR NO KEY UPDATE`) and by the rows its updates lock (a counter
-   * `x = x + 1` waits for the other writer and adds to what it committed). A connection whose transaction broke
-   * is discarded, not returned to the pool.
+   * checks (`lock`: the thread, poll, group or person, `FOR NO KEY UPDATE`) and by the rows its updates lock (a
+   * counter `x = x + 1` waits for the other writer and adds to what it committed). A connection whose transaction
+   * broke is discarded, not returned to the pool.
    */
   const attempt = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.uninterruptibleMask((restore) =>
@@ -176,9 +176,9 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
       }))
 
   /**
-   * Runs `effect` as one transaction, again from the start when the server reports a serialization failure, a
-   * deadlock or a lost race to insert (RETRYABLE), after a random pause that doubles each time (at most 250 ms). Past RETRY_BUDGET_MS of retrying,
-   * the request answers 503 (DatabaseError) rather than waiting on.
+   * Runs `effect` as one transaction, again from the start when the server reports a serialization failure or a
+   * deadlock (RETRYABLE), or a lost race to insert (UNIQUE_VIOLATION, twice at most), after a random pause that
+   * doubles each time (at most 250 ms). Past RETRY_BUDGET_MS of retrying, the request answers 503 (DatabaseError).
    */
   const transaction: PgRunner["transaction"] = (effect) =>
     Effect.flatMap(FiberRef.get(current), (client) => {
