@@ -179,7 +179,7 @@ export interface ReadersRepo {
 
 /** The records a write locks before it checks (what must stay ordered is ordered by these rows), or a named key. */
 export type Locked =
-  | { readonly table: "groups" | "topics" | "polls" | "outcomes" | "users"; readonly id: number }
+  | { readonly table: "groups" | "polls" | "outcomes" | "users"; readonly id: number }
   | { readonly key: string }
 
 /** The people repositories (invitations, sign-in, sessions, volumes, reply addresses …) are PeopleRepos' (ports/people.ts). */
@@ -190,8 +190,8 @@ export interface StoreService extends PeopleRepos {
    */
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /**
-   * Inside a transaction, holds what a write checks before it writes (the thread, poll, group or person; a named
-   * key) until it commits, so that writers side by side (PostgreSQL, several servers) check in turn. A no-op
+   * Inside a transaction, holds what a write checks before it writes (the poll, group or person; a named key; the
+   * thread is read and locked in one statement, `topics.byIdLocked`) until it commits, so that writers side by side (PostgreSQL, several servers) check in turn. A no-op
    * outside a transaction and where there is one writer at a time (SQLite): true when it locked, so that what was read
    * before is read again.
    */

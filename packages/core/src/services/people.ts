@@ -341,13 +341,13 @@ export const signInWithCode = Effect.fnUntraced(function*(email: string, code: s
   const clientKey = `sign-in:wrong-client:${client}`
   // the transaction answers instead of failing, so that a wrong guess is counted (a failure rolls back)
   const outcome = yield* store.transaction(Effect.gen(function*() {
-    yield* store.lock({ key: wrongKey })
+    // first: `limited` locks the address's count, so one attempt per address is checked at a time
+    const dayWait = yield* limited(wrongKey, WRONG_CODES.perAddress)
+    const clientWait = yield* limited(clientKey, WRONG_CODES.perClient)
     const now = yield* Clock.currentTimeMillis
     const requested = yield* store.rateEvents.since(`sign-in:address:${address}`, iso(now - LOGIN_CODE_TTL_MS))
     const sinceCode = requested.length === 0 ? iso(now - LOGIN_CODE_TTL_MS) : requested[requested.length - 1]!
     const wrongSinceCode = (yield* store.rateEvents.since(wrongKey, sinceCode)).length
-    const dayWait = yield* limited(wrongKey, WRONG_CODES.perAddress)
-    const clientWait = yield* limited(clientKey, WRONG_CODES.perClient)
     if (dayWait > 0 || clientWait > 0) return { _tag: "limited", wait: Math.max(dayWait, clientWait) } as const
     if (wrongSinceCode >= WRONG_CODES.perCode) return { _tag: "dead" } as const
     const user = yield* store.users.byEmail(address)

@@ -27,7 +27,7 @@ export const topicContext = Effect.fnUntraced(function*(access: Access, topic: T
 })
 
 /**
- * A thread by id; in a write, locked first (ports/store.ts `lock`): writes to one thread (its items' sequence,
+ * A thread by id; in a write, locked by the same statement (`topics.byIdLocked`): writes to one thread (its items' sequence,
  * its counters, its polls' ballots) check and write in turn, on every server.
  */
 export const topicById = (id: Id): Effect.Effect<Topic, NotFound, Store> =>
