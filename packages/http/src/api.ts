@@ -2,8 +2,8 @@
  * Every endpoint, declared once: path, parameters (params.ts), body (inputs.ts), response (records.ts),
  * security, Loomio's operationId (the endpoint's name) and a summary. The server routes from these
  * declarations, decodes path and query parameters with them, and the OpenAPI documents are generated
- * from them. Handlers read bodies themselves (`handleRaw`) because Loomio clients send flat, wrapped and
- * form bodies alike; they decode them with the same input schemas.
+ * from them. Payloads are decoded by their declared Schema before the handler runs (group.ts), read as Loomio
+ * clients send them: flat, or wrapped under the endpoint's `BodyRoot`, JSON or form.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
@@ -13,6 +13,7 @@ import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Inputs } from "@convene/core"
 import { B1Auth, B2Auth, B3Auth } from "./auth.js"
+import { BodyRoot } from "./group.js"
 import {
   AliasedPageParams,
   discussionStatus,
@@ -146,7 +147,7 @@ const Success = Schema.Struct({ success: Schema.Literal(true) }).annotations({ i
 
 // Path parameters: text on the wire (a malformed id names no record: 404), documented as Loomio's contract does.
 
-const numeric = (name: string, description: string) =>
+const numeric = <const N extends string>(name: N, description: string) =>
   HttpApiSchema.param(name, Schema.String.annotations({ description, jsonSchema: { type: "integer" } }))
 const idOrKey = (description: string) =>
   HttpApiSchema.param("id", Schema.String.annotations({ description, jsonSchema: { oneOf: [{ type: "integer" }, { type: "string" }] } }))
@@ -165,7 +166,7 @@ export class B2Groups extends HttpApiGroup.make("b2.groups", { topLevel: true })
       .annotate(OpenApi.Summary, "List the groups where the caller has an active membership (not paginated)"))
     .add(HttpApiEndpoint.get("getGroup")`/api/b2/groups/${groupRef}`.setUrlParams(Responses).addSuccess(GroupsDocument)
       .annotate(OpenApi.Summary, "Get a visible group by id, key or handle"))
-    .add(HttpApiEndpoint.patch("setGroupVolume")`/api/b2/groups/${groupRef}/set_volume`.setPayload(Inputs.VolumeInput).addSuccess(VolumeResult)
+    .add(HttpApiEndpoint.patch("setGroupVolume")`/api/b2/groups/${groupRef}/set_volume`.setPayload(Inputs.VolumeInput).annotate(BodyRoot, "volume").addSuccess(VolumeResult)
       .annotate(OpenApi.Summary, "Extension: how much mail the caller (a member) wants from the group: mute, normal or loud"))
     .annotate(OpenApi.Title, "Groups").annotate(OpenApi.Description, "Groups the caller belongs to")
     .middleware(B2Auth) {}
@@ -175,7 +176,7 @@ const MembershipListParams = Schema.Struct({ group_id: groupIdRequired, ...PageP
 export class B2Memberships extends HttpApiGroup.make("b2.memberships", { topLevel: true })
     .add(HttpApiEndpoint.get("listMemberships", "/api/b2/memberships").setUrlParams(MembershipListParams).addSuccess(MembershipsDocument)
       .annotate(OpenApi.Summary, "List a group's memberships; e-mail addresses only for yourself or as a group administrator"))
-    .add(HttpApiEndpoint.post("manageMemberships", "/api/b2/memberships").setPayload(Inputs.MembershipsInput).addSuccess(MembershipsResult)
+    .add(HttpApiEndpoint.post("manageMemberships", "/api/b2/memberships").setPayload(Inputs.MembershipsInput).annotate(BodyRoot, "membership").addSuccess(MembershipsResult)
       .annotate(OpenApi.Summary, "Invite listed e-mail addresses and optionally remove absent members (administrators only)"))
     .annotate(OpenApi.Title, "Memberships").annotate(OpenApi.Description, "Who belongs to a group, and inviting or removing people")
     .middleware(B2Auth) {}
@@ -190,13 +191,13 @@ const DiscussionListParams = Schema.Struct({
 export class B2Discussions extends HttpApiGroup.make("b2.discussions", { topLevel: true })
     .add(HttpApiEndpoint.get("listDiscussions", "/api/b2/discussions").setUrlParams(DiscussionListParams).addSuccess(DiscussionsDocument)
       .annotate(OpenApi.Summary, "List a group's discussions visible to the caller, latest activity first"))
-    .add(HttpApiEndpoint.post("createDiscussion", "/api/b2/discussions").setPayload(Inputs.DiscussionInput).addSuccess(DiscussionsDocument)
+    .add(HttpApiEndpoint.post("createDiscussion", "/api/b2/discussions").setPayload(Inputs.DiscussionInput).annotate(BodyRoot, "discussion").addSuccess(DiscussionsDocument)
       .annotate(OpenApi.Summary, "Start a discussion; recipients are notified, or invited as guests"))
     .add(HttpApiEndpoint.get("getDiscussion")`/api/b2/discussions/${recordRef}`.setUrlParams(Responses).addSuccess(DiscussionsDocument)
       .annotate(OpenApi.Summary, "Get a discussion"))
-    .add(HttpApiEndpoint.patch("updateDiscussion")`/api/b2/discussions/${recordRef}`.setPayload(Inputs.DiscussionInput).addSuccess(DiscussionsDocument)
+    .add(HttpApiEndpoint.patch("updateDiscussion")`/api/b2/discussions/${recordRef}`.setPayload(Inputs.DiscussionInput).annotate(BodyRoot, "discussion").addSuccess(DiscussionsDocument)
       .annotate(OpenApi.Summary, "Update a discussion"))
-    .add(HttpApiEndpoint.put("replaceDiscussion")`/api/b2/discussions/${recordRef}`.setPayload(Inputs.DiscussionInput).addSuccess(DiscussionsDocument)
+    .add(HttpApiEndpoint.put("replaceDiscussion")`/api/b2/discussions/${recordRef}`.setPayload(Inputs.DiscussionInput).annotate(BodyRoot, "discussion").addSuccess(DiscussionsDocument)
       .annotate(OpenApi.Summary, "Update a discussion (the deprecated PUT alias)").annotate(OpenApi.Deprecated, true))
     .add(HttpApiEndpoint.del("deleteDiscussion")`/api/b2/discussions/${recordRef}`.addSuccess(DiscussionsDocument)
       .annotate(OpenApi.Summary, "Soft-delete a discussion: the record stays, title and description are hidden"))
@@ -204,17 +205,17 @@ export class B2Discussions extends HttpApiGroup.make("b2.discussions", { topLeve
       .annotate(OpenApi.Summary, "Extension: close the thread (no new comments)"))
     .add(HttpApiEndpoint.post("reopenDiscussion")`/api/b2/discussions/${recordRef}/reopen`.addSuccess(DiscussionsDocument)
       .annotate(OpenApi.Summary, "Extension: reopen a closed thread"))
-    .add(HttpApiEndpoint.patch("setDiscussionVolume")`/api/b2/discussions/${recordRef}/set_volume`.setPayload(Inputs.VolumeInput).addSuccess(VolumeResult)
+    .add(HttpApiEndpoint.patch("setDiscussionVolume")`/api/b2/discussions/${recordRef}/set_volume`.setPayload(Inputs.VolumeInput).annotate(BodyRoot, "volume").addSuccess(VolumeResult)
       .annotate(OpenApi.Summary, "Extension: how much mail the caller wants from this thread (it wins over the group's volume), as Loomio's set_volume"))
     .annotate(OpenApi.Title, "Discussions").annotate(OpenApi.Description, "Discussions: the threads people talk in")
     .middleware(B2Auth) {}
 
 export class B2Comments extends HttpApiGroup.make("b2.comments", { topLevel: true })
-    .add(HttpApiEndpoint.post("createComment", "/api/b2/comments").setPayload(Inputs.CommentInput).addSuccess(CommentsDocument)
+    .add(HttpApiEndpoint.post("createComment", "/api/b2/comments").setPayload(Inputs.CommentInput).annotate(BodyRoot, "comment").addSuccess(CommentsDocument)
       .annotate(OpenApi.Summary, "Comment on a discussion, or reply to a comment with parent_id"))
-    .add(HttpApiEndpoint.patch("updateComment")`/api/b2/comments/${recordId}`.setPayload(Inputs.CommentInput).addSuccess(CommentsDocument)
+    .add(HttpApiEndpoint.patch("updateComment")`/api/b2/comments/${recordId}`.setPayload(Inputs.CommentInput).annotate(BodyRoot, "comment").addSuccess(CommentsDocument)
       .annotate(OpenApi.Summary, "Update a comment"))
-    .add(HttpApiEndpoint.put("replaceComment")`/api/b2/comments/${recordId}`.setPayload(Inputs.CommentInput).addSuccess(CommentsDocument)
+    .add(HttpApiEndpoint.put("replaceComment")`/api/b2/comments/${recordId}`.setPayload(Inputs.CommentInput).annotate(BodyRoot, "comment").addSuccess(CommentsDocument)
       .annotate(OpenApi.Summary, "Update a comment (the deprecated PUT alias)").annotate(OpenApi.Deprecated, true))
     .add(HttpApiEndpoint.del("deleteComment")`/api/b2/comments/${recordId}`.addSuccess(CommentsDocument)
       .annotate(OpenApi.Summary, "Soft-delete a comment: the body is hidden"))
@@ -235,7 +236,7 @@ export class B2Threads extends HttpApiGroup.make("b2.threads", { topLevel: true 
     .middleware(B2Auth) {}
 
 export class B2Reactions extends HttpApiGroup.make("b2.reactions", { topLevel: true })
-    .add(HttpApiEndpoint.post("createReaction", "/api/b2/reactions").setPayload(Inputs.ReactionInput).addSuccess(ReactionsDocument)
+    .add(HttpApiEndpoint.post("createReaction", "/api/b2/reactions").setPayload(Inputs.ReactionInput).annotate(BodyRoot, "reaction").addSuccess(ReactionsDocument)
       .annotate(OpenApi.Summary, "Extension: add the caller's reaction to a discussion, comment, poll, vote or outcome"))
     .add(HttpApiEndpoint.del("deleteReaction")`/api/b2/reactions/${recordId}`.addSuccess(Success)
       .annotate(OpenApi.Summary, "Extension: remove one of the caller's reactions"))
@@ -247,25 +248,25 @@ const PollListParams = Schema.Struct({ group_id: groupIdRequired, status: Schema
 export class B2Polls extends HttpApiGroup.make("b2.polls", { topLevel: true })
     .add(HttpApiEndpoint.get("listPolls", "/api/b2/polls").setUrlParams(PollListParams).addSuccess(PollsDocument)
       .annotate(OpenApi.Summary, "List a group's polls visible to the caller, newest first, with their current outcomes"))
-    .add(HttpApiEndpoint.post("createPoll", "/api/b2/polls").setPayload(Inputs.PollInput).addSuccess(PollsDocument)
+    .add(HttpApiEndpoint.post("createPoll", "/api/b2/polls").setPayload(Inputs.PollInput).annotate(BodyRoot, "poll").addSuccess(PollsDocument)
       .annotate(OpenApi.Summary, "Create a poll; closing_at null makes a draft"))
     .add(HttpApiEndpoint.get("getPoll")`/api/b2/polls/${recordRef}`.setUrlParams(Responses).addSuccess(PollsDocument)
       .annotate(OpenApi.Summary, "Get a poll"))
-    .add(HttpApiEndpoint.patch("updatePoll")`/api/b2/polls/${recordRef}`.setPayload(Inputs.PollPatchInput).addSuccess(PollsDocument)
+    .add(HttpApiEndpoint.patch("updatePoll")`/api/b2/polls/${recordRef}`.setPayload(Inputs.PollPatchInput).annotate(BodyRoot, "poll").addSuccess(PollsDocument)
       .annotate(OpenApi.Summary, "Update a poll; a closing_at on a draft opens it"))
-    .add(HttpApiEndpoint.put("replacePoll")`/api/b2/polls/${recordRef}`.setPayload(Inputs.PollPatchInput).addSuccess(PollsDocument)
+    .add(HttpApiEndpoint.put("replacePoll")`/api/b2/polls/${recordRef}`.setPayload(Inputs.PollPatchInput).annotate(BodyRoot, "poll").addSuccess(PollsDocument)
       .annotate(OpenApi.Summary, "Update a poll (the deprecated PUT alias)").annotate(OpenApi.Deprecated, true))
     .add(HttpApiEndpoint.del("deletePoll")`/api/b2/polls/${recordRef}`.addSuccess(PollsDocument)
       .annotate(OpenApi.Summary, "Soft-delete a poll"))
     .add(HttpApiEndpoint.post("closePoll")`/api/b2/polls/${recordRef}/close`.addSuccess(PollsDocument)
       .annotate(OpenApi.Summary, "Extension: close a poll now (poll_closed_by_user)"))
-    .add(HttpApiEndpoint.post("reopenPoll")`/api/b2/polls/${recordRef}/reopen`.setPayload(Inputs.PollReopenInput).addSuccess(PollsDocument)
+    .add(HttpApiEndpoint.post("reopenPoll")`/api/b2/polls/${recordRef}/reopen`.setPayload(Inputs.PollReopenInput).annotate(BodyRoot, "poll").addSuccess(PollsDocument)
       .annotate(OpenApi.Summary, "Extension: reopen a closed poll with a future closing_at (poll_reopened)"))
-    .add(HttpApiEndpoint.post("castVote", "/api/b2/stances").setPayload(Inputs.StanceInput).addSuccess(PollsDocument)
+    .add(HttpApiEndpoint.post("castVote", "/api/b2/stances").setPayload(Inputs.StanceInput).annotate(BodyRoot, "stance").addSuccess(PollsDocument)
       .annotate(OpenApi.Summary, "Extension: cast or change the caller's vote"))
-    .add(HttpApiEndpoint.post("createOutcome", "/api/b2/outcomes").setPayload(Inputs.OutcomeInput).addSuccess(PollsDocument)
+    .add(HttpApiEndpoint.post("createOutcome", "/api/b2/outcomes").setPayload(Inputs.OutcomeInput).annotate(BodyRoot, "outcome").addSuccess(PollsDocument)
       .annotate(OpenApi.Summary, "Extension: state the outcome of a closed poll"))
-    .add(HttpApiEndpoint.patch("updateOutcome")`/api/b2/outcomes/${recordId}`.setPayload(Inputs.OutcomePatchInput).addSuccess(PollsDocument)
+    .add(HttpApiEndpoint.patch("updateOutcome")`/api/b2/outcomes/${recordId}`.setPayload(Inputs.OutcomePatchInput).annotate(BodyRoot, "outcome").addSuccess(PollsDocument)
       .annotate(OpenApi.Summary, "Extension: change an outcome (outcome_updated)"))
     .annotate(OpenApi.Title, "Polls").annotate(OpenApi.Description, "Polls, votes and outcomes")
     .middleware(B2Auth) {}
@@ -274,14 +275,14 @@ export class B2Chatbots extends HttpApiGroup.make("b2.chatbots", { topLevel: tru
     .add(HttpApiEndpoint.get("listWebhooks", "/api/b2/chatbots").setUrlParams(Schema.Struct({ group_id: groupIdRequired }))
       .addSuccess(ChatbotsDocument)
       .annotate(OpenApi.Summary, "List a group's webhooks (administrators only: the response holds destination URLs)"))
-    .add(HttpApiEndpoint.post("createWebhook", "/api/b2/chatbots").setPayload(Inputs.ChatbotCreateInput).addSuccess(ChatbotsDocument)
+    .add(HttpApiEndpoint.post("createWebhook", "/api/b2/chatbots").setPayload(Inputs.ChatbotCreateInput).annotate(BodyRoot, "chatbot").addSuccess(ChatbotsDocument)
       .annotate(OpenApi.Summary, "Create a webhook; the destination must be a public URL"))
-    .add(HttpApiEndpoint.post("checkWebhook", "/api/b2/chatbots/check").setPayload(Inputs.ChatbotCheckInput)
+    .add(HttpApiEndpoint.post("checkWebhook", "/api/b2/chatbots/check").setPayload(Inputs.ChatbotCheckInput).annotate(BodyRoot, "chatbot")
       .addSuccess(Schema.Struct({ success: Schema.Literal(true), status: Schema.Int }).annotations({ identifier: "WebhookCheckResult" }))
       .annotate(OpenApi.Summary, "Send a test message; 422 when the destination is not public or does not answer 2xx"))
-    .add(HttpApiEndpoint.patch("updateWebhook")`/api/b2/chatbots/${recordId}`.setPayload(Inputs.ChatbotUpdateInput).addSuccess(ChatbotsDocument)
+    .add(HttpApiEndpoint.patch("updateWebhook")`/api/b2/chatbots/${recordId}`.setPayload(Inputs.ChatbotUpdateInput).annotate(BodyRoot, "chatbot").addSuccess(ChatbotsDocument)
       .annotate(OpenApi.Summary, "Update a webhook (group_id is ignored: a webhook never moves)"))
-    .add(HttpApiEndpoint.put("replaceWebhook")`/api/b2/chatbots/${recordId}`.setPayload(Inputs.ChatbotUpdateInput).addSuccess(ChatbotsDocument)
+    .add(HttpApiEndpoint.put("replaceWebhook")`/api/b2/chatbots/${recordId}`.setPayload(Inputs.ChatbotUpdateInput).annotate(BodyRoot, "chatbot").addSuccess(ChatbotsDocument)
       .annotate(OpenApi.Summary, "Update a webhook (the deprecated PUT alias)").annotate(OpenApi.Deprecated, true))
     .add(HttpApiEndpoint.del("deleteWebhook")`/api/b2/chatbots/${recordId}`.addSuccess(Success)
       .annotate(OpenApi.Summary, "Delete a webhook; future deliveries stop"))
@@ -371,13 +372,13 @@ export class System extends HttpApiGroup.make("system")
 const B1Key = { api_key: Schema.optional(QueryText("The user's API key (also accepted as a JSON body or form field)")) }
 
 export class B1Discussions extends HttpApiGroup.make("b1.discussions")
-    .add(HttpApiEndpoint.post("create", "/api/b1/discussions").setPayload(Inputs.DiscussionInput).addSuccess(DiscussionsDocument))
+    .add(HttpApiEndpoint.post("create", "/api/b1/discussions").setPayload(Inputs.DiscussionInput).annotate(BodyRoot, "discussion").addSuccess(DiscussionsDocument))
     .add(HttpApiEndpoint.get("show")`/api/b1/discussions/${recordRef}`.setUrlParams(Schema.Struct({ ...B1Key, ...ResponseParams }))
       .addSuccess(DiscussionsDocument))
     .middleware(B1Auth) {}
 
 export class B1Polls extends HttpApiGroup.make("b1.polls")
-    .add(HttpApiEndpoint.post("create", "/api/b1/polls").setPayload(Inputs.PollInput).addSuccess(PollsDocument))
+    .add(HttpApiEndpoint.post("create", "/api/b1/polls").setPayload(Inputs.PollInput).annotate(BodyRoot, "poll").addSuccess(PollsDocument))
     .add(HttpApiEndpoint.get("show")`/api/b1/polls/${recordRef}`.setUrlParams(Schema.Struct({ ...B1Key, ...ResponseParams }))
       .addSuccess(PollsDocument))
     .middleware(B1Auth) {}
@@ -386,7 +387,7 @@ export class B1Memberships extends HttpApiGroup.make("b1.memberships")
     .add(HttpApiEndpoint.get("list", "/api/b1/memberships")
       .setUrlParams(Schema.Struct({ ...B1Key, group_id: groupIdRequired, ...PageParams, ...ResponseParams }))
       .addSuccess(MembershipsDocument))
-    .add(HttpApiEndpoint.post("sync", "/api/b1/memberships").setPayload(Inputs.MembershipsInput).addSuccess(MembershipsResult))
+    .add(HttpApiEndpoint.post("sync", "/api/b1/memberships").setPayload(Inputs.MembershipsInput).annotate(BodyRoot, "membership").addSuccess(MembershipsResult))
     .middleware(B1Auth) {}
 
 /** Everything the server routes. */

@@ -44,25 +44,37 @@ export const ALL: ResponseOptions = { exclude: new Set() }
 /** Whether related records of a type are wanted (so handlers skip loading what is excluded). */
 export const wants = (opts: ResponseOptions, type: string) => !opts.exclude.has(type)
 
-type Json = Record<string, unknown>
+type Json = object
 
-export interface Related {
+/** Records of one type side-loaded under their root. */
+export interface Related<Root extends string = string, A extends Json = Json> {
   readonly type: string
-  readonly root: string
-  readonly records: ReadonlyArray<Json>
+  readonly root: Root
+  readonly records: ReadonlyArray<A>
 }
+
+export interface Meta {
+  readonly root: string
+  readonly total?: number
+}
+
+/** The document's type: the primary records under `Root`, each related root optional, `meta`. */
+export type Document<Root extends string, P, Rel extends Related> =
+  & { readonly [K in Root]: ReadonlyArray<P> }
+  & { readonly [R in Rel as R["root"] extends Root ? never : R["root"]]?: R["records"] }
+  & { readonly meta: Meta }
 
 /**
  * Builds the document. Related records of an excluded type are dropped; related records that share the
  * primary root are merged into it (no root key appears twice); duplicates by id are removed.
  */
-export const envelope = (
+export const envelope = <const Root extends string, P extends Json, const Rel extends Related = never>(
   opts: ResponseOptions,
-  root: string,
-  primary: ReadonlyArray<Json>,
-  related: ReadonlyArray<Related>,
+  root: Root,
+  primary: ReadonlyArray<P>,
+  related: ReadonlyArray<Rel>,
   total?: number
-): Json => {
+): Document<Root, P, Rel> => {
   const removed = new Set([...opts.exclude].flatMap((t) => EXCLUDES[t] ?? []))
   const out: Record<string, Array<Json>> = {}
   const seen: Record<string, Set<unknown>> = {}
@@ -70,8 +82,9 @@ export const envelope = (
     const list = (out[key] ??= [])
     const ids = (seen[key] ??= new Set())
     for (const r of records) {
-      if (r.id !== undefined && ids.has(r.id)) continue
-      ids.add(r.id)
+      const id = (r as { readonly id?: unknown }).id
+      if (id !== undefined && ids.has(id)) continue
+      ids.add(id)
       list.push(r)
     }
   }
@@ -80,5 +93,5 @@ export const envelope = (
     if (opts.exclude.has(r.type) || removed.has(r.root)) continue
     add(r.root, r.records)
   }
-  return { ...out, meta: total === undefined ? { root } : { root, total } }
+  return { ...out, meta: total === undefined ? { root } : { root, total } } as never
 }

@@ -1,35 +1,152 @@
 /**
  * An endpoint group's handlers, declared once for both ways a request reaches them: `HttpApiBuilder.group`
- * (the platform's app, which also documents them) and the lean path (serve.ts), which runs the same
- * handler functions without the platform's per-request machinery.
+ * (the platform's app, which also documents them) and the lean path (serve.ts).
+ *
+ * A handler receives its input decoded from the endpoint's own declaration (api.ts): path and query
+ * parameters, and the payload, read the way Loomio clients send it (request.ts: flat or wrapped under the
+ * endpoint's `BodyRoot`, JSON or form, query fields filling gaps) and decoded by the declared Schema before
+ * the handler runs. Who may call is demanded first (the group's `access` step), so a caller without a
+ * key is refused before their body is looked at. `handle` answers 200 with the document the endpoint
+ * declares: a top-level field the declaration lacks fails to compile (the records inside are typed by
+ * their serializers). Every error becomes its one status and body (errors.ts).
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpApi from "@effect/platform/HttpApi"
+import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import type { Effect } from "effect"
+import type * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import type * as HttpRouter from "@effect/platform/HttpRouter"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { Context, Effect, type Layer, Option, type Schema, type Types } from "effect"
+import { type ApiError, ok, respond } from "./errors.js"
+import { decode, inputFields } from "./request.js"
 
-/** One group as the lean path needs it: its declaration and the build function that names its handlers. */
-export interface GroupHandlers {
-  readonly group: HttpApiGroup.HttpApiGroup.AnyWithProps
-  readonly build: (handlers: HandlerRecorder) => HandlerRecorder | Effect.Effect<HandlerRecorder, never, unknown>
+type Endpoint = HttpApiEndpoint.HttpApiEndpoint.Any
+type Named<Es extends Endpoint, N extends string> = HttpApiEndpoint.HttpApiEndpoint.WithName<Es, N>
+type NameOf<Es extends Endpoint> = HttpApiEndpoint.HttpApiEndpoint.Name<Es>
+type Declared<E extends Endpoint> = HttpApiEndpoint.HttpApiEndpoint.Success<E>
+
+/** The resource name a Loomio client may wrap an endpoint's body under (`{"discussion": {...}}`). */
+export class BodyRoot extends Context.Tag("@convene/http/BodyRoot")<BodyRoot, string>() {}
+
+/** What a handler is given: the endpoint's decoded path, query and payload, and what the group's access step gave. */
+export type Input<E extends Endpoint, Access> = Types.Simplify<
+  Omit<HttpApiEndpoint.HttpApiEndpoint.Request<E>, "request"> & { readonly access: Access }
+>
+
+/** `A`, refused when it has a top-level field that `Doc` does not declare (a document open to any field takes any). */
+type Exact<Doc, A> = unknown extends Doc ? A : string extends keyof Doc ? A : A & { readonly [K in Exclude<keyof A, keyof Doc>]: never }
+
+export interface Handlers<Es extends Endpoint, Access, R> {
+  /** The endpoints still to handle: a group is built when none is left (checked by the type of `group`'s build). */
+  readonly unhandled: Es
+  /** Answers 200 with the endpoint's declared document. */
+  readonly handle: <N extends NameOf<Es>, A extends Declared<Named<Es, N>>, R1>(
+    name: N,
+    handler: (input: Input<Named<Es, N>, Access>) => Effect.Effect<Exact<Declared<Named<Es, N>>, A>, ApiError, R1>
+  ) => Handlers<HttpApiEndpoint.HttpApiEndpoint.ExcludeName<Es, N>, Access, R | R1>
+  /** Answers with a response it makes (a status its document does not carry, as healthz's 503). */
+  readonly handleRaw: <N extends NameOf<Es>, R1>(
+    name: N,
+    handler: (input: Input<Named<Es, N>, Access>) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiError, R1>
+  ) => Handlers<HttpApiEndpoint.HttpApiEndpoint.ExcludeName<Es, N>, Access, R | R1>
 }
 
-/** What a build function is given on the lean path: it records each endpoint's handler by name. */
-export interface HandlerRecorder {
-  readonly handleRaw: (name: string, handler: (request: Record<string, unknown>) => unknown) => HandlerRecorder
+/** One endpoint's handler as both paths run it: the whole request in, a response out, every error answered. */
+export type RouteHandler = (request: Record<string, unknown>) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, unknown>
+
+export interface Route {
+  readonly name: string
+  readonly handler: RouteHandler
 }
 
-const groups = new WeakMap<object, GroupHandlers>()
+/** The payload of an endpoint, read and decoded from its declaration (none declared: nothing is read). */
+const payloadOf = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps) =>
+  Option.match(endpoint.payloadSchema, {
+    onNone: () => undefined,
+    onSome: (schema) => {
+      const decoder = decode(schema as Schema.Schema<unknown, unknown>)
+      return Effect.flatMap(inputFields(Context.getOption(endpoint.annotations, BodyRoot).pipe(Option.getOrUndefined)), decoder)
+    }
+  })
 
-/** `HttpApiBuilder.group`, keeping the build function for the lean path. */
-export const group: typeof HttpApiBuilder.group = (api, name, build) => {
-  const layer = HttpApiBuilder.group(api, name, build)
-  groups.set(layer, { group: (api.groups as unknown as Record<string, HttpApiGroup.HttpApiGroup.AnyWithProps>)[name]!, build: build as never })
-  return layer
+const recorder = (
+  group: HttpApiGroup.HttpApiGroup.AnyWithProps,
+  access: Effect.Effect<unknown, ApiError, unknown>,
+  routes: Array<Route>
+) => {
+  const add = (name: string, run: (input: Record<string, unknown>) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiError, unknown>) => {
+    const endpoint = group.endpoints[name]
+    if (endpoint === undefined) throw new Error(`${group.identifier} declares no endpoint ${name} (api.ts)`)
+    const payload = payloadOf(endpoint)
+    const handler: RouteHandler = payload === undefined
+      ? (request) => respond(Effect.flatMap(access, (who) => run({ ...request, access: who })))
+      : (request) => respond(Effect.flatMap(access, (who) => Effect.flatMap(payload, (decoded) => run({ ...request, access: who, payload: decoded }))))
+    routes.push({ name, handler })
+    return self
+  }
+  const self = {
+    unhandled: undefined as never,
+    handle: (name: string, run: (input: Record<string, unknown>) => Effect.Effect<unknown, ApiError, unknown>) =>
+      add(name, (input) => Effect.map(run(input), ok)),
+    handleRaw: add
+  }
+  return self as unknown as Handlers<never, unknown, unknown>
 }
 
-/** The handlers of a layer made by `group` (a layer made otherwise has none to give: a programming error). */
-export const groupHandlers = (layer: object): GroupHandlers => {
-  const found = groups.get(layer)
+type Build<Es extends Endpoint, Access, R, RB> = (
+  handlers: Handlers<Es, Access, never>
+) => Handlers<never, Access, R> | Effect.Effect<Handlers<never, Access, R>, never, RB>
+
+/** What the server gives every handler without a service of its own (the request, the router's). */
+type Provided = HttpRouter.HttpRouter.DefaultServices | HttpRouter.HttpRouter.Provided
+
+const routesOf = new WeakMap<object, { group: HttpApiGroup.HttpApiGroup.AnyWithProps; routes: Effect.Effect<ReadonlyArray<Route>, never, unknown> }>()
+
+/**
+ * The layer of one group: its handlers, behind `access` (who may call: `requireAccess`, `requireServerAdmin`,
+ * or `Effect.void` for the open system routes).
+ */
+export const group = <
+  ApiId extends string,
+  Groups extends HttpApiGroup.HttpApiGroup.Any,
+  ApiE,
+  ApiR,
+  const Name extends HttpApiGroup.HttpApiGroup.Name<Groups>,
+  Access,
+  RA,
+  R,
+  RB = never
+>(
+  api: HttpApi.HttpApi<ApiId, Groups, ApiE, ApiR>,
+  groupName: Name,
+  access: Effect.Effect<Access, ApiError, RA>,
+  build: Build<HttpApiGroup.HttpApiGroup.EndpointsWithName<Groups, Name>, Access, R, RB>
+): Layer.Layer<
+  HttpApiGroup.ApiGroup<ApiId, Name>,
+  never,
+  | Exclude<R | RA | RB, Provided | HttpApiMiddleware.HttpApiMiddleware.ExtractProvides<HttpApiGroup.HttpApiGroup.MiddlewareWithName<Groups, Name>>>
+  | HttpApiGroup.HttpApiGroup.MiddlewareWithName<Groups, Name>
+> => {
+  const declared = (api.groups as unknown as Record<string, HttpApiGroup.HttpApiGroup.AnyWithProps>)[groupName]!
+  const routes = Effect.suspend(() => {
+    const list: Array<Route> = []
+    const built = (build as Build<never, unknown, unknown, unknown>)(recorder(declared, access, list) as never)
+    return Effect.as(Effect.isEffect(built) ? built : Effect.void, list as ReadonlyArray<Route>)
+  })
+  const layer = HttpApiBuilder.group(api, groupName, (handlers) =>
+    Effect.map(routes, (list) => {
+      let h: unknown = handlers
+      for (const r of list) h = (h as { handleRaw: (n: string, f: RouteHandler) => unknown }).handleRaw(r.name, r.handler)
+      return h
+    }) as never)
+  routesOf.set(layer, { group: declared, routes })
+  return layer as never
+}
+
+/** The declaration and routes of a layer made by `group` (a layer made otherwise has none to give: a programming error). */
+export const groupRoutes = (layer: object) => {
+  const found = routesOf.get(layer)
   if (found === undefined) throw new Error("an API group's layer was not made by group() (group.ts)")
   return found
 }

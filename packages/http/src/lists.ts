@@ -1,9 +1,7 @@
-import { Effect } from "effect"
-import { requireAccess } from "./auth.js"
 import { responseOptions } from "./envelope.js"
 import { page } from "./params.js"
 
-/** What every list of a group's records starts from: the caller, response options and the page, from decoded parameters. */
+/** What every list of a group's records starts from: response options and the page, from decoded parameters. */
 export const groupListRequest = (p: {
   readonly group_id: number
   readonly compact?: 1 | undefined
@@ -12,4 +10,4 @@ export const groupListRequest = (p: {
   readonly offset?: number | undefined
   readonly per?: number | undefined
   readonly from?: number | undefined
-}) => Effect.map(requireAccess, (access) => ({ access, opts: responseOptions(p), groupId: p.group_id, page: page(p) }))
+}) => ({ opts: responseOptions(p), groupId: p.group_id, page: page(p) })

@@ -24,7 +24,7 @@ import type * as http from "node:http"
 import { Readable } from "node:stream"
 import { middlewareProvides } from "./auth.js"
 import { databaseBusy, errorResponse, internalError, issueMessage } from "./errors.js"
-import { groupHandlers, type HandlerRecorder } from "./group.js"
+import { groupRoutes, type Route, type RouteHandler } from "./group.js"
 import { busyPage, notFoundPage, tooLargePage } from "./pages/pages.js"
 import { readWithin } from "./body.js"
 import { makeInboundRoute } from "./mail/inbound.js"
@@ -71,7 +71,7 @@ const tooLarge = (request: LeanRequest) =>
 
 /**
  * The request as the API's handlers see it: what they read (method, url, headers and the body as text, in
- * request.ts and auth.ts) from node's message; every handler reads its body itself (`handleRaw`).
+ * request.ts and auth.ts) from node's message; the body is read before the handler runs, by the one decoder of group.ts.
  */
 class LeanRequest {
   readonly [HttpServerRequest.TypeId] = HttpServerRequest.TypeId
@@ -156,8 +156,6 @@ const normalizeUrlParams = (HttpApiBuilder as unknown as {
   normalizeUrlParams: (params: Readonly<Record<string, string | ReadonlyArray<string>>>, ast: SchemaAST.AST) => Record<string, unknown>
 }).normalizeUrlParams
 
-type Handler = (request: Record<string, unknown>) => Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, never>
-
 /** One endpoint on the lean path: its decoders (the declaration's), its handler and the context it runs in. */
 interface LeanRoute {
   readonly decode: (
@@ -165,7 +163,7 @@ interface LeanRoute {
     params: Readonly<Record<string, string | undefined>>,
     search: Readonly<Record<string, string | ReadonlyArray<string>>>
   ) => Either.Either<Record<string, unknown>, ParseResult.ParseError>
-  readonly handler: Handler
+  readonly handler: RouteHandler
   /** the server's context with what the endpoint's middlewares provide (auth.ts), made once */
   readonly context: Context.Context<never>
 }
@@ -199,17 +197,9 @@ const requestDecoder = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps):
 const leanRoutes = Effect.fnUntraced(function*(groups: ReadonlyArray<object>, serverContext: Context.Context<never>) {
   const routes = FindMyWay.make<LeanRoute>()
   for (const layer of groups) {
-    const { build, group } = groupHandlers(layer)
-    const handlers: Array<[string, Handler]> = []
-    const recorder: HandlerRecorder = {
-      handleRaw: (name, handler) => {
-        handlers.push([name, handler as Handler])
-        return recorder
-      }
-    }
-    const built = build(recorder)
-    if (Effect.isEffect(built)) yield* (built as Effect.Effect<unknown>)
-    for (const [name, handler] of handlers) {
+    const { group, routes: built } = groupRoutes(layer)
+    // a build that needs services (system.ts) is given them by the server fiber running this (HandlerServices)
+    for (const { name, handler } of yield* (built as Effect.Effect<ReadonlyArray<Route>>)) {
       const endpoint = group.endpoints[name]!
       let context = serverContext
       for (const tag of [...group.middlewares, ...endpoint.middlewares]) {
@@ -264,7 +254,7 @@ export const makeListener = Effect.fnUntraced(function*<R>(app: HttpApp.Default<
     context.set(HttpServerRequest.HttpServerRequest.key, request)
     context.set(HttpServerRequest.ParsedSearchParams.key, found.searchParams)
     const requestRuntime = Runtime.make({ ...runtime, context: Context.unsafeMake(context) })
-    const fiber = Runtime.runFork(requestRuntime)(lastResort(Effect.suspend(() => route.handler(input.right))))
+    const fiber = Runtime.runFork(requestRuntime)(lastResort(Effect.suspend(() => route.handler(input.right) as Effect.Effect<HttpServerResponse.HttpServerResponse>)))
     fiber.addObserver((exit) => writeResponse(req, res, Exit.isSuccess(exit) ? exit.value : failed(req)))
   }) satisfies RequestListener
 })

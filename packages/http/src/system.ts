@@ -7,7 +7,7 @@ import { serverApiDocument, userApiDocument } from "./openapi.js"
 import { ok } from "./errors.js"
 import { Settings } from "./settings.js"
 
-export const SystemLive = group(ConveneApi, "system", (handlers) =>
+export const SystemLive = group(ConveneApi, "system", Effect.void, (handlers) =>
   Effect.gen(function*() {
     const store = yield* Store
     const settings = yield* Settings
@@ -19,7 +19,7 @@ export const SystemLive = group(ConveneApi, "system", (handlers) =>
       .handleRaw("healthz", () =>
         Effect.map(Effect.catchAllCause(store.ping, () => Effect.succeed(false)), (up) =>
           up ? ok({ ok: true }) : HttpServerResponse.unsafeJson({ ok: false }, { status: 503 })))
-      .handleRaw("version", () => Effect.succeed(ok({ version: settings.version, api: "loomio-b2-compatible" })))
-      .handleRaw("openapiB2", () => Effect.succeed(ok(b2)))
-      .handleRaw("openapiB3", () => Effect.succeed(ok(b3)))
+      .handle("version", () => Effect.succeed({ version: settings.version, api: "loomio-b2-compatible" }))
+      .handle("openapiB2", () => Effect.succeed(b2))
+      .handle("openapiB3", () => Effect.succeed(b3))
   }))

@@ -1,12 +1,10 @@
 import { group } from "../group.js"
-import { type Access, Groups, type Groups as G, Inputs, Volumes } from "@convene/core"
+import { type Access, Groups, type Groups as G, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
 import { envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
-import { ok, respond } from "../errors.js"
 import { groupJson, membershipJson } from "../serializers.js"
-import { decode, inputFields } from "../request.js"
 
 /** Groups with their parents (under `parent_groups`) and the caller's own memberships. */
 const groupsDocument = (access: Access, opts: ResponseOptions, views: ReadonlyArray<G.GroupView>) => {
@@ -33,24 +31,20 @@ const groupsDocument = (access: Access, opts: ResponseOptions, views: ReadonlyAr
     ]))
 }
 
-export const B2GroupsLive = group(ConveneApi, "b2.groups", (handlers) =>
+export const B2GroupsLive = group(ConveneApi, "b2.groups", requireAccess, (handlers) =>
   handlers
-    .handleRaw("listGroups", Effect.fnUntraced(function*({ urlParams }) {
-      const access = yield* requireAccess
+    .handle("listGroups", Effect.fnUntraced(function*({ access, urlParams }) {
       const opts = responseOptions(urlParams)
       const views = yield* Groups.listGroupsFor(access)
-      return ok(yield* groupsDocument(access, opts, views))
-    }, respond))
-    .handleRaw("getGroup", Effect.fnUntraced(function*({ path, urlParams }) {
-      const access = yield* requireAccess
+      return yield* groupsDocument(access, opts, views)
+    }))
+    .handle("getGroup", Effect.fnUntraced(function*({ access, path, urlParams }) {
       const opts = responseOptions(urlParams)
       const view = yield* Groups.showGroup(access, path.id)
-      return ok(yield* groupsDocument(access, opts, [view]))
-    }, respond))
-    .handleRaw("setGroupVolume", Effect.fnUntraced(function*({ path }) {
-      const access = yield* requireAccess
-      const { volume } = yield* Effect.flatMap(inputFields("volume"), decode(Inputs.VolumeInput))
+      return yield* groupsDocument(access, opts, [view])
+    }))
+    .handle("setGroupVolume", Effect.fnUntraced(function*({ access, path, payload: { volume } }) {
       const view = yield* Groups.showGroup(access, path.id)
       const set = yield* Volumes.setGroupVolume(access, view.group.id, volume)
-      return ok({ volume: { group_id: view.group.id, volume: set, effective: set } })
-    }, respond)))
+      return { volume: { group_id: view.group.id, volume: set, effective: set } }
+    })))

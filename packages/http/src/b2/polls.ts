@@ -1,12 +1,11 @@
 import { group } from "../group.js"
-import { type Access, Inputs, Outcomes, Polls, Stances } from "@convene/core"
+import { type Access, type Inputs, Outcomes, Polls, Stances } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
 import { ALL, envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
-import { type ApiError, ok, respond } from "../errors.js"
-import { decode, inputFields, numericId } from "../request.js"
 import { groupListRequest } from "../lists.js"
+import { numericId } from "../request.js"
 import { groupJson, outcomeJson, pollJson, pollOptionJson, stanceJson, topicJson, userJson } from "../serializers.js"
 
 type View = Polls.PollView
@@ -27,57 +26,43 @@ const document = (access: Access, opts: ResponseOptions, views: ReadonlyArray<Vi
       { type: "user", root: "users", records: users.map((u) => userJson(access, u)) }
     ], total))
 
-/** Runs a use case that yields one poll and answers with the poll document. */
-const one = Effect.fnUntraced(function*<E extends ApiError, R>(run: (access: Access) => Effect.Effect<View, E, R>, opts: ResponseOptions = ALL) {
-  const access = yield* requireAccess
-  const view = yield* run(access)
-  return ok(yield* document(access, opts, [view]))
-}, respond)
+/** One poll's document. */
+const one = (access: Access, opts: ResponseOptions = ALL) => (view: View) => document(access, opts, [view])
 
-const decodeCreate = decode(Inputs.PollInput)
-const decodePatch = decode(Inputs.PollPatchInput)
-const decodeReopen = decode(Inputs.PollReopenInput)
-const decodeStance = decode(Inputs.StanceInput)
-const decodeOutcome = decode(Inputs.OutcomeInput)
-const decodeOutcomePatch = decode(Inputs.OutcomePatchInput)
-
-const update = (id: string) =>
-  one((access) => Effect.flatMap(Effect.flatMap(inputFields("poll"), decodePatch), (i) => Polls.updatePoll(access, id, i)))
+interface ById<P = unknown> {
+  readonly access: Access
+  readonly path: { readonly id: string }
+  readonly payload: P
+}
 
 /** POST and GET one poll, shared with /api/b1. */
-export const createPollResponse =
-  one((access) => Effect.flatMap(Effect.flatMap(inputFields("poll"), decodeCreate), (i) => Polls.createPoll(access, i)))
-export const showPollResponse = (id: string, opts: ResponseOptions) => one((access) => Polls.showPoll(access, id), opts)
+export const createPoll = ({ access, payload }: { access: Access; payload: typeof Inputs.PollInput.Type }) =>
+  Effect.flatMap(Polls.createPoll(access, payload), one(access))
+export const showPoll = ({ access, path, urlParams }: Omit<ById, "payload"> & { urlParams: Parameters<typeof responseOptions>[0] }) =>
+  Effect.flatMap(Polls.showPoll(access, path.id), one(access, responseOptions(urlParams)))
 
-export const B2PollsLive = group(ConveneApi, "b2.polls", (handlers) =>
+const update = ({ access, path, payload }: ById<typeof Inputs.PollPatchInput.Type>) =>
+  Effect.flatMap(Polls.updatePoll(access, path.id, payload), one(access))
+
+export const B2PollsLive = group(ConveneApi, "b2.polls", requireAccess, (handlers) =>
   handlers
-    .handleRaw("listPolls", Effect.fnUntraced(function*({ urlParams }) {
-      const { access, groupId, opts, page } = yield* groupListRequest(urlParams)
+    .handle("listPolls", Effect.fnUntraced(function*({ access, urlParams }) {
+      const { groupId, opts, page } = groupListRequest(urlParams)
       const list = yield* Polls.listPolls(access, groupId, urlParams.status ?? "active", page)
-      return ok(yield* document(access, opts, list.records, list.total))
-    }, respond))
-    .handleRaw("createPoll", () => createPollResponse)
-    .handleRaw("getPoll", ({ path, urlParams }) => showPollResponse(path.id, responseOptions(urlParams)))
-    .handleRaw("updatePoll", ({ path }) => update(path.id))
-    .handleRaw("replacePoll", ({ path }) => update(path.id))
-    .handleRaw("deletePoll", ({ path }) => one((access) => Polls.deletePoll(access, path.id)))
-    .handleRaw("closePoll", ({ path }) => one((access) => Polls.closePoll(access, path.id)))
-    .handleRaw("reopenPoll", ({ path }) =>
-      one((access) => Effect.flatMap(Effect.flatMap(inputFields("poll"), decodeReopen), (i) => Polls.reopenPoll(access, path.id, i.closing_at))))
-    .handleRaw("castVote", () =>
-      one((access) => Effect.map(Effect.flatMap(Effect.flatMap(inputFields("stance"), decodeStance), (i) => Stances.castVote(access, i)), (r) => r.view)))
-    .handleRaw("createOutcome", () =>
-      one((access) =>
-        Effect.map(
-          Effect.flatMap(Effect.flatMap(inputFields("outcome"), decodeOutcome), ({ poll_id, ...i }) => Outcomes.createOutcome(access, poll_id, i)),
-          (r) => r.view
-        )))
-    .handleRaw("updateOutcome", ({ path }) =>
-      one((access) =>
-        Effect.map(
-          Effect.flatMap(
-            Effect.zip(numericId(path.id, "Outcome"), Effect.flatMap(inputFields("outcome"), decodeOutcomePatch)),
-            ([id, i]) => Outcomes.updateOutcome(access, id, i)
-          ),
-          (r) => r.view
-        ))))
+      return yield* document(access, opts, list.records, list.total)
+    }))
+    .handle("createPoll", createPoll)
+    .handle("getPoll", showPoll)
+    .handle("updatePoll", update)
+    .handle("replacePoll", update)
+    .handle("deletePoll", ({ access, path }) => Effect.flatMap(Polls.deletePoll(access, path.id), one(access)))
+    .handle("closePoll", ({ access, path }) => Effect.flatMap(Polls.closePoll(access, path.id), one(access)))
+    .handle("reopenPoll", ({ access, path, payload }) => Effect.flatMap(Polls.reopenPoll(access, path.id, payload.closing_at), one(access)))
+    .handle("castVote", ({ access, payload }) => Effect.flatMap(Stances.castVote(access, payload), (r) => one(access)(r.view)))
+    .handle("createOutcome", ({ access, payload: { poll_id, ...input } }) =>
+      Effect.flatMap(Outcomes.createOutcome(access, poll_id, input), (r) => one(access)(r.view)))
+    .handle("updateOutcome", ({ access, path, payload }) =>
+      Effect.flatMap(
+        Effect.flatMap(numericId(path.id, "Outcome"), (id) => Outcomes.updateOutcome(access, id, payload)),
+        (r) => one(access)(r.view)
+      )))

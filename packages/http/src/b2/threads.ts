@@ -4,7 +4,6 @@ import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
 import { envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
-import { ok, respond } from "../errors.js"
 import { numericId } from "../request.js"
 import { page } from "../params.js"
 import {
@@ -25,7 +24,7 @@ import { discussionRelated } from "./discussions.js"
 /** `threads` (topic records) with their discussions, groups and authors. */
 const threadsDocument = Effect.fnUntraced(function*(access: Access, opts: ResponseOptions, topics: ReadonlyArray<Topic>, total?: number) {
   const views = yield* Discussions.viewsOfTopics(topics)
-  const rel = yield* discussionRelated(access, opts, views, false)
+  const rel = yield* discussionRelated(access, opts, views)
   return envelope(opts, "threads", topics.map(topicJson), [
     { type: "discussion", root: "discussions", records: views.map(discussionJson) },
     ...rel
@@ -35,27 +34,24 @@ const threadsDocument = Effect.fnUntraced(function*(access: Access, opts: Respon
 /** The thread id from the path; a malformed id names no thread (404, like an invisible one). */
 const threadId = (id: string) => numericId(id, "Thread")
 
-export const B2ThreadsLive = group(ConveneApi, "b2.threads", (handlers) =>
+export const B2ThreadsLive = group(ConveneApi, "b2.threads", requireAccess, (handlers) =>
   handlers
-    .handleRaw("listThreads", Effect.fnUntraced(function*({ urlParams }) {
-      const access = yield* requireAccess
+    .handle("listThreads", Effect.fnUntraced(function*({ access, urlParams }) {
       const opts = responseOptions(urlParams)
       const list = yield* Threads.listThreads(access, page(urlParams))
-      return ok(yield* threadsDocument(access, opts, list.records, list.total))
-    }, respond))
-    .handleRaw("getThread", Effect.fnUntraced(function*({ path, urlParams }) {
-      const access = yield* requireAccess
+      return yield* threadsDocument(access, opts, list.records, list.total)
+    }))
+    .handle("getThread", Effect.fnUntraced(function*({ access, path, urlParams }) {
       const opts = responseOptions(urlParams)
       const { topic } = yield* Threads.findThread(access, yield* threadId(path.id))
-      return ok(yield* threadsDocument(access, opts, [topic]))
-    }, respond))
-    .handleRaw("listThreadItems", Effect.fnUntraced(function*({ path, urlParams }) {
-      const access = yield* requireAccess
+      return yield* threadsDocument(access, opts, [topic])
+    }))
+    .handle("listThreadItems", Effect.fnUntraced(function*({ access, path, urlParams }) {
       const opts = responseOptions(urlParams)
       const t = yield* Threads.threadContents(access, yield* threadId(path.id))
       const groups = wants(opts, "group") && t.group !== undefined ? yield* Groups.viewGroups([t.group]) : []
       const polls = new Map(t.polls.map((v) => [v.poll.id, v]))
-      return ok(envelope(opts, "items", t.items.map(itemJson), [
+      return envelope(opts, "items", t.items.map(itemJson), [
         { type: "discussion", root: "discussions", records: t.discussion === undefined ? [] : [discussionJson({ ...t, discussion: t.discussion })] },
         { type: "comment", root: "comments", records: t.comments.map(commentJson) },
         { type: "poll", root: "polls", records: t.polls.map((v) => pollJson(access, v)) },
@@ -66,9 +62,8 @@ export const B2ThreadsLive = group(ConveneApi, "b2.threads", (handlers) =>
         { type: "topic", root: "topics", records: [topicJson(t.topic)] },
         { type: "group", root: "groups", records: groups.map(groupJson) },
         { type: "user", root: "users", records: t.users.map((u) => userJson(access, u)) }
-      ], t.items.length))
-    }, respond))
-    .handleRaw("getThreadMarkdown", Effect.fnUntraced(function*({ path }) {
-      const access = yield* requireAccess
-      return ok({ markdown: yield* Threads.threadMarkdown(access, yield* threadId(path.id)) })
-    }, respond)))
+      ], t.items.length)
+    }))
+    .handle("getThreadMarkdown", Effect.fnUntraced(function*({ access, path }) {
+      return { markdown: yield* Threads.threadMarkdown(access, yield* threadId(path.id)) }
+    })))
