@@ -44,6 +44,7 @@ import { loadAccess } from "./services/common.js"
 import type { User } from "./domain/records.js"
 
 export * from "./domain/records.js"
+export { fieldsOf, type Model, model, serializer } from "./domain/model.js"
 export * from "./errors.js"
 export * from "./ports/store.js"
 export type { OutboxBacklog } from "./ports/outbox.js"

@@ -1,15 +1,28 @@
 /**
- * Every record the API returns, declared once as a Schema. The serializers (serializers.ts) are typed by
- * these declarations, so a field added to one and not the other fails to compile; the OpenAPI documents
- * describe the same declarations. Enumerated fields take their words from the core's constants.
+ * Every record the API returns, declared once as a Schema. A field the wire shows as the core holds it takes
+ * its declaration from the core's record (`fieldsOf`, domain/model.ts), so its type is written once; the
+ * fields declared here are the wire's own (computed, revealed, or documented otherwise). The serializers
+ * (serializers.ts) are made from these declarations, so a field added to one and not the other fails to
+ * compile; the OpenAPI documents describe the same declarations.
  */
 import {
-  CHATBOT_KINDS,
-  HIDE_RESULTS,
-  NOTIFY_ON_CLOSING_SOON,
-  POLL_TYPES,
-  SEARCHABLE_TYPES,
-  WEBHOOK_KINDS
+  Chatbot,
+  Comment,
+  Discussion,
+  fieldsOf,
+  Group,
+  GroupCounts,
+  Identity,
+  Membership,
+  Outcome,
+  Poll,
+  PollOption,
+  Reaction,
+  SearchResult,
+  Stance,
+  ThreadItem,
+  Topic,
+  User
 } from "@convene/core"
 import { Schema } from "effect"
 
@@ -18,175 +31,115 @@ const NullId = Schema.NullOr(Schema.Int)
 const Stamp = Schema.String.annotations({ jsonSchema: { type: "string", format: "date-time" } })
 const NullStamp = Schema.NullOr(Stamp)
 const NullText = Schema.NullOr(Schema.String)
-const Format = Schema.Literal("md", "html")
-const Itemable = Schema.Literal(...SEARCHABLE_TYPES)
 
 const record = <F extends Schema.Struct.Fields>(identifier: string, description: string, fields: F) =>
   Schema.Struct(fields).annotations({ identifier, description })
 
 export const GroupRecord = record("Group", "A group; counters are exact (spec: Group)", {
-  id: Id,
-  key: Schema.String,
-  handle: NullText,
-  name: Schema.String,
+  ...fieldsOf(Group, "id", "key", "handle", "name"),
   full_name: Schema.String,
-  parent_id: NullId,
-  description: NullText,
-  enabled: Schema.Boolean,
-  is_visible_to_public: Schema.Boolean,
-  is_visible_to_parent_members: Schema.Boolean,
-  discussion_privacy_options: Schema.Literal("public_only", "private_only", "public_or_private"),
-  parent_members_can_see_discussions: Schema.Boolean,
-  members_can_start_discussions: Schema.Boolean,
-  members_can_edit_discussions: Schema.Boolean,
-  members_can_edit_comments: Schema.Boolean,
-  members_can_raise_motions: Schema.Boolean,
-  members_can_vote: Schema.Boolean,
-  members_can_add_members: Schema.Boolean,
-  admins_can_edit_user_content: Schema.Boolean,
-  memberships_count: Schema.Int,
-  accepted_memberships_count: Schema.Int,
-  pending_memberships_count: Schema.Int,
-  admin_memberships_count: Schema.Int,
-  delegates_count: Schema.Int,
-  discussions_count: Schema.Int,
-  polls_count: Schema.Int,
-  subgroups_count: Schema.Int,
-  created_at: Stamp
+  ...fieldsOf(
+    Group,
+    "parent_id",
+    "description",
+    "enabled",
+    "is_visible_to_public",
+    "is_visible_to_parent_members",
+    "discussion_privacy_options",
+    "parent_members_can_see_discussions",
+    "members_can_start_discussions",
+    "members_can_edit_discussions",
+    "members_can_edit_comments",
+    "members_can_raise_motions",
+    "members_can_vote",
+    "members_can_add_members",
+    "admins_can_edit_user_content"
+  ),
+  ...GroupCounts.fields,
+  ...fieldsOf(Group, "created_at")
 })
 
 export const MembershipRecord = record("Membership", "user_email only on the caller's own membership or for group administrators", {
-  id: Id,
-  group_id: Id,
-  user_id: Id,
-  inviter_id: NullId,
-  admin: Schema.Boolean,
-  delegate: Schema.Boolean,
-  title: NullText,
+  ...fieldsOf(Membership, "id", "group_id", "user_id", "inviter_id", "admin", "delegate", "title"),
   accepted_at: NullStamp.annotations({ description: "null: a pending invitation" }),
-  created_at: Stamp,
+  ...fieldsOf(Membership, "created_at"),
   user_email: Schema.optional(Schema.String)
 })
 
 export const UserRecord = record("User", "A side-loaded person; email only on the caller's own record", {
   id: Id,
-  name: Schema.String,
-  username: NullText,
-  country: NullText,
-  bot: Schema.Boolean,
-  deactivated_at: NullStamp,
+  name: Schema.String.annotations({ description: "the display name (a redacted or unnamed person's is made up)" }),
+  ...fieldsOf(User, "username", "country", "bot", "deactivated_at"),
   email: Schema.optional(NullText)
 })
 
 export const IdentityRecord = record("Identity", "An external identity of a server user", {
-  id: Id,
-  identity_type: Schema.String,
-  uid: Schema.String,
-  email: NullText,
-  name: NullText
+  ...fieldsOf(Identity, "id", "identity_type", "uid", "email", "name")
 })
 
 export const ServerUserRecord = record("ServerUser", "A user account as the Server API shows it", {
-  id: Id,
-  name: NullText,
-  username: NullText,
-  email: NullText,
-  is_admin: Schema.Boolean,
+  ...fieldsOf(User, "id", "name", "username", "email", "is_admin"),
   active: Schema.Boolean,
-  deactivated_at: NullStamp,
+  ...fieldsOf(User, "deactivated_at"),
   identities: Schema.Array(IdentityRecord)
 })
 
 export const TopicRecord = record("Topic", "A thread (Loomio's topic); locked_at is the newest name of closed_at", {
-  id: Id,
-  group_id: NullId,
-  topicable_type: Schema.Literal("Discussion", "Poll"),
-  topicable_id: NullId,
-  private: Schema.Boolean,
-  tags: Schema.Array(Schema.String),
-  items_count: Schema.Int,
+  ...fieldsOf(Topic, "id", "group_id", "topicable_type", "topicable_id", "private", "tags", "items_count"),
   replies_count: Schema.Int,
-  max_depth: Schema.Int,
-  last_activity_at: Stamp,
-  closed_at: NullStamp,
+  ...fieldsOf(Topic, "max_depth", "last_activity_at", "closed_at"),
   locked_at: NullStamp,
-  closer_id: NullId,
+  ...fieldsOf(Topic, "closer_id"),
   pinned_at: Schema.Null,
-  created_at: Stamp,
-  updated_at: Stamp
+  ...fieldsOf(Topic, "created_at", "updated_at")
 })
 
 export const DiscussionRecord = record("Discussion", "A discussion; deleted ones have title and description null", {
-  id: Id,
-  key: Schema.String,
-  topic_id: Id,
+  ...fieldsOf(Discussion, "id", "key", "topic_id"),
   group_id: NullId,
   title: NullText,
   description: NullText,
-  description_format: Format,
+  ...fieldsOf(Discussion, "description_format"),
   private: Schema.Boolean,
   closed_at: NullStamp,
   last_activity_at: Stamp,
-  author_id: Id,
-  discarded_at: NullStamp,
-  discarded_by: NullId,
-  created_at: Stamp,
-  updated_at: Stamp
+  ...fieldsOf(Discussion, "author_id", "discarded_at", "discarded_by", "created_at", "updated_at")
 })
 
 export const CommentRecord = record("Comment", "A comment; parent_id is the comment replied to; deleted ones have body null", {
-  id: Id,
-  discussion_id: Id,
-  topic_id: Id,
-  parent_id: NullId,
-  author_id: Id,
+  ...fieldsOf(Comment, "id", "discussion_id", "topic_id", "parent_id", "author_id"),
   body: NullText,
-  body_format: Format,
-  edited_at: NullStamp,
-  discarded_at: NullStamp,
-  discarded_by: NullId,
-  created_at: Stamp,
-  updated_at: Stamp
+  ...fieldsOf(Comment, "body_format", "edited_at", "discarded_at", "discarded_by", "created_at", "updated_at")
 })
 
 export const ThreadItemRecord = record("ThreadItem", "An event of a thread's ordered stream (Loomio's topic item)", {
-  id: Id,
-  topic_id: Id,
-  sequence_id: Schema.Int,
-  kind: Schema.String,
-  parent_id: NullId,
-  depth: Schema.Int,
-  position: Schema.Int,
-  position_key: NullText,
-  child_count: Schema.Int,
-  itemable_type: Itemable,
-  itemable_id: Id,
-  actor_id: NullId,
+  ...fieldsOf(
+    ThreadItem,
+    "id",
+    "topic_id",
+    "sequence_id",
+    "kind",
+    "parent_id",
+    "depth",
+    "position",
+    "position_key",
+    "child_count",
+    "itemable_type",
+    "itemable_id",
+    "actor_id"
+  ),
   pinned: Schema.Boolean,
-  created_at: Stamp
+  ...fieldsOf(ThreadItem, "created_at")
 })
 
 export const ReactionRecord = record("Reaction", "A person's emoji or shortcode on a record", {
-  id: Id,
-  reactable_type: Itemable,
-  reactable_id: Id,
-  user_id: Id,
-  reaction: Schema.String,
-  created_at: Stamp
+  ...fieldsOf(Reaction, "id", "reactable_type", "reactable_id", "user_id", "reaction", "created_at")
 })
 
 export const ChatbotRecord = record("Webhook", "A group's webhook (resource name chatbots); only ever shown to its group's administrators", {
-  id: Id,
-  group_id: Id,
-  author_id: NullId,
-  name: Schema.String,
-  kind: Schema.Literal(...CHATBOT_KINDS),
-  webhook_kind: Schema.NullOr(Schema.Literal(...WEBHOOK_KINDS)),
+  ...fieldsOf(Chatbot, "id", "group_id", "author_id", "name", "kind", "webhook_kind"),
   server: Schema.String.annotations({ jsonSchema: { type: "string", format: "uri" } }),
-  event_kinds: Schema.Array(Schema.String),
-  notification_only: Schema.Boolean,
-  created_at: Stamp,
-  updated_at: Stamp
+  ...fieldsOf(Chatbot, "event_kinds", "notification_only", "created_at", "updated_at")
 })
 
 const OptionResult = Schema.Struct({
@@ -207,32 +160,32 @@ const OptionResult = Schema.Struct({
 }).annotations({ identifier: "PollOptionResult", description: "One option's results; voter_ids names at most 50 voters, none in an anonymous poll" })
 
 export const PollRecord = record("Poll", "A poll; opened_at null: a draft; results only while the reader may see them (hide_results)", {
-  id: Id,
-  key: Schema.String,
-  topic_id: Id,
+  ...fieldsOf(Poll, "id", "key", "topic_id"),
   discussion_id: NullId,
-  group_id: NullId,
-  author_id: Id,
+  ...fieldsOf(Poll, "group_id", "author_id"),
   title: NullText,
   details: NullText,
-  details_format: Format,
-  poll_type: Schema.Literal(...POLL_TYPES),
-  closing_at: NullStamp,
-  opened_at: NullStamp,
-  closed_at: NullStamp,
-  discarded_at: NullStamp,
-  discarded_by: NullId,
-  specified_voters_only: Schema.Boolean,
-  hide_results: Schema.Literal(...HIDE_RESULTS),
-  shuffle_options: Schema.Boolean,
-  anonymous: Schema.Boolean,
-  notify_on_closing_soon: Schema.Literal(...NOTIFY_ON_CLOSING_SOON),
-  min_score: Schema.Int,
-  max_score: Schema.Int,
-  minimum_stance_choices: Schema.Int,
-  maximum_stance_choices: Schema.Int,
-  dots_per_person: Schema.Int,
-  can_respond_maybe: Schema.Boolean,
+  ...fieldsOf(
+    Poll,
+    "details_format",
+    "poll_type",
+    "closing_at",
+    "opened_at",
+    "closed_at",
+    "discarded_at",
+    "discarded_by",
+    "specified_voters_only",
+    "hide_results",
+    "shuffle_options",
+    "anonymous",
+    "notify_on_closing_soon",
+    "min_score",
+    "max_score",
+    "minimum_stance_choices",
+    "maximum_stance_choices",
+    "dots_per_person",
+    "can_respond_maybe"
+  ),
   voters_count: Schema.Int,
   decided_voters_count: Schema.Int,
   undecided_voters_count: Schema.Int,
@@ -241,15 +194,11 @@ export const PollRecord = record("Poll", "A poll; opened_at null: a draft; resul
   results: Schema.NullOr(Schema.Array(OptionResult)),
   my_stance_id: NullId,
   current_outcome_id: NullId,
-  created_at: Stamp,
-  updated_at: Stamp
+  ...fieldsOf(Poll, "created_at", "updated_at")
 })
 
 export const PollOptionRecord = record("PollOption", "An option of a poll, with its totals when the reader may see results", {
-  id: Id,
-  poll_id: Id,
-  name: Schema.String,
-  priority: Schema.Int,
+  ...fieldsOf(PollOption, "id", "poll_id", "name", "priority"),
   total_score: Schema.optional(Schema.Number),
   voter_count: Schema.optional(Schema.Int),
   average_score: Schema.optional(Schema.Number),
@@ -263,53 +212,41 @@ export const PollOptionRecord = record("PollOption", "An option of a poll, with 
 })
 
 export const StanceRecord = record("Stance", "A ballot (vote); cast_at null: issued, not cast; an anonymous poll's ballots name nobody but the reader", {
-  id: Id,
-  poll_id: Id,
+  ...fieldsOf(Stance, "id", "poll_id"),
   participant_id: NullId,
-  latest: Schema.Boolean,
-  cast_at: NullStamp,
-  reason: NullText,
-  reason_format: Format,
+  ...fieldsOf(Stance, "latest", "cast_at", "reason", "reason_format"),
   option_scores: Schema.Record({ key: Schema.String, value: Schema.Int }),
   stance_choices: Schema.Array(Schema.Struct({ poll_option_id: Id, score: Schema.Int })),
-  revoked_at: NullStamp,
-  created_at: Stamp,
-  updated_at: Stamp
+  ...fieldsOf(Stance, "revoked_at", "created_at", "updated_at")
 })
 
 export const OutcomeRecord = record("Outcome", "The stated outcome of a closed poll", {
-  id: Id,
-  poll_id: Id,
-  author_id: Id,
-  statement: Schema.String,
-  statement_format: Format,
-  poll_option_id: NullId,
+  ...fieldsOf(Outcome, "id", "poll_id", "author_id", "statement", "statement_format", "poll_option_id"),
   review_on: Schema.NullOr(Schema.String.annotations({ jsonSchema: { type: "string", format: "date" } })),
-  latest: Schema.Boolean,
-  created_at: Stamp,
-  updated_at: Stamp
+  ...fieldsOf(Outcome, "latest", "created_at", "updated_at")
 })
 
 export const SearchResultRecord = record("SearchResult", "An element of search_results (spec: Search result); fields that do not apply are null", {
-  id: Id,
-  searchable_type: Itemable,
-  searchable_id: Id,
+  ...fieldsOf(SearchResult, "id", "searchable_type", "searchable_id"),
   highlight: Schema.String.annotations({ description: "HTML excerpt, matched words in <b>" }),
-  topic_id: Id,
-  group_id: NullId,
-  group_name: NullText,
-  group_key: NullText,
-  group_handle: NullText,
-  discussion_id: NullId,
-  discussion_key: NullText,
-  discussion_title: NullText,
-  poll_id: NullId,
-  poll_key: NullText,
-  poll_title: NullText,
-  author_id: NullId,
-  author_name: NullText,
-  authored_at: Stamp,
-  tags: Schema.Array(Schema.String)
+  ...fieldsOf(
+    SearchResult,
+    "topic_id",
+    "group_id",
+    "group_name",
+    "group_key",
+    "group_handle",
+    "discussion_id",
+    "discussion_key",
+    "discussion_title",
+    "poll_id",
+    "poll_key",
+    "poll_title",
+    "author_id",
+    "author_name",
+    "authored_at",
+    "tags"
+  )
 })
 
 export const ReportUserRowRecord = record("ParticipationReportUserRow", "A person's participation over the selected groups", {

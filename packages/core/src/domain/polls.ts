@@ -1,3 +1,5 @@
+import { Schema } from "effect"
+import { Format, Id as IdField, model, NullId, NullStamp, NullText, Stamp } from "./model.js"
 import type { Id } from "./records.js"
 
 export const POLL_TYPES = ["proposal", "poll", "count", "score", "ranked_choice", "meeting", "dot_vote"] as const
@@ -13,79 +15,84 @@ export const NOTIFY_ON_CLOSING_SOON = ["nobody", "author", "undecided_voters", "
 export type NotifyOnClosingSoon = (typeof NOTIFY_ON_CLOSING_SOON)[number]
 
 /** The numbers that shape a ballot, per poll (Loomio's per-type defaults apply when not given). */
-export interface BallotConfig {
-  readonly poll_type: PollType
-  readonly min_score: number
-  readonly max_score: number
-  readonly minimum_stance_choices: number
-  readonly maximum_stance_choices: number
-  readonly dots_per_person: number
-  readonly can_respond_maybe: boolean
+const ballotConfig = {
+  poll_type: Schema.Literal(...POLL_TYPES),
+  min_score: Schema.Int,
+  max_score: Schema.Int,
+  minimum_stance_choices: Schema.Int,
+  maximum_stance_choices: Schema.Int,
+  dots_per_person: Schema.Int,
+  can_respond_maybe: Schema.Boolean
 }
+export type BallotConfig = Schema.Struct.Type<typeof ballotConfig>
 
-export interface Poll extends BallotConfig {
-  readonly id: Id
-  readonly key: string
-  readonly topic_id: Id
-  readonly group_id: Id | null
-  readonly author_id: Id
-  readonly title: string
-  readonly details: string
-  readonly details_format: "md" | "html"
+export const Poll = model("Poll", {
+  id: IdField,
+  key: Schema.String,
+  topic_id: IdField,
+  group_id: NullId,
+  author_id: IdField,
+  title: Schema.String,
+  details: Schema.String,
+  details_format: Format,
   /** null: a draft (work in progress), voting disabled */
-  readonly closing_at: string | null
-  readonly opened_at: string | null
-  readonly closed_at: string | null
-  readonly discarded_at: string | null
-  readonly discarded_by: Id | null
-  readonly specified_voters_only: boolean
-  readonly hide_results: HideResults
-  readonly shuffle_options: boolean
-  readonly anonymous: boolean
-  readonly notify_on_closing_soon: NotifyOnClosingSoon
+  closing_at: NullStamp,
+  opened_at: NullStamp,
+  closed_at: NullStamp,
+  discarded_at: NullStamp,
+  discarded_by: NullId,
+  specified_voters_only: Schema.Boolean,
+  hide_results: Schema.Literal(...HIDE_RESULTS),
+  shuffle_options: Schema.Boolean,
+  anonymous: Schema.Boolean,
+  notify_on_closing_soon: Schema.Literal(...NOTIFY_ON_CLOSING_SOON),
+  ...ballotConfig,
   /** scheduler markers: each job runs once per poll (per opening, for closing-soon) */
-  readonly closing_soon_sent_at: string | null
-  readonly created_at: string
-  readonly updated_at: string
-}
+  closing_soon_sent_at: NullStamp,
+  created_at: Stamp,
+  updated_at: Stamp
+})
+export type Poll = typeof Poll.Type
 
-export interface PollOption {
-  readonly id: Id
-  readonly poll_id: Id
-  readonly name: string
-  readonly priority: number
-}
+export const PollOption = model("PollOption", {
+  id: IdField,
+  poll_id: IdField,
+  name: Schema.String,
+  priority: Schema.Int
+})
+export type PollOption = typeof PollOption.Type
 
 /** A ballot: issued when `cast_at` is null, cast otherwise; one latest per participant. */
-export interface Stance {
-  readonly id: Id
-  readonly poll_id: Id
-  readonly participant_id: Id
-  readonly inviter_id: Id | null
-  readonly latest: boolean
-  readonly cast_at: string | null
-  readonly reason: string | null
-  readonly reason_format: "md" | "html"
-  readonly revoked_at: string | null
-  readonly created_at: string
-  readonly updated_at: string
-  /** option id → score */
-  readonly choices: ReadonlyMap<Id, number>
-}
+export const Stance = model("Stance", {
+  id: IdField,
+  poll_id: IdField,
+  participant_id: IdField,
+  inviter_id: NullId,
+  latest: Schema.Boolean,
+  cast_at: NullStamp,
+  reason: NullText,
+  reason_format: Format,
+  revoked_at: NullStamp,
+  created_at: Stamp,
+  updated_at: Stamp
+})
+/** A ballot with its choices (option id → score), read apart from its row. */
+export type Stance = typeof Stance.Type & { readonly choices: ReadonlyMap<Id, number> }
 
-export interface Outcome {
-  readonly id: Id
-  readonly poll_id: Id
-  readonly author_id: Id
-  readonly statement: string
-  readonly statement_format: "md" | "html"
-  readonly poll_option_id: Id | null
-  readonly review_on: string | null
-  readonly latest: boolean
-  readonly review_sent_at: string | null
-  readonly created_at: string
-  readonly updated_at: string
-}
+export const Outcome = model("Outcome", {
+  id: IdField,
+  poll_id: IdField,
+  author_id: IdField,
+  statement: Schema.String,
+  statement_format: Format,
+  poll_option_id: NullId,
+  review_on: NullText,
+  latest: Schema.Boolean,
+  review_sent_at: NullStamp,
+  created_at: Stamp,
+  updated_at: Stamp
+})
+export type Outcome = typeof Outcome.Type
 
 /** What each poll type is, in one table (as Loomio's config/poll_types.yml); the rules read only this. */
 export interface PollTypeFacts {

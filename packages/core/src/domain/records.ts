@@ -1,120 +1,119 @@
 /**
- * Records as the core sees them. Field names follow the wire (snake_case) so that
+ * Records as the core sees them, each declared once (model.ts): the declaration is the domain type, the
+ * row mapping and the fields the wire records take. Field names follow the wire (snake_case) so that
  * storage, rules and serializers share one vocabulary.
  */
+import { Schema } from "effect"
+import { Format, Id as IdField, model, NullId, NullStamp, NullText, Stamp } from "./model.js"
+
 export type Id = number
 
-export interface User {
-  readonly id: Id
-  readonly name: string | null
-  readonly username: string | null
-  readonly email: string | null
-  readonly email_sha256: string | null
-  readonly country: string | null
+export const CATCH_UPS = ["daily", "every_other_day", "weekly"] as const
+export type CatchUp = (typeof CATCH_UPS)[number]
+
+export const User = model("User", {
+  id: IdField,
+  name: NullText,
+  username: NullText,
+  email: NullText,
+  email_sha256: NullText,
+  country: NullText,
   /** IANA time zone every page shows times in (null: the server's) */
-  readonly time_zone: string | null
+  time_zone: NullText,
   /** the pages' and mail's language (null: the browser's Accept-Language) */
-  readonly locale: string | null
+  locale: NullText,
   /** the catch-up e-mail (decisions §11): null is Off */
-  readonly catch_up: CatchUp | null
+  catch_up: Schema.NullOr(Schema.Literal(...CATCH_UPS)),
   /** when the last catch-up e-mail was made: the next covers what happened since */
-  readonly catch_up_sent_at: string | null
-  readonly is_admin: boolean
-  readonly bot: boolean
-  readonly deactivated_at: string | null
-  readonly deactivator_id: Id | null
-  readonly redacted_at: string | null
-  readonly created_at: string
-  readonly updated_at: string
-}
+  catch_up_sent_at: NullStamp,
+  is_admin: Schema.Boolean,
+  bot: Schema.Boolean,
+  deactivated_at: NullStamp,
+  deactivator_id: NullId,
+  redacted_at: NullStamp,
+  created_at: Stamp,
+  updated_at: Stamp
+})
+export type User = typeof User.Type
 
-export type CatchUp = "daily" | "every_other_day" | "weekly"
+export const Identity = model("Identity", {
+  id: IdField,
+  user_id: IdField,
+  identity_type: Schema.String,
+  uid: Schema.String,
+  email: NullText,
+  name: NullText
+})
+export type Identity = typeof Identity.Type
 
-export interface Identity {
-  readonly id: Id
-  readonly user_id: Id
-  readonly identity_type: string
-  readonly uid: string
-  readonly email: string | null
-  readonly name: string | null
-}
-
-export type DiscussionPrivacyOptions = "public_only" | "private_only" | "public_or_private"
-export const DISCUSSION_PRIVACY_OPTIONS: ReadonlyArray<DiscussionPrivacyOptions> = [
-  "public_only",
-  "private_only",
-  "public_or_private"
-]
+export const DISCUSSION_PRIVACY_OPTIONS = ["public_only", "private_only", "public_or_private"] as const
+export type DiscussionPrivacyOptions = (typeof DISCUSSION_PRIVACY_OPTIONS)[number]
 
 /** Group settings that an administrator may change (decisions.md §2). */
-export interface GroupSettings {
-  readonly description: string | null
-  readonly enabled: boolean
-  readonly is_visible_to_public: boolean
-  readonly is_visible_to_parent_members: boolean
-  readonly discussion_privacy_options: DiscussionPrivacyOptions
-  readonly parent_members_can_see_discussions: boolean
-  readonly members_can_start_discussions: boolean
-  readonly members_can_edit_discussions: boolean
-  readonly members_can_edit_comments: boolean
-  readonly members_can_raise_motions: boolean
-  readonly members_can_vote: boolean
-  readonly members_can_add_members: boolean
-  readonly admins_can_edit_user_content: boolean
+const groupSettings = {
+  description: NullText,
+  enabled: Schema.Boolean,
+  is_visible_to_public: Schema.Boolean,
+  is_visible_to_parent_members: Schema.Boolean,
+  discussion_privacy_options: Schema.Literal(...DISCUSSION_PRIVACY_OPTIONS),
+  parent_members_can_see_discussions: Schema.Boolean,
+  members_can_start_discussions: Schema.Boolean,
+  members_can_edit_discussions: Schema.Boolean,
+  members_can_edit_comments: Schema.Boolean,
+  members_can_raise_motions: Schema.Boolean,
+  members_can_vote: Schema.Boolean,
+  members_can_add_members: Schema.Boolean,
+  admins_can_edit_user_content: Schema.Boolean
 }
+export type GroupSettings = Schema.Struct.Type<typeof groupSettings>
 
-export const BOOLEAN_GROUP_SETTINGS = [
-  "enabled",
-  "is_visible_to_public",
-  "is_visible_to_parent_members",
-  "parent_members_can_see_discussions",
-  "members_can_start_discussions",
-  "members_can_edit_discussions",
-  "members_can_edit_comments",
-  "members_can_raise_motions",
-  "members_can_vote",
-  "members_can_add_members",
-  "admins_can_edit_user_content"
-] as const satisfies ReadonlyArray<keyof GroupSettings>
+/** The settings that are on or off, read from their declaration. */
+export type BooleanGroupSetting = { [K in keyof GroupSettings]: GroupSettings[K] extends boolean ? K : never }[keyof GroupSettings]
+export const BOOLEAN_GROUP_SETTINGS = (Object.keys(groupSettings) as Array<keyof GroupSettings>)
+  .filter((k): k is BooleanGroupSetting => groupSettings[k] === Schema.Boolean)
 
-export interface Group extends GroupSettings {
-  readonly id: Id
-  readonly key: string
-  readonly handle: string | null
-  readonly name: string
-  readonly parent_id: Id | null
-  readonly creator_id: Id | null
-  readonly created_at: string
-  readonly updated_at: string
-}
+export const Group = model("Group", {
+  id: IdField,
+  key: Schema.String,
+  handle: NullText,
+  name: Schema.String,
+  parent_id: NullId,
+  ...groupSettings,
+  creator_id: NullId,
+  created_at: Stamp,
+  updated_at: Stamp
+})
+export type Group = typeof Group.Type
 
-/** Exact counters of the spec's Group table, derived from the rows (never cached). */
-export interface GroupCounts {
-  readonly memberships_count: number
-  readonly accepted_memberships_count: number
-  readonly pending_memberships_count: number
-  readonly admin_memberships_count: number
-  readonly delegates_count: number
-  readonly discussions_count: number
-  readonly polls_count: number
-  readonly subgroups_count: number
-}
+/** Exact counters of the spec's Group table, kept by the stores' triggers. */
+export const GroupCounts = model("GroupCounts", {
+  memberships_count: Schema.Int,
+  accepted_memberships_count: Schema.Int,
+  pending_memberships_count: Schema.Int,
+  admin_memberships_count: Schema.Int,
+  delegates_count: Schema.Int,
+  discussions_count: Schema.Int,
+  polls_count: Schema.Int,
+  subgroups_count: Schema.Int
+})
+export type GroupCounts = typeof GroupCounts.Type
 
-export interface Membership {
-  readonly id: Id
-  readonly group_id: Id
-  readonly user_id: Id
-  readonly inviter_id: Id | null
-  readonly admin: boolean
-  readonly delegate: boolean
-  readonly title: string | null
+export const Membership = model("Membership", {
+  id: IdField,
+  group_id: IdField,
+  user_id: IdField,
+  inviter_id: NullId,
+  admin: Schema.Boolean,
+  delegate: Schema.Boolean,
+  title: NullText,
   /** null while the invitation is pending */
-  readonly accepted_at: string | null
-  readonly revoked_at: string | null
-  readonly revoker_id: Id | null
-  readonly created_at: string
-  readonly updated_at: string
-}
+  accepted_at: NullStamp,
+  revoked_at: NullStamp,
+  revoker_id: NullId,
+  created_at: Stamp,
+  updated_at: Stamp
+})
+export type Membership = typeof Membership.Type
 
 export const MAIL_STATUSES = ["pending", "sent", "failed", "dead"] as const
 export type MailStatus = (typeof MAIL_STATUSES)[number]
@@ -159,60 +158,64 @@ export interface Page {
 
 // Threads (issue 3): topics, discussions, comments, thread items, reactions, readers.
 
-export type BodyFormat = "md" | "html"
-export const BODY_FORMATS: ReadonlyArray<BodyFormat> = ["md", "html"]
+export type BodyFormat = typeof Format.Type
+export const BODY_FORMATS: ReadonlyArray<BodyFormat> = Format.literals
 
-/** What a thread is about: a discussion, or (later) a standalone poll. */
-export type TopicableType = "Discussion" | "Poll"
+/** What a thread is about: a discussion, or a standalone poll. */
+export const TOPICABLE_TYPES = ["Discussion", "Poll"] as const
+export type TopicableType = (typeof TOPICABLE_TYPES)[number]
 
 /** A thread: its state and the counters of its items (Loomio's Topic). */
-export interface Topic {
-  readonly id: Id
-  readonly group_id: Id | null
-  readonly topicable_type: TopicableType
-  readonly topicable_id: Id | null
-  readonly private: boolean
-  readonly tags: ReadonlyArray<string>
-  readonly items_count: number
-  readonly max_depth: number
-  readonly last_activity_at: string
-  readonly closed_at: string | null
-  readonly closer_id: Id | null
-  readonly discarded_at: string | null
-  readonly created_at: string
-  readonly updated_at: string
-}
+export const Topic = model("Topic", {
+  id: IdField,
+  group_id: NullId,
+  topicable_type: Schema.Literal(...TOPICABLE_TYPES),
+  topicable_id: NullId,
+  private: Schema.Boolean,
+  tags: Schema.Array(Schema.String),
+  items_count: Schema.Int,
+  max_depth: Schema.Int,
+  last_activity_at: Stamp,
+  closed_at: NullStamp,
+  closer_id: NullId,
+  discarded_at: NullStamp,
+  created_at: Stamp,
+  updated_at: Stamp
+})
+export type Topic = typeof Topic.Type
 
-export interface Discussion {
-  readonly id: Id
-  readonly key: string
-  readonly topic_id: Id
-  readonly author_id: Id
-  readonly title: string
-  readonly description: string
-  readonly description_format: BodyFormat
-  readonly discarded_at: string | null
-  readonly discarded_by: Id | null
-  readonly created_at: string
-  readonly updated_at: string
-}
+export const Discussion = model("Discussion", {
+  id: IdField,
+  key: Schema.String,
+  topic_id: IdField,
+  author_id: IdField,
+  title: Schema.String,
+  description: Schema.String,
+  description_format: Format,
+  discarded_at: NullStamp,
+  discarded_by: NullId,
+  created_at: Stamp,
+  updated_at: Stamp
+})
+export type Discussion = typeof Discussion.Type
 
-export interface Comment {
-  readonly id: Id
-  readonly discussion_id: Id
+export const Comment = model("Comment", {
+  id: IdField,
+  discussion_id: IdField,
   /** the thread of the comment's discussion (read through the discussion, not stored twice) */
-  readonly topic_id: Id
+  topic_id: IdField,
   /** the comment this one replies to; null for a reply to the discussion itself */
-  readonly parent_id: Id | null
-  readonly author_id: Id
-  readonly body: string
-  readonly body_format: BodyFormat
-  readonly edited_at: string | null
-  readonly discarded_at: string | null
-  readonly discarded_by: Id | null
-  readonly created_at: string
-  readonly updated_at: string
-}
+  parent_id: NullId,
+  author_id: IdField,
+  body: Schema.String,
+  body_format: Format,
+  edited_at: NullStamp,
+  discarded_at: NullStamp,
+  discarded_by: NullId,
+  created_at: Stamp,
+  updated_at: Stamp
+})
+export type Comment = typeof Comment.Type
 
 /** Item kinds as Loomio names them; polls, votes and outcomes add theirs later. */
 export const THREAD_ITEM_KINDS = [
@@ -233,49 +236,53 @@ export const THREAD_ITEM_KINDS = [
 ] as const
 export type ThreadItemKind = (typeof THREAD_ITEM_KINDS)[number]
 
-export type ItemableType = "Discussion" | "Comment" | "Poll" | "Stance" | "Outcome"
-export const REACTABLE_TYPES: ReadonlyArray<ItemableType> = ["Discussion", "Comment", "Poll", "Stance", "Outcome"]
+export const ITEMABLE_TYPES = ["Discussion", "Comment", "Poll", "Stance", "Outcome"] as const
+export type ItemableType = (typeof ITEMABLE_TYPES)[number]
+export const REACTABLE_TYPES: ReadonlyArray<ItemableType> = ITEMABLE_TYPES
 
 /**
  * One entry of a thread's event stream. `sequence_id` orders the stream (0 is the thread's own item);
  * `parent_id`/`depth`/`position_key` place replies in the tree (position_key: 5-digit segments, parent first).
  */
-export interface ThreadItem {
-  readonly id: Id
-  readonly topic_id: Id
-  readonly kind: ThreadItemKind
-  readonly sequence_id: number
-  readonly parent_id: Id | null
-  readonly depth: number
-  readonly position: number
-  readonly position_key: string | null
-  readonly child_count: number
-  readonly itemable_type: ItemableType
-  readonly itemable_id: Id
-  readonly actor_id: Id | null
-  readonly created_at: string
-}
+export const ThreadItem = model("ThreadItem", {
+  id: IdField,
+  topic_id: IdField,
+  kind: Schema.Literal(...THREAD_ITEM_KINDS),
+  sequence_id: Schema.Int,
+  parent_id: NullId,
+  depth: Schema.Int,
+  position: Schema.Int,
+  position_key: NullText,
+  child_count: Schema.Int,
+  itemable_type: Schema.Literal(...ITEMABLE_TYPES),
+  itemable_id: IdField,
+  actor_id: NullId,
+  created_at: Stamp
+})
+export type ThreadItem = typeof ThreadItem.Type
 
-export interface Reaction {
-  readonly id: Id
-  readonly topic_id: Id
-  readonly reactable_type: ItemableType
-  readonly reactable_id: Id
-  readonly user_id: Id
-  readonly reaction: string
-  readonly created_at: string
-}
+export const Reaction = model("Reaction", {
+  id: IdField,
+  topic_id: IdField,
+  reactable_type: Schema.Literal(...ITEMABLE_TYPES),
+  reactable_id: IdField,
+  user_id: IdField,
+  reaction: Schema.String,
+  created_at: Stamp
+})
+export type Reaction = typeof Reaction.Type
 
 /** A person brought into a thread: a notified member, or a guest (who may read and comment without membership). */
-export interface TopicReader {
-  readonly id: Id
-  readonly topic_id: Id
-  readonly user_id: Id
-  readonly inviter_id: Id | null
-  readonly guest: boolean
-  readonly revoked_at: string | null
-  readonly created_at: string
-}
+export const TopicReader = model("TopicReader", {
+  id: IdField,
+  topic_id: IdField,
+  user_id: IdField,
+  inviter_id: NullId,
+  guest: Schema.Boolean,
+  revoked_at: NullStamp,
+  created_at: Stamp
+})
+export type TopicReader = typeof TopicReader.Type
 
 /** `open` (default): threads not closed; `closed`; `all`. Discarded threads are never listed. */
 export type ThreadStatus = "open" | "closed" | "all"

@@ -1,3 +1,5 @@
+import { Schema } from "effect"
+import { Id as IdField, model, NullId, NullText, Stamp } from "./model.js"
 import type { HideResults } from "./polls.js"
 import type { Id } from "./records.js"
 
@@ -40,25 +42,26 @@ export interface SearchHit {
 }
 
 /** One element of `search_results` (spec fields plus Loomio's extra ones). A field that does not apply is null. */
-export interface SearchResult {
-  readonly id: Id
-  readonly searchable_type: SearchableType
-  readonly searchable_id: Id
+export const SearchResult = model("SearchResult", {
+  id: IdField,
+  searchable_type: Schema.Literal(...SEARCHABLE_TYPES),
+  searchable_id: IdField,
   /** HTML: the text escaped, matched words in `<b>` */
-  readonly highlight: string
-  readonly topic_id: Id
-  readonly group_id: Id | null
-  readonly group_name: string | null
-  readonly group_key: string | null
-  readonly group_handle: string | null
-  readonly discussion_id: Id | null
-  readonly discussion_key: string | null
-  readonly discussion_title: string | null
-  readonly poll_id: Id | null
-  readonly poll_key: string | null
-  readonly poll_title: string | null
-  readonly author_id: Id | null
-  readonly author_name: string | null
-  readonly authored_at: string
-  readonly tags: ReadonlyArray<string>
-}
+  highlight: Schema.String,
+  topic_id: IdField,
+  group_id: NullId,
+  group_name: NullText,
+  group_key: NullText,
+  group_handle: NullText,
+  discussion_id: NullId,
+  discussion_key: NullText,
+  discussion_title: NullText,
+  poll_id: NullId,
+  poll_key: NullText,
+  poll_title: NullText,
+  author_id: NullId,
+  author_name: NullText,
+  authored_at: Stamp,
+  tags: Schema.Array(Schema.String)
+})
+export type SearchResult = typeof SearchResult.Type

@@ -1,3 +1,5 @@
+import { Schema } from "effect"
+import { Id as IdField, model, NullId, Stamp } from "./model.js"
 import type { Id } from "./records.js"
 
 /** The subscribable event kinds (spec: Events). */
@@ -25,20 +27,21 @@ export type ChatbotKind = (typeof CHATBOT_KINDS)[number]
 export const WEBHOOK_KINDS = ["markdown", "slack", "discord", "microsoft", "webex"] as const
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number]
 
-export interface Chatbot {
-  readonly id: Id
-  readonly group_id: Id
-  readonly author_id: Id | null
-  readonly name: string
-  readonly kind: ChatbotKind
+export const Chatbot = model("Chatbot", {
+  id: IdField,
+  group_id: IdField,
+  author_id: NullId,
+  name: Schema.String,
+  kind: Schema.Literal(...CHATBOT_KINDS),
   /** null for matrix, which has its own message format */
-  readonly webhook_kind: WebhookKind | null
-  readonly server: string
-  readonly event_kinds: ReadonlyArray<EventKind>
-  readonly notification_only: boolean
-  readonly created_at: string
-  readonly updated_at: string
-}
+  webhook_kind: Schema.NullOr(Schema.Literal(...WEBHOOK_KINDS)),
+  server: Schema.String,
+  event_kinds: Schema.Array(Schema.Literal(...EVENT_KINDS)),
+  notification_only: Schema.Boolean,
+  created_at: Stamp,
+  updated_at: Stamp
+})
+export type Chatbot = typeof Chatbot.Type
 
 /**
  * What an event says, composed when the event happens (inside the writing transaction) from what the

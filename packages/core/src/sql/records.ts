@@ -2,43 +2,30 @@
  * What both stores' adapters share: rows (the same columns on SQLite and PostgreSQL, booleans as 0/1, JSON
  * lists as text) turned into records and back, and the SQL text both dialects speak alike.
  */
-import type { Outcome, Poll, Stance } from "../domain/polls.js"
-import { BOOLEAN_GROUP_SETTINGS, type Group, type GroupCounts, type Id, type Membership, type Topic, type TopicFilter, type TopicReader, type User } from "../domain/records.js"
-import type { Chatbot, WebhookEvent } from "../domain/webhooks.js"
+import { Outcome, Poll, Stance } from "../domain/polls.js"
+import { Group, GroupCounts, type Id, Membership, Topic, type TopicFilter, TopicReader, User } from "../domain/records.js"
+import { Chatbot, type WebhookEvent } from "../domain/webhooks.js"
 import type { OutboxBacklog } from "../ports/outbox.js"
 import type { PollStatus } from "../ports/polls.js"
-import { bool, fromBools, toBools } from "./rows.js"
+import { fromBools } from "./rows.js"
 
 export const USER_COLUMNS =
   "id, name, username, email, email_sha256, country, time_zone, locale, catch_up, catch_up_sent_at, is_admin, bot, deactivated_at, deactivator_id, redacted_at, created_at, updated_at"
-export const toUser = (row: unknown): User => toBools<User>(row as Record<string, unknown>, ["is_admin", "bot"])
+export const toUser = User.fromRow
 
-export const toGroup = (row: unknown): Group => toBools<Group>(row as Record<string, unknown>, BOOLEAN_GROUP_SETTINGS)
-const COUNTERS = [
-  "memberships_count",
-  "accepted_memberships_count",
-  "pending_memberships_count",
-  "admin_memberships_count",
-  "delegates_count",
-  "discussions_count",
-  "polls_count",
-  "subgroups_count"
-] as const satisfies ReadonlyArray<keyof GroupCounts>
+export const toGroup = Group.fromRow
 /** A group row with the counters the triggers keep on it. */
 export const countedGroup = (row: Record<string, unknown>): { readonly group: Group; readonly counts: GroupCounts } => ({
-  group: toGroup(row),
-  counts: Object.fromEntries(COUNTERS.map((c) => [c, Number(row[c] ?? 0)])) as unknown as GroupCounts
+  group: Group.fromRow(row),
+  counts: GroupCounts.fromRow(row)
 })
 
-export const toMembership = (row: unknown): Membership => toBools<Membership>(row as Record<string, unknown>, ["admin", "delegate"])
+export const toMembership = Membership.fromRow
 
-export const toTopic = (row: unknown): Topic => {
-  const t = toBools<Topic & { tags: unknown }>(row as Record<string, unknown>, ["private"])
-  return { ...t, tags: JSON.parse(String(t.tags)) as Array<string> }
-}
+export const toTopic = Topic.fromRow
 export const topicRow = (patch: Record<string, unknown>) => fromBools(patch.tags === undefined ? patch : { ...patch, tags: JSON.stringify(patch.tags) })
 
-export const toReader = (row: unknown): TopicReader => toBools<TopicReader>(row as Record<string, unknown>, ["guest"])
+export const toReader = TopicReader.fromRow
 
 /** A comment with its discussion's topic_id (read through the discussion). */
 export const SELECT_COMMENT = `SELECT c.*, d.topic_id FROM comments c JOIN discussions d ON d.id = c.discussion_id`
@@ -50,10 +37,7 @@ export const INVITATION_COLUMNS = `id, kind, user_id, inviter_id, group_id, topi
 export const LOGIN_CODE_COLUMNS = `id, user_id, code_salt, code_hash, attempts, created_at, expires_at, used_at`
 export const SESSION_COLUMNS = `id, user_id, created_at, last_seen_at, expires_at`
 
-export const toChatbot = (row: unknown): Chatbot => {
-  const r = row as Record<string, unknown>
-  return { ...r, notification_only: bool(r.notification_only), event_kinds: JSON.parse(r.event_kinds as string) } as Chatbot
-}
+export const toChatbot = Chatbot.fromRow
 export const toEvent = (row: unknown): WebhookEvent => {
   const r = row as Record<string, unknown>
   return { ...r, message: JSON.parse(r.message as string) } as WebhookEvent
@@ -73,12 +57,7 @@ export const toBacklog = (row: { waiting: number; dead: number; oldest: string |
 /** Due: waiting (pending or failed), its time come, and nobody's claim on it still running. */
 export const OUTBOX_DUE = `status IN ('pending', 'failed') AND next_attempt_at <= @now AND (claimed_until IS NULL OR claimed_until <= @now)`
 
-const POLL_BOOLS = ["specified_voters_only", "shuffle_options", "anonymous", "can_respond_maybe"]
-export const toPoll = (row: unknown): Poll => {
-  const r = { ...(row as Record<string, unknown>) }
-  for (const k of POLL_BOOLS) r[k] = bool(r[k])
-  return r as unknown as Poll
-}
+export const toPoll = Poll.fromRow
 /** The polls of a group's visible threads (the thread scope of `where`), of a status. */
 export const pollsInGroupSql = (status: PollStatus, where: (filter: TopicFilter) => string) =>
   `FROM polls p JOIN (SELECT t.id, t.group_id ${where({ groupId: 0 })}) t ON t.id = p.topic_id
@@ -89,9 +68,9 @@ export const pollsInGroupSql = (status: PollStatus, where: (filter: TopicFilter)
 /** A poll's group is its thread's. */
 export const SELECT_POLL = `SELECT p.*, t.group_id AS group_id FROM polls p JOIN topics t ON t.id = p.topic_id`
 
-export type StanceRow = Omit<Stance, "choices" | "latest"> & { latest: number }
+export type StanceRow = typeof Stance.Type
 export type ChoiceRow = { stance_id: Id; poll_option_id: Id; score: number }
-/** Ballots with their choices (read apart, one query for all the ballots). */
+/** Ballots (their rows read by `Stance.fromRow`) with their choices (read apart, one query for all the ballots). */
 export const withChoices = (rows: Array<StanceRow>, choiceRows: Array<ChoiceRow>): Array<Stance> => {
   const byStance = new Map<Id, Map<Id, number>>()
   for (const c of choiceRows) {
@@ -99,7 +78,7 @@ export const withChoices = (rows: Array<StanceRow>, choiceRows: Array<ChoiceRow>
     if (m === undefined) byStance.set(c.stance_id, (m = new Map()))
     m.set(c.poll_option_id, c.score)
   }
-  return rows.map((r) => ({ ...r, latest: bool(r.latest), choices: byStance.get(r.id) ?? new Map() }))
+  return rows.map((r) => ({ ...r, choices: byStance.get(r.id) ?? new Map() }))
 }
 
-export const toOutcome = (row: unknown): Outcome => ({ ...(row as Outcome), latest: bool((row as { latest: unknown }).latest) })
+export const toOutcome = Outcome.fromRow

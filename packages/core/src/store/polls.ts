@@ -1,10 +1,10 @@
 /** Polls, their options, ballots (stances with their choices) and outcomes; the results are counters kept by triggers. */
 import { Effect } from "effect"
-import type { PollOption } from "../domain/polls.js"
+import { PollOption, Stance } from "../domain/polls.js"
 import type { Id } from "../domain/records.js"
 import type { OutcomesRepo, PollOptionsRepo, PollsRepo, PollStatus, StancesRepo } from "../ports/polls.js"
 import { type OptionTally, VOTER_NAMES } from "../rules/pollTypes.js"
-import { type ChoiceRow, pollsInGroupSql, SELECT_POLL, type StanceRow, toOutcome, toPoll, withChoices } from "../sql/records.js"
+import { type ChoiceRow, pollsInGroupSql, SELECT_POLL, toOutcome, toPoll, withChoices } from "../sql/records.js"
 import { fromBools } from "../sql/rows.js"
 import { asRecord, insertRow, returned, setClause, type SqlClient } from "./client.js"
 import { topicScope } from "./threads.js"
@@ -52,7 +52,7 @@ export const makePollOptionsRepo = (c: SqlClient): PollOptionsRepo => ({
     list.length === 0
       ? Effect.succeed([])
       : c.all(`SELECT id, poll_id, name, priority FROM poll_options WHERE ${c.dialect.ids.has("poll_id", "ids")} ORDER BY poll_id, priority`,
-        { ids: c.dialect.ids.bind(list) }, asRecord<PollOption>()),
+        { ids: c.dialect.ids.bind(list) }, PollOption.fromRow),
   replace: Effect.fnUntraced(function*(pollId, names) {
     const existing = yield* c.all(`SELECT id, name FROM poll_options WHERE poll_id = ?`, [pollId], (r) => ({ id: Number(r.id), name: r.name as string }))
     const wanted = new Set(names)
@@ -71,7 +71,7 @@ type TallyRow = { poll_id: Id; poll_type: string; voters_count: number; cast_cou
 export const makeStancesRepo = (c: SqlClient): StancesRepo => {
   const { ids } = c.dialect
   const load = (where: string, params: Record<string, unknown>) =>
-    Effect.flatMap(c.all(`SELECT * FROM stances WHERE ${where} ORDER BY id`, params, asRecord<StanceRow>()), (rows) =>
+    Effect.flatMap(c.all(`SELECT * FROM stances WHERE ${where} ORDER BY id`, params, Stance.fromRow), (rows) =>
       rows.length === 0
         ? Effect.succeed([])
         : Effect.map(

@@ -1,11 +1,11 @@
 /** Threads (topics) and what they hold: discussions, comments, thread items, reactions, readers. */
 import { Effect } from "effect"
-import type { Comment, Discussion, Reaction, ThreadItem, TopicFilter, TopicScope } from "../domain/records.js"
+import { Comment, Discussion, Reaction, ThreadItem, type TopicFilter, type TopicScope } from "../domain/records.js"
 import type { CommentsRepo, DiscussionsRepo, ItemsRepo, ReactionsRepo, ReadersRepo, TopicsRepo } from "../ports/store.js"
 import { positionSegment, SELECT_COMMENT, toReader, toTopic, topicRow } from "../sql/records.js"
 import { fromBools } from "../sql/rows.js"
 import { type IdList, scopeParams, scopeWhere } from "../sql/scope.js"
-import { asRecord, insertRow, returned, setClause, type SqlClient } from "./client.js"
+import { insertRow, returned, setClause, type SqlClient } from "./client.js"
 
 
 /** The visible-threads clause (rules/topics.ts TopicScope) in a dialect, and its values. */
@@ -36,15 +36,15 @@ export const makeTopicsRepo = (c: SqlClient): TopicsRepo => {
 export const makeDiscussionsRepo = (c: SqlClient): DiscussionsRepo => {
   const { ids } = c.dialect
   return {
-    byId: (id) => c.get(`SELECT * FROM discussions WHERE id = ?`, [id], asRecord<Discussion>()),
-    byKey: (key) => c.get(`SELECT * FROM discussions WHERE key = ?`, [key], asRecord<Discussion>()),
+    byId: (id) => c.get(`SELECT * FROM discussions WHERE id = ?`, [id], Discussion.fromRow),
+    byKey: (key) => c.get(`SELECT * FROM discussions WHERE key = ?`, [key], Discussion.fromRow),
     byTopicIds: (list) =>
-      list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM discussions WHERE ${ids.has("topic_id", "ids")}`, { ids: ids.bind(list) }, asRecord<Discussion>()),
+      list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM discussions WHERE ${ids.has("topic_id", "ids")}`, { ids: ids.bind(list) }, Discussion.fromRow),
     insert: (d) =>
       Effect.map(
-        c.run<Discussion>(`INSERT INTO discussions (key, topic_id, author_id, title, description, description_format, created_at, updated_at)
+        c.run(`INSERT INTO discussions (key, topic_id, author_id, title, description, description_format, created_at, updated_at)
                VALUES (@key, @topic_id, @author_id, @title, @description, @description_format, @created_at, @created_at) RETURNING *`, d),
-        returned
+        (r) => Discussion.fromRow(returned(r))
       ),
     update: (id, patch) => Effect.asVoid(c.run(`UPDATE discussions SET ${setClause(patch)} WHERE id = @id`, { ...patch, id }))
   }
@@ -53,26 +53,26 @@ export const makeDiscussionsRepo = (c: SqlClient): DiscussionsRepo => {
 export const makeCommentsRepo = (c: SqlClient): CommentsRepo => {
   const { ids } = c.dialect
   return {
-    byId: (id) => c.get(`${SELECT_COMMENT} WHERE c.id = ?`, [id], asRecord<Comment>()),
+    byId: (id) => c.get(`${SELECT_COMMENT} WHERE c.id = ?`, [id], Comment.fromRow),
     byIds: (list) =>
-      list.length === 0 ? Effect.succeed([]) : c.all(`${SELECT_COMMENT} WHERE ${ids.has("c.id", "ids")} ORDER BY c.id`, { ids: ids.bind(list) }, asRecord<Comment>()),
+      list.length === 0 ? Effect.succeed([]) : c.all(`${SELECT_COMMENT} WHERE ${ids.has("c.id", "ids")} ORDER BY c.id`, { ids: ids.bind(list) }, Comment.fromRow),
     // the row answers with its thread (read through the discussion): one statement
     insert: (comment) =>
       Effect.map(
-        c.run<Comment>(`INSERT INTO comments (discussion_id, parent_id, author_id, body, body_format, created_at, updated_at)
+        c.run(`INSERT INTO comments (discussion_id, parent_id, author_id, body, body_format, created_at, updated_at)
                VALUES (@discussion_id, @parent_id, @author_id, @body, @body_format, @created_at, @created_at)
                RETURNING *, (SELECT d.topic_id FROM discussions d WHERE d.id = comments.discussion_id) AS topic_id`, comment),
-        returned
+        (r) => Comment.fromRow(returned(r))
       ),
     update: (id, patch) => Effect.asVoid(c.run(`UPDATE comments SET ${setClause(patch)} WHERE id = @id`, { ...patch, id }))
   }
 }
 
 export const makeItemsRepo = (c: SqlClient): ItemsRepo => ({
-  ofTopic: (topicId) => c.all(`SELECT * FROM topic_items WHERE topic_id = ? ORDER BY sequence_id`, [topicId], asRecord<ThreadItem>()),
-  byId: (id) => c.get(`SELECT * FROM topic_items WHERE id = ?`, [id], asRecord<ThreadItem>()),
+  ofTopic: (topicId) => c.all(`SELECT * FROM topic_items WHERE topic_id = ? ORDER BY sequence_id`, [topicId], ThreadItem.fromRow),
+  byId: (id) => c.get(`SELECT * FROM topic_items WHERE id = ?`, [id], ThreadItem.fromRow),
   byItemable: (type, id) =>
-    c.get(`SELECT * FROM topic_items WHERE itemable_type = ? AND itemable_id = ? ORDER BY id LIMIT 1`, [type, id], asRecord<ThreadItem>()),
+    c.get(`SELECT * FROM topic_items WHERE itemable_type = ? AND itemable_id = ? ORDER BY id LIMIT 1`, [type, id], ThreadItem.fromRow),
   append: Effect.fnUntraced(function*({ parent, root, bump, ...item }) {
     // the thread's row first: writers appending to one thread (on any server) take their sequence ids in turn
     yield* c.run(
@@ -89,26 +89,26 @@ export const makeItemsRepo = (c: SqlClient): ItemsRepo => ({
         .child_count)
       position_key = parent.position_key === null ? positionSegment(position) : `${parent.position_key}-${positionSegment(position)}`
     }
-    return returned(yield* c.run<ThreadItem>(
+    return ThreadItem.fromRow(returned(yield* c.run(
       `INSERT INTO topic_items (topic_id, kind, sequence_id, parent_id, depth, position, position_key, itemable_type, itemable_id, actor_id, created_at)
        VALUES (@topic_id, @kind, @sequence_id, @parent_id, @depth, @position, @position_key, @itemable_type, @itemable_id, @actor_id, @created_at) RETURNING *`,
       { ...item, sequence_id, parent_id: parent?.id ?? null, depth: parent === null ? 0 : parent.depth + 1, position, position_key }
-    ))
+    )))
   })
 })
 
 export const makeReactionsRepo = (c: SqlClient): ReactionsRepo => {
   const { ids } = c.dialect
   return {
-    byId: (id) => c.get(`SELECT * FROM reactions WHERE id = ?`, [id], asRecord<Reaction>()),
-    ofTopic: (topicId) => c.all(`SELECT * FROM reactions WHERE topic_id = ? ORDER BY id`, [topicId], asRecord<Reaction>()),
+    byId: (id) => c.get(`SELECT * FROM reactions WHERE id = ?`, [id], Reaction.fromRow),
+    ofTopic: (topicId) => c.all(`SELECT * FROM reactions WHERE topic_id = ? ORDER BY id`, [topicId], Reaction.fromRow),
     ofReactables: (type, list) =>
       list.length === 0
         ? Effect.succeed([])
-        : c.all(`SELECT * FROM reactions WHERE reactable_type = @type AND ${ids.has("reactable_id", "ids")} ORDER BY id`, { type, ids: ids.bind(list) }, asRecord<Reaction>()),
+        : c.all(`SELECT * FROM reactions WHERE reactable_type = @type AND ${ids.has("reactable_id", "ids")} ORDER BY id`, { type, ids: ids.bind(list) }, Reaction.fromRow),
     find: (r) =>
       c.get(`SELECT * FROM reactions WHERE reactable_type = ? AND reactable_id = ? AND user_id = ? AND reaction = ?`,
-        [r.reactable_type, r.reactable_id, r.user_id, r.reaction], asRecord<Reaction>()),
+        [r.reactable_type, r.reactable_id, r.user_id, r.reaction], Reaction.fromRow),
     insert: (r) =>
       Effect.map(
         c.run<{ id: number }>(`INSERT INTO reactions (topic_id, reactable_type, reactable_id, user_id, reaction, created_at)

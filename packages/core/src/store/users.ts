@@ -1,11 +1,11 @@
 /** People: users and their identities. */
 import { Effect } from "effect"
-import type { Id, Identity, User } from "../domain/records.js"
+import { type Id, Identity, type User } from "../domain/records.js"
 import type { UsersRepo } from "../ports/store.js"
 import { toUser, USER_COLUMNS } from "../sql/records.js"
 import { fromBools } from "../sql/rows.js"
 import { epochCache } from "./cache.js"
-import { asRecord, type Row, setClause, type SqlClient } from "./client.js"
+import { type Row, setClause, type SqlClient } from "./client.js"
 
 const adminFilter = (f: { is_admin?: boolean }) => (f.is_admin === undefined ? "" : `WHERE is_admin = ${f.is_admin ? 1 : 0}`)
 
@@ -46,7 +46,7 @@ export const makeUsersRepo = (c: SqlClient): UsersRepo => {
     identitiesOf: (list) =>
       list.length === 0
         ? Effect.succeed([])
-        : c.all(`SELECT id, user_id, identity_type, uid, email, name FROM identities WHERE ${ids.has("user_id", "ids")} ORDER BY id`, { ids: ids.bind(list) }, asRecord<Identity>()),
+        : c.all(`SELECT id, user_id, identity_type, uid, email, name FROM identities WHERE ${ids.has("user_id", "ids")} ORDER BY id`, { ids: ids.bind(list) }, Identity.fromRow),
     insert: (u) =>
       Effect.map(
         c.run(`INSERT INTO users (name, username, email, country, is_admin, bot, api_key_hash, created_at, updated_at)
