@@ -38,7 +38,7 @@ t.test("polls: create rules, voting, results, lifecycle, outcomes", async (t) =>
     t.match(p, { voters_count: 3, decided_voters_count: 2, undecided_voters_count: 1, results_visible: true })
     const agree = p.results.find((r: any) => r.name === "agree")
     t.match(agree, { score: 2, voter_count: 2, votes_cast_percent: 100, voter_percent: 66.67 })
-    t.same((await s.sql("SELECT count(*) AS n FROM stances WHERE poll_id = ? AND participant_id = ? AND latest = 1", poll.id, ben.user.id)), [{ n: 1 }],
+    t.same((await s.sql("SELECT count(*) AS n FROM stances WHERE poll_id = ? AND participant_id = ? AND latest = TRUE", poll.id, ben.user.id)), [{ n: 1 }],
       "one latest ballot per voter")
     t.same((await s.sql("SELECT count(*) AS n FROM stances WHERE poll_id = ? AND participant_id = ?", poll.id, ben.user.id)), [{ n: 2 }],
       "a changed vote is a new ballot replacing the old")

@@ -108,7 +108,7 @@ t.test("GET /api/b2/reports", async (t) => {
       "votes_issued", "votes_missed"
     ], "exactly the spec's row fields")
     t.equal(r.Ada.country, "New Zealand")
-    t.same((await s.sql("SELECT count(*) AS n FROM stances WHERE poll_id = ? AND latest = 1 AND cast_at IS NOT NULL", p3.id)), [{ n: 2 }],
+    t.same((await s.sql("SELECT count(*) AS n FROM stances WHERE poll_id = ? AND latest = TRUE AND cast_at IS NOT NULL", p3.id)), [{ n: 2 }],
       "the anonymous poll has cast ballots, left out above")
   })
 
@@ -186,7 +186,7 @@ t.test("GET /api/b2/reports", async (t) => {
     // move one of Ann's comments, Ben's reaction and Ann's P1 vote to January 2020
     await s.sql("UPDATE comments SET created_at = '2020-01-15T10:00:00.000Z' WHERE id = ?", c1.id)
     await s.sql("UPDATE reactions SET created_at = '2020-01-20T10:00:00.000Z' WHERE user_id = ?", ben.user.id)
-    await s.sql("UPDATE stances SET created_at = '2020-01-31T23:59:59.999Z' WHERE poll_id = ? AND participant_id = ? AND latest = 1", p1.id, ann.user.id)
+    await s.sql("UPDATE stances SET created_at = '2020-01-31T23:59:59.999Z' WHERE poll_id = ? AND participant_id = ? AND latest = TRUE", p1.id, ann.user.id)
     const now = rows((await report(A, `section=users&group_ids=${G.id}`)).body)
     t.match(now.Ann, { comments: 1, votes_issued: 3, votes_cast: 3, all_votes_cast: true })
     t.match(now.Ben, { reactions: 0 })

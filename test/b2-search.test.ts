@@ -136,7 +136,7 @@ t.test("GET /api/b2/search", async (t) => {
     await vote(N, anon.id, "walruses are heavy")
 
     const kayak = await search(A, "query=kayaks")
-    t.same(found(kayak), [key("Poll", open.id), key("Stance", (await s.sql<any>("SELECT id FROM stances WHERE poll_id = ? AND participant_id = ? AND latest = 1", open.id, ann.user.id))[0].id)].sort())
+    t.same(found(kayak), [key("Poll", open.id), key("Stance", (await s.sql<any>("SELECT id FROM stances WHERE poll_id = ? AND participant_id = ? AND latest = TRUE", open.id, ann.user.id))[0].id)].sort())
     const stance = kayak.search_results.find((r: any) => r.searchable_type === "Stance")
     t.match(stance, { poll_key: open.key, discussion_key: null, author_id: ann.user.id, author_name: "Ann", group_name: "Board" })
 

@@ -103,19 +103,19 @@ const invariants = async (t: Test, sql: Sql) => {
     "every thread's item count equals a recount")
   t.same(await sql(`SELECT i.id FROM topic_items i WHERE i.child_count <> (SELECT count(*) FROM topic_items c WHERE c.parent_id = i.id)`), [],
     "every item's child count equals a recount")
-  t.same(await sql(`SELECT poll_id, participant_id FROM stances WHERE latest = 1 GROUP BY poll_id, participant_id HAVING count(*) > 1`), [],
+  t.same(await sql(`SELECT poll_id, participant_id FROM stances WHERE latest = TRUE GROUP BY poll_id, participant_id HAVING count(*) > 1`), [],
     "one latest ballot per voter")
-  t.same(await sql(`SELECT poll_id, participant_id FROM stances GROUP BY poll_id, participant_id HAVING max(latest) = 0`), [],
+  t.same(await sql(`SELECT poll_id, participant_id FROM stances GROUP BY poll_id, participant_id HAVING NOT bool_or(latest)`), [],
     "every voter has a latest ballot")
   t.same(await sql(`SELECT p.id FROM polls p WHERE
-      p.voters_count <> (SELECT count(*) FROM stances s WHERE s.poll_id = p.id AND s.latest = 1 AND s.revoked_at IS NULL)
-      OR p.cast_count <> (SELECT count(*) FROM stances s WHERE s.poll_id = p.id AND s.latest = 1 AND s.revoked_at IS NULL AND s.cast_at IS NOT NULL)`), [],
+      p.voters_count <> (SELECT count(*) FROM stances s WHERE s.poll_id = p.id AND s.latest = TRUE AND s.revoked_at IS NULL)
+      OR p.cast_count <> (SELECT count(*) FROM stances s WHERE s.poll_id = p.id AND s.latest = TRUE AND s.revoked_at IS NULL AND s.cast_at IS NOT NULL)`), [],
     "every poll's voter counts equal a recount")
   t.same(await sql(`SELECT o.id FROM poll_options o WHERE
       o.total_score <> (SELECT coalesce(sum(c.score), 0) FROM stance_choices c JOIN stances s ON s.id = c.stance_id
-                          WHERE c.poll_option_id = o.id AND s.latest = 1 AND s.revoked_at IS NULL AND s.cast_at IS NOT NULL)
+                          WHERE c.poll_option_id = o.id AND s.latest = TRUE AND s.revoked_at IS NULL AND s.cast_at IS NOT NULL)
       OR o.voter_count <> (SELECT count(*) FROM stance_choices c JOIN stances s ON s.id = c.stance_id
-                          WHERE c.poll_option_id = o.id AND c.score > 0 AND s.latest = 1 AND s.revoked_at IS NULL AND s.cast_at IS NOT NULL)`), [],
+                          WHERE c.poll_option_id = o.id AND c.score > 0 AND s.latest = TRUE AND s.revoked_at IS NULL AND s.cast_at IS NOT NULL)`), [],
     "every option's score and voters equal a recount")
   t.same(await sql(`SELECT g.id FROM groups g WHERE
       g.memberships_count <> (SELECT count(*) FROM memberships m WHERE m.group_id = g.id AND m.revoked_at IS NULL)

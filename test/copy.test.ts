@@ -30,6 +30,18 @@ const fileSql = (filename: string) => {
   return { sql: async <T>(query: string) => db.prepare(query).all() as Array<T>, close: async () => void db.close() }
 }
 
+/** A JSON object by its content: PostgreSQL's jsonb keeps an object's keys in an order of its own. */
+const canonical = (value: unknown): unknown => {
+  if (typeof value !== "string" || !value.startsWith("{")) return value
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(sorted) : typeof v === "object" && v !== null ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])])) : v
+  try {
+    return JSON.stringify(sorted(JSON.parse(value)))
+  } catch {
+    return value
+  }
+}
+
 /** Every row of every copied table, in a stable order: what must be the same on both sides. */
 const contents = async (filename: string) => {
   const db = filename.startsWith("postgres") ? await openSql(filename) : fileSql(filename)
@@ -42,7 +54,7 @@ const contents = async (filename: string) => {
     for (const table of tables.filter((n) => !/^(search_(?!documents$)|sqlite_|convene_schema$|cache_epochs$)/.test(n)).sort()) {
       out[table] = (await db.sql<Record<string, unknown>>(`SELECT * FROM ${table}`))
         // PostgreSQL's own index column (tsv) aside
-        .map((row) => JSON.stringify(Object.keys(row).filter((k) => k !== "tsv").sort().map((k) => [k, row[k]])))
+        .map((row) => JSON.stringify(Object.keys(row).filter((k) => k !== "tsv").sort().map((k) => [k, canonical(row[k])])))
         .sort()
     }
     return out

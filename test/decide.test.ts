@@ -333,7 +333,7 @@ t.test("a refused control is not shown, and a forged POST with a valid token wri
   const session = browserSession(s.url)
   for (const k of cookies) session.cookies.set(k.name, k.value)
   const snapshot = async () => JSON.stringify(await s.sql(`SELECT
-    (SELECT count(*) FROM memberships WHERE admin = 1) AS admins, (SELECT count(*) FROM memberships WHERE revoked_at IS NOT NULL) AS revoked,
+    (SELECT count(*) FROM memberships WHERE admin = TRUE) AS admins, (SELECT count(*) FROM memberships WHERE revoked_at IS NOT NULL) AS revoked,
     (SELECT count(*) FROM comments WHERE discarded_at IS NOT NULL) AS deleted, (SELECT max(updated_at) FROM comments) AS edited,
     (SELECT count(*) FROM polls WHERE closed_at IS NOT NULL) AS closed, (SELECT count(*) FROM topics WHERE closed_at IS NOT NULL) AS closed_threads,
     (SELECT count(*) FROM outcomes) AS outcomes`))

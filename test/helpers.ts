@@ -3,7 +3,7 @@
  * file, or, when the runner started a PostgreSQL cluster for the suite's second pass (CONVENE_TEST_PG), a new
  * database on it: the same tests then run against the PostgreSQL store.
  */
-import { type Convene, openConvene, type User } from "@convene/core"
+import { type Convene, openConvene, pgRowTypes, type User } from "@convene/core"
 import { type DeliveryWorker, makeMetrics, silentLog, startDeliveryWorker, startServer, type HttpSettings, type WorkerOptions } from "@convene/http"
 import got, { type Got } from "got"
 import type { Test } from "tap"
@@ -93,9 +93,8 @@ export const openSql = async (filename: string) => {
       close: async () => void db.close()
     }
   }
-  // counts (bigint) as numbers, as SQLite answers them
-  const types = { getTypeParser: (oid: number, format?: string) => (oid === 20 ? Number : pg.types.getTypeParser(oid, format as "text")) }
-  const pool = new pg.Pool({ connectionString: filename, max: 2, types: types as never })
+  // rows as convene reads them (counts as numbers, flags as 0/1, instants as ISO text), as SQLite answers them
+  const pool = new pg.Pool({ connectionString: filename, max: 2, types: pgRowTypes })
   return {
     sql: async <T>(query: string, ...params: Array<unknown>) => (await pool.query(numbered(query), params)).rows as Array<T>,
     close: () => pool.end()

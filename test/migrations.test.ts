@@ -3,7 +3,7 @@
  * sqlite3 shell and Python's sqlite3, and search splits and folds words as FTS5 does, on a new database
  * and on one upgraded from before the vocabulary came from FTS5.
  */
-import { makeConvene, migrate, migrations } from "@convene/core"
+import { makeConvene, migrate, migrations, pgMigrations } from "@convene/core"
 import Database from "better-sqlite3"
 import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
@@ -38,9 +38,21 @@ const CHECKSUMS = [
   "d08a38311f687d95a30ed6e70075f8a12355e4b31df745c28fb8b7621d36f293"
 ]
 
+/** The same for PostgreSQL's migrations. */
+const PG_CHECKSUMS = [
+  "58f886e4db13c6c8865fc1467034862329679e046c91074fe5bee6edbf732b4b",
+  "f1fe60b608ded07c3cd0f3a6ad1292c9e19a744436f2358ba7de945d112c0266",
+  "7158c0097b1aff88807c0affb0e189cabd78fce45586c38de214cf8331e2adc3",
+  "605c339bd3ae5ceced245837c844baca5dcf9540c856b7563aacd13c0b2672b0",
+  "8344654a728b628b402f7c808ba50f42230eee3add27fc743b4dc526d99b481b",
+  "cab7176a073d4717fbf84b702e2256fb1605e5a1cd74ffdb4d2cb0d63ddb8615"
+]
+
 t.test("released migrations never change", async (t) => {
   t.equal(migrations.length, CHECKSUMS.length, "every migration has a recorded checksum")
   migrations.forEach((sql, i) => t.equal(createHash("sha256").update(sql).digest("hex"), CHECKSUMS[i], `migration ${i + 1}`))
+  t.equal(pgMigrations.length, PG_CHECKSUMS.length, "every PostgreSQL migration has a recorded checksum")
+  pgMigrations.forEach((sql, i) => t.equal(createHash("sha256").update(sql).digest("hex"), PG_CHECKSUMS[i], `PostgreSQL migration ${i + 1}`))
 })
 
 const hasTool = (cmd: string, args: ReadonlyArray<string>) => {

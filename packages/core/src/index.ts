@@ -76,7 +76,7 @@ export { loadAccess, nowIso, DEFAULT_PAGE, type Paged } from "./services/common.
 export { hashApiKey, secretsEqual } from "./rules/keys.js"
 export type { Access } from "./rules/access.js"
 
-export { isPostgresUrl, makePgStore, PgDatabaseError, type PgStore, type PgStoreOptions } from "./postgres/index.js"
+export { isPostgresUrl, makePgStore, PgDatabaseError, pgMigrations, pgRowTypes, type PgStore, type PgStoreOptions } from "./postgres/index.js"
 
 export interface ConveneOptions {
   /** SQLite file; ":memory:" for a throw-away database. */

@@ -24,11 +24,36 @@ export const describeUrl = (url: string) => {
 let loaded: typeof pg | undefined
 const driver = () => (loaded ??= createRequire(import.meta.url)("pg") as typeof pg)
 
-// bigint (ids, counts, sums) as a number, as SQLite gives it (ids stay far below 2^53)
-const types = {
-  getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === 20 ? (v: string) => Number(v) : driver().types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser
+/** PostgreSQL's text for an instant (the session is UTC: "2026-11-27 03:04:05.678+00") as convene writes one: ISO 8601, UTC, milliseconds. */
+export const isoInstant = (text: string): string => {
+  const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(\.\d+)?([+-]\d\d(?::?\d\d){0,2})$/.exec(text)
+  if (m === null) return new Date(text).toISOString()
+  const ms = (m[3] ?? ".").padEnd(4, "0").slice(0, 4)
+  return m[4] === "+00" ? `${m[1]}T${m[2]}${ms}Z` : new Date(`${m[1]}T${m[2]}${ms}${m[4]!.length === 3 ? `${m[4]}:00` : m[4]}`).toISOString()
 }
+
+const ROW_PARSERS: Readonly<Record<number, (text: string) => unknown>> = {
+  // bigint (ids, counts, sums) as a number (ids stay far below 2^53)
+  20: Number,
+  // boolean as 0/1
+  16: (v) => (v === "t" ? 1 : 0),
+  // timestamptz as ISO text, as written
+  1184: isoInstant,
+  // date as its text (YYYY-MM-DD), never a JavaScript Date at local midnight
+  1082: (v) => v,
+  // jsonb as compact JSON text, as written
+  3802: (v) => JSON.stringify(JSON.parse(v))
+}
+
+/**
+ * Rows as SQLite gives them, whatever type PostgreSQL holds (migration 6 gave every column its own): the code
+ * above both stores reads one representation. Also for tools that read a convene database directly.
+ */
+export const pgRowTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    ROW_PARSERS[oid] ?? driver().types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser
+}
+const types = pgRowTypes
 
 /** Written once per SQL text: `?` and `@name` placeholders (the SQLite adapter's) become `$n`. */
 interface Compiled {
@@ -215,7 +240,7 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
  */
 export const makePool = (url: string, max = 10, waitMs = 5_000) => {
   // a lock held past 10 s (another server stopped mid-transaction) fails the request with 503 instead of hanging it
-  const pool = new (driver().Pool)({ connectionString: url, max, types, connectionTimeoutMillis: waitMs, idleTimeoutMillis: 30_000, options: "-c lock_timeout=10000" })
+  const pool = new (driver().Pool)({ connectionString: url, max, types, connectionTimeoutMillis: waitMs, idleTimeoutMillis: 30_000, options: "-c lock_timeout=10000 -c TimeZone=UTC" })
   // A connection that breaks (the server stopped) emits "error": when idle, on the pool; when checked out, on the
   // connection itself, even between the statements of a transaction. Unheard, either would end the process; the
   // statement in flight fails anyway, and a broken connection is discarded on release.

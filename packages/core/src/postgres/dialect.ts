@@ -9,8 +9,8 @@ export const PG_DIALECT: Dialect = {
   ids: PG_IDS,
   // servers sharing the database each claim different due rows, never waiting for one another's claims
   skipLocked: "FOR UPDATE SKIP LOCKED",
-  eventKindIn: (column, param) => `${column}::jsonb @> jsonb_build_array(@${param}::text)`,
+  eventKindIn: (column, param) => `${column} @> jsonb_build_array(@${param}::text)`,
   greater: (a, b) => `GREATEST(${a}, ${b})`,
   lateral: true,
-  ballotsOf: (polls, user) => `poll_id = ANY(@${polls}::bigint[]) AND participant_id = @${user} AND latest = 1 AND revoked_at IS NULL`
+  ballotsOf: (polls, user) => `poll_id = ANY(@${polls}::bigint[]) AND participant_id = @${user} AND latest = TRUE AND revoked_at IS NULL`
 }

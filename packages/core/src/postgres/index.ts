@@ -5,7 +5,8 @@ import { makeRepositories } from "../store/index.js"
 import { pgClient } from "./client.js"
 import { makeReportsRepo, makeSearchRepo } from "./reading.js"
 
-export { isPostgresUrl, PgDatabaseError } from "./db.js"
+export { isPostgresUrl, PgDatabaseError, pgRowTypes } from "./db.js"
+export { migrations as pgMigrations } from "./migrations/index.js"
 
 export interface PgStore extends StoreService {
   readonly close: () => Promise<void>

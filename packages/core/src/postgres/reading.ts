@@ -45,7 +45,7 @@ const findSql = searchSql({
   snippet: `ts_headline('english', sd.content, to_tsquery('english', @match),
          'StartSel=' || chr(2) || ', StopSel=' || chr(3) || ', MaxWords=${SNIPPET_WORDS}, MinWords=${SNIPPET_WORDS / 2}, ShortWord=0')`,
   relevance: "ts_rank(sd.tsv, to_tsquery('english', @match)) DESC",
-  tagged: "t.tags::jsonb @> jsonb_build_array(@tag::text)",
+  tagged: "t.tags @> jsonb_build_array(@tag::text)",
   no: "false"
 })
 
@@ -67,7 +67,7 @@ export const makeSearchRepo = (q: PgRunner): SearchRepo => ({
     )
 })
 
-const SQL = reportSql(PG_IDS, "jsonb_array_elements_text(t.tags::jsonb) j(value)")
+const SQL = reportSql(PG_IDS, "jsonb_array_elements_text(t.tags) j(value)", (at) => `to_char(${at} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`)
 /** PostgreSQL promises no order for a GROUP BY without one (SQLite's follows the grouping). */
 const ordered = (sql: string, by: string) => `${sql} ORDER BY ${by}`
 

@@ -85,7 +85,9 @@ export const reportWindow = (startMonth: string | undefined, endMonth: string | 
   const yearAgo = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 12, 1))
   const start_month = present(startMonth) ? startMonth : monthText(yearAgo.getUTCFullYear(), yearAgo.getUTCMonth())
   if (start_month > end_month) return { param: "start_month", message: "start_month must not be after end_month" }
-  return { start_month, end_month, start: iso(monthStart(start_month)), end: iso(monthStart(end_month, 1)) }
+  // after 9999-12 the instant has no four-digit year: the window ends with the last instant that has one
+  const end = monthStart(end_month, 1)
+  return { start_month, end_month, start: iso(monthStart(start_month)), end: new Date(end).getUTCFullYear() > 9999 ? "9999-12-31T23:59:59.999Z" : iso(end) }
 }
 
 

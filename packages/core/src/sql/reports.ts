@@ -25,26 +25,29 @@ export type ActivitySource = keyof typeof SOURCES
 export const ACTIVITY_SOURCES = Object.keys(SOURCES) as ReadonlyArray<ActivitySource>
 export const DAY_KINDS: ReadonlyArray<BaseKind> = ["topics", "discussions", "comments", "polls", "stances", "outcomes", "reactions"]
 
-/** `ids` reads an id list; `tagsOf` is the FROM item that gives a thread's tags one row each, as `j.value`. */
-export const reportSql = (ids: IdList, tagsOf: string) => {
+/**
+ * `ids` reads an id list; `tagsOf` is the FROM item that gives a thread's tags one row each, as `j.value`; `day`
+ * is an instant's UTC day as YYYY-MM-DD.
+ */
+export const reportSql = (ids: IdList, tagsOf: string, day: (instant: string) => string) => {
   /** Kept threads of the selected groups (`@groups`). */
   const IN_GROUPS = `${ids.has("t.group_id", "groups")} AND t.discarded_at IS NULL`
   const within = (col: string) => `${col} >= @start AND ${col} < @end`
   /** Latest, un-revoked ballots of kept polls (a re-vote is a new ballot, counted when it was made). */
   const BALLOTS = `stances s JOIN polls p ON p.id = s.poll_id JOIN topics t ON t.id = p.topic_id
-  WHERE s.latest = 1 AND s.revoked_at IS NULL AND p.discarded_at IS NULL AND ${IN_GROUPS} AND ${within("s.created_at")}`
+  WHERE s.latest = TRUE AND s.revoked_at IS NULL AND p.discarded_at IS NULL AND ${IN_GROUPS} AND ${within("s.created_at")}`
   const byDay = (kind: BaseKind) => {
-    if (kind === "stances") return `SELECT substr(s.created_at, 1, 10) AS day, count(*) AS n FROM ${BALLOTS} AND s.cast_at IS NOT NULL GROUP BY day`
+    if (kind === "stances") return `SELECT ${day("s.created_at")} AS day, count(*) AS n FROM ${BALLOTS} AND s.cast_at IS NOT NULL GROUP BY day`
     if (kind === "topics") {
-      return `SELECT substr(t.created_at, 1, 10) AS day, count(*) AS n FROM topics t WHERE ${IN_GROUPS} AND ${within("t.created_at")} GROUP BY day`
+      return `SELECT ${day("t.created_at")} AS day, count(*) AS n FROM topics t WHERE ${IN_GROUPS} AND ${within("t.created_at")} GROUP BY day`
     }
     const src = SOURCES[kind === "discussions" ? "threads" : kind]
-    return `SELECT substr(${src.at}, 1, 10) AS day, count(*) AS n FROM ${src.from}
+    return `SELECT ${day(src.at)} AS day, count(*) AS n FROM ${src.from}
     WHERE ${src.kept} AND ${IN_GROUPS} AND ${within(src.at)} GROUP BY day`
   }
   return {
     args: (groupIds: ReadonlyArray<Id>, w?: ReportWindow) => ({ groups: ids.bind(groupIds), ...(w === undefined ? {} : { start: w.start, end: w.end }) }),
-    members: `SELECT user_id, max(delegate) AS delegate FROM memberships
+    members: `SELECT user_id, max(CASE WHEN delegate THEN 1 ELSE 0 END) AS delegate FROM memberships
         WHERE ${ids.has("group_id", "groups")} AND revoked_at IS NULL GROUP BY user_id`,
     people: `SELECT id, name, username, country FROM users WHERE ${ids.has("id", "ids")}`,
     byPerson: (kind: ActivitySource) => {
@@ -54,7 +57,7 @@ export const reportSql = (ids: IdList, tagsOf: string) => {
     },
     // identified ballots only: anonymous polls are left out of every per-person vote count
     votes: `SELECT s.participant_id AS user_id, count(*) AS issued, count(s.cast_at) AS cast
-      FROM ${BALLOTS} AND p.anonymous = 0 GROUP BY s.participant_id`,
+      FROM ${BALLOTS} AND p.anonymous = FALSE GROUP BY s.participant_id`,
     byDay,
     totals: `SELECT
          (SELECT count(*) FROM topics t WHERE ${IN_GROUPS} AND ${within("t.created_at")}) AS topics_count,

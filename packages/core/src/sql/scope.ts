@@ -18,10 +18,10 @@ export const scopeWhere = (filter: TopicFilter, ids: IdList) => {
   if (filter.status === "closed") clauses.push("t.closed_at IS NOT NULL")
   clauses.push(`(
     ${ids.has("t.group_id", "all_in")}
-    OR (t.private = 0 AND (${ids.has("t.group_id", "public_in")}
-                           OR (@public_groups = 1 AND EXISTS (SELECT 1 FROM groups g WHERE g.id = t.group_id AND g.is_visible_to_public = 1))))
+    OR (t.private = FALSE AND (${ids.has("t.group_id", "public_in")}
+                           OR (@public_groups = 1 AND EXISTS (SELECT 1 FROM groups g WHERE g.id = t.group_id AND g.is_visible_to_public = TRUE))))
     OR EXISTS (SELECT 1 FROM topic_readers r
-               WHERE r.topic_id = t.id AND r.user_id = @guest AND r.guest = 1 AND r.revoked_at IS NULL))`)
+               WHERE r.topic_id = t.id AND r.user_id = @guest AND r.guest = TRUE AND r.revoked_at IS NULL))`)
   return `FROM topics t WHERE ${clauses.join(" AND ")}`
 }
 

@@ -53,7 +53,7 @@ export const searchSql = (d: SearchDialect) => (withMatch: boolean, filter: Sear
       d.id AS discussion_id, d.key AS discussion_key, d.title AS discussion_title,
       p.id AS poll_id, p.key AS poll_key, p.title AS poll_title, p.hide_results AS poll_hide_results, p.closed_at AS poll_closed_at,
       CASE WHEN sd.searchable_type = 'Stance' THEN EXISTS (
-        SELECT 1 FROM stances ms WHERE ms.poll_id = sd.poll_id AND ms.participant_id = @caller AND ms.latest = 1
+        SELECT 1 FROM stances ms WHERE ms.poll_id = sd.poll_id AND ms.participant_id = @caller AND ms.latest = TRUE
           AND ms.revoked_at IS NULL AND ms.cast_at IS NOT NULL) ELSE ${d.no} END AS caller_has_voted
     FROM ${d.from(withMatch)}
     JOIN (SELECT t.id, t.group_id, t.tags ${scopeWhere({} satisfies TopicFilter, d.lists)}) t ON t.id = sd.topic_id

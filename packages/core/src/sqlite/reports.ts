@@ -7,7 +7,7 @@ import type { Stmt } from "./db.js"
 import type { Offloader } from "./offload.js"
 import { SQLITE_IDS } from "./dialect.js"
 
-const SQL = reportSql(SQLITE_IDS, "json_each(t.tags) j")
+const SQL = reportSql(SQLITE_IDS, "json_each(t.tags) j", (at) => `substr(${at}, 1, 10)`)
 
 /**
  * The report queries as plain functions of a statement cache: they may run off the event loop on a reader

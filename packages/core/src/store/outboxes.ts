@@ -37,7 +37,7 @@ const outboxOps = (c: SqlClient, table: OutboxTable): OutboxOps => ({
     ),
   nextDueAt: () =>
     Effect.map(
-      c.get(`SELECT min(${c.dialect.greater("next_attempt_at", "coalesce(claimed_until, '')")}) AS at FROM ${table} WHERE status IN ('pending', 'failed')`),
+      c.get(`SELECT min(${c.dialect.greater("next_attempt_at", "coalesce(claimed_until, next_attempt_at)")}) AS at FROM ${table} WHERE status IN ('pending', 'failed')`),
       (r) => (r?.at as string | null | undefined) ?? undefined
     ),
   backlog: () => Effect.map(c.get(outboxBacklogSql(table)), (r) => toBacklog({ waiting: Number(r!.waiting), dead: Number(r!.dead), oldest: r!.oldest as string | null }))

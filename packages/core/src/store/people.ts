@@ -93,7 +93,7 @@ export const makePeopleRepos = (c: SqlClient): PeopleRepos => {
          WHERE m.group_id = @group AND m.revoked_at IS NULL AND m.accepted_at IS NOT NULL AND COALESCE(tv.volume, gv.volume, 'normal') = 'loud'
          UNION
          SELECT tv.user_id FROM thread_volumes tv JOIN topic_readers tr ON tr.topic_id = tv.topic_id AND tr.user_id = tv.user_id
-         WHERE tv.topic_id = @topic AND tv.volume = 'loud' AND tr.guest = 1 AND tr.revoked_at IS NULL`,
+         WHERE tv.topic_id = @topic AND tv.volume = 'loud' AND tr.guest = TRUE AND tr.revoked_at IS NULL`,
         { topic: topicId, group: groupId ?? 0 },
         (r) => Number(r.user_id)
       )

@@ -34,7 +34,7 @@ export const makePollsRepo = (c: SqlClient): PollsRepo => {
       return Effect.asVoid(c.run(`UPDATE polls SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
     },
     awaitingVote: (userId, limit) =>
-      c.all(`${SELECT_POLL} JOIN stances s ON s.poll_id = p.id AND s.participant_id = ? AND s.latest = 1
+      c.all(`${SELECT_POLL} JOIN stances s ON s.poll_id = p.id AND s.participant_id = ? AND s.latest = TRUE
              WHERE s.cast_at IS NULL AND s.revoked_at IS NULL AND p.opened_at IS NOT NULL AND p.closed_at IS NULL AND p.discarded_at IS NULL
              ORDER BY p.closing_at, p.id LIMIT ?`, [userId, limit], toPoll),
     openInGroup: (groupId) =>
@@ -91,7 +91,7 @@ export const makeStancesRepo = (c: SqlClient): StancesRepo => {
     const options = rows.filter((r) => r.option_id !== null && r.voter_count > 0)
     if (options.length === 0) return Effect.succeed(new Map())
     const counted = `FROM stance_choices sc JOIN stances st ON st.id = sc.stance_id
-      WHERE sc.poll_option_id = o.id AND sc.counted = 1 AND (sc.score > 0 OR o.meeting = 1) ORDER BY sc.stance_id LIMIT ${VOTER_NAMES}`
+      WHERE sc.poll_option_id = o.id AND sc.counted = TRUE AND (sc.score > 0 OR o.meeting = 1) ORDER BY sc.stance_id LIMIT ${VOTER_NAMES}`
     const named = new Map<Id, Array<Id>>()
     const add = (option: Id, voter: Id) => {
       const list = named.get(option)
@@ -115,7 +115,7 @@ export const makeStancesRepo = (c: SqlClient): StancesRepo => {
       Effect.forEach(options, (r) =>
         Effect.map(
           c.all(`SELECT st.participant_id FROM stance_choices sc JOIN stances st ON st.id = sc.stance_id
-                 WHERE sc.poll_option_id = @option AND sc.counted = 1 AND (sc.score > 0 OR @meeting = 1) ORDER BY sc.stance_id LIMIT ${VOTER_NAMES}`,
+                 WHERE sc.poll_option_id = @option AND sc.counted = TRUE AND (sc.score > 0 OR @meeting = 1) ORDER BY sc.stance_id LIMIT ${VOTER_NAMES}`,
             { option: r.option_id, meeting: r.poll_type === "meeting" ? 1 : 0 }, (v) => Number(v.participant_id)),
           (voters) => voters.forEach((v) => add(r.option_id!, v))
         ), { discard: true }),
@@ -125,7 +125,7 @@ export const makeStancesRepo = (c: SqlClient): StancesRepo => {
   return {
     byId: (id) => Effect.map(load("id = @id", { id }), (r) => r[0]),
     byIds: (list) => load(ids.has("id", "ids"), { ids: ids.bind(list) }),
-    latestOf: (pollIds) => load(`${ids.has("poll_id", "ids")} AND latest = 1 AND revoked_at IS NULL`, { ids: ids.bind(pollIds) }),
+    latestOf: (pollIds) => load(`${ids.has("poll_id", "ids")} AND latest = TRUE AND revoked_at IS NULL`, { ids: ids.bind(pollIds) }),
     tallies: Effect.fnUntraced(function*(pollIds) {
       const out = new Map<Id, { voters_count: number; cast_count: number; options: Array<OptionTally> }>()
       // one row per option, or one without an option for a poll that has none
@@ -143,12 +143,12 @@ export const makeStancesRepo = (c: SqlClient): StancesRepo => {
       return out
     }),
     mineOf: (pollIds, userId) => load(c.dialect.ballotsOf("polls", "user"), { polls: ids.bind(pollIds), user: userId }),
-    latestFor: (pollId, userId) => Effect.map(load("poll_id = @poll AND participant_id = @user AND latest = 1", { poll: pollId, user: userId }), (r) => r[0]),
+    latestFor: (pollId, userId) => Effect.map(load("poll_id = @poll AND participant_id = @user AND latest = TRUE", { poll: pollId, user: userId }), (r) => r[0]),
     insert: Effect.fnUntraced(function*(st) {
-      yield* c.run(`UPDATE stances SET latest = 0 WHERE poll_id = ? AND participant_id = ? AND latest = 1`, [st.poll_id, st.participant_id])
+      yield* c.run(`UPDATE stances SET latest = FALSE WHERE poll_id = ? AND participant_id = ? AND latest = TRUE`, [st.poll_id, st.participant_id])
       const inserted = yield* c.run<{ id: Id }>(
         `INSERT INTO stances (poll_id, participant_id, inviter_id, latest, cast_at, reason, reason_format, created_at, updated_at)
-         VALUES (@poll_id, @participant_id, @inviter_id, 1, @cast_at, @reason, @reason_format, @created_at, @created_at) RETURNING id`,
+         VALUES (@poll_id, @participant_id, @inviter_id, TRUE, @cast_at, @reason, @reason_format, @created_at, @created_at) RETURNING id`,
         { ...st, choices: undefined }
       )
       const id = Number(returned(inserted).id)
@@ -173,12 +173,12 @@ export const makeOutcomesRepo = (c: SqlClient): OutcomesRepo => {
     byId: (id) => c.get(`SELECT * FROM outcomes WHERE id = ?`, [id], toOutcome),
     byIds: (list) => (list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM outcomes WHERE ${ids.has("id", "ids")}`, { ids: ids.bind(list) }, toOutcome)),
     latestOf: (pollIds) =>
-      pollIds.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM outcomes WHERE latest = 1 AND ${ids.has("poll_id", "ids")}`, { ids: ids.bind(pollIds) }, toOutcome),
+      pollIds.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM outcomes WHERE latest = TRUE AND ${ids.has("poll_id", "ids")}`, { ids: ids.bind(pollIds) }, toOutcome),
     insert: Effect.fnUntraced(function*(o) {
-      yield* c.run(`UPDATE outcomes SET latest = 0 WHERE poll_id = ?`, [o.poll_id])
+      yield* c.run(`UPDATE outcomes SET latest = FALSE WHERE poll_id = ?`, [o.poll_id])
       return toOutcome(returned(yield* c.run(
         `INSERT INTO outcomes (poll_id, author_id, statement, statement_format, poll_option_id, review_on, latest, created_at, updated_at)
-         VALUES (@poll_id, @author_id, @statement, @statement_format, @poll_option_id, @review_on, 1, @created_at, @created_at) RETURNING *`,
+         VALUES (@poll_id, @author_id, @statement, @statement_format, @poll_option_id, @review_on, TRUE, @created_at, @created_at) RETURNING *`,
         o
       )))
     }),
@@ -188,6 +188,6 @@ export const makeOutcomesRepo = (c: SqlClient): OutcomesRepo => {
     },
     reviewDue: (today) =>
       c.all(`SELECT o.* FROM outcomes o JOIN polls p ON p.id = o.poll_id
-             WHERE o.review_sent_at IS NULL AND o.latest = 1 AND o.review_on IS NOT NULL AND o.review_on <= ? AND p.discarded_at IS NULL`, [today], toOutcome)
+             WHERE o.review_sent_at IS NULL AND o.latest = TRUE AND o.review_on IS NOT NULL AND o.review_on <= ? AND p.discarded_at IS NULL`, [today], toOutcome)
   }
 }

@@ -130,5 +130,5 @@ export const makeReadersRepo = (c: SqlClient): ReadersRepo => ({
       (res) => toReader(returned(res))
     ),
   guestsOf: (topicId) =>
-    c.all(`SELECT user_id FROM topic_readers WHERE topic_id = ? AND guest = 1 AND revoked_at IS NULL`, [topicId], (r) => Number(r.user_id))
+    c.all(`SELECT user_id FROM topic_readers WHERE topic_id = ? AND guest = TRUE AND revoked_at IS NULL`, [topicId], (r) => Number(r.user_id))
 })

@@ -7,7 +7,7 @@ import { fromBools } from "../sql/rows.js"
 import { epochCache } from "./cache.js"
 import { type Row, setClause, type SqlClient } from "./client.js"
 
-const adminFilter = (f: { is_admin?: boolean }) => (f.is_admin === undefined ? "" : `WHERE is_admin = ${f.is_admin ? 1 : 0}`)
+const adminFilter = (f: { is_admin?: boolean }) => (f.is_admin === undefined ? "" : `WHERE is_admin = ${f.is_admin ? "TRUE" : "FALSE"}`)
 
 type KeyOwner = { readonly user: User; readonly api_key_hash: string }
 const keyOwner = (row: Row): KeyOwner => ({ user: toUser(row), api_key_hash: row.api_key_hash as string })

@@ -157,12 +157,16 @@ const pgEnd = async (url: string): Promise<End> => {
       }
     },
     clear: async (table) => void (await client.query(`DELETE FROM ${table}`)),
-    // a batch a statement: the counters and keys are all integers
+    // a batch a statement: the counters and keys are all integers (a flag among them, 0/1, as a boolean)
     update: async (table, set, key, rows) => {
       const columns = [...set, ...key]
+      const flags = new Set((await client.query<{ name: string }>(
+        `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND data_type = 'boolean'`,
+        [table]
+      )).rows.map((r) => r.name))
       const values = rows.map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}::bigint`).join(", ")})`).join(", ")
       await client.query(
-        `UPDATE ${table} SET ${set.map((c) => `${c} = v.${c}`).join(", ")} FROM (VALUES ${values}) AS v(${columns.join(", ")})
+        `UPDATE ${table} SET ${set.map((c) => `${c} = ${flags.has(c) ? `v.${c} <> 0` : `v.${c}`}`).join(", ")} FROM (VALUES ${values}) AS v(${columns.join(", ")})
           WHERE ${key.map((c) => `${table}.${c} = v.${c}`).join(" AND ")}`,
         rows.flat()
       )
