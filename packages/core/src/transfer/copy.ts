@@ -12,6 +12,7 @@ import { existsSync, rmSync } from "node:fs"
 import type pg from "pg"
 import { connectTo, describeUrl, isPostgresUrl, makePool, migratePg } from "../postgres/db.js"
 import { migrate, openFile } from "../sqlite/db.js"
+import { insertRows, settleIds } from "./pgWrite.js"
 import { COUNTED } from "./postgres.js"
 
 export class CopyError extends Error {
@@ -147,15 +148,7 @@ const pgEnd = async (url: string): Promise<End> => {
     begin: async (write) => {
       await client.query(write ? "BEGIN; SET CONSTRAINTS ALL DEFERRED" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     },
-    insert: async (table, columns, rows) => {
-      // as many rows a statement as its parameters allow
-      const per = Math.max(1, Math.min(rows.length, Math.floor(60_000 / columns.length)))
-      for (let i = 0; i < rows.length; i += per) {
-        const slice = rows.slice(i, i + per)
-        const values = slice.map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(", ")})`).join(", ")
-        await client.query(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${values}`, slice.flat())
-      }
-    },
+    insert: (table, columns, rows) => insertRows(client, table, columns, rows),
     clear: async (table) => void (await client.query(`DELETE FROM ${table}`)),
     // a batch a statement: the counters and keys are all integers (a flag among them, 0/1, as a boolean)
     update: async (table, set, key, rows) => {
@@ -171,12 +164,7 @@ const pgEnd = async (url: string): Promise<End> => {
         rows.flat()
       )
     },
-    settle: async (tables) => {
-      for (const table of tables) {
-        await client.query(`SELECT setval(s, m) FROM (SELECT pg_get_serial_sequence($1, 'id') AS s, (SELECT max(id) FROM ${table}) AS m) x
-                             WHERE s IS NOT NULL AND m IS NOT NULL`, [table])
-      }
-    },
+    settle: (tables) => settleIds(client, tables),
     commit: async () => void (await client.query("COMMIT")),
     rollback: async () => void (await client.query("ROLLBACK").catch(() => undefined)),
     close: async () => {

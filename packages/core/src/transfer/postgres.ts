@@ -16,6 +16,7 @@ import { migrate, openFile } from "../sqlite/db.js"
 import { ExportError, type ExportResult, exportGroup } from "./loomio/export.js"
 import { ImportError, type ImportOptions, type ImportResult, importLoomioExport } from "./loomio/import.js"
 import { connectTo, makePool, migratePg, PgDatabaseError } from "../postgres/db.js"
+import { insertRows, settleIds } from "./pgWrite.js"
 
 /** What a column refers to: a table, or (polymorphic) a table by the row's type column. */
 type Ref = string | { readonly by: string; readonly tables: Readonly<Record<string, string>> }
@@ -125,6 +126,7 @@ const copyInto = async (client: pg.PoolClient, staged: Database.Database, result
     let rows = staged.prepare(`SELECT * FROM ${table}${table === "stance_choices" ? "" : " ORDER BY id"}`).all() as Array<Record<string, unknown>>
     // a parent group before its subgroups: the subgroup counter finds its parent
     if (table === "groups") rows = rows.sort((a, b) => depth.get(a.id as number)! - depth.get(b.id as number)!)
+    const written: Array<Record<string, unknown>> = []
     for (const source of rows) {
       if (table === "users" && skipUsers.has(source.id as number)) continue
       const row: Record<string, unknown> = { ...source }
@@ -137,14 +139,13 @@ const copyInto = async (client: pg.PoolClient, staged: Database.Database, result
       await unique(client, table, row, warnings)
       // what this database received (people matched by e-mail are not among the users written)
       if (table === "imports") row.counts = JSON.stringify({ ...result.imported, users: (result.imported.users ?? 0) - matched })
-      const columns = Object.keys(row)
-      await client.query(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")})`, Object.values(row))
+      written.push(row)
     }
+    const columns = written.length === 0 ? [] : Object.keys(written[0]!)
+    await insertRows(client, table, columns, written.map((row) => columns.map((c) => row[c])))
   }
   // the identity columns go on from past the imported ids
-  for (const [table] of TABLES) {
-    if (table !== "stance_choices") await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT coalesce(max(id), 1) FROM ${table}))`)
-  }
+  await settleIds(client, TABLES.map(([table]) => table).filter((table) => table !== "stance_choices"))
   const group = result.group === null ? null : { ...result.group, id: idOf("groups", result.group.id)! }
   // the staged file's counts are the file's records (an item the import derives is not one); its people were all new
   const counts = { ...result.imported, users: (result.imported.users ?? 0) - matched }

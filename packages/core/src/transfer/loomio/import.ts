@@ -94,41 +94,140 @@ class Ids {
   }
 }
 
-const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOptions, total: number): ImportResult => {
-  const now = (options.now ?? new Date()).toISOString()
-  const ids = new Ids(db)
-  const insertRow = inserter(db)
-  const imported: Record<string, number> = {}
-  const warnings: Array<string> = []
-  let dropped = 0
-  let done = 0
-  const tick = () => {
-    if (++done % 5000 === 0) options.onProgress?.({ phase: "writing", done, total })
+/**
+ * What the steps of a write share: the database, the new ids, what was written and dropped, and how a
+ * reference of the file is resolved. The steps are plain functions over it (below), in the order they run.
+ */
+class Writer {
+  readonly now: string
+  readonly ids: Ids
+  readonly imported: Record<string, number> = {}
+  readonly warnings: Array<string> = []
+  dropped = 0
+  matched = 0
+  private done = 0
+  private readonly insertRow: ReturnType<typeof inserter>
+  /** the thread of each discussion and poll of the file (by their ids in the file) */
+  readonly topicOf = { discussions: new Map<number, number>(), polls: new Map<number, number>() }
+  readonly groupsById = new Map<number, LoomioRecord<"groups">>()
+  /** the poll of each option, ballot and outcome, and the discussion of each comment (ids in the file) */
+  readonly optionPoll = new Map<number, number>()
+  readonly stancePoll = new Map<number, number>()
+  readonly outcomePoll = new Map<number, number>()
+  readonly commentDiscussion = new Map<number, number>()
+
+  constructor(readonly db: Db, readonly skipped: Record<string, number>, readonly options: ImportOptions, readonly total: number) {
+    this.now = (options.now ?? new Date()).toISOString()
+    this.ids = new Ids(db)
+    this.insertRow = inserter(db)
   }
+
   /** Writes a row and counts it under its convene table. */
-  const insert = (table: string, row: Record<string, unknown>, at: { line: number; table: string }, orIgnore = false) => {
-    const written = insertRow(table, row, at, orIgnore)
-    if (written > 0) imported[table] = (imported[table] ?? 0) + written
-    tick()
+  readonly insert = (table: string, row: Record<string, unknown>, at: { line: number; table: string }, orIgnore = false) => {
+    const written = this.insertRow(table, row, at, orIgnore)
+    if (written > 0) this.imported[table] = (this.imported[table] ?? 0) + written
+    if (++this.done % 5000 === 0) this.options.onProgress?.({ phase: "writing", done: this.done, total: this.total })
   }
 
   /** A reference that must resolve: to a record of the file. */
-  const must = (source: string, column: string, oldId: number, at: { line: number; table: string }): number => {
-    const id = ids.map(source).get(oldId)
+  readonly must = (source: string, column: string, oldId: number, at: { line: number; table: string }): number => {
+    const id = this.ids.map(source).get(oldId)
     if (id === undefined) throw new ImportError(`${column} ${oldId} refers to a ${source} record that is not in the file`, at.line, at.table)
     return id
   }
+
   /** Who did something (invited, revoked, discarded, closed): left empty when that person is not in the file. */
-  const who = (oldId: number | null): number | null => {
+  readonly who = (oldId: number | null): number | null => {
     if (oldId === null) return null
-    const id = ids.map("users").get(oldId)
-    if (id === undefined) dropped++
+    const id = this.ids.map("users").get(oldId)
+    if (id === undefined) this.dropped++
     return id ?? null
   }
-  const stampOf = (r: { created_at?: string | undefined }) => r.created_at ?? now
-  const updatedOf = (r: { created_at?: string | undefined; updated_at?: string | undefined }) => r.updated_at ?? r.created_at ?? now
 
-  // --- groups: refused when this database already holds one of them, or imported this export before
+  readonly stampOf = (r: { created_at?: string | undefined }) => r.created_at ?? this.now
+  readonly updatedOf = (r: { created_at?: string | undefined; updated_at?: string | undefined }) => r.updated_at ?? r.created_at ?? this.now
+
+  /** Writes a thread: a `topics` record (newer format), or one described by its discussion or poll (older). */
+  readonly writeTopic = (
+    id: number,
+    t: {
+      group_id: number | null
+      topicable_type: "Discussion" | "Poll"
+      topicable_id: number | null
+      private: boolean | null
+      tags: ReadonlyArray<string> | null
+      max_depth: number | null
+      last_activity_at: string | null
+      closed_at: string | null
+      closer_id: number | null
+      discarded_at: string | null
+      created_at?: string | undefined
+      updated_at?: string | undefined
+    },
+    at: { line: number; table: string },
+    /** a `topics` record (newer format), not a thread described by its discussion or poll */
+    own = false
+  ) => {
+    const group = t.group_id === null ? undefined : this.groupsById.get(t.group_id)
+    this.insert("topics", {
+      id,
+      group_id: t.group_id === null ? null : this.must("groups", "group_id", t.group_id, at),
+      topicable_type: t.topicable_type,
+      topicable_id: t.topicable_id,
+      private: t.private ?? (group === undefined ? true : privateDefault(group as never)),
+      tags: JSON.stringify(t.tags ?? []),
+      max_depth: t.max_depth ?? 3,
+      last_activity_at: t.last_activity_at ?? this.stampOf(t),
+      closed_at: t.closed_at,
+      closer_id: this.who(t.closer_id),
+      discarded_at: t.discarded_at,
+      created_at: this.stampOf(t),
+      // the older format has no thread row: its last change is the latest of what changed it
+      updated_at: own ? this.updatedOf(t) : latest(this.updatedOf(t), t.last_activity_at, t.closed_at, t.discarded_at)
+    }, at)
+  }
+
+  /** The thread a record lives in, and its new id. */
+  readonly place = (type: string, oldId: number, column: string, at: { line: number; table: string }): { topic: number; id: number } => {
+    switch (type) {
+      case "Discussion":
+        return { id: this.must("discussions", column, oldId, at), topic: this.topicOf.discussions.get(oldId)! }
+      case "Comment": {
+        const id = this.must("comments", column, oldId, at)
+        return { id, topic: this.topicOf.discussions.get(this.commentDiscussion.get(oldId)!)! }
+      }
+      case "Poll":
+        return { id: this.must("polls", column, oldId, at), topic: this.topicOf.polls.get(oldId)! }
+      case "Stance":
+        return { id: this.must("stances", column, oldId, at), topic: this.topicOf.polls.get(this.stancePoll.get(oldId)!)! }
+      default:
+        return { id: this.must("outcomes", column, oldId, at), topic: this.topicOf.polls.get(this.outcomePoll.get(oldId)!)! }
+    }
+  }
+}
+
+const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOptions, total: number): ImportResult => {
+  const w = new Writer(db, skipped, options, total)
+  const groups = checkGroups(w)
+  writeUsers(w)
+  writeGroups(w, groups)
+  writeMemberships(w)
+  const threads = assignThreadIds(w)
+  writeTopics(w, threads.topicRows)
+  writeDiscussions(w)
+  writePolls(w)
+  writeBallots(w)
+  writeOutcomes(w)
+  writeComments(w)
+  writeReactions(w)
+  writeItems(w, threads.topicsBefore)
+  writeReaders(w)
+  return finish(w, groups.roots)
+}
+
+/** Groups: refused when this database already holds one of them, or imported this export before. */
+const checkGroups = (w: Writer) => {
+  const { db, ids } = w
   const groupRows = [...staged(db, "groups")]
   if (groupRows.length === 0) throw new ImportError("the file has no groups record: it is not a group export")
   const inFile = new Set(groupRows.map((g) => g.record.id))
@@ -157,19 +256,21 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
     const parent = groupRows.find((g) => g.record.id === id)?.record.parent_id ?? null
     return parent === null || !inFile.has(parent) || seen > groupRows.length ? 0 : 1 + depthOf(parent, seen + 1)
   }
-  const groupsById = new Map<number, LoomioRecord<"groups">>()
+  return { groupRows, inFile, roots, depthOf }
+}
 
-  // --- users: matched by e-mail (any letter case), others created with an API key nobody holds
+/** Users: matched by e-mail (any letter case), others created with an API key nobody holds. */
+const writeUsers = (w: Writer) => {
+  const { db, ids, insert, warnings, stampOf, updatedOf } = w
   const byEmail = db.prepare(`SELECT id FROM users WHERE email = ?`)
   const usernameTaken = db.prepare(`SELECT 1 FROM users WHERE username = ?`)
-  let matched = 0
   const newUsers: Array<Staged<"users">> = []
   for (const u of staged(db, "users")) {
     const email = u.record.email === null ? null : normaliseEmail(u.record.email)
     const existing = email === null ? undefined : (byEmail.get(email) as { id: number } | undefined)
     if (existing !== undefined) {
       ids.map("users").set(u.record.id, existing.id)
-      matched++
+      w.matched++
     } else {
       ids.assign("users", "users", u.record.id)
       newUsers.push(u)
@@ -207,7 +308,11 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       updated_at: updatedOf(r)
     }, { line: u.line, table: "users" })
   }
+}
 
+/** Groups, parents first; a handle taken here is dropped with a warning. */
+const writeGroups = (w: Writer, { groupRows, inFile, depthOf }: ReturnType<typeof checkGroups>) => {
+  const { db, ids, insert, who, warnings, stampOf, updatedOf, groupsById } = w
   const handleTaken = db.prepare(`SELECT 1 FROM groups WHERE handle = ?`)
   for (const g of [...groupRows].sort((a, b) => depthOf(a.record.id) - depthOf(b.record.id))) {
     const r = g.record
@@ -240,7 +345,11 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       updated_at: updatedOf(r)
     }, { line: g.line, table: "groups" })
   }
+}
 
+/** Memberships. */
+const writeMemberships = (w: Writer) => {
+  const { db, ids, insert, must, who, stampOf, updatedOf } = w
   for (const m of staged(db, "memberships")) {
     const r = m.record
     const at = { line: m.line, table: "memberships" }
@@ -259,11 +368,12 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       updated_at: updatedOf(r)
     }, at)
   }
+}
 
-  // --- threads. Ids first (discussions, polls, comments, stances, outcomes, options, items), so that any
-  // record may name any other whatever the order of the file.
+/** Threads' ids first (discussions, polls, comments, stances, outcomes, options, items), so that any record may name any other whatever the order of the file. */
+const assignThreadIds = (w: Writer) => {
+  const { db, ids } = w
   const topicsBefore = (db.prepare(`SELECT coalesce(max(id), 0) AS n FROM topics`).get() as { n: number }).n
-  const topicOf = { discussions: new Map<number, number>(), polls: new Map<number, number>() }
   const topicRows = [...staged(db, "topics")]
   for (const t of topicRows) ids.assign("topics", "topics", t.record.id)
   for (const id of oldIds(db, "discussions")) ids.assign("discussions", "discussions", id)
@@ -273,47 +383,12 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
   for (const id of oldIds(db, "outcomes")) ids.assign("outcomes", "outcomes", id)
   for (const id of oldIds(db, "comments")) ids.assign("comments", "comments", id)
   for (const id of oldIds(db, "events", "topic_items")) ids.assign("items", "topic_items", id)
+  return { topicsBefore, topicRows }
+}
 
-  const writeTopic = (
-    id: number,
-    t: {
-      group_id: number | null
-      topicable_type: "Discussion" | "Poll"
-      topicable_id: number | null
-      private: boolean | null
-      tags: ReadonlyArray<string> | null
-      max_depth: number | null
-      last_activity_at: string | null
-      closed_at: string | null
-      closer_id: number | null
-      discarded_at: string | null
-      created_at?: string | undefined
-      updated_at?: string | undefined
-    },
-    at: { line: number; table: string },
-    /** a `topics` record (newer format), not a thread described by its discussion or poll */
-    own = false
-  ) => {
-    const group = t.group_id === null ? undefined : groupsById.get(t.group_id)
-    insert("topics", {
-      id,
-      group_id: t.group_id === null ? null : must("groups", "group_id", t.group_id, at),
-      topicable_type: t.topicable_type,
-      topicable_id: t.topicable_id,
-      private: t.private ?? (group === undefined ? true : privateDefault(group as never)),
-      tags: JSON.stringify(t.tags ?? []),
-      max_depth: t.max_depth ?? 3,
-      last_activity_at: t.last_activity_at ?? stampOf(t),
-      closed_at: t.closed_at,
-      closer_id: who(t.closer_id),
-      discarded_at: t.discarded_at,
-      created_at: stampOf(t),
-      // the older format has no thread row: its last change is the latest of what changed it
-      updated_at: own ? updatedOf(t) : latest(updatedOf(t), t.last_activity_at, t.closed_at, t.discarded_at)
-    }, at)
-  }
-
-  // the newer format's topics; the older format's threads live on their discussion or poll
+/** The newer format's topics; the older format's threads live on their discussion or poll. */
+const writeTopics = (w: Writer, topicRows: ReadonlyArray<Staged<"topics">>) => {
+  const { ids, must, writeTopic } = w
   for (const t of topicRows) {
     const r = t.record
     const at = { line: t.line, table: "topics" }
@@ -327,7 +402,11 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       closer_id: r.closer_id ?? r.locker_id
     }, at, true)
   }
+}
 
+/** Discussions, each with its thread (made here for the older format). */
+const writeDiscussions = (w: Writer) => {
+  const { db, ids, insert, must, who, stampOf, updatedOf, writeTopic, topicOf } = w
   const discussionTopic = (r: LoomioRecord<"discussions">, at: { line: number; table: string }) => {
     if (r.topic_id !== null) return must("topics", "topic_id", r.topic_id, at)
     if (r.group_id === null) throw new ImportError("the discussion has neither group_id nor topic_id", at.line, at.table)
@@ -362,8 +441,12 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       updated_at: updatedOf(r)
     }, at)
   }
+}
 
-  const pollKeyTaken = keyTaken("polls")
+/** Polls: in a discussion's thread, a topic's, or a thread of their own. */
+const writePolls = (w: Writer) => {
+  const { db, ids, insert, must, who, stampOf, updatedOf, writeTopic, topicOf, now } = w
+  const pollKeyTaken = db.prepare(`SELECT 1 FROM polls WHERE key = ?`)
   const soon = new Date(Date.parse(now) + 24 * 3600 * 1000).toISOString()
   for (const p of staged(db, "polls")) {
     const r = p.record
@@ -420,8 +503,11 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       updated_at: updatedOf(r)
     }, at)
   }
+}
 
-  const optionPoll = new Map<number, number>()
+/** Options, ballots and their choices (a choice of another poll's option is refused). */
+const writeBallots = (w: Writer) => {
+  const { db, ids, insert, must, who, stampOf, updatedOf, optionPoll, stancePoll } = w
   for (const o of staged(db, "poll_options")) {
     const r = o.record
     const at = { line: o.line, table: "poll_options" }
@@ -430,7 +516,7 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
     insert("poll_options", { id: ids.map("poll_options").get(r.id), poll_id: pollId, name: r.name, priority: r.priority }, at)
   }
 
-  const stancePoll = new Map<number, number>()
+
   for (const s of staged(db, "stances")) {
     const r = s.record
     const at = { line: s.line, table: "stances" }
@@ -461,9 +547,12 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
     }
     insert("stance_choices", { stance_id: stanceId, poll_option_id: optionId, score: r.score }, at)
   }
+}
 
+/** Outcomes; a review already due was the old server's to send. */
+const writeOutcomes = (w: Writer) => {
+  const { db, ids, insert, must, stampOf, updatedOf, optionPoll, outcomePoll, now } = w
   const today = now.slice(0, 10)
-  const outcomePoll = new Map<number, number>()
   for (const o of staged(db, "outcomes")) {
     const r = o.record
     const at = { line: o.line, table: "outcomes" }
@@ -487,8 +576,11 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       updated_at: updatedOf(r)
     }, at)
   }
+}
 
-  // comments: the discussion is named (older format) or reached through the parent chain (newer format)
+/** Comments: the discussion is named (older format) or reached through the parent chain (newer format). */
+const writeComments = (w: Writer) => {
+  const { db, ids, insert, must, who, stampOf, updatedOf, commentDiscussion, skipped } = w
   const commentParent = new Map<number, { type: string | null; id: number | null; discussion: number | null; line: number }>()
   for (const c of staged(db, "comments")) {
     commentParent.set(c.record.id, { type: c.record.parent_type, id: c.record.parent_id, discussion: c.record.discussion_id, line: c.line })
@@ -501,7 +593,6 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
     if (c.type === "Comment" && c.id !== null) return discussionOfComment(c.id, hops + 1)
     return null
   }
-  const commentDiscussion = new Map<number, number>()
   for (const c of staged(db, "comments")) {
     const r = c.record
     const at = { line: c.line, table: "comments" }
@@ -531,25 +622,11 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       updated_at: updatedOf(r)
     }, at)
   }
+}
 
-  /** The thread a record lives in, and its new id. */
-  const place = (type: string, oldId: number, column: string, at: { line: number; table: string }): { topic: number; id: number } => {
-    switch (type) {
-      case "Discussion":
-        return { id: must("discussions", column, oldId, at), topic: topicOf.discussions.get(oldId)! }
-      case "Comment": {
-        const id = must("comments", column, oldId, at)
-        return { id, topic: topicOf.discussions.get(commentDiscussion.get(oldId)!)! }
-      }
-      case "Poll":
-        return { id: must("polls", column, oldId, at), topic: topicOf.polls.get(oldId)! }
-      case "Stance":
-        return { id: must("stances", column, oldId, at), topic: topicOf.polls.get(stancePoll.get(oldId)!)! }
-      default:
-        return { id: must("outcomes", column, oldId, at), topic: topicOf.polls.get(outcomePoll.get(oldId)!)! }
-    }
-  }
-
+/** Reactions on the records convene has. */
+const writeReactions = (w: Writer) => {
+  const { db, ids, insert, must, stampOf, place, skipped } = w
   for (const x of staged(db, "reactions")) {
     const r = x.record
     const at = { line: x.line, table: "reactions" }
@@ -569,9 +646,11 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
     }, at, true)
 
   }
+}
 
-  // thread items: Loomio's order (sequence_id) and tree (parent_id) are kept; depth, positions and keys
-  // are derived below from that tree, as convene derives them when it appends an item
+/** Thread items: Loomio's order (sequence_id) and tree (parent_id) are kept; depth, positions and keys are derived from that tree, as convene derives them when it appends an item. */
+const writeItems = (w: Writer, topicsBefore: number) => {
+  const { db, ids, insert, must, who, stampOf, place, topicOf, skipped } = w
   const topicable = db.prepare(`SELECT topicable_type, topicable_id FROM topics WHERE id = ?`)
   const eventInFile = db.prepare(`SELECT 1 FROM temp.import_lines WHERE tbl IN ('events', 'topic_items') AND old_id = ?`)
   const itemsSeen = new Map<number, { topic: number; parent: number | null; line: number }>()
@@ -643,7 +722,11 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
     setParent.run(parent, ids.map("items").get(oldId))
   }
   deriveThreads(db, topicsBefore)
+}
 
+/** Readers: Loomio keeps a row for everyone who opened a thread; convene's are the invited and the guests. */
+const writeReaders = (w: Writer) => {
+  const { db, ids, insert, must, who, stampOf, topicOf } = w
   for (const x of staged(db, "discussion_readers", "topic_readers")) {
     const r = x.record
     const at = { line: x.line, table: "discussion_readers" }
@@ -667,7 +750,11 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
       created_at: stampOf(r)
     }, at, true)
   }
+}
 
+/** The import's record, and what it did. */
+const finish = (w: Writer, roots: ReturnType<typeof checkGroups>["roots"]): ImportResult => {
+  const { db, ids, imported, now, options, total, skipped, warnings } = w
   const top = roots[0]!.record
   const topId = ids.map("groups").get(top.id)!
   for (const g of roots) {
@@ -681,8 +768,9 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
     group,
     imported,
     skipped,
-    users_matched: matched,
-    references_dropped: dropped,
+    users_matched: w.matched,
+    references_dropped: w.dropped,
     warnings
   }
 }
+
