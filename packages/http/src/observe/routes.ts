@@ -4,7 +4,7 @@
  * share one label.
  */
 import { ConveneApi } from "../api.js"
-import { PAGE_ROUTES } from "../pages/routes.js"
+import { PAGE_ROUTES } from "../pages/layout/routes.js"
 
 export const UNMATCHED = "unmatched"
 

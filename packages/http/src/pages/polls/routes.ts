@@ -7,10 +7,11 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as UrlParams from "@effect/platform/UrlParams"
 import { Discussions, Groups, Outcomes, type Poll, POLL_TYPES, Polls, type PollType, Rules, Stances, Threads } from "@convene/core"
 import { Effect } from "effect"
-import { type MessageKey, percentText, utcToZonedInput, zonedToUtc } from "./i18n.js"
-import { field, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "./kit.js"
-import type { PageRouter } from "./routes.js"
-import { bodyHtml } from "./bodies.js"
+import { type MessageKey, percentText, utcToZonedInput, zonedToUtc } from "../layout/i18n.js"
+import { field, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
+import type { PageRouter } from "../layout/routes.js"
+import { bodyHtml } from "../layout/bodies.js"
+import "./templates.js"
 
 /** "Open · closes …", "Closed …" or "Draft", in the reader's words and zone. */
 export const pollStateText = (who: Reader, p: Poll): string =>

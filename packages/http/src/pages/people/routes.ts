@@ -6,11 +6,12 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Groups, loadAccess, People, Rules, type Store, type User, Users, Volumes } from "@convene/core"
 import { Effect } from "effect"
-import { clientOf } from "../observe/telemetry.js"
-import type { HttpSettings } from "../settings.js"
-import { serverZone } from "./i18n.js"
-import { field, fieldMessages, type Kit, noticeOf, type Page, type Reader, seeOther, segment } from "./kit.js"
-import type { PageRouter } from "./routes.js"
+import { clientOf } from "../../observe/telemetry.js"
+import type { HttpSettings } from "../../settings.js"
+import { serverZone } from "../layout/i18n.js"
+import { field, fieldMessages, type Kit, noticeOf, type Page, type Reader, seeOther, segment } from "../layout/kit.js"
+import type { PageRouter } from "../layout/routes.js"
+import "./templates.js"
 
 /** Each language's name in itself (the profile's choices). */
 const LANGUAGE_NAMES: Record<Rules.Locale, string> = { en: "English", de: "Deutsch", fr: "Français" }

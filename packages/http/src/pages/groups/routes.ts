@@ -7,9 +7,10 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Discussions, Groups, Memberships, Polls, Rules, Threads, Volumes } from "@convene/core"
 import { Effect } from "effect"
-import { field, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "./kit.js"
-import { pollStateText } from "./polls.js"
-import type { PageRouter } from "./routes.js"
+import { field, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
+import { pollStateText } from "../polls/routes.js"
+import type { PageRouter } from "../layout/routes.js"
+import "./templates.js"
 
 const LIST = { limit: 100, offset: 0 }
 

@@ -7,10 +7,11 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Comments, Discussions, type Id, Rules, Threads, type User, Volumes } from "@convene/core"
 import { Effect } from "effect"
-import { field, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "./kit.js"
-import { bodyHtml } from "./bodies.js"
-import { pollSummary } from "./polls.js"
-import type { PageRouter } from "./routes.js"
+import { field, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
+import { bodyHtml } from "../layout/bodies.js"
+import { pollSummary } from "../polls/routes.js"
+import type { PageRouter } from "../layout/routes.js"
+import "./templates.js"
 
 interface CommentNode {
   readonly id: Id

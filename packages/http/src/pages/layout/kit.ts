@@ -15,7 +15,7 @@ import * as UrlParams from "@effect/platform/UrlParams"
 import { type Access, type IdentityProvider, type Invalid, loadAccess, People, Rules, Store, type StoreService, type User } from "@convene/core"
 import { Effect, Option } from "effect"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
-import type { HttpSettings } from "../settings.js"
+import type { HttpSettings } from "../../settings.js"
 import { type Locale, type MessageKey, pickLocale, serverZone, timeFormatter, type Translate, translator } from "./i18n.js"
 import { render } from "./templates.js"
 

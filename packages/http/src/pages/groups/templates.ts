@@ -1,0 +1,66 @@
+/** The home page, a group, its members, inviting people and starting a discussion. */
+import { CSRF, DESCRIBED, ERR, VOLUME, define } from "../layout/templates.js"
+
+define("@home", `<% if (!it.signedIn) { %>
+<p><%= it.t("home.about") %></p>
+<p><a class="button" href="/sign-in"><%= it.t("layout.signIn") %></a></p>
+<% } else { %>
+<h2><%= it.t("home.waiting") %></h2>
+<% if (it.waiting.length === 0) { %><p><%= it.t("home.waitingNone") %></p><% } else { %><ul><% for (const p of it.waiting) { %><li><a href="/p/<%= p.key %>"><%= p.title %></a> · <%= it.t("poll.closesAt", { time: p.closes }) %></li><% } %></ul><% } %>
+<h2><%= it.t("home.groups") %></h2>
+<% if (it.groups.length === 0) { %><p><%= it.t("home.groupsNone") %></p><% } else { %><ul><% for (const g of it.groups) { %><li><a href="/g/<%= g.key %>"><%= g.name %></a></li><% } %></ul><% } %>
+<h2><%= it.t("home.threads") %></h2>
+<% if (it.threads.length === 0) { %><p><%= it.t("home.threadsNone") %></p><% } else { %><ul><% for (const d of it.threads) { %><li><a href="<%= d.href %>"><%= d.title %></a> · <%= it.t("home.active", { time: d.active }) %></li><% } %></ul><% } %>
+<% } %>
+`)
+
+define("@group", `<% if (it.parent) { %><p><%= it.t("group.subgroupOf") %> <a href="/g/<%= it.parent.key %>"><%= it.parent.name %></a></p><% } %>
+<% if (it.descriptionHtml) { %><div class="body"><%~ it.descriptionHtml %></div><% } %>
+<% if (it.may.discuss || it.may.poll || it.may.invite || it.may.members) { %><ul class="actions">
+<% if (it.may.discuss) { %><li><a class="button" href="/g/<%= it.key %>/discussions/new"><%= it.t("group.startDiscussion") %></a></li><% } %>
+<% if (it.may.poll) { %><li><a class="button" href="/g/<%= it.key %>/polls/new"><%= it.t("group.startPoll") %></a></li><% } %>
+<% if (it.may.invite) { %><li><a class="button" href="/g/<%= it.key %>/invite"><%= it.t("group.invite") %></a></li><% } %>
+<% if (it.may.members) { %><li><a href="/g/<%= it.key %>/members"><%= it.t("group.members", { count: it.membersCount }) %></a></li><% } %>
+</ul><% } %>
+<h2><%= it.t("group.openThreads") %></h2>
+<% if (it.open.length === 0) { %><p><%= it.t("group.none") %></p><% } else { %><ul><% for (const d of it.open) { %><li><a href="/d/<%= d.key %>"><%= d.title %></a></li><% } %></ul><% } %>
+<% if (it.closed.length > 0) { %><h2><%= it.t("group.closedThreads") %></h2><ul><% for (const d of it.closed) { %><li><a href="/d/<%= d.key %>"><%= d.title %></a></li><% } %></ul><% } %>
+<h2><%= it.t("group.polls") %></h2>
+<% if (it.polls.length === 0) { %><p><%= it.t("group.none") %></p><% } else { %><ul><% for (const p of it.polls) { %><li><a href="/p/<%= p.key %>"><%= p.title %></a> · <%= p.state %></li><% } %></ul><% } %>
+<% if (it.subgroups.length > 0) { %><h2><%= it.t("group.subgroups") %></h2><ul><% for (const g of it.subgroups) { %><li><a href="/g/<%= g.key %>"><%= g.name %></a></li><% } %></ul><% } %>
+<% if (it.volume) { %>${VOLUME("/g/<%= it.key %>/volume", "volume.groupTitle")}<% } %>
+`)
+
+define("@members", `<table><caption class="visually-hidden"><%= it.t("members.caption") %></caption>
+<thead><tr><th scope="col"><%= it.t("apiAccess.name") %></th><th scope="col"><%= it.t("members.role") %></th><% if (it.manage) { %><th scope="col"><%= it.t("members.actions") %></th><% } %></tr></thead><tbody>
+<% for (const m of it.members) { %><tr><td><%= m.name %></td><td><%= m.marks %></td><% if (it.manage) { %><td>
+<% if (!m.admin) { %><form method="post" action="/g/<%= it.key %>/members/<%= m.id %>/admin" class="inline">${CSRF}<button type="submit" aria-label="<%= it.t("members.makeAdminOf", { name: m.name }) %>"><%= it.t("members.makeAdmin") %></button></form><% } %>
+<% if (!m.self) { %><form method="post" action="/g/<%= it.key %>/members/<%= m.id %>/remove" class="inline">${CSRF}<button type="submit" class="danger" aria-label="<%= it.t("members.removeOf", { name: m.name }) %>"><%= it.t("members.remove") %></button></form><% } %>
+</td><% } %></tr><% } %>
+</tbody></table>
+`)
+
+define("@invite", `<form method="post" action="/g/<%= it.key %>/invite">
+${CSRF}
+<p><label for="emails"><%= it.t("invite.emails") %></label><br><textarea id="emails" name="emails" rows="4" required aria-describedby="emails-hint<%= it.errors && it.errors.emails ? " emails-error" : "" %>"<%= it.errors && it.errors.emails ? " aria-invalid=true" : "" %>><%= it.form.emails %></textarea></p>
+<p class="hint" id="emails-hint"><%= it.t("invite.emailsHint") %></p>
+${ERR("emails")}
+<p><label for="message"><%= it.t("invite.message") %></label><br><textarea id="message" name="message" rows="4"${DESCRIBED("message")}><%= it.form.message %></textarea></p>
+${ERR("message")}
+<p><button type="submit"><%= it.t("invite.send") %></button></p>
+</form>
+`)
+
+define("@new-discussion", `<form method="post" action="/g/<%= it.key %>/discussions/new">
+${CSRF}
+<p><label for="title"><%= it.t("discussion.title") %></label><br><input id="title" name="title" required maxlength="250" value="<%= it.form.title %>"${DESCRIBED("title")}></p>
+${ERR("title")}
+<p><label for="description"><%= it.t("discussion.details") %></label><br><textarea id="description" name="description" rows="6" aria-describedby="markdown-hint"><%= it.form.description %></textarea></p>
+<p class="hint" id="markdown-hint"><%= it.t("form.markdown") %></p>
+<% if (it.privacyChoice) { %><fieldset><legend><%= it.t("discussion.privacy") %></legend>
+<p><input type="radio" id="private-1" name="private" value="1"<%= it.form.private !== "0" ? " checked" : "" %>> <label for="private-1"><%= it.t("discussion.private") %></label></p>
+<p><input type="radio" id="private-0" name="private" value="0"<%= it.form.private === "0" ? " checked" : "" %>> <label for="private-0"><%= it.t("discussion.public") %></label></p>
+</fieldset>${ERR("private")}<% } %>
+<p><button type="submit"><%= it.t("discussion.start") %></button></p>
+</form>
+`)

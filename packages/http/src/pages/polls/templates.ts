@@ -1,0 +1,84 @@
+/** Starting a poll of each type, and the poll page: voting, results, closing, the outcome, reopening. */
+import { CSRF, DESCRIBED, ERR, define } from "../layout/templates.js"
+
+define("@new-poll", `<form method="post" action="<%= it.action %>">
+${CSRF}
+<p><label for="poll_type"><%= it.t("poll.type") %></label><br><select id="poll_type" name="poll_type">
+<% for (const type of it.types) { %><option value="<%= type %>"<%= it.form.poll_type === type ? " selected" : "" %>><%= it.t("pollType." + type) %></option><% } %>
+</select></p>
+${ERR("poll_type")}
+<p><label for="title"><%= it.t("discussion.title") %></label><br><input id="title" name="title" required maxlength="250" value="<%= it.form.title %>"${DESCRIBED("title")}></p>
+${ERR("title")}
+<p><label for="details"><%= it.t("discussion.details") %></label><br><textarea id="details" name="details" rows="4" aria-describedby="markdown-hint"><%= it.form.details %></textarea></p>
+<p class="hint" id="markdown-hint"><%= it.t("form.markdown") %></p>
+<p><label for="options"><%= it.t("poll.options") %></label><br><textarea id="options" name="options" rows="5" aria-describedby="options-hint<%= it.errors && it.errors.options ? " options-error" : "" %>"<%= it.errors && it.errors.options ? " aria-invalid=true" : "" %>><%= it.form.options %></textarea></p>
+<p class="hint" id="options-hint"><%= it.t("poll.optionsHint", { zone: it.zone }) %></p>
+${ERR("options")}
+<p><label for="closing_at"><%= it.t("poll.closingDate") %></label><br><input id="closing_at" name="closing_at" type="datetime-local" required value="<%= it.form.closing_at %>" aria-describedby="closing-hint<%= it.errors && it.errors.closing_at ? " closing_at-error" : "" %>"<%= it.errors && it.errors.closing_at ? " aria-invalid=true" : "" %>></p>
+<p class="hint" id="closing-hint"><%= it.t("poll.inZone", { zone: it.zone }) %></p>
+${ERR("closing_at")}
+<fieldset><legend><%= it.t("poll.settings") %></legend>
+<p><input type="checkbox" id="anonymous" name="anonymous" value="1"<%= it.form.anonymous ? " checked" : "" %>> <label for="anonymous"><%= it.t("poll.anonymous") %></label></p>
+${ERR("anonymous")}
+<p><label for="hide_results"><%= it.t("poll.hideResults") %></label><br><select id="hide_results" name="hide_results">
+<% for (const h of ["off", "until_vote", "until_closed"]) { %><option value="<%= h %>"<%= it.form.hide_results === h ? " selected" : "" %>><%= it.t("poll.hide." + h) %></option><% } %>
+</select></p>
+${ERR("hide_results")}
+<p><label for="minimum_stance_choices"><%= it.t("poll.minChoices") %></label><br><input id="minimum_stance_choices" name="minimum_stance_choices" type="number" min="0" max="1000" inputmode="numeric" value="<%= it.form.minimum_stance_choices %>"></p>
+<p><label for="maximum_stance_choices"><%= it.t("poll.maxChoices") %></label><br><input id="maximum_stance_choices" name="maximum_stance_choices" type="number" min="0" max="1000" inputmode="numeric" value="<%= it.form.maximum_stance_choices %>"${DESCRIBED("maximum_stance_choices")}></p>
+${ERR("maximum_stance_choices")}
+<p><label for="min_score"><%= it.t("poll.minScore") %></label><br><input id="min_score" name="min_score" type="number" min="0" max="1000" inputmode="numeric" value="<%= it.form.min_score %>"></p>
+<p><label for="max_score"><%= it.t("poll.maxScore") %></label><br><input id="max_score" name="max_score" type="number" min="0" max="1000" inputmode="numeric" value="<%= it.form.max_score %>"${DESCRIBED("max_score")}></p>
+${ERR("max_score")}
+<p><label for="dots_per_person"><%= it.t("poll.dots") %></label><br><input id="dots_per_person" name="dots_per_person" type="number" min="1" max="1000" inputmode="numeric" value="<%= it.form.dots_per_person %>"${DESCRIBED("dots_per_person")}></p>
+${ERR("dots_per_person")}
+</fieldset>
+<p><button type="submit"><%= it.t("poll.start") %></button></p>
+</form>
+`)
+
+define("@poll", `<p class="meta"><%= it.type %> · <%= it.state %></p>
+<% if (it.detailsHtml) { %><div class="body"><%~ it.detailsHtml %></div><% } %>
+<p><%= it.t("poll.voted", { cast: it.cast, voters: it.voters }) %></p>
+<% if (it.outcome) { %><section class="outcome" aria-labelledby="outcome-h"><h2 id="outcome-h"><%= it.t("poll.outcome") %></h2><p class="meta"><%= it.outcome.by %></p><div class="body"><%~ it.outcome.html %></div></section><% } %>
+<% if (it.vote) { %>
+<form method="post" action="/p/<%= it.key %>/vote" novalidate>
+${CSRF}
+<fieldset><legend><%= it.vote.mine ? it.t("poll.changeYourVote") : it.t("poll.yourVote") %></legend>
+<% if (it.errors && it.errors.ballot) { %><p class="error" id="ballot-error" role="alert"><%= it.errors.ballot %></p><% } %>
+<% if (it.vote.input === "dots") { %><p id="dots-hint"><%= it.t("poll.dotsLeft", { total: it.vote.dots, left: it.vote.dotsLeft }) %></p><% } %>
+<% for (const o of it.vote.options) { %>
+<% if (it.vote.input === "radio") { %><p class="choice"><input type="radio" id="o<%= o.id %>" name="choice" value="<%= o.name %>"<%= o.score > 0 ? " checked" : "" %>> <label for="o<%= o.id %>"><%= o.label %></label></p><% } %>
+<% if (it.vote.input === "checkbox") { %><p class="choice"><input type="checkbox" id="o<%= o.id %>" name="choice" value="<%= o.name %>"<%= o.score > 0 ? " checked" : "" %>> <label for="o<%= o.id %>"><%= o.label %></label></p><% } %>
+<% if (it.vote.input === "score" || it.vote.input === "dots") { %><p class="choice"><label for="o<%= o.id %>"><%= o.label %></label> <input type="number" id="o<%= o.id %>" name="score:<%= o.name %>" min="<%= it.vote.min %>" max="<%= it.vote.max %>" inputmode="numeric" value="<%= o.score %>"<%~ it.vote.input === "dots" ? ' aria-describedby="dots-hint"' : '' %>></p><% } %>
+<% if (it.vote.input === "rank") { %><p class="choice"><label for="o<%= o.id %>"><%= o.label %></label> <select id="o<%= o.id %>" name="rank:<%= o.name %>"><% for (let r = 1; r <= it.vote.options.length; r++) { %><option value="<%= r %>"<%= o.rank === r ? " selected" : "" %>><%= it.t("poll.rankN", { rank: r }) %></option><% } %></select></p><% } %>
+<% if (it.vote.input === "meeting") { %><fieldset class="slot"><legend><%= o.label %></legend>
+<% for (const a of it.vote.answers) { %><span class="choice"><input type="radio" id="o<%= o.id %>-<%= a.score %>" name="score:<%= o.name %>" value="<%= a.score %>"<%= o.score === a.score ? " checked" : "" %>> <label for="o<%= o.id %>-<%= a.score %>"><%= a.label %></label></span> <% } %>
+</fieldset><% } %>
+<% } %>
+</fieldset>
+<p><label for="reason"><%= it.t("poll.reason") %></label><br><textarea id="reason" name="reason" rows="3"><%= it.vote.reason %></textarea></p>
+<p><button type="submit"><%= it.vote.mine ? it.t("poll.changeVote") : it.t("poll.vote") %></button></p>
+</form>
+<% } else if (it.voteNote) { %><p><%= it.voteNote %></p><% } %>
+<h2 id="results-h"><%= it.t("poll.results") %></h2>
+<% if (it.results) { %><div class="table-wrap" role="region" aria-labelledby="results-h" tabindex="0"><table class="results"><caption class="visually-hidden"><%= it.t("poll.results") %></caption>
+<thead><tr><th scope="col"><%= it.t("poll.option") %></th><% for (const h of it.results.columns) { %><th scope="col"><%= h %></th><% } %><th scope="col"><%= it.t("poll.share") %></th><% if (it.results.named) { %><th scope="col"><%= it.t("poll.voters") %></th><% } %></tr></thead><tbody>
+<% for (const r of it.results.rows) { %><tr><th scope="row"><%= r.label %></th><% for (const v of r.values) { %><td><%= v %></td><% } %><td><span class="pct"><%= r.percentText %></span> <meter min="0" max="100" value="<%= r.percent %>" aria-label="<%= r.label %>: <%= r.percentText %>"></meter></td><% if (it.results.named) { %><td><%= r.voters %></td><% } %></tr><% } %>
+</tbody></table></div><% } else { %><p><%= it.hiddenUntil %></p><% } %>
+<% if (it.may.close) { %><form method="post" action="/p/<%= it.key %>/close">${CSRF}<p><button type="submit"><%= it.t("poll.close") %></button></p></form><% } %>
+<% if (it.may.outcome) { %><h2><%= it.t("poll.shareOutcomeHeading") %></h2>
+<form method="post" action="/p/<%= it.key %>/outcome">
+${CSRF}
+<p><label for="statement"><%= it.t("poll.outcome") %></label><br><textarea id="statement" name="statement" rows="4" required${DESCRIBED("statement")}><%= it.form.statement %></textarea></p>
+${ERR("statement")}
+<p><button type="submit"><%= it.t("poll.shareOutcome") %></button></p>
+</form><% } %>
+<% if (it.may.reopen) { %><form method="post" action="/p/<%= it.key %>/reopen">
+${CSRF}
+<p><label for="closing_at"><%= it.t("poll.closingDate") %></label><br><input id="closing_at" name="closing_at" type="datetime-local" required value="<%= it.form.closing_at %>" aria-describedby="closing-hint<%= it.errors && it.errors.closing_at ? " closing_at-error" : "" %>"></p>
+<p class="hint" id="closing-hint"><%= it.t("poll.inZone", { zone: it.zone }) %></p>
+${ERR("closing_at")}
+<p><button type="submit"><%= it.t("poll.reopen") %></button></p>
+</form><% } %>
+`)
