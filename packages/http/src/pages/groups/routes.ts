@@ -20,229 +20,262 @@ const invitedNotice = (request: HttpServerRequest.HttpServerRequest, who: Reader
   return n !== null && /^[0-9]{1,3}$/.test(n) ? who.t("invite.sent", { count: Number(n) }) : undefined
 }
 
+/** Home: signed out, what this is; signed in, the person's groups, polls waiting for their vote, latest threads. */
+const homePage = (kit: Kit) => {
+  const { respond, reader, run } = kit
+  return Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const who = yield* reader(request)
+    if (who.user === undefined) return respond(request, who, { title: who.t("home.title"), template: "@home", data: {} })
+    const access = who.access
+    const data = yield* run(Effect.gen(function*() {
+      const groups = (yield* Groups.listGroupsFor(access)).filter((v) => access.memberships.get(v.group.id)?.accepted_at != null)
+      const waiting = yield* Polls.awaitingVote(access)
+      const topics = (yield* Threads.listThreads(access, { limit: 10, offset: 0 })).records
+      const discussions = yield* Discussions.viewsOfTopics(topics.filter((t) => t.topicable_type === "Discussion"))
+      return {
+        groups: groups.map((v) => ({ key: v.group.key, name: v.group.name })),
+        waiting: waiting.map((p) => ({ key: p.key, title: p.title, closes: who.time(p.closing_at) })),
+        threads: discussions.map((d) => ({ href: `/d/${d.discussion.key}`, title: d.discussion.title, active: who.time(d.topic.last_activity_at) }))
+      }
+    }))
+    return respond(request, who, { title: who.t("home.title"), template: "@home", data, notice: noticeOf(request, who) })
+  })
+}
+
+/** The group page. */
+const groupPage = (kit: Kit) => {
+  const { respond, reader, run, refused } = kit
+  return Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const key = segment(yield* HttpRouter.params, "key")
+    const who = yield* reader(request)
+    const shown = yield* Effect.either(run(Effect.gen(function*() {
+      const page = yield* Groups.groupPage(who.access, key)
+      const threads = yield* Discussions.listDiscussions(who.access, page.group.id, "all", LIST)
+      const polls = yield* Polls.listPolls(who.access, page.group.id, "all", LIST)
+      // a member sets how much mail the group sends them
+      const member = who.access.memberships.get(page.group.id)?.accepted_at != null
+      const volume = member ? yield* Volumes.groupVolume(who.access, page.group) : undefined
+      return { page, threads: threads.records, polls: polls.records, volume }
+    })))
+    if (shown._tag === "Left") return refused(request, who, shown.left)
+    const { page, threads, polls, volume } = shown.right
+    const g = page.group
+    return respond(request, who, {
+      title: g.name,
+      template: "@group",
+      notice: invitedNotice(request, who) ?? noticeOf(request, who),
+      data: {
+        key: g.key,
+        parent: page.parent === undefined ? undefined : { key: page.parent.key, name: page.parent.name },
+        descriptionHtml: g.description === null || g.description === "" ? "" : Rules.markdownToHtml(g.description),
+        may: page.may,
+        membersCount: page.counts.accepted_memberships_count,
+        open: threads.filter((d) => d.topic.closed_at === null).map((d) => ({ key: d.discussion.key, title: d.discussion.title })),
+        closed: threads.filter((d) => d.topic.closed_at !== null).map((d) => ({ key: d.discussion.key, title: d.discussion.title })),
+        polls: polls.map((p) => ({ key: p.poll.key, title: p.poll.title, state: pollStateText(who, p.poll) })),
+        subgroups: page.subgroups.map((s) => ({ key: s.key, name: s.name })),
+        volume
+      }
+    })
+  })
+}
+
+/** The members page. */
+const membersRoute = (kit: Kit) => {
+  const { reader } = kit
+  const show = membersPage(kit)
+  return Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const key = segment(yield* HttpRouter.params, "key")
+    return yield* show(request, yield* reader(request), key, new URL(request.url, "http://x").searchParams)
+  })
+}
+
+/** `done`: the admin action just taken (`?done=admin|removed&member=ID`); the page names the member itself. */
+const membersPage = (kit: Kit) => {
+  const { respond, run, refused } = kit
+  return Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest, who: Reader, key: string, done: URLSearchParams) {
+    const acted = Number(done.get("member"))
+    const shown = yield* Effect.either(run(Effect.gen(function*() {
+      const page = yield* Groups.groupPage(who.access, key)
+      if (!page.may.members) return yield* Effect.fail({ _tag: "Forbidden" as const })
+      const list = yield* Memberships.listMemberships(who.access, page.group.id, { limit: 1000, offset: 0 })
+      // the notice names the member from the records, never from the URL (a link cannot put words on this page)
+      const member = page.may.manage && Number.isSafeInteger(acted) && acted > 0
+        ? yield* Effect.option(Memberships.groupMember(who.access, page.group.id, acted))
+        : undefined
+      return { page, list, actedUser: member?._tag === "Some" ? member.value.user : undefined }
+    })))
+    if (shown._tag === "Left") return refused(request, who, shown.left)
+    const { actedUser, page, list } = shown.right
+    const names = new Map(list.users.map((u) => [u.id, Rules.displayName(u)]))
+    const notice = actedUser === undefined ? undefined
+      : done.get("done") === "admin" ? who.t("members.madeAdmin", { name: Rules.displayName(actedUser) })
+      : done.get("done") === "removed" ? who.t("members.removed", { name: Rules.displayName(actedUser) })
+      : undefined
+    const members = list.records.map((m) => ({
+      id: m.id,
+      name: names.get(m.user_id) ?? who.t("thread.someone"),
+      admin: m.admin,
+      self: m.user_id === who.user?.id,
+      marks: [
+        m.accepted_at === null ? who.t("members.pending") : m.admin ? who.t("members.admin") : who.t("members.member"),
+        ...(m.delegate ? [who.t("members.delegate")] : [])
+      ].join(", ")
+    }))
+    return respond(request, who, {
+      title: who.t("members.title", { group: page.group.name }),
+      template: "@members",
+      crumbs: [{ href: `/g/${page.group.key}`, label: page.group.name }],
+      notice,
+      data: { key: page.group.key, manage: page.may.manage, members }
+    })
+  })
+}
+
+/** Making a member an administrator, or removing them (administrators only: the core asks the rule). */
+const memberAction = (kit: Kit, act: "admin" | "remove") =>
+  kit.post((request, who) =>
+    Effect.gen(function*() {
+      const params = yield* HttpRouter.params
+      const id = Number(segment(params, "id"))
+      const done = yield* Effect.either(kit.run(Effect.gen(function*() {
+        const { group } = yield* Groups.showGroup(who.access, segment(params, "key"))
+        const membershipId = Number.isSafeInteger(id) ? id : 0
+        if (act === "admin") yield* Memberships.makeAdmin(who.access, group.id, membershipId)
+        else yield* Memberships.removeMembership(who.access, group.id, membershipId)
+        return { group, membershipId }
+      })))
+      if (done._tag === "Left") return kit.refused(request, who, done.left)
+      return seeOther(`/g/${done.right.group.key}/members?done=${act === "admin" ? "admin" : "removed"}&member=${done.right.membershipId}`)
+    }))
+
+const invitePage = (who: Reader, group: { key: string; name: string }, form: { emails: string; message: string }, errors?: Record<string, string>, status = 200) => ({
+  title: who.t("invite.title", { group: group.name }),
+  template: "@invite",
+  status,
+  crumbs: [{ href: `/g/${group.key}`, label: group.name }],
+  data: { key: group.key, form, errors }
+})
+
+/** The group page's group, when the rule named allows this reader that action. */
+const groupFor = (kit: Kit, who: Reader, key: string, allowed: (may: Groups.GroupPage["may"]) => boolean) =>
+  kit.run(Effect.flatMap(Groups.groupPage(who.access, key), (page) => (allowed(page.may) ? Effect.succeed(page.group) : Effect.fail({ _tag: "Forbidden" as const }))))
+
+const newDiscussionPage = (who: Reader, group: { key: string; name: string; discussion_privacy_options: string }, form: Record<string, string>, errors?: Record<string, string>, status = 200) => ({
+  title: who.t("discussion.newTitle", { group: group.name }),
+  template: "@new-discussion",
+  status,
+  crumbs: [{ href: `/g/${group.key}`, label: group.name }],
+  data: { key: group.key, form, errors, privacyChoice: group.discussion_privacy_options === "public_or_private" }
+})
+
+/** The invitation form (administrators, or members where the group lets them add members). */
+const invitePageRoute = (kit: Kit) => {
+  const { respond, refused } = kit
+  return kit.signedInGet((request, who) =>
+    Effect.gen(function*() {
+      const found = yield* Effect.either(groupFor(kit, who, segment(yield* HttpRouter.params, "key"), (may) => may.invite))
+      if (found._tag === "Left") return refused(request, who, found.left)
+      return respond(request, who, invitePage(who, found.right, { emails: "", message: "" }))
+    }))
+}
+
+/** How much mail the group sends the reader (decisions §11). */
+const setVolume = (kit: Kit) => {
+  const { run, refused } = kit
+  return kit.post((request, who, fields) =>
+    Effect.gen(function*() {
+      const key = segment(yield* HttpRouter.params, "key")
+      const volume = field(fields, "volume")
+      const back = field(fields, "next") === "/profile" ? "/profile?done=volume" : `/g/${encodeURIComponent(key)}?done=volume#volume-title`
+      if (!Rules.isVolume(volume)) return seeOther(back)
+      const set = yield* Effect.either(run(Effect.flatMap(Groups.groupPage(who.access, key), (page) => Volumes.setGroupVolume(who.access, page.group.id, volume))))
+      if (set._tag === "Left") return refused(request, who, set.left)
+      return seeOther(back)
+    }))
+}
+
+/** Inviting people by e-mail: a refused address is named beside the field. */
+const inviteRoute = (kit: Kit) => {
+  const { respond, run, refused } = kit
+  return kit.post((request, who, fields) =>
+    Effect.gen(function*() {
+      const key = segment(yield* HttpRouter.params, "key")
+      const form = { emails: field(fields, "emails"), message: field(fields, "message") }
+      const emails = form.emails.split(/[\s,;]+/).map((e) => e.trim()).filter((e) => e !== "")
+      const found = yield* Effect.either(run(Groups.showGroup(who.access, key)))
+      if (found._tag === "Left") return refused(request, who, found.left)
+      const group = found.right.group
+      const sent = yield* Effect.either(run(Memberships.inviteToGroup(who.access, group.id, emails, form.message)))
+      if (sent._tag === "Left") {
+        const e = sent.left
+        if (e._tag !== "Invalid") return refused(request, who, e)
+        const raw = fieldMessages(e)
+        const bad = emails.find((a) => !Rules.isEmail(Rules.normaliseEmail(a)))
+        const errors = {
+          ...(raw.emails ? { emails: emails.length === 0 ? who.t("error.blank") : bad !== undefined ? who.t("invite.badEmail", { email: bad }) : who.t("invite.tooMany") } : {}),
+          ...(raw.message ? { message: raw.message } : {})
+        }
+        return respond(request, who, invitePage(who, group, form, errors, 422))
+      }
+      return seeOther(`/g/${group.key}?invited=${sent.right.invited.length}`)
+    }))
+}
+
+/** The new discussion form. */
+const newDiscussionForm = (kit: Kit) => {
+  const { respond, refused } = kit
+  return kit.signedInGet((request, who) =>
+    Effect.gen(function*() {
+      const found = yield* Effect.either(groupFor(kit, who, segment(yield* HttpRouter.params, "key"), (may) => may.discuss))
+      if (found._tag === "Left") return refused(request, who, found.left)
+      return respond(request, who, newDiscussionPage(who, found.right, { title: "", description: "", private: "1" }))
+    }))
+}
+
+/** Starting a discussion; a refusal is shown beside its field. */
+const startDiscussion = (kit: Kit) => {
+  const { respond, run, refused } = kit
+  return kit.post((request, who, fields) =>
+    Effect.gen(function*() {
+      const key = segment(yield* HttpRouter.params, "key")
+      const form = { title: field(fields, "title"), description: field(fields, "description"), private: field(fields, "private") }
+      const found = yield* Effect.either(run(Groups.showGroup(who.access, key)))
+      if (found._tag === "Left") return refused(request, who, found.left)
+      const group = found.right.group
+      const made = yield* Effect.either(run(Discussions.createDiscussion(who.access, {
+        group_id: group.id,
+        title: form.title.trim(),
+        description: form.description,
+        description_format: "md",
+        // as Loomio's form does by default: the group hears of a new discussion
+        recipient_audience: "group",
+        ...(group.discussion_privacy_options === "public_or_private" ? { private: form.private !== "0" } : {})
+      })))
+      if (made._tag === "Left") {
+        const e = made.left
+        if (e._tag !== "Invalid") return refused(request, who, e)
+        const errors = fieldMessages(e)
+        if (form.title.trim() === "") errors.title = who.t("error.blank")
+        return respond(request, who, newDiscussionPage(who, group, form, errors, 422))
+      }
+      return seeOther(`/d/${made.right.discussion.key}`)
+    }))
+}
+
 export const groupRoutes = (router: PageRouter, kit: Kit) =>
   Effect.gen(function*() {
-    const { respond, reader, run, refused } = kit
-
-    // Home: signed out, what this is; signed in, the person's groups, polls waiting for their vote, latest threads
-
-    yield* router.get("/", Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const who = yield* reader(request)
-      if (who.user === undefined) return respond(request, who, { title: who.t("home.title"), template: "@home", data: {} })
-      const access = who.access
-      const data = yield* run(Effect.gen(function*() {
-        const groups = (yield* Groups.listGroupsFor(access)).filter((v) => access.memberships.get(v.group.id)?.accepted_at != null)
-        const waiting = yield* Polls.awaitingVote(access)
-        const topics = (yield* Threads.listThreads(access, { limit: 10, offset: 0 })).records
-        const discussions = yield* Discussions.viewsOfTopics(topics.filter((t) => t.topicable_type === "Discussion"))
-        return {
-          groups: groups.map((v) => ({ key: v.group.key, name: v.group.name })),
-          waiting: waiting.map((p) => ({ key: p.key, title: p.title, closes: who.time(p.closing_at) })),
-          threads: discussions.map((d) => ({ href: `/d/${d.discussion.key}`, title: d.discussion.title, active: who.time(d.topic.last_activity_at) }))
-        }
-      }))
-      return respond(request, who, { title: who.t("home.title"), template: "@home", data, notice: noticeOf(request, who) })
-    }))
-
-    // The group page
-
-    yield* router.get("/g/:key", Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const key = segment(yield* HttpRouter.params, "key")
-      const who = yield* reader(request)
-      const shown = yield* Effect.either(run(Effect.gen(function*() {
-        const page = yield* Groups.groupPage(who.access, key)
-        const threads = yield* Discussions.listDiscussions(who.access, page.group.id, "all", LIST)
-        const polls = yield* Polls.listPolls(who.access, page.group.id, "all", LIST)
-        // a member sets how much mail the group sends them
-        const member = who.access.memberships.get(page.group.id)?.accepted_at != null
-        const volume = member ? yield* Volumes.groupVolume(who.access, page.group) : undefined
-        return { page, threads: threads.records, polls: polls.records, volume }
-      })))
-      if (shown._tag === "Left") return refused(request, who, shown.left)
-      const { page, threads, polls, volume } = shown.right
-      const g = page.group
-      return respond(request, who, {
-        title: g.name,
-        template: "@group",
-        notice: invitedNotice(request, who) ?? noticeOf(request, who),
-        data: {
-          key: g.key,
-          parent: page.parent === undefined ? undefined : { key: page.parent.key, name: page.parent.name },
-          descriptionHtml: g.description === null || g.description === "" ? "" : Rules.markdownToHtml(g.description),
-          may: page.may,
-          membersCount: page.counts.accepted_memberships_count,
-          open: threads.filter((d) => d.topic.closed_at === null).map((d) => ({ key: d.discussion.key, title: d.discussion.title })),
-          closed: threads.filter((d) => d.topic.closed_at !== null).map((d) => ({ key: d.discussion.key, title: d.discussion.title })),
-          polls: polls.map((p) => ({ key: p.poll.key, title: p.poll.title, state: pollStateText(who, p.poll) })),
-          subgroups: page.subgroups.map((s) => ({ key: s.key, name: s.name })),
-          volume
-        }
-      })
-    }))
-
-    // Members
-
-    /** `done`: the admin action just taken (`?done=admin|removed&member=ID`); the page names the member itself. */
-    const membersPage = Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest, who: Reader, key: string, done: URLSearchParams) {
-      const acted = Number(done.get("member"))
-      const shown = yield* Effect.either(run(Effect.gen(function*() {
-        const page = yield* Groups.groupPage(who.access, key)
-        if (!page.may.members) return yield* Effect.fail({ _tag: "Forbidden" as const })
-        const list = yield* Memberships.listMemberships(who.access, page.group.id, { limit: 1000, offset: 0 })
-        // the notice names the member from the records, never from the URL (a link cannot put words on this page)
-        const member = page.may.manage && Number.isSafeInteger(acted) && acted > 0
-          ? yield* Effect.option(Memberships.groupMember(who.access, page.group.id, acted))
-          : undefined
-        return { page, list, actedUser: member?._tag === "Some" ? member.value.user : undefined }
-      })))
-      if (shown._tag === "Left") return refused(request, who, shown.left)
-      const { actedUser, page, list } = shown.right
-      const names = new Map(list.users.map((u) => [u.id, Rules.displayName(u)]))
-      const notice = actedUser === undefined ? undefined
-        : done.get("done") === "admin" ? who.t("members.madeAdmin", { name: Rules.displayName(actedUser) })
-        : done.get("done") === "removed" ? who.t("members.removed", { name: Rules.displayName(actedUser) })
-        : undefined
-      const members = list.records.map((m) => ({
-        id: m.id,
-        name: names.get(m.user_id) ?? who.t("thread.someone"),
-        admin: m.admin,
-        self: m.user_id === who.user?.id,
-        marks: [
-          m.accepted_at === null ? who.t("members.pending") : m.admin ? who.t("members.admin") : who.t("members.member"),
-          ...(m.delegate ? [who.t("members.delegate")] : [])
-        ].join(", ")
-      }))
-      return respond(request, who, {
-        title: who.t("members.title", { group: page.group.name }),
-        template: "@members",
-        crumbs: [{ href: `/g/${page.group.key}`, label: page.group.name }],
-        notice,
-        data: { key: page.group.key, manage: page.may.manage, members }
-      })
-    })
-
-    yield* router.get("/g/:key/members", Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const key = segment(yield* HttpRouter.params, "key")
-      return yield* membersPage(request, yield* reader(request), key, new URL(request.url, "http://x").searchParams)
-    }))
-
-    const memberAction = (act: "admin" | "remove") =>
-      kit.post((request, who) =>
-        Effect.gen(function*() {
-          const params = yield* HttpRouter.params
-          const id = Number(segment(params, "id"))
-          const done = yield* Effect.either(run(Effect.gen(function*() {
-            const { group } = yield* Groups.showGroup(who.access, segment(params, "key"))
-            const membershipId = Number.isSafeInteger(id) ? id : 0
-            if (act === "admin") yield* Memberships.makeAdmin(who.access, group.id, membershipId)
-            else yield* Memberships.removeMembership(who.access, group.id, membershipId)
-            return { group, membershipId }
-          })))
-          if (done._tag === "Left") return refused(request, who, done.left)
-          return seeOther(`/g/${done.right.group.key}/members?done=${act === "admin" ? "admin" : "removed"}&member=${done.right.membershipId}`)
-        }))
-
-    yield* router.post("/g/:key/members/:id/admin", memberAction("admin"))
-    yield* router.post("/g/:key/members/:id/remove", memberAction("remove"))
-
-    // Inviting people
-
-    const invitePage = (who: Reader, group: { key: string; name: string }, form: { emails: string; message: string }, errors?: Record<string, string>, status = 200) => ({
-      title: who.t("invite.title", { group: group.name }),
-      template: "@invite",
-      status,
-      crumbs: [{ href: `/g/${group.key}`, label: group.name }],
-      data: { key: group.key, form, errors }
-    })
-
-    /** The group page's group, when the rule named allows this reader that action. */
-    const groupFor = (who: Reader, key: string, allowed: (may: Groups.GroupPage["may"]) => boolean) =>
-      run(Effect.flatMap(Groups.groupPage(who.access, key), (page) => (allowed(page.may) ? Effect.succeed(page.group) : Effect.fail({ _tag: "Forbidden" as const }))))
-
-    yield* router.get("/g/:key/invite", kit.signedInGet((request, who) =>
-      Effect.gen(function*() {
-        const found = yield* Effect.either(groupFor(who, segment(yield* HttpRouter.params, "key"), (may) => may.invite))
-        if (found._tag === "Left") return refused(request, who, found.left)
-        return respond(request, who, invitePage(who, found.right, { emails: "", message: "" }))
-      })))
-
-    yield* router.post("/g/:key/volume", kit.post((request, who, fields) =>
-      Effect.gen(function*() {
-        const key = segment(yield* HttpRouter.params, "key")
-        const volume = field(fields, "volume")
-        const back = field(fields, "next") === "/profile" ? "/profile?done=volume" : `/g/${encodeURIComponent(key)}?done=volume#volume-title`
-        if (!Rules.isVolume(volume)) return seeOther(back)
-        const set = yield* Effect.either(run(Effect.flatMap(Groups.groupPage(who.access, key), (page) => Volumes.setGroupVolume(who.access, page.group.id, volume))))
-        if (set._tag === "Left") return refused(request, who, set.left)
-        return seeOther(back)
-      })))
-
-    yield* router.post("/g/:key/invite", kit.post((request, who, fields) =>
-      Effect.gen(function*() {
-        const key = segment(yield* HttpRouter.params, "key")
-        const form = { emails: field(fields, "emails"), message: field(fields, "message") }
-        const emails = form.emails.split(/[\s,;]+/).map((e) => e.trim()).filter((e) => e !== "")
-        const found = yield* Effect.either(run(Groups.showGroup(who.access, key)))
-        if (found._tag === "Left") return refused(request, who, found.left)
-        const group = found.right.group
-        const sent = yield* Effect.either(run(Memberships.inviteToGroup(who.access, group.id, emails, form.message)))
-        if (sent._tag === "Left") {
-          const e = sent.left
-          if (e._tag !== "Invalid") return refused(request, who, e)
-          const raw = fieldMessages(e)
-          const bad = emails.find((a) => !Rules.isEmail(Rules.normaliseEmail(a)))
-          const errors = {
-            ...(raw.emails ? { emails: emails.length === 0 ? who.t("error.blank") : bad !== undefined ? who.t("invite.badEmail", { email: bad }) : who.t("invite.tooMany") } : {}),
-            ...(raw.message ? { message: raw.message } : {})
-          }
-          return respond(request, who, invitePage(who, group, form, errors, 422))
-        }
-        return seeOther(`/g/${group.key}?invited=${sent.right.invited.length}`)
-      })))
-
-    // Starting a discussion
-
-    const newDiscussionPage = (who: Reader, group: { key: string; name: string; discussion_privacy_options: string }, form: Record<string, string>, errors?: Record<string, string>, status = 200) => ({
-      title: who.t("discussion.newTitle", { group: group.name }),
-      template: "@new-discussion",
-      status,
-      crumbs: [{ href: `/g/${group.key}`, label: group.name }],
-      data: { key: group.key, form, errors, privacyChoice: group.discussion_privacy_options === "public_or_private" }
-    })
-
-    yield* router.get("/g/:key/discussions/new", kit.signedInGet((request, who) =>
-      Effect.gen(function*() {
-        const found = yield* Effect.either(groupFor(who, segment(yield* HttpRouter.params, "key"), (may) => may.discuss))
-        if (found._tag === "Left") return refused(request, who, found.left)
-        return respond(request, who, newDiscussionPage(who, found.right, { title: "", description: "", private: "1" }))
-      })))
-
-    yield* router.post("/g/:key/discussions/new", kit.post((request, who, fields) =>
-      Effect.gen(function*() {
-        const key = segment(yield* HttpRouter.params, "key")
-        const form = { title: field(fields, "title"), description: field(fields, "description"), private: field(fields, "private") }
-        const found = yield* Effect.either(run(Groups.showGroup(who.access, key)))
-        if (found._tag === "Left") return refused(request, who, found.left)
-        const group = found.right.group
-        const made = yield* Effect.either(run(Discussions.createDiscussion(who.access, {
-          group_id: group.id,
-          title: form.title.trim(),
-          description: form.description,
-          description_format: "md",
-          // as Loomio's form does by default: the group hears of a new discussion
-          recipient_audience: "group",
-          ...(group.discussion_privacy_options === "public_or_private" ? { private: form.private !== "0" } : {})
-        })))
-        if (made._tag === "Left") {
-          const e = made.left
-          if (e._tag !== "Invalid") return refused(request, who, e)
-          const errors = fieldMessages(e)
-          if (form.title.trim() === "") errors.title = who.t("error.blank")
-          return respond(request, who, newDiscussionPage(who, group, form, errors, 422))
-        }
-        return seeOther(`/d/${made.right.discussion.key}`)
-      })))
+    yield* router.get("/", homePage(kit))
+    yield* router.get("/g/:key", groupPage(kit))
+    yield* router.get("/g/:key/members", membersRoute(kit))
+    yield* router.post("/g/:key/members/:id/admin", memberAction(kit, "admin"))
+    yield* router.post("/g/:key/members/:id/remove", memberAction(kit, "remove"))
+    yield* router.get("/g/:key/invite", invitePageRoute(kit))
+    yield* router.post("/g/:key/volume", setVolume(kit))
+    yield* router.post("/g/:key/invite", inviteRoute(kit))
+    yield* router.get("/g/:key/discussions/new", newDiscussionForm(kit))
+    yield* router.post("/g/:key/discussions/new", startDiscussion(kit))
   })

@@ -25,22 +25,24 @@ export const nextOf = (v: string | null): string => (v !== null && /^\/(?![/\\])
 /** The zones offered as suggestions (any IANA name the runtime knows is accepted). */
 const ZONES: ReadonlyArray<string> = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : ["UTC"]
 
-export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettings) =>
+// the client behind any trusted proxy (observe/telemetry.ts), an IPv6 client by its /64
+const ipOf = (request: HttpServerRequest.HttpServerRequest) => Rules.clientLimitKey(clientOf(request.headers))
+
+/** With CONVENE_SSO_ONLY, e-mail sign-in answers this: a page pointing to the provider. */
+const ssoOnlyOf = (kit: Kit) =>
+  kit.sso?.only === true
+    ? (request: HttpServerRequest.HttpServerRequest, who: Reader, next = "") =>
+      kit.respond(request, who, { title: who.t("sso.onlyTitle", { name: kit.sso!.name }), template: "@sso-only", data: { next }, status: 403 })
+    : undefined
+
+const tooManyOf = (kit: Kit) => (request: HttpServerRequest.HttpServerRequest, who: Reader, e: { message: string; retryAfter: number }) =>
+  kit.respond(request, who, { ...kit.message(who, "error.tooManyTitle", e.message, 429), headers: { "retry-after": String(e.retryAfter) } })
+
+/** Invitations: the page says whose invitation it is and what accepting does; accepting may sign a new person in. */
+const invitationRoutes = (router: PageRouter, kit: Kit) =>
   Effect.gen(function*() {
     const { formPost, message, reader, respond, run, signedIn } = kit
-    // the client behind any trusted proxy (observe/telemetry.ts), an IPv6 client by its /64
-    const ipOf = (request: HttpServerRequest.HttpServerRequest) => Rules.clientLimitKey(clientOf(request.headers))
-
-    /** With CONVENE_SSO_ONLY, e-mail sign-in answers this: a page pointing to the provider. */
-    const ssoOnly = kit.sso?.only === true
-      ? (request: HttpServerRequest.HttpServerRequest, who: Reader, next = "") =>
-        respond(request, who, { title: who.t("sso.onlyTitle", { name: kit.sso!.name }), template: "@sso-only", data: { next }, status: 403 })
-      : undefined
-
-    const tooMany = (request: HttpServerRequest.HttpServerRequest, who: Reader, e: { message: string; retryAfter: number }) =>
-      respond(request, who, { ...message(who, "error.tooManyTitle", e.message, 429), headers: { "retry-after": String(e.retryAfter) } })
-
-    // Invitations
+    const ssoOnly = ssoOnlyOf(kit)
 
     const invitationPage = Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest, token: string, errors?: Record<string, string>, status = 200) {
       const view = yield* run(People.showInvitation(token))
@@ -92,8 +94,14 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
       const { landing, session } = accepted.right
       return session === undefined ? seeOther(landing) : signedIn(seeOther(landing), session)
     })))
+  })
 
-    // Sign-in and sign-out
+/** Sign-in by code or one-time link (a GET never signs in: mail scanners follow links), and sign-out. */
+const signInRoutes = (router: PageRouter, kit: Kit) =>
+  Effect.gen(function*() {
+    const { formPost, message, reader, respond, run, signedIn } = kit
+    const ssoOnly = ssoOnlyOf(kit)
+    const tooMany = tooManyOf(kit)
 
     const signInPage = (who: Reader, email: string, next: string, errors?: Record<string, string>, status = 200): Page =>
       ({ title: who.t("signIn.title"), template: "@sign-in", data: { email, errors, next }, status })
@@ -152,9 +160,12 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
       const next = nextOf(field(fields, "next"))
       return kit.signedOut(seeOther(next === "" ? "/sign-in" : `/sign-in?next=${encodeURIComponent(next)}`))
     })))
+  })
 
-    // Unsubscribing: the link is the credential (no sign-in, no CSRF cookie: mail clients POST it one-click, RFC 8058)
-
+/** Unsubscribing: the link is the credential (no sign-in, no CSRF cookie: mail clients POST it one-click, RFC 8058). */
+const unsubscribeRoutes = (router: PageRouter, kit: Kit) =>
+  Effect.gen(function*() {
+    const { message, reader, respond, run } = kit
     /** Both unsubscribe routes: the link's token, read (GET) or used (POST), and the page saying where it stands. */
     const unsubscribeRoute = (use: (token: string) => Effect.Effect<{ readonly group: { readonly name: string }; readonly muted: boolean } | undefined, never, Store>) =>
       Effect.gen(function*() {
@@ -173,9 +184,12 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
     yield* router.get("/unsubscribe/:token", unsubscribeRoute(People.showUnsubscribe))
     yield* router.post("/unsubscribe/:token", unsubscribeRoute((token) =>
       Effect.map(People.unsubscribe(token), (group) => (group === undefined ? undefined : { group, muted: true }))))
+  })
 
-    // The API access page
-
+/** The API access page: the caller's key is shown once, when made anew. */
+const apiAccessRoutes = (router: PageRouter, kit: Kit, settings: HttpSettings) =>
+  Effect.gen(function*() {
+    const { respond, run } = kit
     const apiAccess = Effect.fnUntraced(function*(who: Reader, user: User, newKey?: string) {
       const access = yield* run(loadAccess(user))
       const views = yield* run(Groups.listGroupsFor(access))
@@ -200,9 +214,12 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
         const rotated = yield* Effect.orDie(run(Users.rotateApiKey({ id: who.user.id })))
         return respond(request, who, yield* apiAccess(who, rotated.user, rotated.apiKey))
       })))
+  })
 
-    // The profile: name, time zone, language
-
+/** The profile: name, time zone, language, the catch-up e-mail and each group's volume. */
+const profileRoutes = (router: PageRouter, kit: Kit) =>
+  Effect.gen(function*() {
+    const { respond, run } = kit
     const profilePage = Effect.fnUntraced(function*(who: Reader & { user: User }, form: { name: string; time_zone: string; locale: string; catch_up: string }, errors?: Record<string, string>, status = 200) {
       const volumes = yield* run(Volumes.groupVolumes(who.access))
       return {
@@ -237,4 +254,13 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
         }
         return seeOther("/profile?done=saved")
       })))
+  })
+
+export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettings) =>
+  Effect.gen(function*() {
+    yield* invitationRoutes(router, kit)
+    yield* signInRoutes(router, kit)
+    yield* unsubscribeRoutes(router, kit)
+    yield* apiAccessRoutes(router, kit, settings)
+    yield* profileRoutes(router, kit)
   })

@@ -223,12 +223,10 @@ const pollInputFromForm = (who: Reader, form: NewPollForm): { input?: Polls.Poll
   return Object.keys(errors).length > 0 ? { errors } : { input, errors }
 }
 
-export const pollRoutes = (router: PageRouter, kit: Kit) =>
+/** Starting a poll, in a group or in a thread. */
+const startPollRoutes = (router: PageRouter, kit: Kit) =>
   Effect.gen(function*() {
-    const { respond, reader, run, refused } = kit
-
-    // Starting a poll, in a group or in a thread
-
+    const { respond, run, refused } = kit
     const newPollPage = (who: Reader, action: string, place: string, back: string, form: NewPollForm, errors?: Record<string, string>, status = 200) => ({
       title: who.t("poll.newTitleIn", { place }),
       template: "@new-poll",
@@ -286,9 +284,12 @@ export const pollRoutes = (router: PageRouter, kit: Kit) =>
       })
     yield* newPollRoutes("g")
     yield* newPollRoutes("d")
+  })
 
-    // The poll page
-
+/** The poll page: voting, closing, the outcome, reopening. */
+const pollPageRoutes = (router: PageRouter, kit: Kit) =>
+  Effect.gen(function*() {
+    const { respond, reader, run, refused } = kit
     const pollPage = Effect.fnUntraced(function*(
       request: HttpServerRequest.HttpServerRequest,
       who: Reader,
@@ -383,4 +384,10 @@ export const pollRoutes = (router: PageRouter, kit: Kit) =>
         }
         return seeOther(`/p/${encodeURIComponent(key)}?done=poll_reopened`)
       })))
+  })
+
+export const pollRoutes = (router: PageRouter, kit: Kit) =>
+  Effect.gen(function*() {
+    yield* startPollRoutes(router, kit)
+    yield* pollPageRoutes(router, kit)
   })

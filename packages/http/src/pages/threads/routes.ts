@@ -88,10 +88,10 @@ const threadItems = (who: Reader, t: Threads.DiscussionThread) => {
   return top
 }
 
-export const threadRoutes = (router: PageRouter, kit: Kit) =>
+/** The thread page, and commenting or replying in it. */
+const threadPageRoutes = (router: PageRouter, kit: Kit) =>
   Effect.gen(function*() {
     const { respond, reader, run, refused } = kit
-
     yield* router.get("/d/:key", Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const key = segment(yield* HttpRouter.params, "key")
@@ -141,7 +141,12 @@ export const threadRoutes = (router: PageRouter, kit: Kit) =>
         }
         return seeOther(`/d/${encodeURIComponent(key)}?done=commented#comment-${posted.right.comment.id}`)
       })))
+  })
 
+/** Editing and deleting a comment (its author, or an administrator where the group allows it). */
+const commentRoutes = (router: PageRouter, kit: Kit) =>
+  Effect.gen(function*() {
+    const { respond, run, refused } = kit
     const editPage = (who: Reader, key: string, id: Id, body: string, errors?: Record<string, string>, status = 200) => ({
       title: who.t("comment.editTitle"),
       template: "@edit-comment",
@@ -189,7 +194,12 @@ export const threadRoutes = (router: PageRouter, kit: Kit) =>
         if (gone._tag === "Left") return refused(request, who, gone.left)
         return seeOther(`/d/${encodeURIComponent(key)}?done=comment_deleted`)
       })))
+  })
 
+/** Closing and reopening a thread, and how much mail it sends the reader. */
+const threadStateRoutes = (router: PageRouter, kit: Kit) =>
+  Effect.gen(function*() {
+    const { run, refused } = kit
     const closing = (closed: boolean) =>
       kit.post((request, who) =>
         Effect.gen(function*() {
@@ -211,4 +221,11 @@ export const threadRoutes = (router: PageRouter, kit: Kit) =>
 
     yield* router.post("/d/:key/close", closing(true))
     yield* router.post("/d/:key/reopen", closing(false))
+  })
+
+export const threadRoutes = (router: PageRouter, kit: Kit) =>
+  Effect.gen(function*() {
+    yield* threadPageRoutes(router, kit)
+    yield* commentRoutes(router, kit)
+    yield* threadStateRoutes(router, kit)
   })
