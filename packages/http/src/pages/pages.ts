@@ -1,6 +1,7 @@
 /**
- * The server-rendered pages (decisions §5 and §9), beside the API: each feature's routes live in their own
- * module (session, groups, threads, polls); kit.ts holds what they share. Pages read and write only through
+ * The server-rendered pages (decisions §5 and §9), beside the API: each feature in its folder with its routes
+ * and templates (groups, threads, polls, people), around one layout (layout/: the layout template, kit.ts what
+ * every page shares, the router, i18n). Pages read and write only through
  * the core's services, which ask the rules; a page shows a control only when the core says its rule allows it.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
