@@ -1,11 +1,8 @@
-/** SQLite stores booleans as 0/1; these turn rows into records. */
+/**
+ * Both stores read a flag as 0/1 (SQLite's own; PostgreSQL's booleans through `pgRowTypes`): a computed flag
+ * outside a record's declaration (domain/model.ts reads those) is turned here, and a patch's flags are written so.
+ */
 export const bool = (v: unknown): boolean => v === 1 || v === true
-
-export const toBools = <T>(row: Record<string, unknown>, keys: ReadonlyArray<string>): T => {
-  const out: Record<string, unknown> = { ...row }
-  for (const k of keys) out[k] = bool(row[k])
-  return out as T
-}
 
 export const fromBools = (patch: Record<string, unknown>): Record<string, unknown> => {
   const out: Record<string, unknown> = {}
