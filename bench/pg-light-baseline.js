@@ -8,10 +8,12 @@
 import { createHash, timingSafeEqual } from "node:crypto"
 import * as http from "node:http"
 import pg from "pg"
+// rows read as convene reads them (numbers, flags as 0/1, instants as ISO text): the same parsing work
+import { pgRowTypes } from "@convene/core"
 
 const url = process.argv[2]
 if (url === undefined) throw new Error("usage: pg-light-baseline.js <postgres:// URL>")
-const pool = new pg.Pool({ connectionString: url, max: 10, types: { getTypeParser: (oid, f) => (oid === 20 ? Number : pg.types.getTypeParser(oid, f)) } })
+const pool = new pg.Pool({ connectionString: url, max: 10, types: pgRowTypes })
 const one = async (name, text, values) => (await pool.query({ name, text, values })).rows[0]
 
 const json = (res, status, body) => {

@@ -12,10 +12,12 @@
 import { createHash } from "node:crypto"
 import * as http from "node:http"
 import pg from "pg"
+// rows read as convene reads them (numbers, flags as 0/1, instants as ISO text): the same parsing work
+import { pgRowTypes } from "@convene/core"
 
 const url = process.argv[2]
 if (url === undefined) throw new Error("usage: pg-writes-baseline.js <postgres:// URL>")
-const pool = new pg.Pool({ connectionString: url, max: 10, types: { getTypeParser: (oid, f) => (oid === 20 ? Number : pg.types.getTypeParser(oid, f)) } })
+const pool = new pg.Pool({ connectionString: url, max: 10, types: pgRowTypes })
 
 const json = (res, status, body) => {
   const text = JSON.stringify(body)
