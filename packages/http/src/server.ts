@@ -30,7 +30,17 @@ import { type HttpSettings, Settings } from "./settings.js"
 import { SystemLive } from "./system.js"
 import { PagesLive } from "./pages/pages.js"
 import { withLog } from "./observe/log.js"
-import { MetricsLive, observeRequests, silentTelemetry, Telemetry, type TelemetryService } from "./observe/telemetry.js"
+import { MetricsLive } from "./metricsRoute.js"
+import { METRICS_PATH, routeMatcher } from "./observe/routes.js"
+import { observeRequests, silentTelemetry, Telemetry, type TelemetryService } from "./observe/telemetry.js"
+import { PAGE_ROUTES } from "./pages/layout/routes.js"
+
+/** Every route's template, for the request log's and the metrics' labels (observe/routes.ts). */
+const ROUTES = routeMatcher([
+  ...Object.values(ConveneApi.groups).flatMap((group) => Object.values(group.endpoints).map((endpoint) => endpoint.path as string)),
+  ...PAGE_ROUTES,
+  METRICS_PATH
+])
 
 /** The API's endpoint groups: served by the platform's app (which documents them) and the lean path (serve.ts). */
 const groups = [
@@ -120,7 +130,7 @@ export const startServer = (options: ServerOptions): Promise<RunningServer> => {
   const server = http.createServer()
   const telemetry = options.telemetry ?? silentTelemetry()
   // before the application's own listener: the request id exists before anything reads the request
-  observeRequests(server, telemetry, options.settings.trustedProxies)
+  observeRequests(server, telemetry, ROUTES, options.settings.trustedProxies)
   const fiber = Effect.runFork(
     // no tracing spans per request: they cost time on the hot path and nothing consumes them
     Layer.launch(serverLayer({ ...options, telemetry }, server).pipe(HttpMiddleware.withTracerDisabledWhen(() => true))).pipe(withLog(telemetry.log))

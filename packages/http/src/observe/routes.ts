@@ -3,21 +3,18 @@
  * URL itself can carry keys, tokens and ids, and as a label it would grow without bound. Unknown paths
  * share one label.
  */
-import { ConveneApi } from "../api.js"
-import { PAGE_ROUTES } from "../pages/layout/routes.js"
-
 export const UNMATCHED = "unmatched"
 
 /** The routes beside the API's and the pages': the metrics endpoint. */
 export const METRICS_PATH = "/metrics"
 
-const apiPaths = (): ReadonlyArray<string> =>
-  Object.values(ConveneApi.groups).flatMap((group) => Object.values(group.endpoints).map((endpoint) => endpoint.path as string))
-
 export type RouteOf = (url: string | undefined) => string
 
-/** Matches by segments; where two templates match, the one with more literal segments wins (`/x/search` before `/x/:id`). */
-export const routeMatcher = (paths: ReadonlyArray<string> = [...apiPaths(), ...PAGE_ROUTES, METRICS_PATH]): RouteOf => {
+/**
+ * Matches by segments; where two templates match, the one with more literal segments wins (`/x/search` before
+ * `/x/:id`). The server gives the templates (the API's, the pages', the metrics endpoint): observing knows no route.
+ */
+export const routeMatcher = (paths: ReadonlyArray<string>): RouteOf => {
   const templates = [...new Set(paths)]
     .map((path) => ({ path, segments: path.split("/").slice(1) }))
     .sort((a, b) => params(a.segments) - params(b.segments))

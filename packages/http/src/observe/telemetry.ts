@@ -2,17 +2,13 @@
  * What the server and its workers report to the operator: the log, and the metrics when they are on. One
  * value handed to the server, the workers and the scheduler; an embedded server gets a silent one.
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Rules } from "@convene/core"
-import { Context, Effect } from "effect"
+import { Context } from "effect"
 import { randomUUID, timingSafeEqual } from "node:crypto"
 import type * as http from "node:http"
-import { Settings } from "../settings.js"
 import { type Log, silentLog } from "./log.js"
 import type { Metrics } from "./metrics.js"
-import { METRICS_PATH, type RouteOf, routeMatcher } from "./routes.js"
+import type { RouteOf } from "./routes.js"
 
 export interface TelemetryService {
   readonly log: Log
@@ -52,7 +48,7 @@ const requestIdOf = (sent: string | Array<string> | undefined): string =>
  * response carries, and when the response is done logs one line and counts it. Only the route template is
  * recorded, never the URL, its query, headers or body.
  */
-export const observeRequests = (server: http.Server, telemetry: TelemetryService, proxies: Rules.TrustedProxies = [], routeOf: RouteOf = routeMatcher()) => {
+export const observeRequests = (server: http.Server, telemetry: TelemetryService, routeOf: RouteOf, proxies: Rules.TrustedProxies = []) => {
   const { log, metrics } = telemetry
   const logging = log.isLevelEnabled("info")
   server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -89,17 +85,3 @@ export const metricsAllowed = (remoteAddress: string | undefined, authorization:
   return sent.length === wanted.length && timingSafeEqual(sent, wanted)
 }
 
-/** GET /metrics: Prometheus text; loopback only, or with METRICS_TOKEN as a bearer token from anywhere. */
-export const MetricsLive = HttpApiBuilder.Router.use((router) =>
-  Effect.gen(function*() {
-    const telemetry = yield* Telemetry
-    const { metricsToken } = yield* Settings
-    yield* router.get(METRICS_PATH, Effect.gen(function*() {
-      const metrics = telemetry.metrics
-      if (metrics === undefined) return HttpServerResponse.unsafeJson({ error: "Not found" }, { status: 404 })
-      const request = yield* HttpServerRequest.HttpServerRequest
-      if (!metricsAllowed(clientOf(request.headers), request.headers.authorization, metricsToken)) return HttpServerResponse.unsafeJson({ error: "Forbidden" }, { status: 403 })
-      const text = yield* Effect.promise(() => metrics.registry.metrics())
-      return HttpServerResponse.text(text, { contentType: metrics.registry.contentType, headers: { "cache-control": "no-store" } })
-    }))
-  }))
