@@ -20,22 +20,19 @@ const userDoc = (u: Users.UserWithIdentities) => ({ user: serverUserJson(u.user,
 const successWithUser = (u: Users.UserWithIdentities) => ({ success: true as const, ...userDoc(u) })
 const success = { success: true } as const
 
-/**
- * The operations, each written once and served by id, by identity and (where Loomio has it) by query id:
- * `find` names the user from the request, the operation runs on it.
- */
-const show = <I>(find: (input: I) => Effect.Effect<Ref, ApiError>) => (input: I) =>
-  Effect.flatMap(find(input), (ref) => Effect.map(Users.showUser(ref), userDoc))
-const update = <I>(find: (input: I) => Effect.Effect<Ref, ApiError>) => (input: I & { payload: typeof Inputs.ServerUserUpdate.Type }) =>
-  Effect.flatMap(find(input), (ref) => Effect.map(Users.updateUser(ref, input.payload.user), userDoc))
-const remove = <I>(find: (input: I) => Effect.Effect<Ref, ApiError>) => (input: I) =>
-  Effect.flatMap(find(input), (ref) => Effect.as(Users.deleteUser(ref), success))
-const deactivate = <I>(find: (input: I) => Effect.Effect<Ref, ApiError>) => (input: I) =>
-  Effect.flatMap(find(input), (ref) => Effect.map(Users.deactivateUser(ref), successWithUser))
-const reactivate = <I>(find: (input: I) => Effect.Effect<Ref, ApiError>) => (input: I) =>
-  Effect.flatMap(find(input), (ref) => Effect.map(Users.reactivateUser(ref), successWithUser))
-const redact = <I>(find: (input: I) => Effect.Effect<Ref, ApiError>) => (input: I) =>
-  Effect.flatMap(find(input), (ref) => Effect.as(Users.redactUser(ref), success))
+/** The operations, each written once on a user; `on` serves one by id, by identity or (where Loomio has it) by query id. */
+const op = {
+  show: (ref: Ref) => Effect.map(Users.showUser(ref), userDoc),
+  update: (ref: Ref, input: { payload: typeof Inputs.ServerUserUpdate.Type }) => Effect.map(Users.updateUser(ref, input.payload.user), userDoc),
+  remove: (ref: Ref) => Effect.as(Users.deleteUser(ref), success),
+  deactivate: (ref: Ref) => Effect.map(Users.deactivateUser(ref), successWithUser),
+  reactivate: (ref: Ref) => Effect.map(Users.reactivateUser(ref), successWithUser),
+  redact: (ref: Ref) => Effect.as(Users.redactUser(ref), success)
+}
+
+/** `find` names the user from the request; the operation runs on it. */
+const on = <I, J, A, E, R>(find: (input: I) => Effect.Effect<Ref, ApiError>, run: (ref: Ref, input: J) => Effect.Effect<A, E, R>) =>
+  (input: I & J) => Effect.flatMap(find(input), (ref) => run(ref, input))
 
 /** Server secret first (the group's access step), then the reference, then the operation. */
 export const B3UsersLive = group(ConveneApi, "b3.users", requireServerAdmin, (handlers) =>
@@ -44,18 +41,18 @@ export const B3UsersLive = group(ConveneApi, "b3.users", requireServerAdmin, (ha
       const list = yield* Users.listUsers(p.is_admin === undefined ? {} : { is_admin: p.is_admin }, page(p, 200))
       return { users: list.records.map((u) => serverUserJson(u.user, u.identities)), meta: { root: "users", total: list.total } }
     }))
-    .handle("getServerUser", show(refById))
-    .handle("updateServerUser", update(refById))
-    .handle("replaceServerUser", update(refById))
-    .handle("deleteServerUser", remove(refById))
-    .handle("deactivateServerUser", deactivate(refById))
-    .handle("reactivateServerUser", reactivate(refById))
-    .handle("redactServerUser", redact(refById))
-    .handle("getServerUserByIdentity", show(refByIdentity))
-    .handle("updateServerUserByIdentity", update(refByIdentity))
-    .handle("deleteServerUserByIdentity", remove(refByIdentity))
-    .handle("deactivateServerUserByIdentity", deactivate(refByIdentity))
-    .handle("reactivateServerUserByIdentity", reactivate(refByIdentity))
-    .handle("redactServerUserByIdentity", redact(refByIdentity))
-    .handle("deactivateServerUserLegacy", deactivate(refByQuery))
-    .handle("reactivateServerUserLegacy", reactivate(refByQuery)))
+    .handle("getServerUser", on(refById, op.show))
+    .handle("updateServerUser", on(refById, op.update))
+    .handle("replaceServerUser", on(refById, op.update))
+    .handle("deleteServerUser", on(refById, op.remove))
+    .handle("deactivateServerUser", on(refById, op.deactivate))
+    .handle("reactivateServerUser", on(refById, op.reactivate))
+    .handle("redactServerUser", on(refById, op.redact))
+    .handle("getServerUserByIdentity", on(refByIdentity, op.show))
+    .handle("updateServerUserByIdentity", on(refByIdentity, op.update))
+    .handle("deleteServerUserByIdentity", on(refByIdentity, op.remove))
+    .handle("deactivateServerUserByIdentity", on(refByIdentity, op.deactivate))
+    .handle("reactivateServerUserByIdentity", on(refByIdentity, op.reactivate))
+    .handle("redactServerUserByIdentity", on(refByIdentity, op.redact))
+    .handle("deactivateServerUserLegacy", on(refByQuery, op.deactivate))
+    .handle("reactivateServerUserLegacy", on(refByQuery, op.reactivate)))
