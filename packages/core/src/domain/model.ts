@@ -59,15 +59,30 @@ const compile = <A>(body: string) => new Function("r", `return ${body}`) as (row
 export const rowReader = <F extends Schema.Struct.Fields>(fields: F): (row: unknown) => Schema.Struct.Type<F> =>
   compile(`{ ${Object.keys(fields).map((name) => `${JSON.stringify(name)}: ${readers[kindOf(astOf(fields[name]!))](name)}`).join(", ")} }`)
 
+/** A record's values (all or some) as both stores take them: flags as 0/1, lists and objects as JSON text. */
+export const rowWriter = <F extends Schema.Struct.Fields>(fields: F) => {
+  const kinds = new Map(Object.keys(fields).map((name) => [name, kindOf(astOf(fields[name]!))]))
+  return (values: Partial<Schema.Struct.Type<F>> & Record<string, unknown>): Record<string, unknown> => {
+    const out: Record<string, unknown> = {}
+    for (const [name, v] of Object.entries(values)) {
+      if (v === undefined) continue
+      out[name] = kinds.get(name) === "json" ? JSON.stringify(v) : typeof v === "boolean" ? (v ? 1 : 0) : v
+    }
+    return out
+  }
+}
+
 export interface Model<F extends Schema.Struct.Fields> extends Schema.Struct<F> {
   /** a stored row as the record (booleans from 0/1, JSON text parsed) */
   readonly fromRow: (row: unknown) => Schema.Struct.Type<F>
+  /** the record's values (all or some) as a row to write */
+  readonly toRow: ReturnType<typeof rowWriter<F>>
 }
 
 /** Declares a record once. */
 export const model = <F extends Schema.Struct.Fields>(identifier: string, fields: F): Model<F> => {
   const struct = Schema.Struct(fields).annotations({ identifier })
-  return Object.assign(struct, { fromRow: rowReader(fields) }) as Model<F>
+  return Object.assign(struct, { fromRow: rowReader(fields), toRow: rowWriter(fields) }) as Model<F>
 }
 
 type Fields = Schema.Struct.Fields

@@ -7,7 +7,6 @@ import { Group, GroupCounts, type Id, Membership, Topic, type TopicFilter, Topic
 import { Chatbot, type WebhookEvent } from "../domain/webhooks.js"
 import type { OutboxBacklog } from "../ports/outbox.js"
 import type { PollStatus } from "../ports/polls.js"
-import { fromBools } from "./rows.js"
 
 export const USER_COLUMNS =
   "id, name, username, email, email_sha256, country, time_zone, locale, catch_up, catch_up_sent_at, is_admin, bot, deactivated_at, deactivator_id, redacted_at, created_at, updated_at"
@@ -23,7 +22,6 @@ export const countedGroup = (row: Record<string, unknown>): { readonly group: Gr
 export const toMembership = Membership.fromRow
 
 export const toTopic = Topic.fromRow
-export const topicRow = (patch: Record<string, unknown>) => fromBools(patch.tags === undefined ? patch : { ...patch, tags: JSON.stringify(patch.tags) })
 
 export const toReader = TopicReader.fromRow
 
@@ -42,7 +40,6 @@ export const toEvent = (row: unknown): WebhookEvent => {
   const r = row as Record<string, unknown>
   return { ...r, message: JSON.parse(r.message as string) } as WebhookEvent
 }
-export const chatbotRow = (c: Record<string, unknown>) => fromBools(c.event_kinds === undefined ? c : { ...c, event_kinds: JSON.stringify(c.event_kinds) })
 
 /** What waits in an outbox table and what is dead: `toBacklog` reads its one row. */
 export const outboxBacklogSql = (table: "webhook_deliveries" | "mail_outbox") =>

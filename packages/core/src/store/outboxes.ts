@@ -5,11 +5,11 @@
  */
 import { Effect } from "effect"
 import type { MailMessage } from "../domain/records.js"
-import type { Delivery } from "../domain/webhooks.js"
+import { Chatbot, type Delivery } from "../domain/webhooks.js"
 import type { OutboxOps } from "../ports/outbox.js"
 import type { MailRepo } from "../ports/store.js"
 import type { ChatbotsRepo, DeliveriesRepo, EventsRepo } from "../ports/webhooks.js"
-import { chatbotRow, OUTBOX_DUE, outboxBacklogSql, toBacklog, toChatbot, toEvent } from "../sql/records.js"
+import { OUTBOX_DUE, outboxBacklogSql, toBacklog, toChatbot, toEvent } from "../sql/records.js"
 import { asRecord, insertRow, returned, setClause, type SqlClient } from "./client.js"
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
@@ -68,9 +68,9 @@ export const makeChatbotsRepo = (c: SqlClient): ChatbotsRepo => ({
   ofGroup: (groupId) => c.all(`SELECT * FROM chatbots WHERE group_id = ? ORDER BY id`, [groupId], toChatbot),
   subscribed: (groupId, kind) =>
     c.all(`SELECT * FROM chatbots WHERE group_id = @group_id AND ${c.dialect.eventKindIn("event_kinds", "kind")} ORDER BY id`, { group_id: groupId, kind }, toChatbot),
-  insert: (bot) => Effect.map(insertRow(c, "chatbots", chatbotRow({ ...bot, updated_at: bot.created_at })), (r) => toChatbot(returned(r))),
+  insert: (bot) => Effect.map(insertRow(c, "chatbots", Chatbot.toRow({ ...bot, updated_at: bot.created_at })), (r) => toChatbot(returned(r))),
   update: (id, patch) => {
-    const row = chatbotRow(patch)
+    const row = Chatbot.toRow(patch)
     return Effect.asVoid(c.run(`UPDATE chatbots SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
   },
   delete: (id) => Effect.asVoid(c.run(`DELETE FROM chatbots WHERE id = ?`, [id]))

@@ -1,8 +1,8 @@
 /** Threads (topics) and what they hold: discussions, comments, thread items, reactions, readers. */
 import { Effect } from "effect"
-import { Comment, Discussion, Reaction, ThreadItem, type TopicFilter, type TopicScope } from "../domain/records.js"
+import { Comment, Discussion, Reaction, ThreadItem, Topic, type TopicFilter, type TopicScope } from "../domain/records.js"
 import type { CommentsRepo, DiscussionsRepo, ItemsRepo, ReactionsRepo, ReadersRepo, TopicsRepo } from "../ports/store.js"
-import { positionSegment, SELECT_COMMENT, toReader, toTopic, topicRow } from "../sql/records.js"
+import { positionSegment, SELECT_COMMENT, toReader, toTopic } from "../sql/records.js"
 import { fromBools } from "../sql/rows.js"
 import { type IdList, scopeParams, scopeWhere } from "../sql/scope.js"
 import { insertRow, returned, setClause, type SqlClient } from "./client.js"
@@ -25,9 +25,9 @@ export const makeTopicsRepo = (c: SqlClient): TopicsRepo => {
       c.all(`SELECT t.* ${where(filter)} ORDER BY t.last_activity_at DESC, t.id DESC LIMIT @limit OFFSET @offset`,
         { ...params(scope, filter), limit: page.limit, offset: page.offset }, toTopic),
     countVisible: (scope, filter) => Effect.map(c.get(`SELECT count(*) AS n ${where(filter)}`, params(scope, filter)), (r) => Number(r!.n)),
-    insert: (t) => Effect.map(insertRow(c, "topics", topicRow({ ...t, updated_at: t.created_at })), (r) => toTopic(r.rows[0])),
+    insert: (t) => Effect.map(insertRow(c, "topics", Topic.toRow({ ...t, updated_at: t.created_at })), (r) => toTopic(r.rows[0])),
     update: (id, patch) => {
-      const row = topicRow(patch)
+      const row = Topic.toRow(patch)
       return Effect.asVoid(c.run(`UPDATE topics SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
     }
   }
