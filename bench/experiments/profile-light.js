@@ -1,18 +1,28 @@
 /**
  * A CPU profile of the convene server under the light read (GET /api/b2/discussions/{id}, 32 connections):
  * self time by package and the heaviest functions, to see where a request's time goes.
- * `npx tsc -b && node bench/experiments/profile-light.js` (BENCH_SECONDS). The profile is left in bench/results/.
+ * `npx tsc -b && node bench/experiments/profile-light.js` (BENCH_SECONDS); with `--postgres`, the server on a
+ * throw-away PostgreSQL cluster (scripts/pg-cluster.mjs). The profile is left in bench/results/.
  */
 import autocannon from "autocannon"
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
+import { execFileSync } from "node:child_process"
 import { seedOneThread, startServer, stopServer } from "../harness.js"
+import { startCluster } from "../../scripts/pg-cluster.mjs"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
 const out = join(process.cwd(), "bench/results/profile-light")
 rmSync(out, { recursive: true, force: true })
 mkdirSync(out, { recursive: true })
-const { dir, filename, apiKey, discussion } = await seedOneThread("profile", { members: 5 })
+let database
+if (process.argv.includes("--postgres")) {
+  const cluster = await startCluster()
+  process.on("exit", () => cluster.stop())
+  execFileSync("psql", [`${cluster.url}/postgres`, "-qXc", "CREATE DATABASE profile"])
+  database = `${cluster.url}/profile`
+}
+const { dir, filename, apiKey, discussion } = await seedOneThread("profile", { members: 5, database })
 const server = await startServer("convene", "convene-server.js", filename, ["--cpu-prof", `--cpu-prof-dir=${out}`])
 const url = `${server.url}/api/b2/discussions/${discussion.id}`
 const headers = { authorization: `Bearer ${apiKey}` }

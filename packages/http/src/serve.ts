@@ -219,14 +219,16 @@ const leanRoutes = Effect.fnUntraced(function*(groups: ReadonlyArray<object>, se
  * must hold what the groups' handlers need (server.ts requires it by type: `HandlerServices`).
  */
 export const makeListener = Effect.fnUntraced(function*<R>(app: HttpApp.Default<never, R>, groups: ReadonlyArray<object>) {
-  const platform = yield* NodeHttpServer.makeHandler(app)
+  const store = yield* Store
+  // every request, API or page, is one of the store's requests: what it reads twice is read once (Store.request)
+  const platform = yield* NodeHttpServer.makeHandler(store.request(app))
   const runtime = yield* Effect.runtime<R>()
   const routes = yield* leanRoutes(groups, runtime.context as Context.Context<never>)
   const failed = (req: http.IncomingMessage) => internalError(String(req.headers["x-request-id"] ?? "unknown"))
 
   const maxBody = Option.getOrUndefined(yield* HttpIncomingMessage.MaxBodySize)
   // raw messages of up to 10 MB from relays, beside the API's and the pages' limits (mail/inbound.ts)
-  const inbound = makeInboundRoute(yield* Store, (yield* Settings).inbound)
+  const inbound = makeInboundRoute(store, (yield* Settings).inbound)
 
   return ((req, res) => {
     if (req.url === "/inbound/mail") return inbound(req, res)
@@ -254,7 +256,7 @@ export const makeListener = Effect.fnUntraced(function*<R>(app: HttpApp.Default<
     context.set(HttpServerRequest.HttpServerRequest.key, request)
     context.set(HttpServerRequest.ParsedSearchParams.key, found.searchParams)
     const requestRuntime = Runtime.make({ ...runtime, context: Context.unsafeMake(context) })
-    const fiber = Runtime.runFork(requestRuntime)(lastResort(Effect.suspend(() => route.handler(input.right) as Effect.Effect<HttpServerResponse.HttpServerResponse>)))
+    const fiber = Runtime.runFork(requestRuntime)(lastResort(store.request(Effect.suspend(() => route.handler(input.right) as Effect.Effect<HttpServerResponse.HttpServerResponse>))))
     fiber.addObserver((exit) => writeResponse(req, res, Exit.isSuccess(exit) ? exit.value : failed(req)))
   }) satisfies RequestListener
 })

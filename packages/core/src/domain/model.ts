@@ -55,9 +55,12 @@ const readers: Record<Kind, (name: string) => string> = {
 
 const compile = <A>(body: string) => new Function("r", `return ${body}`) as (row: unknown) => A
 
-/** The row mapping of a set of fields: each declared column read by its kind; a column not declared is left out. */
-export const rowReader = <F extends Schema.Struct.Fields>(fields: F): (row: unknown) => Schema.Struct.Type<F> =>
-  compile(`{ ${Object.keys(fields).map((name) => `${JSON.stringify(name)}: ${readers[kindOf(astOf(fields[name]!))](name)}`).join(", ")} }`)
+/**
+ * The row mapping of a set of fields: each declared column read by its kind; a column not declared is left out.
+ * With a prefix, the columns are read under `prefix` + name (a record joined to another, `Model.joined`).
+ */
+export const rowReader = <F extends Schema.Struct.Fields>(fields: F, prefix = ""): (row: unknown) => Schema.Struct.Type<F> =>
+  compile(`{ ${Object.keys(fields).map((name) => `${JSON.stringify(name)}: ${readers[kindOf(astOf(fields[name]!))](prefix + name)}`).join(", ")} }`)
 
 /** A record's values (all or some) as both stores take them: flags as 0/1, lists and objects as JSON text. */
 export const rowWriter = <F extends Schema.Struct.Fields>(fields: F) => {
@@ -77,12 +80,21 @@ export interface Model<F extends Schema.Struct.Fields> extends Schema.Struct<F> 
   readonly fromRow: (row: unknown) => Schema.Struct.Type<F>
   /** the record's values (all or some) as a row to write */
   readonly toRow: ReturnType<typeof rowWriter<F>>
+  /**
+   * The record read beside another in one statement: its columns from the table aliased `alias`, named
+   * `alias.column` so that none meets the other record's, and the mapping of such a row.
+   */
+  readonly joined: (alias: string) => { readonly columns: string; readonly fromRow: (row: unknown) => Schema.Struct.Type<F> }
 }
 
 /** Declares a record once. */
 export const model = <F extends Schema.Struct.Fields>(identifier: string, fields: F): Model<F> => {
   const struct = Schema.Struct(fields).annotations({ identifier })
-  return Object.assign(struct, { fromRow: rowReader(fields), toRow: rowWriter(fields) }) as Model<F>
+  const joined = (alias: string) => ({
+    columns: Object.keys(fields).map((name) => `${alias}.${name} AS "${alias}.${name}"`).join(", "),
+    fromRow: rowReader(fields, `${alias}.`)
+  })
+  return Object.assign(struct, { fromRow: rowReader(fields), toRow: rowWriter(fields), joined }) as Model<F>
 }
 
 type Fields = Schema.Struct.Fields

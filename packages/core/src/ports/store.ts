@@ -190,6 +190,12 @@ export interface StoreService extends PeopleRepos {
    */
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /**
+   * Runs one request's work (an API call, a page): what it reads twice (a group, the caches' epochs) is read once,
+   * until it commits a write. SQLite's reads share a snapshot per turn of the event loop and need no more; on
+   * PostgreSQL, outside a request every read is read and no cache is trusted. A request inside one joins it.
+   */
+  readonly request: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /**
    * Inside a transaction, holds what a write checks before it writes (the poll, group or person; a named key; the
    * thread is read and locked in one statement, `topics.byIdLocked`) until it commits, so that writers side by side (PostgreSQL, several servers) check in turn. A no-op
    * outside a transaction and where there is one writer at a time (SQLite): true when it locked, so that what was read

@@ -13,9 +13,9 @@ export const pgClient = (q: PgRunner): SqlClient => ({
   all: <A>(sql: string, params?: Params, map?: (row: Row) => A) =>
     Effect.map(q.all<Row>(sql, ...paramValues(params)), (rows) => (map === undefined ? (rows as Array<A>) : rows.map(map))),
   run: <T>(sql: string, params?: Params) => q.run(sql, ...paramValues(params)) as Effect.Effect<{ rows: Array<T>; changes: number }>,
-  // every read is its own round trip: nothing is kept between them, and no cache is trusted (no epochs in this schema)
-  kept: (_key, read) => read,
-  epochs: Effect.succeed(undefined),
+  // kept for the request (Store.request), whose first cached read reads the epochs
+  kept: q.keep,
+  epochs: q.cacheEpochs,
   lock: (what) =>
     Effect.flatMap(q.inTransaction, (inside) =>
       !inside

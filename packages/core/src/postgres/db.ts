@@ -102,6 +102,11 @@ const param = (v: unknown) =>
 
 /** The connection a fiber's transaction holds. */
 const current = FiberRef.unsafeMake<pg.PoolClient | undefined>(undefined)
+/**
+ * What the request running in this fiber (and the fibers it forks) has read and keeps: rows read twice, the
+ * caches' epochs. Set by `request`; emptied when the request commits a write, so it reads its own write.
+ */
+const requestReads = FiberRef.unsafeMake<Map<string, unknown> | undefined>(undefined)
 
 export interface PgResult<T> {
   readonly rows: Array<T>
@@ -116,6 +121,12 @@ export interface PgRunner {
   /** A write: only inside a transaction (a write outside one is a programming error). */
   readonly run: (sql: string, ...params: ReadonlyArray<unknown>) => Effect.Effect<PgResult<Record<string, unknown>>>
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** Runs one request's work, keeping what it reads twice (`keep`); a request inside a request joins it. */
+  readonly request: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** A read whose answer is kept for the rest of the request (read anyway outside one, and inside a transaction). */
+  readonly keep: <A>(key: string, read: Effect.Effect<A>) => Effect.Effect<A>
+  /** The caches' epochs, read once a request; undefined outside a request and inside a transaction (nothing cached). */
+  readonly cacheEpochs: Effect.Effect<ReadonlyMap<string, number> | undefined>
   /** Whether this fiber is inside a transaction (a lock outside one would end with its statement). */
   readonly inTransaction: Effect.Effect<boolean>
   readonly close: () => Promise<void>
@@ -171,6 +182,22 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
     Effect.flatMap(FiberRef.get(current), (client) =>
       client === undefined ? Effect.dieMessage("write outside Store.transaction") : exec(client, sql, params))
 
+  const keep: PgRunner["keep"] = (key, read) =>
+    Effect.withFiberRuntime((fiber) => {
+      const kept = fiber.getFiberRef(requestReads)
+      if (kept === undefined || fiber.getFiberRef(current) !== undefined) return read
+      if (kept.has(key)) return Effect.succeed(kept.get(key) as Effect.Effect.Success<typeof read>)
+      return Effect.tap(read, (value) => void kept.set(key, value))
+    })
+  const cacheEpochs: PgRunner["cacheEpochs"] = Effect.withFiberRuntime((fiber) =>
+    fiber.getFiberRef(requestReads) === undefined || fiber.getFiberRef(current) !== undefined
+      ? Effect.succeed(undefined)
+      : keep("cache_epochs", Effect.map(query<{ name: string; value: number }>(`SELECT name, value FROM cache_epochs`), (r) =>
+        new Map(r.rows.map((row) => [row.name, row.value]))))
+  )
+  // after a commit the request reads again what it kept: its own write, and what the epochs now say
+  const forgetReads = Effect.withFiberRuntime<void>((fiber) => Effect.sync(() => fiber.getFiberRef(requestReads)?.clear()))
+
   const connect = Effect.tryPromise({ try: () => writers.connect(), catch: asDefect }).pipe(Effect.orDie)
   /** Text sent as it is (the simple protocol: several statements in one round trip, no parameters). */
   const plain = (client: pg.PoolClient, sql: string) =>
@@ -189,7 +216,7 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
         let broken = false
         const settle = (exit: Exit.Exit<A, E>): Effect.Effect<A, E> =>
           Exit.isSuccess(exit)
-            ? Effect.zipRight(plain(client, "COMMIT"), exit)
+            ? Effect.zipRight(Effect.zipRight(plain(client, "COMMIT"), forgetReads), exit)
             : Effect.zipRight(Effect.catchAllDefect(Effect.asVoid(plain(client, "ROLLBACK")), () => Effect.sync(() => void (broken = true))), exit)
         return Effect.zipRight(
           plain(client, "BEGIN ISOLATION LEVEL READ COMMITTED"),
@@ -229,6 +256,10 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
     all: (sql, ...params) => Effect.map(query(sql, ...params), (r) => r.rows as never),
     run,
     transaction,
+    request: (effect) =>
+      Effect.flatMap(FiberRef.get(requestReads), (kept) => (kept !== undefined ? effect : Effect.locally(effect, requestReads, new Map()))),
+    keep,
+    cacheEpochs,
     inTransaction: Effect.map(FiberRef.get(current), (client) => client !== undefined),
     close: () => Promise.all([pool.end(), writers === pool ? undefined : writers.end()]).then(() => undefined)
   }

@@ -30,6 +30,7 @@ export const makePgStore = async (url: string, options: PgStoreOptions = {}): Pr
   const q = makePgRunner(pool, writers)
   return {
     transaction: q.transaction,
+    request: q.request,
     ping: Effect.catchAllDefect(Effect.map(q.get<{ ok: number }>("SELECT 1 AS ok"), (r) => r?.ok === 1), () => Effect.succeed(false)),
     ...makeRepositories(pgClient(q)),
     search: makeSearchRepo(q),

@@ -17,6 +17,8 @@ export const makeSqliteStore = (filename: string): StoreService & { readonly clo
   const offloader = makeOffloader(run)
   return {
     transaction: run.transaction,
+    // the snapshot per turn keeps what a request reads twice (db.ts)
+    request: (effect) => effect,
     ping: run.read((_, s) => (s("SELECT 1 AS ok").get() as { ok: number }).ok === 1),
     ...makeRepositories(sqliteClient(run)),
     search: makeSearchRepo(offloader),

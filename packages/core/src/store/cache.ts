@@ -18,32 +18,38 @@ export interface EpochCache<K, V> {
 export const epochCache = <K, V>(client: SqlClient, epochName: string, max: number): EpochCache<K, V> => {
   const entries = new Map<K, V>()
   let epoch: number | undefined = -1
-  /** Whether entries may be used and kept now (emptied when the epoch moved). */
+  /**
+   * The epoch the caller read, when entries may be used now (emptied when it moved); undefined when they may not.
+   * A row loaded under one epoch is kept only if the entries still follow that epoch when it arrives: a read may
+   * wait (PostgreSQL), meanwhile another request may have read a later epoch, and an older row filed under
+   * the later epoch would be trusted until the next change.
+   */
   const usable = Effect.map(client.epochs, (epochs) => {
-    if (epochs === undefined) return false
+    if (epochs === undefined) return undefined
     const current = epochs.get(epochName)
     if (current !== epoch) {
       entries.clear()
       epoch = current
     }
-    return true
+    return { at: current }
   })
+  const stillAt = (at: { at: number | undefined }) => at.at === epoch
   return {
     through: <L extends V | undefined>(key: K, load: Effect.Effect<L>) =>
-      Effect.flatMap(usable, (ok): Effect.Effect<V | L> => {
-        if (!ok) return load
+      Effect.flatMap(usable, (at): Effect.Effect<V | L> => {
+        if (at === undefined) return load
         const cached = entries.get(key)
         if (cached !== undefined) return Effect.succeed(cached)
         return Effect.tap(load, (found) => {
-          if (found === undefined) return
+          if (found === undefined || !stillAt(at)) return
           if (entries.size >= max) entries.clear()
           entries.set(key, found as V)
         })
       }),
     many: (keys, load) =>
-      Effect.flatMap(usable, (ok) => {
+      Effect.flatMap(usable, (at) => {
         const unique = [...new Set(keys)]
-        if (!ok) return Effect.map(load(unique), (found) => found.map(([, v]) => v))
+        if (at === undefined) return Effect.map(load(unique), (found) => found.map(([, v]) => v))
         const out: Array<V> = []
         const missing: Array<K> = []
         for (const key of unique) {
@@ -53,9 +59,10 @@ export const epochCache = <K, V>(client: SqlClient, epochName: string, max: numb
         }
         if (missing.length === 0) return Effect.succeed(out)
         return Effect.map(load(missing), (found) => {
-          if (entries.size + missing.length > max) entries.clear()
+          const keep = stillAt(at)
+          if (keep && entries.size + missing.length > max) entries.clear()
           for (const [k, v] of found) {
-            entries.set(k, v)
+            if (keep) entries.set(k, v)
             out.push(v)
           }
           return out

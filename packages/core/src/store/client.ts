@@ -47,14 +47,14 @@ export interface SqlClient {
   readonly run: <T = Row>(sql: string, params?: Params) => Effect.Effect<RunResult<T>>
   /**
    * A read whose answer is kept, under `key`, while the reading snapshot lasts (SQLite shares one per turn of
-   * the event loop): the same row read twice in a request is read once. Elsewhere, and inside a transaction, it
-   * reads.
+   * the event loop; on PostgreSQL, the request, `Store.request`, until it commits): the same row read twice in a
+   * request is read once. Elsewhere, and inside a transaction, it reads.
    */
   readonly kept: <A>(key: string, read: Effect.Effect<A>) => Effect.Effect<A>
   /**
-   * The caches' epochs (store/cache.ts) as the reading connection sees them now; undefined where nothing may be
-   * cached: inside a write transaction (its uncommitted rows are not what a cache follows), or a store whose
-   * schema keeps no epochs.
+   * The caches' epochs (store/cache.ts) as read before any row the caller reads next; undefined where nothing may
+   * be cached: inside a write transaction (its uncommitted rows are not what a cache follows), or on PostgreSQL
+   * outside a request (where they would cost a round trip a read).
    */
   readonly epochs: Effect.Effect<ReadonlyMap<string, number> | undefined>
   /**

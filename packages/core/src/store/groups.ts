@@ -1,6 +1,6 @@
 /** Groups, with the counters the triggers keep on their rows, and memberships. */
 import { Effect } from "effect"
-import type { Group, GroupCounts, Id, Membership } from "../domain/records.js"
+import { Group, GroupCounts, type Id, type Membership } from "../domain/records.js"
 import type { GroupsRepo, MembershipsRepo } from "../ports/store.js"
 import { countedGroup, toGroup, toMembership } from "../sql/records.js"
 import { fromBools } from "../sql/rows.js"
@@ -9,6 +9,23 @@ import { insertRow, setClause, type SqlClient } from "./client.js"
 
 type Counted = { readonly group: Group; readonly counts: GroupCounts }
 
+/** Where a request keeps a group it has read, with its counters (SqlClient.kept). */
+const groupKey = (id: Id) => `groups:${id}`
+const joinedGroup = Group.joined("g")
+const joinedCounts = GroupCounts.joined("g")
+
+/**
+ * A group read beside another record (`LEFT JOIN groups g`): its columns and counters, and what keeps it for the
+ * request, so that the group's own read (an access check, a document's side-load) finds it.
+ */
+export const groupAhead = {
+  columns: `${joinedGroup.columns}, ${joinedCounts.columns}`,
+  keep: (c: SqlClient, row: Record<string, unknown>): Effect.Effect<unknown> =>
+    row["g.id"] === null || row["g.id"] === undefined
+      ? Effect.void
+      : c.kept(groupKey(row["g.id"] as Id), Effect.succeed([{ group: joinedGroup.fromRow(row), counts: joinedCounts.fromRow(row) }]))
+}
+
 export const makeGroupsRepo = (c: SqlClient): GroupsRepo => {
   const { ids } = c.dialect
   // one group (a document's access check and its side-load read the same one) is read once per snapshot
@@ -16,7 +33,7 @@ export const makeGroupsRepo = (c: SqlClient): GroupsRepo => {
     list.length === 0
       ? Effect.succeed([])
       : list.length === 1
-      ? c.kept(`groups:${list[0]}`, c.all(`SELECT * FROM groups WHERE id = ?`, [list[0]], countedGroup))
+      ? c.kept(groupKey(list[0]!), c.all(`SELECT * FROM groups WHERE id = ?`, [list[0]], countedGroup))
       : c.all(`SELECT * FROM groups WHERE ${ids.has("id", "ids")} ORDER BY id`, { ids: ids.bind(list) }, countedGroup)
   const byId = (id: Id): Effect.Effect<Group | undefined> => Effect.map(withCounts([id]), (found) => found[0]?.group)
   return {

@@ -13,8 +13,8 @@ import { makeUsersRepo } from "./users.js"
 
 export type { Dialect, SqlClient } from "./client.js"
 
-/** What an adapter adds to the repositories: transactions, a liveness probe, and its engine's search and reports. */
-export type Repositories = Omit<StoreService, "transaction" | "ping" | "search" | "reports">
+/** What an adapter adds to the repositories: transactions, requests, a liveness probe, and its engine's search and reports. */
+export type Repositories = Omit<StoreService, "transaction" | "request" | "ping" | "search" | "reports">
 
 export const makeRepositories = (c: SqlClient): Repositories => ({
   lock: c.lock,

@@ -7,15 +7,19 @@ import { type OptionTally, VOTER_NAMES } from "../rules/pollTypes.js"
 import { type ChoiceRow, pollsInGroupSql, SELECT_POLL, toOutcome, toPoll, withChoices } from "../sql/records.js"
 import { fromBools } from "../sql/rows.js"
 import { asRecord, insertRow, returned, setClause, type SqlClient } from "./client.js"
-import { topicScope } from "./threads.js"
+import { readAhead, topicScope } from "./threads.js"
 
 export const makePollsRepo = (c: SqlClient): PollsRepo => {
   const { ids } = c.dialect
   const scope = topicScope(ids)
   const inGroupSql = (status: PollStatus) => pollsInGroupSql(status, scope.where)
+  // the poll's thread and group are read with it, for the request's next steps (threads.ts readAhead)
+  const byColumn = (column: "id" | "key", value: unknown) =>
+    readAhead.keep(c, c.get(`SELECT p.*, t.group_id AS group_id, ${readAhead.columns} FROM polls p ${readAhead.from("p")} WHERE p.${column} = ?`, [value],
+      (row) => ({ record: toPoll(row), row })))
   return {
-    byId: (id) => c.get(`${SELECT_POLL} WHERE p.id = ?`, [id], toPoll),
-    byKey: (key) => c.get(`${SELECT_POLL} WHERE p.key = ?`, [key], toPoll),
+    byId: (id) => byColumn("id", id),
+    byKey: (key) => byColumn("key", key),
     byIds: (list) => (list.length === 0 ? Effect.succeed([]) : c.all(`${SELECT_POLL} WHERE ${ids.has("p.id", "ids")} ORDER BY p.id`, { ids: ids.bind(list) }, toPoll)),
     ofTopics: (topicIds) =>
       topicIds.length === 0

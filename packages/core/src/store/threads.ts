@@ -6,6 +6,7 @@ import { positionSegment, SELECT_COMMENT, toReader, toTopic } from "../sql/recor
 import { fromBools } from "../sql/rows.js"
 import { type IdList, scopeParams, scopeWhere } from "../sql/scope.js"
 import { insertRow, returned, setClause, type SqlClient } from "./client.js"
+import { groupAhead } from "./groups.js"
 
 
 /** The visible-threads clause (rules/topics.ts TopicScope) in a dialect, and its values. */
@@ -18,8 +19,9 @@ export const makeTopicsRepo = (c: SqlClient): TopicsRepo => {
   const { ids } = c.dialect
   const { where, params } = topicScope(ids)
   return {
-    byId: (id) => c.get(`SELECT * FROM topics WHERE id = ?`, [id], toTopic),
-    byIdLocked: (id) => c.getLocked(`SELECT * FROM topics WHERE id = ?`, [id], toTopic),
+    // kept: a thread's record read with its discussion or poll is not read again in the request
+    byId: (id) => c.kept(topicKey(id), c.get(`SELECT * FROM topics WHERE id = ?`, [id], toTopic)),
+    byIdLocked: (id) => c.kept(topicKey(id), c.getLocked(`SELECT * FROM topics WHERE id = ?`, [id], toTopic)),
     byIds: (list) => (list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM topics WHERE ${ids.has("id", "ids")}`, { ids: ids.bind(list) }, toTopic)),
     visible: (scope, filter, page) =>
       c.all(`SELECT t.* ${where(filter)} ORDER BY t.last_activity_at DESC, t.id DESC LIMIT @limit OFFSET @offset`,
@@ -33,11 +35,34 @@ export const makeTopicsRepo = (c: SqlClient): TopicsRepo => {
   }
 }
 
+/** Where a request keeps a thread's record it has read (SqlClient.kept). */
+const topicKey = (id: number) => `topics:${id}`
+
+/**
+ * A record read with its thread and the thread's group in one statement (`readAhead.from`): both are kept for
+ * the request, whose next steps read them (the thread, then its group for the access check), so that a
+ * light read is three round trips on PostgreSQL.
+ */
+const threadColumns = Topic.joined("t")
+export const readAhead = {
+  columns: `${threadColumns.columns}, ${groupAhead.columns}`,
+  from: (alias: string) => `JOIN topics t ON t.id = ${alias}.topic_id LEFT JOIN groups g ON g.id = t.group_id`,
+  keep: <A>(c: SqlClient, read: Effect.Effect<{ record: A; row: Record<string, unknown> } | undefined>): Effect.Effect<A | undefined> =>
+    Effect.flatMap(read, (found) => {
+      if (found === undefined) return Effect.succeed(undefined)
+      const topic = threadColumns.fromRow(found.row)
+      return Effect.as(Effect.zipRight(c.kept(topicKey(topic.id), Effect.succeed(topic)), groupAhead.keep(c, found.row)), found.record)
+    })
+}
+
 export const makeDiscussionsRepo = (c: SqlClient): DiscussionsRepo => {
   const { ids } = c.dialect
+  const byColumn = (column: "id" | "key", value: unknown) =>
+    readAhead.keep(c, c.get(`SELECT d.*, ${readAhead.columns} FROM discussions d ${readAhead.from("d")} WHERE d.${column} = ?`, [value],
+      (row) => ({ record: Discussion.fromRow(row), row })))
   return {
-    byId: (id) => c.get(`SELECT * FROM discussions WHERE id = ?`, [id], Discussion.fromRow),
-    byKey: (key) => c.get(`SELECT * FROM discussions WHERE key = ?`, [key], Discussion.fromRow),
+    byId: (id) => byColumn("id", id),
+    byKey: (key) => byColumn("key", key),
     byTopicIds: (list) =>
       list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM discussions WHERE ${ids.has("topic_id", "ids")}`, { ids: ids.bind(list) }, Discussion.fromRow),
     insert: (d) =>

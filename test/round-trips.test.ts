@@ -1,0 +1,91 @@
+/**
+ * PostgreSQL: a light read (`GET /api/b2/discussions/{id}`) in at most three round trips (issue 28): the caches'
+ * epochs once for the request; the discussion with its thread in one statement; the group and the caller's
+ * reading state side by side. The key's owner, the caller's memberships and the people named come from the
+ * caches the epochs vouch for. A round trip is counted as the driver sees it: statements sent while none is
+ * in flight start one, statements sent while another is in flight join it.
+ */
+import pg from "pg"
+import t from "tap"
+import { seedUser, startTestServer } from "./helpers.js"
+
+interface Trip {
+  readonly statements: Array<string>
+}
+/** Every statement any pg connection of this process sends, grouped into round trips, while `recording`. */
+const watch = () => {
+  const trips: Array<Trip> = []
+  let inFlight = 0
+  let recording = false
+  const query = pg.Client.prototype.query as (...args: Array<unknown>) => unknown
+  pg.Client.prototype.query = function (this: pg.Client, ...args: Array<unknown>) {
+    if (!recording) return query.apply(this, args)
+    const config = args[0] as string | { text: string }
+    if (inFlight === 0) trips.push({ statements: [] })
+    trips.at(-1)!.statements.push(typeof config === "string" ? config : config.text)
+    inFlight++
+    const done = () => void inFlight--
+    const last = args.length - 1
+    if (typeof args[last] === "function") {
+      const callback = args[last] as (...r: Array<unknown>) => void
+      args[last] = (...r: Array<unknown>) => {
+        done()
+        callback(...r)
+      }
+      return query.apply(this, args)
+    }
+    const result = query.apply(this, args) as Promise<unknown>
+    result.then(done, done)
+    return result
+  } as never
+  return {
+    record: async <A>(f: () => Promise<A>) => {
+      trips.length = 0
+      recording = true
+      try {
+        await f()
+      } finally {
+        recording = false
+      }
+      return [...trips]
+    },
+    restore: () => void (pg.Client.prototype.query = query as never)
+  }
+}
+
+t.test("a light read on PostgreSQL: at most three round trips, the caches trusted by their epochs", async (t) => {
+  const s = await startTestServer()
+  t.teardown(s.close)
+  const ada = await seedUser(s.convene, { name: "Ada" })
+  const bob = await seedUser(s.convene, { name: "Bob" })
+  const group = (await s.convene.groups.create({ name: "Council", owner: ada.user })).group
+  await s.convene.members.add({ group, user: bob.user })
+  const started = await s.as(ada.apiKey).post("api/b2/discussions", { json: { group_id: group.id, title: "Budget", private: true } })
+  t.equal(started.statusCode, 200)
+  const id = (started.body as any).discussions[0].id as number
+  const watcher = watch()
+  t.teardown(watcher.restore)
+  const read = () => s.as(bob.apiKey).get(`api/b2/discussions/${id}`)
+
+  const first = await read()
+  t.equal(first.statusCode, 200)
+  const trips = await watcher.record(async () => {
+    const res = await read()
+    t.equal(res.statusCode, 200)
+    t.same(res.body, first.body, "the same document as the read before")
+  })
+  t.ok(trips.length <= 3, `${trips.length} round trips: ${JSON.stringify(trips.map((trip) => trip.statements.map((q) => q.slice(0, 60))))}`)
+  const statements = trips.flatMap((trip) => trip.statements)
+  t.match(statements[0], /FROM cache_epochs/, "the epochs first, before any cached row is trusted")
+  t.notOk(statements.some((q) => /FROM users|FROM memberships/.test(q)), "the key's owner, the memberships and the author come from the caches")
+
+  // a change on another connection (another server, a command) moves the epochs: the next read reads the
+  // caller's memberships again, and sees the change
+  await s.sql(`UPDATE memberships SET revoked_at = '2026-01-01T00:00:00.000Z' WHERE user_id = ?`, bob.user.id)
+  const after = await watcher.record(async () => t.equal((await read()).statusCode, 403, "a revoked member is refused at once"))
+  t.ok(after.flatMap((trip) => trip.statements).some((q) => /FROM memberships/.test(q)), "the memberships read again")
+
+  // outside a request (the core embedded, a command) every read is read: nothing cached is trusted
+  const embedded = await watcher.record(() => s.convene.users.show({ id: bob.user.id }))
+  t.notOk(embedded.some((trip) => trip.statements.some((q) => /cache_epochs/.test(q))), "no epochs read outside a request")
+})
