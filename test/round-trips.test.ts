@@ -79,6 +79,23 @@ t.test("a light read on PostgreSQL: at most three round trips, the caches truste
   t.match(statements[0], /FROM cache_epochs/, "the epochs first, before any cached row is trusted")
   t.notOk(statements.some((q) => /FROM users|FROM memberships/.test(q)), "the key's owner, the memberships and the author come from the caches")
 
+  // a poll is read with its thread and group too
+  const poll = await s.as(ada.apiKey).post("api/b2/polls", {
+    json: { discussion_id: id, poll_type: "proposal", title: "Adopt the budget", options: ["agree", "disagree"], closing_at: "2099-01-01T00:00:00Z" }
+  })
+  t.equal(poll.statusCode, 200, "the poll is made")
+  const readPoll = () => s.as(bob.apiKey).get(`api/b2/polls/${(poll.body as any).polls[0].id}`)
+  t.equal((await readPoll()).statusCode, 200)
+  const pollTrips = await watcher.record(async () => t.equal((await readPoll()).statusCode, 200))
+  t.notOk(pollTrips.flatMap((trip) => trip.statements).some((q) => /FROM (topics|groups) WHERE/.test(q)), "the poll's thread and group are not read again")
+
+  // a write: the epochs as they stand after it are read in its COMMIT's round trip, not again after it
+  const comment = await watcher.record(async () =>
+    t.equal((await s.as(bob.apiKey).post("api/b2/comments", { json: { discussion_id: id, body: "Agreed." } })).statusCode, 200))
+  const sent = comment.flatMap((trip) => trip.statements)
+  t.equal(sent.filter((q) => /cache_epochs/.test(q)).length, 2, "the epochs before the write, and with its COMMIT")
+  t.ok(sent.includes("COMMIT; SELECT name, value FROM cache_epochs"))
+
   // a change on another connection (another server, a command) moves the epochs: the next read reads the
   // caller's memberships again, and sees the change
   await s.sql(`UPDATE memberships SET revoked_at = '2026-01-01T00:00:00.000Z' WHERE user_id = ?`, bob.user.id)

@@ -195,8 +195,20 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
       : keep("cache_epochs", Effect.map(query<{ name: string; value: number }>(`SELECT name, value FROM cache_epochs`), (r) =>
         new Map(r.rows.map((row) => [row.name, row.value]))))
   )
-  // after a commit the request reads again what it kept: its own write, and what the epochs now say
-  const forgetReads = Effect.withFiberRuntime<void>((fiber) => Effect.sync(() => fiber.getFiberRef(requestReads)?.clear()))
+  /**
+   * After a commit the request reads again what it kept (its own write), and the epochs as they stand after it,
+   * read in the COMMIT's round trip.
+   */
+  const commit = (client: pg.PoolClient) =>
+    Effect.withFiberRuntime<void>((fiber) => {
+      const kept = fiber.getFiberRef(requestReads)
+      if (kept === undefined) return Effect.asVoid(plain(client, "COMMIT"))
+      return Effect.map(plain(client, "COMMIT; SELECT name, value FROM cache_epochs"), (results) => {
+        const epochs = (results as unknown as [pg.QueryResult, pg.QueryResult<{ name: string; value: number }>])[1].rows
+        kept.clear()
+        kept.set("cache_epochs", new Map(epochs.map((row) => [row.name, row.value])))
+      })
+    })
 
   const connect = Effect.tryPromise({ try: () => writers.connect(), catch: asDefect }).pipe(Effect.orDie)
   /** Text sent as it is (the simple protocol: several statements in one round trip, no parameters). */
@@ -216,7 +228,7 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
         let broken = false
         const settle = (exit: Exit.Exit<A, E>): Effect.Effect<A, E> =>
           Exit.isSuccess(exit)
-            ? Effect.zipRight(Effect.zipRight(plain(client, "COMMIT"), forgetReads), exit)
+            ? Effect.zipRight(commit(client), exit)
             : Effect.zipRight(Effect.catchAllDefect(Effect.asVoid(plain(client, "ROLLBACK")), () => Effect.sync(() => void (broken = true))), exit)
         return Effect.zipRight(
           plain(client, "BEGIN ISOLATION LEVEL READ COMMITTED"),
