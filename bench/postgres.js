@@ -11,7 +11,8 @@
  * gain shows when writers touch different records.
  * PostgreSQL runs on a throw-away cluster on this machine (scripts/pg-cluster.mjs) with its durable defaults
  * (fsync, synchronous_commit on): a write is answered after its commit reached the disk, as on SQLite.
- * `npx tsc -b && node bench/postgres.js` (BENCH_SECONDS, BENCH_ROUNDS). Results: bench/results/postgres.md.
+ * `npx tsc -b && node bench/postgres.js` (BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP seconds per configuration
+ * before the rounds, BENCH_ONLY=read|write for one kind). Results: bench/results/postgres.md.
  */
 import autocannon from "autocannon"
 import { execFileSync } from "node:child_process"
@@ -22,6 +23,9 @@ import { openConvene } from "@convene/core"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+// long enough for each server's JIT to settle on the request's code (1 s left convene's first round cold)
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3)
+const ONLY = process.env.BENCH_ONLY
 
 const cluster = await startCluster({ max_connections: "100" })
 process.on("exit", () => cluster.stop())
@@ -90,10 +94,10 @@ const run = async (config, target, seconds) => {
 }
 
 const lines = ["| endpoint | configuration | req/s | p99 ms | ratio to the bare baseline |", "|---|---|---|---|---|"]
-for (const target of targets) {
+for (const target of targets.filter((t) => ONLY === undefined || t.kind === ONLY)) {
   const all = [...configs, target.kind === "read" ? pgBaseline : pgWriteBaseline, baselines[target.kind]]
   const measured = new Map(all.map((c) => [c, { rps: [], p99: [] }]))
-  for (const c of all) await run(c, target, 1)
+  for (const c of all) await run(c, target, WARMUP)
   for (let round = 0; round < ROUNDS; round++) {
     // each configuration's turn moves one place every round (the machine drifts)
     const order = all.map((_, i) => all[(i + round) % all.length])

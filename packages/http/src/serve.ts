@@ -5,10 +5,12 @@
  * platform itself uses (find-my-way-ts), and the response is written straight to node's. What the auth
  * middlewares provide is a constant added to the route's context once (auth.ts). The platform's server and
  * HttpApiBuilder's routes add a scope, context copies and three provides to every request, which cost more
- * than a light read's own work (bench/serving.js, bench/light.js). Pages, /metrics and unknown paths still
- * go through the platform's app.
+ * than a light read's own work (bench/serving.js, bench/light.js). Pages, /metrics and unknown paths run the
+ * platform's app (its router, HttpApiBuilder.httpApp) on the same request and the same writer, without the
+ * platform's Node server, which is not loaded (its module graph held 6 MB of the idle server's heap).
  */
 import * as Cookies from "@effect/platform/Cookies"
+import * as UrlParams from "@effect/platform/UrlParams"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import type * as HttpApp from "@effect/platform/HttpApp"
@@ -16,7 +18,6 @@ import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { badRequest, DatabaseError, Store } from "@convene/core"
 import { Cause, Context, Effect, Either, Exit, Option, ParseResult, Runtime, Schema, type SchemaAST } from "effect"
 import * as FindMyWay from "find-my-way-ts"
@@ -79,17 +80,29 @@ class LeanRequest {
   readonly url: string
   /** the body once read; the resumptions of readers waiting for it meanwhile */
   private body: Exit.Exit<string, HttpServerError.RequestError> | Array<(body: Exit.Exit<string, HttpServerError.RequestError>) => void> | undefined
+  private parsedCookies: Readonly<Record<string, string>> | undefined
   constructor(readonly source: http.IncomingMessage) {
     this.url = source.url ?? "/"
   }
   get originalUrl() {
-    return this.url
+    return this.source.url ?? "/"
   }
   get method() {
     return (this.source.method ?? "GET").toUpperCase()
   }
   get headers() {
     return this.source.headers as Record<string, string>
+  }
+  get remoteAddress() {
+    return Option.fromNullable(this.source.socket?.remoteAddress)
+  }
+  /** the pages' session and CSRF cookies */
+  get cookies(): Readonly<Record<string, string>> {
+    return (this.parsedCookies ??= Cookies.parseHeader(this.source.headers.cookie ?? ""))
+  }
+  /** a page's form (application/x-www-form-urlencoded) */
+  get urlParamsBody(): Effect.Effect<UrlParams.UrlParams, HttpServerError.RequestError> {
+    return Effect.map(this.text, (text) => UrlParams.fromInput(new URLSearchParams(text)))
   }
   /** Read once, at most the request's MaxBodySize bytes (request.ts sets it from the settings). */
   get text(): Effect.Effect<string, HttpServerError.RequestError> {
@@ -121,8 +134,11 @@ class LeanRequest {
         this.source.once("error", (cause) => done(Exit.fail(new HttpServerError.RequestError({ request: this as never, reason: "Decode", cause }))))
       }))
   }
-  modify(): never {
-    throw new Error("an API request is not rewritten")
+  /** The same request under another url (the router strips a mounted prefix); its body is this one's, read once. */
+  modify(options: { readonly url?: string }): LeanRequest {
+    const copy = Object.create(this) as LeanRequest
+    if (options.url !== undefined) Object.defineProperty(copy, "url", { value: options.url })
+    return copy
   }
   toString() {
     return `LeanRequest(${this.method} ${this.url})`
@@ -220,11 +236,22 @@ const leanRoutes = Effect.fnUntraced(function*(groups: ReadonlyArray<object>, se
  */
 export const makeListener = Effect.fnUntraced(function*<R>(app: HttpApp.Default<never, R>, groups: ReadonlyArray<object>) {
   const store = yield* Store
-  // every request, API or page, is one of the store's requests: what it reads twice is read once (Store.request)
-  const platform = yield* NodeHttpServer.makeHandler(store.request(app))
   const runtime = yield* Effect.runtime<R>()
   const routes = yield* leanRoutes(groups, runtime.context as Context.Context<never>)
   const failed = (req: http.IncomingMessage) => internalError(String(req.headers["x-request-id"] ?? "unknown"))
+  /** Runs `effect` as one fiber with the request in its context, and writes what it answers. */
+  const serve = (req: http.IncomingMessage, res: http.ServerResponse, request: LeanRequest, context: Map<string, unknown>,
+    effect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, unknown>) => {
+    // the fiber starts with the request in its context (no provide around it to set and restore)
+    context.set(HttpServerRequest.HttpServerRequest.key, request)
+    const requestRuntime = Runtime.make({ ...runtime, context: Context.unsafeMake(context) })
+    // every request, API or page, is one of the store's requests: what it reads twice is read once (Store.request)
+    const fiber = Runtime.runFork(requestRuntime)(lastResort(store.request(effect as Effect.Effect<HttpServerResponse.HttpServerResponse>)))
+    fiber.addObserver((exit) => writeResponse(req, res, Exit.isSuccess(exit) ? exit.value : failed(req)))
+  }
+  // pages, /metrics and unknown paths: the platform's app (its router finds the page)
+  const platform = (req: http.IncomingMessage, res: http.ServerResponse) =>
+    serve(req, res, new LeanRequest(req), new Map(runtime.context.unsafeMap), app as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, unknown>)
 
   const maxBody = Option.getOrUndefined(yield* HttpIncomingMessage.MaxBodySize)
   // raw messages of up to 10 MB from relays, beside the API's and the pages' limits (mail/inbound.ts)
@@ -251,13 +278,9 @@ export const makeListener = Effect.fnUntraced(function*<R>(app: HttpApp.Default<
     const route = found.handler
     const input = route.decode(request, found.params, found.searchParams)
     if (Either.isLeft(input)) return writeResponse(req, res, undecodable(ParseResult.ArrayFormatter.formatErrorSync(input.left)))
-    // the fiber starts with the request in its context (no provide around it to set and restore)
     const context = new Map(route.context.unsafeMap)
-    context.set(HttpServerRequest.HttpServerRequest.key, request)
     context.set(HttpServerRequest.ParsedSearchParams.key, found.searchParams)
-    const requestRuntime = Runtime.make({ ...runtime, context: Context.unsafeMake(context) })
-    const fiber = Runtime.runFork(requestRuntime)(lastResort(store.request(Effect.suspend(() => route.handler(input.right) as Effect.Effect<HttpServerResponse.HttpServerResponse>))))
-    fiber.addObserver((exit) => writeResponse(req, res, Exit.isSuccess(exit) ? exit.value : failed(req)))
+    serve(req, res, request, context, Effect.suspend(() => route.handler(input.right) as Effect.Effect<HttpServerResponse.HttpServerResponse>))
   }) satisfies RequestListener
 })
 

@@ -1,10 +1,11 @@
+import * as Etag from "@effect/platform/Etag"
 import * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpPlatform from "@effect/platform/HttpPlatform"
+import * as Path from "@effect/platform/Path"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-// the module, not the package index: the index loads every Node platform module (workers, sockets, …)
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { NodeUrlPolicyLive, People, Rules, Store, type StoreService } from "@convene/core"
 import { Cause, Effect, Exit, Fiber, Layer, Option } from "effect"
 import * as http from "node:http"
@@ -104,11 +105,17 @@ const listen = (server: http.Server, address: { readonly port: number; readonly 
     )
   })).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
 
+/**
+ * What the platform's router asks of its host to answer with files or read multipart bodies, which convene never
+ * does: a file system that refuses every call, in place of Node's (whose modules would be loaded for nothing).
+ */
+const NoFilesLive = HttpPlatform.layer.pipe(Layer.provideMerge(Layer.mergeAll(FileSystem.layerNoop({}), Path.layer, Etag.layerWeak)))
+
 /** The server as a Layer, for Effect programs that compose it with other services. */
 export const serverLayer = (options: ServerOptions, server: http.Server) =>
   listen(server, { port: options.port, host: options.host }).pipe(
     Layer.provide(AppLive),
-    Layer.provide(NodeHttpServer.layerContext),
+    Layer.provide(NoFilesLive),
     Layer.provide(Layer.succeed(Store, options.store)),
     Layer.provide(Layer.succeed(People.InvitationTtlDays, options.settings.invitationTtlDays ?? Rules.INVITATION_TTL_DAYS)),
     Layer.provide(Layer.succeed(Telemetry, options.telemetry ?? silentTelemetry())),

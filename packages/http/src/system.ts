@@ -11,15 +11,15 @@ export const SystemLive = group(ConveneApi, "system", Effect.void, (handlers) =>
   Effect.gen(function*() {
     const store = yield* Store
     const settings = yield* Settings
-    // generated once at start-up from the endpoint declarations
-    const b2 = userApiDocument(settings.baseUrl)
-    const b3 = serverApiDocument(settings.baseUrl)
+    // generated from the endpoint declarations when first asked for (an idle server holds neither), then kept
+    const b2 = yield* Effect.cached(Effect.sync(() => userApiDocument(settings.baseUrl)))
+    const b3 = yield* Effect.cached(Effect.sync(() => serverApiDocument(settings.baseUrl)))
     return handlers
       // 503 when the database does not answer (a closed or broken file throws: a defect, caught here too)
       .handleRaw("healthz", () =>
         Effect.map(Effect.catchAllCause(store.ping, () => Effect.succeed(false)), (up) =>
           up ? ok({ ok: true }) : HttpServerResponse.unsafeJson({ ok: false }, { status: 503 })))
       .handle("version", () => Effect.succeed({ version: settings.version, api: "loomio-b2-compatible" }))
-      .handle("openapiB2", () => Effect.succeed(b2))
-      .handle("openapiB3", () => Effect.succeed(b3))
+      .handle("openapiB2", () => b2)
+      .handle("openapiB3", () => b3)
   }))

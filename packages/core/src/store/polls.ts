@@ -14,9 +14,11 @@ export const makePollsRepo = (c: SqlClient): PollsRepo => {
   const scope = topicScope(ids)
   const inGroupSql = (status: PollStatus) => pollsInGroupSql(status, scope.where)
   // the poll's thread and group are read with it, for the request's next steps (threads.ts readAhead)
-  const byColumn = (column: "id" | "key", value: unknown) =>
-    readAhead.keep(c, c.get(`SELECT p.*, t.group_id AS group_id, ${readAhead.columns} FROM polls p ${readAhead.from("p")} WHERE p.${column} = ?`, [value],
-      (row) => ({ record: toPoll(row), row })))
+  const sql = { id: "", key: "" }
+  for (const column of ["id", "key"] as const) {
+    sql[column] = `SELECT p.*, t.group_id AS group_id, ${readAhead.columns} FROM polls p ${readAhead.from("p")} WHERE p.${column} = ?`
+  }
+  const byColumn = (column: "id" | "key", value: unknown) => readAhead.keep(c, c.get(sql[column], [value], (row) => ({ record: toPoll(row), row })))
   return {
     byId: (id) => byColumn("id", id),
     byKey: (key) => byColumn("key", key),

@@ -57,9 +57,11 @@ export const readAhead = {
 
 export const makeDiscussionsRepo = (c: SqlClient): DiscussionsRepo => {
   const { ids } = c.dialect
+  // written once: a statement's text is its cache key (prepared statements), looked up on every read
+  const sql = { id: "", key: "" }
+  for (const column of ["id", "key"] as const) sql[column] = `SELECT d.*, ${readAhead.columns} FROM discussions d ${readAhead.from("d")} WHERE d.${column} = ?`
   const byColumn = (column: "id" | "key", value: unknown) =>
-    readAhead.keep(c, c.get(`SELECT d.*, ${readAhead.columns} FROM discussions d ${readAhead.from("d")} WHERE d.${column} = ?`, [value],
-      (row) => ({ record: Discussion.fromRow(row), row })))
+    readAhead.keep(c, c.get(sql[column], [value], (row) => ({ record: Discussion.fromRow(row), row })))
   return {
     byId: (id) => byColumn("id", id),
     byKey: (key) => byColumn("key", key),
