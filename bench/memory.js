@@ -4,6 +4,7 @@
  * Each point is read twice: as the load left it, which depends on how much garbage V8's old generation
  * holds at that moment (it is collected only when it reaches a few times the live size), and after a full
  * collection, which is what the process keeps. Each count runs on a fresh server over the same file.
+ * Idle is read 2 s after start and, on a server of its own, after BENCH_IDLE_SECONDS (40) without work.
  * `npx tsc -b && node bench/memory.js` (BENCH_REQUESTS for the larger count).
  */
 import autocannon from "autocannon"
@@ -13,6 +14,7 @@ import { join } from "node:path"
 import { seedOneThread } from "./harness.js"
 
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 100_000)
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 40)
 const { dir, filename, apiKey, group, discussion: thread } = await seedOneThread("memory")
 
 const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }
@@ -45,6 +47,15 @@ const measure = async (amount) => {
   }
   await new Promise((r) => setTimeout(r, 2000))
   const idle = rssMb()
+  // left alone, V8 trims what start-up left (its memory reducer, after some seconds without work): what an idle server holds
+  let settled
+  if (amount === 0) {
+    await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000))
+    settled = rssMb()
+    child.kill("SIGTERM")
+    await new Promise((r) => child.once("exit", r))
+    return { idle, settled }
+  }
   const result = await autocannon({ url, connections: 32, amount, headers, requests })
   await new Promise((r) => setTimeout(r, 2000))
   const loaded = rssMb()
@@ -61,6 +72,7 @@ const measure = async (amount) => {
   return { idle, loaded, heap, collected, errors: result.errors + result.non2xx }
 }
 
+const alone = await measure(0)
 const first = await measure(10_000)
 const all = await measure(TOTAL)
 const [idle, after10k, heap10k, collected10k] = [first.idle, first.loaded, first.heap, first.collected.rss]
@@ -70,7 +82,8 @@ const errors = first.errors + all.errors
 const table = [
   "| resident memory | as the load left it, MB | after a full collection, MB |",
   "|---|---|---|",
-  `| idle, after start | ${idle.toFixed(0)} | |`,
+  `| idle, 2 s after start | ${idle.toFixed(0)} | |`,
+  `| idle, ${IDLE_SECONDS} s after start (V8 has trimmed what start-up left) | ${alone.settled.toFixed(0)} | |`,
   `| after 10,000 requests | ${after10k.toFixed(0)} | ${collected10k.toFixed(0)} |`,
   `| after ${TOTAL.toLocaleString("en")} requests | ${afterAll.toFixed(0)} | ${collectedAll.toFixed(0)} |`,
   `| growth from 10,000 to ${TOTAL.toLocaleString("en")} | ${(100 * (afterAll / after10k - 1)).toFixed(1)} % | ${(100 * (collectedAll / collected10k - 1)).toFixed(1)} % |`,
