@@ -6,7 +6,7 @@
  */
 import { execFileSync } from "node:child_process"
 import pg from "pg"
-import { startCluster } from "../scripts/pg-cluster.mjs"
+import { startCluster } from "../../scripts/pg-cluster.mjs"
 
 const { default: postgres } = await import("postgres").catch(() => {
   console.error("postgres.js is not installed: npm install --no-save postgres@3")
