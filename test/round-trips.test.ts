@@ -5,6 +5,8 @@
  * caches the epochs vouch for. A round trip is counted as the driver sees it: statements sent while none is
  * in flight start one, statements sent while another is in flight join it.
  */
+import { Store } from "@convene/core"
+import { Effect } from "effect"
 import pg from "pg"
 import t from "tap"
 import { seedUser, startTestServer } from "./helpers.js"
@@ -102,7 +104,14 @@ t.test("a light read on PostgreSQL: at most three round trips, the caches truste
   const after = await watcher.record(async () => t.equal((await read()).statusCode, 403, "a revoked member is refused at once"))
   t.ok(after.flatMap((trip) => trip.statements).some((q) => /FROM memberships/.test(q)), "the memberships read again")
 
-  // outside a request (the core embedded, a command) every read is read: nothing cached is trusted
-  const embedded = await watcher.record(() => s.convene.users.show({ id: bob.user.id }))
-  t.notOk(embedded.some((trip) => trip.statements.some((q) => /cache_epochs/.test(q))), "no epochs read outside a request")
+  // the core embedded: each call is a request of its own, which reads the epochs before it trusts cached memberships
+  await s.convene.as(ada.user).groups()
+  const embedded = (await watcher.record(() => s.convene.as(ada.user).groups())).flatMap((trip) => trip.statements)
+  t.match(embedded[0], /FROM cache_epochs/, "an embedder's call reads the epochs first")
+  t.notOk(embedded.some((q) => /FROM memberships WHERE user_id/.test(q)), "and finds the caller's memberships in the cache")
+  // outside a request (a background job) every read is read: nothing cached is trusted
+  const job = (await watcher.record(() => Effect.runPromise(Effect.provideService(Effect.flatMap(Store, (store) => store.users.byId(bob.user.id)), Store, s.convene.store))))
+    .flatMap((trip) => trip.statements)
+  t.same(job.map((q) => q.replace(/ .*/, "")), ["SELECT"], "one statement")
+  t.match(job[0], /FROM users WHERE/, "the person read, no epochs")
 })

@@ -99,9 +99,12 @@ export const makeConvene = (options: ConveneOptions) => {
   )
   const runtime = ManagedRuntime.make(layer)
 
-  /** Runs a use case; a domain error rejects the promise with the error value itself (NotFound, Invalid …). */
+  /**
+   * Runs a use case, as one of the store's requests (what it reads twice is read once; on PostgreSQL the caches
+   * are trusted for it); a domain error rejects the promise with the error value itself (NotFound, Invalid …).
+   */
   const run = <A, E>(effect: Effect.Effect<A, E, Store | UrlPolicy>): Promise<A> =>
-    runtime.runPromise(Effect.either(effect)).then((r) => {
+    runtime.runPromise(Effect.either(store.request(effect))).then((r) => {
       if (Either.isLeft(r)) throw r.left
       return r.right
     })
