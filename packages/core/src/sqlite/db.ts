@@ -22,7 +22,18 @@ export type Stmt = (sql: string) => Prepared
  * topic: 4.2 µs against 2.7 µs). Same objects: one key per result column, in order, a repeated name's last
  * value kept.
  */
-const prepare = (db: Db, sql: string): Prepared => {
+/**
+ * The statements written once for both stores test a flag as PostgreSQL's booleans do (`latest = TRUE`). SQLite
+ * reads TRUE as 1, but its planner uses a partial index only for the very expression the index was made with,
+ * and this schema's partial indexes say `= 1` (`stances … WHERE latest = 1`, `stance_choices … WHERE counted = 1`):
+ * written with `TRUE`, a poll's first voters were read by scanning every choice. The flags are written `= 1` and
+ * `= 0` here, outside quoted text.
+ */
+const sqliteFlags = (sql: string) =>
+  sql.replace(/'(?:[^']|'')*'|= TRUE\b|= FALSE\b/g, (m) => (m.startsWith("'") ? m : m === "= TRUE" ? "= 1" : "= 0"))
+
+const prepare = (db: Db, written: string): Prepared => {
+  const sql = sqliteFlags(written)
   const statement = db.prepare(sql)
   let plucked: Database.Statement | undefined
   const pluck = () => (plucked ??= db.prepare(sql).pluck())
