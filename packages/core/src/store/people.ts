@@ -87,10 +87,16 @@ export const makePeopleRepos = (c: SqlClient): PeopleRepos => {
     setThread: (userId, topicId, volume, at) => setVolume("thread_volumes", "topic_id", userId, topicId, volume, at),
     loudListeners: (topicId, groupId) =>
       c.all(
-        `SELECT m.user_id FROM memberships m
-           LEFT JOIN thread_volumes tv ON tv.user_id = m.user_id AND tv.topic_id = @topic
-           LEFT JOIN group_volumes gv ON gv.user_id = m.user_id AND gv.group_id = m.group_id
-         WHERE m.group_id = @group AND m.revoked_at IS NULL AND m.accepted_at IS NOT NULL AND COALESCE(tv.volume, gv.volume, 'normal') = 'loud'
+        // from the loud rows (few, each kind its partial index), never every member of the group: a member's
+        // thread volume, where set, overrides the group's
+        `SELECT tv.user_id FROM thread_volumes tv
+           JOIN memberships m ON m.user_id = tv.user_id AND m.group_id = @group AND m.revoked_at IS NULL AND m.accepted_at IS NOT NULL
+         WHERE tv.topic_id = @topic AND tv.volume = 'loud'
+         UNION
+         SELECT gv.user_id FROM group_volumes gv
+           JOIN memberships m ON m.user_id = gv.user_id AND m.group_id = gv.group_id AND m.revoked_at IS NULL AND m.accepted_at IS NOT NULL
+         WHERE gv.group_id = @group AND gv.volume = 'loud'
+           AND NOT EXISTS (SELECT 1 FROM thread_volumes o WHERE o.user_id = gv.user_id AND o.topic_id = @topic)
          UNION
          SELECT tv.user_id FROM thread_volumes tv JOIN topic_readers tr ON tr.topic_id = tv.topic_id AND tr.user_id = tv.user_id
          WHERE tv.topic_id = @topic AND tv.volume = 'loud' AND tr.guest = TRUE AND tr.revoked_at IS NULL`,
