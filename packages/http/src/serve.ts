@@ -138,6 +138,8 @@ class LeanRequest {
   modify(options: { readonly url?: string }): LeanRequest {
     const copy = Object.create(this) as LeanRequest
     if (options.url !== undefined) Object.defineProperty(copy, "url", { value: options.url })
+    // read through this request, whose state holds the body (the copy's own would read the stream again)
+    Object.defineProperty(copy, "text", { get: () => this.text })
     return copy
   }
   toString() {

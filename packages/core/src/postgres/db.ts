@@ -108,6 +108,11 @@ const current = FiberRef.unsafeMake<pg.PoolClient | undefined>(undefined)
  */
 const requestReads = FiberRef.unsafeMake<Map<string, unknown> | undefined>(undefined)
 
+/** The caches' epochs (migration 7), as store/cache.ts reads them. */
+const EPOCHS = "SELECT name, value FROM cache_epochs"
+type EpochRow = { name: string; value: number }
+const epochsOf = (rows: ReadonlyArray<EpochRow>): ReadonlyMap<string, number> => new Map(rows.map((row) => [row.name, row.value]))
+
 export interface PgResult<T> {
   readonly rows: Array<T>
   readonly changes: number
@@ -192,8 +197,7 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
   const cacheEpochs: PgRunner["cacheEpochs"] = Effect.withFiberRuntime((fiber) =>
     fiber.getFiberRef(requestReads) === undefined || fiber.getFiberRef(current) !== undefined
       ? Effect.succeed(undefined)
-      : keep("cache_epochs", Effect.map(query<{ name: string; value: number }>(`SELECT name, value FROM cache_epochs`), (r) =>
-        new Map(r.rows.map((row) => [row.name, row.value]))))
+      : keep("cache_epochs", Effect.map(query<EpochRow>(EPOCHS), (r) => epochsOf(r.rows)))
   )
   /**
    * After a commit the request reads again what it kept (its own write), and the epochs as they stand after it,
@@ -203,10 +207,10 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
     Effect.withFiberRuntime<void>((fiber) => {
       const kept = fiber.getFiberRef(requestReads)
       if (kept === undefined) return Effect.asVoid(plain(client, "COMMIT"))
-      return Effect.map(plain(client, "COMMIT; SELECT name, value FROM cache_epochs"), (results) => {
-        const epochs = (results as unknown as [pg.QueryResult, pg.QueryResult<{ name: string; value: number }>])[1].rows
+      return Effect.map(plain(client, `COMMIT; ${EPOCHS}`), (results) => {
+        const epochs = (results as unknown as [pg.QueryResult, pg.QueryResult<EpochRow>])[1].rows
         kept.clear()
-        kept.set("cache_epochs", new Map(epochs.map((row) => [row.name, row.value])))
+        kept.set("cache_epochs", epochsOf(epochs))
       })
     })
 

@@ -23,7 +23,7 @@ export const groupAhead = {
   keep: (c: SqlClient, row: Record<string, unknown>): Effect.Effect<unknown> =>
     row["g.id"] === null || row["g.id"] === undefined
       ? Effect.void
-      : c.kept(groupKey(row["g.id"] as Id), Effect.succeed([{ group: joinedGroup.fromRow(row), counts: joinedCounts.fromRow(row) }]))
+      : c.kept(groupKey(row["g.id"] as Id), Effect.sync(() => [{ group: joinedGroup.fromRow(row), counts: joinedCounts.fromRow(row) }]))
 }
 
 export const makeGroupsRepo = (c: SqlClient): GroupsRepo => {

@@ -13,15 +13,11 @@ export const makePollsRepo = (c: SqlClient): PollsRepo => {
   const { ids } = c.dialect
   const scope = topicScope(ids)
   const inGroupSql = (status: PollStatus) => pollsInGroupSql(status, scope.where)
-  // the poll's thread and group are read with it, for the request's next steps (threads.ts readAhead)
-  const sql = { id: "", key: "" }
-  for (const column of ["id", "key"] as const) {
-    sql[column] = `SELECT p.*, t.group_id AS group_id, ${readAhead.columns} FROM polls p ${readAhead.from("p")} WHERE p.${column} = ?`
-  }
-  const byColumn = (column: "id" | "key", value: unknown) => readAhead.keep(c, c.get(sql[column], [value], (row) => ({ record: toPoll(row), row })))
+  // the poll's thread and group are read with it, for the request's next steps
+  const ahead = readAhead(c, "p.*, t.group_id AS group_id", "polls", "p", toPoll)
   return {
-    byId: (id) => byColumn("id", id),
-    byKey: (key) => byColumn("key", key),
+    byId: ahead.byId,
+    byKey: ahead.byKey,
     byIds: (list) => (list.length === 0 ? Effect.succeed([]) : c.all(`${SELECT_POLL} WHERE ${ids.has("p.id", "ids")} ORDER BY p.id`, { ids: ids.bind(list) }, toPoll)),
     ofTopics: (topicIds) =>
       topicIds.length === 0

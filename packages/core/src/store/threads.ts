@@ -5,7 +5,7 @@ import type { CommentsRepo, DiscussionsRepo, ItemsRepo, ReactionsRepo, ReadersRe
 import { positionSegment, SELECT_COMMENT, toReader, toTopic } from "../sql/records.js"
 import { fromBools } from "../sql/rows.js"
 import { type IdList, scopeParams, scopeWhere } from "../sql/scope.js"
-import { insertRow, returned, setClause, type SqlClient } from "./client.js"
+import { insertRow, returned, type Row, setClause, type SqlClient } from "./client.js"
 import { groupAhead } from "./groups.js"
 
 
@@ -38,33 +38,33 @@ export const makeTopicsRepo = (c: SqlClient): TopicsRepo => {
 /** Where a request keeps a thread's record it has read (SqlClient.kept). */
 const topicKey = (id: number) => `topics:${id}`
 
-/**
- * A record read with its thread and the thread's group in one statement (`readAhead.from`): both are kept for
- * the request, whose next steps read them (the thread, then its group for the access check), so that a
- * light read is three round trips on PostgreSQL.
- */
 const threadColumns = Topic.joined("t")
-export const readAhead = {
-  columns: `${threadColumns.columns}, ${groupAhead.columns}`,
-  from: (alias: string) => `JOIN topics t ON t.id = ${alias}.topic_id LEFT JOIN groups g ON g.id = t.group_id`,
-  keep: <A>(c: SqlClient, read: Effect.Effect<{ record: A; row: Record<string, unknown> } | undefined>): Effect.Effect<A | undefined> =>
-    Effect.flatMap(read, (found) => {
-      if (found === undefined) return Effect.succeed(undefined)
-      const topic = threadColumns.fromRow(found.row)
-      return Effect.as(Effect.zipRight(c.kept(topicKey(topic.id), Effect.succeed(topic)), groupAhead.keep(c, found.row)), found.record)
+/**
+ * A record's reads by id and by key (`SELECT ${select} FROM ${table} ${alias}`, its `topic_id` naming the thread),
+ * each with the thread and the thread's group in one statement: both are kept for the request, whose next steps
+ * read them (the thread, then its group for the access check), so that a light read is three round trips on
+ * PostgreSQL. The statements are written once: a statement's text is its cache key (prepared statements).
+ */
+export const readAhead = <A>(c: SqlClient, select: string, table: string, alias: string, map: (row: Row) => A) => {
+  const sql = (column: "id" | "key") =>
+    `SELECT ${select}, ${threadColumns.columns}, ${groupAhead.columns} FROM ${table} ${alias}
+     JOIN topics t ON t.id = ${alias}.topic_id LEFT JOIN groups g ON g.id = t.group_id WHERE ${alias}.${column} = ?`
+  const read = (statement: string) => (value: unknown): Effect.Effect<A | undefined> =>
+    Effect.flatMap(c.get(statement, [value]), (row) => {
+      if (row === undefined) return Effect.succeed(undefined)
+      // mapped only where kept (not inside a transaction, which reads and locks the thread itself)
+      const topic = c.kept(topicKey(row["t.id"] as number), Effect.sync(() => threadColumns.fromRow(row)))
+      return Effect.as(Effect.zipRight(topic, groupAhead.keep(c, row)), map(row))
     })
+  return { byId: read(sql("id")), byKey: read(sql("key")) }
 }
 
 export const makeDiscussionsRepo = (c: SqlClient): DiscussionsRepo => {
   const { ids } = c.dialect
-  // written once: a statement's text is its cache key (prepared statements), looked up on every read
-  const sql = { id: "", key: "" }
-  for (const column of ["id", "key"] as const) sql[column] = `SELECT d.*, ${readAhead.columns} FROM discussions d ${readAhead.from("d")} WHERE d.${column} = ?`
-  const byColumn = (column: "id" | "key", value: unknown) =>
-    readAhead.keep(c, c.get(sql[column], [value], (row) => ({ record: Discussion.fromRow(row), row })))
+  const ahead = readAhead(c, "d.*", "discussions", "d", Discussion.fromRow)
   return {
-    byId: (id) => byColumn("id", id),
-    byKey: (key) => byColumn("key", key),
+    byId: ahead.byId,
+    byKey: ahead.byKey,
     byTopicIds: (list) =>
       list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM discussions WHERE ${ids.has("topic_id", "ids")}`, { ids: ids.bind(list) }, Discussion.fromRow),
     insert: (d) =>
