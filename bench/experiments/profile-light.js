@@ -24,7 +24,7 @@ if (process.argv.includes("--postgres")) {
 }
 const { dir, filename, apiKey, discussion } = await seedOneThread("profile", { members: 5, database })
 const server = await startServer("convene", "convene-server.js", filename, ["--cpu-prof", `--cpu-prof-dir=${out}`])
-const url = `${server.url}/api/b2/discussions/${discussion.id}`
+const url = process.env.BENCH_PATH ? server.url + process.env.BENCH_PATH : `${server.url}/api/b2/discussions/${discussion.id}`
 const headers = { authorization: `Bearer ${apiKey}` }
 await autocannon({ url, headers, connections: 32, duration: 2 })
 const r = await autocannon({ url, headers, connections: 32, duration: SECONDS })
