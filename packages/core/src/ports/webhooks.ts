@@ -6,8 +6,6 @@ import type { Chatbot, Delivery, DeliveryStatus, EventKind, WebhookEvent } from 
 export interface ChatbotsRepo {
   readonly byId: (id: Id) => Effect.Effect<Chatbot | undefined>
   readonly ofGroup: (groupId: Id) => Effect.Effect<ReadonlyArray<Chatbot>>
-  /** The group's chatbots subscribed to `kind`. */
-  readonly subscribed: (groupId: Id, kind: EventKind) => Effect.Effect<ReadonlyArray<Chatbot>>
   readonly insert: (c: Omit<Chatbot, "id" | "updated_at">) => Effect.Effect<Chatbot>
   readonly update: (id: Id, patch: Partial<Omit<Chatbot, "id" | "group_id" | "author_id" | "created_at">> & { updated_at: string }) => Effect.Effect<void>
   /** Deleting a chatbot deletes its undelivered deliveries with it. */
@@ -15,7 +13,8 @@ export interface ChatbotsRepo {
 }
 
 export interface EventsRepo {
-  readonly insert: (e: Omit<WebhookEvent, "id">) => Effect.Effect<WebhookEvent>
+  /** The event, and one delivery (due at its time) for each chatbot of its group subscribed to its kind. */
+  readonly publish: (e: Omit<WebhookEvent, "id">) => Effect.Effect<WebhookEvent>
   readonly byIds: (ids: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<WebhookEvent>>
 }
 
@@ -25,7 +24,6 @@ export interface DeliveryFilter {
 }
 
 export interface DeliveriesRepo extends OutboxOps {
-  readonly insert: (d: Pick<Delivery, "event_id" | "chatbot_id" | "next_attempt_at" | "created_at">) => Effect.Effect<void>
   /** Marks up to `limit` due deliveries as claimed until `until` and returns them (oldest first). */
   readonly claimDue: (now: string, until: string, limit: number) => Effect.Effect<ReadonlyArray<Delivery>>
   readonly record: (

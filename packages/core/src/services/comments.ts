@@ -8,7 +8,7 @@ import { cleanBody } from "../rules/bodies.js"
 import { canCreateComment, canDeleteComment, canEditComment } from "../rules/comments.js"
 import { nowIso } from "./common.js"
 import { type Activity, notifyLoud, notifyMentions, notifyReplied } from "./notify.js"
-import { recordItem, replyParent, rootItem, threadEvent, topicById, topicContext } from "./threads/kernel.js"
+import { recordItem, replyParent, threadEvent, topicById, topicContext } from "./threads/kernel.js"
 import { isBlank } from "../rules/values.js"
 import * as Inputs from "../domain/inputs.js"
 
@@ -79,7 +79,7 @@ export const createComment = Effect.fnUntraced(function*(
       created_at: now
     })
     const parentItem = parent === undefined
-      ? yield* rootItem(topic)
+      ? "thread" as const
       : yield* replyParent(topic, (yield* store.items.byItemable("Comment", parent.id))!)
     yield* recordItem({
       topic,

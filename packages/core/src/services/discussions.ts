@@ -11,7 +11,7 @@ import { canShowTopic, groupTopicScope, privacyErrors, privateDefault } from "..
 import { type GroupView, viewGroupsById } from "./groups.js"
 import { checkEmails, nowIso, type Paged } from "./common.js"
 import { newRecordKey } from "../rules/keys.js"
-import { announce, hasRecipients, recipientsOf, recordItem, rootItem, threadEvent, topicById, topicContext } from "./threads/kernel.js"
+import { announce, hasRecipients, recipientsOf, recordItem, threadEvent, topicById, topicContext } from "./threads/kernel.js"
 import { recordRef } from "../domain/refs.js"
 import { plainLineErrors } from "../rules/values.js"
 import * as Inputs from "../domain/inputs.js"
@@ -183,7 +183,7 @@ export const updateDiscussion = Effect.fnUntraced(function*(
         itemable_type: "Discussion",
         itemable_id: discussion.id,
         actor: access.user,
-        parent: yield* rootItem(topic),
+        parent: "thread",
         bump: true
       })
     }
@@ -231,7 +231,7 @@ export const setClosed = Effect.fnUntraced(function*(
       itemable_type: "Discussion",
       itemable_id: discussion.id,
       actor: access.user,
-      parent: yield* rootItem(topic),
+      parent: "thread",
       bump: false
     })
     return yield* reload(discussion.id)

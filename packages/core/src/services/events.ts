@@ -22,8 +22,5 @@ export const publishEvent = Effect.fnUntraced(function*(e: NewEvent): Effect.fn.
   if (e.group_id === null) return
   const store = yield* Store
   const now = yield* nowIso
-  const event = yield* store.events.insert({ ...e, group_id: e.group_id, created_at: now })
-  for (const bot of yield* store.chatbots.subscribed(e.group_id, e.kind)) {
-    yield* store.deliveries.insert({ event_id: event.id, chatbot_id: bot.id, next_attempt_at: now, created_at: now })
-  }
+  yield* store.events.publish({ ...e, group_id: e.group_id, created_at: now })
 })

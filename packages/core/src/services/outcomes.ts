@@ -78,7 +78,7 @@ export const createOutcome = Effect.fnUntraced(function*(
     })
     yield* recordItem({
       topic: ctx.topic, kind: "outcome_created", itemable_type: "Outcome", itemable_id: outcome.id, actor: access.user,
-      parent: yield* pollItemParent(ctx.topic, poll), bump: true
+      parent: yield* pollItemParent(poll), bump: true
     })
     yield* outcomeEvent("outcome_created", poll, outcome, access.user)
     // as Loomio: the poll's voters hear of its outcome (each once, the author not)

@@ -85,7 +85,7 @@ export const castVote = Effect.fnUntraced(function*(access: Access, input: VoteI
       topic: ctx.topic, kind, itemable_type: "Stance", itemable_id: stance.id,
       // an anonymous vote's item names nobody
       actor: poll.anonymous ? null : access.user,
-      parent: yield* pollItemParent(ctx.topic, poll), bump: true
+      parent: yield* pollItemParent(poll), bump: true
     })
     yield* voteEvent(kind, poll, options, stance, access.user)
     // a first vote is news to those listening Loud; an anonymous one names nobody (it is told to nobody)

@@ -66,8 +66,6 @@ export const makeMailRepo = (c: SqlClient): MailRepo => ({
 export const makeChatbotsRepo = (c: SqlClient): ChatbotsRepo => ({
   byId: (id) => c.get(`SELECT * FROM chatbots WHERE id = ?`, [id], toChatbot),
   ofGroup: (groupId) => c.all(`SELECT * FROM chatbots WHERE group_id = ? ORDER BY id`, [groupId], toChatbot),
-  subscribed: (groupId, kind) =>
-    c.all(`SELECT * FROM chatbots WHERE group_id = @group_id AND ${c.dialect.eventKindIn("event_kinds", "kind")} ORDER BY id`, { group_id: groupId, kind }, toChatbot),
   insert: (bot) => Effect.map(insertRow(c, "chatbots", Chatbot.toRow({ ...bot, updated_at: bot.created_at })), (r) => toChatbot(returned(r))),
   update: (id, patch) => {
     const row = Chatbot.toRow(patch)
@@ -77,20 +75,30 @@ export const makeChatbotsRepo = (c: SqlClient): ChatbotsRepo => ({
 })
 
 export const makeEventsRepo = (c: SqlClient): EventsRepo => ({
-  insert: (e) =>
-    Effect.map(
-      c.run<{ id: number }>(`INSERT INTO webhook_events (kind, group_id, actor_id, eventable_type, eventable_id, message, created_at)
-             VALUES (@kind, @group_id, @actor_id, @eventable_type, @eventable_id, @message, @created_at) RETURNING id`, { ...e, message: JSON.stringify(e.message) }),
-      (r) => ({ ...e, id: Number(returned(r).id) })
-    ),
+  // the event answers how many chatbots take it: most groups have none, and then the event is one statement
+  publish: (e) => {
+    return Effect.flatMap(
+      c.run<{ id: number; subscribers: number }>(`INSERT INTO webhook_events (kind, group_id, actor_id, eventable_type, eventable_id, message, created_at)
+             VALUES (@kind, @group_id, @actor_id, @eventable_type, @eventable_id, @message, @created_at)
+             RETURNING id, (SELECT count(*) FROM chatbots b WHERE b.group_id = @group_id AND ${c.dialect.eventKindIn("b.event_kinds", "kind")}) AS subscribers`, { ...e, message: JSON.stringify(e.message) }),
+      (r) => {
+        const { id, subscribers } = returned(r)
+        const event = { ...e, id: Number(id) }
+        // every value from the event's row: the statement's parameters are typed by what they are compared with
+        return Number(subscribers) === 0 ? Effect.succeed(event) : Effect.as(
+          c.run(`INSERT INTO webhook_deliveries (event_id, chatbot_id, next_attempt_at, created_at)
+                 SELECT e.id, b.id, e.created_at, e.created_at FROM webhook_events e JOIN chatbots b ON b.group_id = e.group_id
+                 WHERE e.id = @id AND ${c.dialect.eventKindIn("b.event_kinds", "kind")} ORDER BY b.id`, { id: event.id, kind: e.kind }),
+          event
+        )
+      }
+    )
+  },
   byIds: (list) =>
     list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM webhook_events WHERE ${c.dialect.ids.has("id", "ids")}`, { ids: c.dialect.ids.bind(list) }, toEvent)
 })
 
 export const makeDeliveriesRepo = (c: SqlClient): DeliveriesRepo => ({
-  insert: (d) =>
-    Effect.asVoid(c.run(`INSERT INTO webhook_deliveries (event_id, chatbot_id, next_attempt_at, created_at)
-                         VALUES (@event_id, @chatbot_id, @next_attempt_at, @created_at)`, d)),
   claimDue: (now, until, limit) => claim<Delivery>(c, "webhook_deliveries", now, until, limit),
   record: (id, patch) =>
     Effect.asVoid(c.run(`UPDATE webhook_deliveries SET status = @status, attempts = @attempts, next_attempt_at = @next_attempt_at,

@@ -95,6 +95,10 @@ export const makeCommentsRepo = (c: SqlClient): CommentsRepo => {
   }
 }
 
+type Grown = { id: number; depth: number; position_key: string | null; child_count: number }
+const GROWN = "id, depth, position_key, child_count"
+const NEXT_SEQUENCE = `(SELECT coalesce(max(sequence_id), 0) + 1 FROM topic_items WHERE topic_id = @topic_id)`
+
 export const makeItemsRepo = (c: SqlClient): ItemsRepo => ({
   ofTopic: (topicId) => c.all(`SELECT * FROM topic_items WHERE topic_id = ? ORDER BY sequence_id`, [topicId], ThreadItem.fromRow),
   byId: (id) => c.get(`SELECT * FROM topic_items WHERE id = ?`, [id], ThreadItem.fromRow),
@@ -106,20 +110,23 @@ export const makeItemsRepo = (c: SqlClient): ItemsRepo => ({
       `UPDATE topics SET items_count = items_count + 1${bump ? ", last_activity_at = @at, updated_at = @at" : ""} WHERE id = @id`,
       { id: item.topic_id, ...(bump ? { at: item.created_at } : {}) }
     )
-    const sequence_id = root
-      ? 0
-      : Number((yield* c.get(`SELECT coalesce(max(sequence_id), 0) + 1 AS n FROM topic_items WHERE topic_id = ?`, [item.topic_id]))!.n)
-    let position = 0
-    let position_key: string | null = null
-    if (parent !== null) {
-      position = Number(returned(yield* c.run<{ child_count: number }>(`UPDATE topic_items SET child_count = child_count + 1 WHERE id = ? RETURNING child_count`, [parent.id]))
-        .child_count)
-      position_key = parent.position_key === null ? positionSegment(position) : `${parent.position_key}-${positionSegment(position)}`
-    }
+    // the parent counts its new child and answers what the child's place is made from, in one statement (the
+    // thread's own item found by its sequence, 0, without being read first)
+    const grown = parent === null ? undefined : returned(yield* c.run<Grown>(
+      parent === "thread"
+        ? `UPDATE topic_items SET child_count = child_count + 1 WHERE topic_id = ? AND sequence_id = 0 RETURNING ${GROWN}`
+        : `UPDATE topic_items SET child_count = child_count + 1 WHERE id = ? RETURNING ${GROWN}`,
+      [parent === "thread" ? item.topic_id : parent.id]
+    ))
+    const position = grown === undefined ? 0 : Number(grown.child_count)
+    const position_key = grown === undefined ? null
+      : grown.position_key === null ? positionSegment(position) : `${grown.position_key}-${positionSegment(position)}`
+    // the next sequence id found by the insert itself (a round trip fewer while the thread's row is held)
     return ThreadItem.fromRow(returned(yield* c.run(
       `INSERT INTO topic_items (topic_id, kind, sequence_id, parent_id, depth, position, position_key, itemable_type, itemable_id, actor_id, created_at)
-       VALUES (@topic_id, @kind, @sequence_id, @parent_id, @depth, @position, @position_key, @itemable_type, @itemable_id, @actor_id, @created_at) RETURNING *`,
-      { ...item, sequence_id, parent_id: parent?.id ?? null, depth: parent === null ? 0 : parent.depth + 1, position, position_key }
+       VALUES (@topic_id, @kind, ${root ? "0" : NEXT_SEQUENCE}, @parent_id, @depth, @position, @position_key, @itemable_type, @itemable_id, @actor_id, @created_at)
+       RETURNING *`,
+      { ...item, parent_id: grown === undefined ? null : Number(grown.id), depth: grown === undefined ? 0 : Number(grown.depth) + 1, position, position_key }
     )))
   })
 })

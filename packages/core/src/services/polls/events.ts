@@ -1,7 +1,7 @@
 /** What happens around a poll's life: its webhook events, opening (ballots and poll_created), closing, and where its items hang. */
 import { Effect } from "effect"
 import { type Poll } from "../../domain/polls.js"
-import type { Group, Topic, User } from "../../domain/records.js"
+import type { Group, ThreadItem, Topic, User } from "../../domain/records.js"
 import type { EventKind } from "../../domain/webhooks.js"
 import { Store } from "../../ports/store.js"
 import { headlineFor } from "../../rules/webhookPayloads.js"
@@ -10,7 +10,7 @@ import { displayName } from "../../rules/users.js"
 import { issueBallots } from "../ballots.js"
 import { nowIso } from "../common.js"
 import { publishEvent } from "../events.js"
-import { recordItem, rootItem } from "../threads/kernel.js"
+import { recordItem } from "../threads/kernel.js"
 
 
 /** The text of a poll's webhook events (never a vote or a result: the group sees those in the poll). */
@@ -44,13 +44,13 @@ export const closeNow = Effect.fnUntraced(function*(poll: Poll, topic: Topic, ac
   const closed = (yield* store.polls.byId(poll.id))!
   if (actor !== null) {
     yield* recordItem({
-      topic, kind, itemable_type: "Poll", itemable_id: poll.id, actor, parent: yield* pollItemParent(topic, poll), bump: true
+      topic, kind, itemable_type: "Poll", itemable_id: poll.id, actor, parent: yield* pollItemParent(poll), bump: true
     })
   }
   yield* pollEvent(kind, closed, actor)
 })
 
-/** Items about a poll hang under the poll's own item. */
-export const pollItemParent = (topic: Topic, poll: Poll) =>
+/** Items about a poll hang under the poll's own item (a poll imported without one: under the thread's). */
+export const pollItemParent = (poll: Poll) =>
   Effect.flatMap(Store, (store) =>
-    Effect.flatMap(store.items.byItemable("Poll", poll.id), (item) => (item === undefined ? rootItem(topic) : Effect.succeed(item))))
+    Effect.map(store.items.byItemable("Poll", poll.id), (item): ThreadItem | "thread" => item ?? "thread"))

@@ -17,7 +17,7 @@ import { giveBallot } from "../ballots.js"
 import { checkEmails, nowIso } from "../common.js"
 import { newRecordKey } from "../../rules/keys.js"
 import { recordThreadMessage } from "../mail.js"
-import { type Recipients, recipientsOf, recordItem, resolveRecipients, rootItem, topicById, topicContext } from "../threads/kernel.js"
+import { type Recipients, recipientsOf, recordItem, resolveRecipients, topicById, topicContext } from "../threads/kernel.js"
 import { plainLineErrors } from "../../rules/values.js"
 
 import { type PollView, viewPolls, visiblePoll } from "./read.js"
@@ -143,7 +143,7 @@ export const createPoll = Effect.fnUntraced(function*(access: Access, input: Pol
       itemable_type: "Poll",
       itemable_id: poll.id,
       actor: access.user,
-      parent: thread === undefined ? null : yield* rootItem(placed),
+      parent: thread === undefined ? null : "thread",
       bump: true
     })
     const ctx = yield* topicContext(access, placed)
@@ -258,7 +258,7 @@ export const reopenPoll = Effect.fnUntraced(function*(access: Access, ref: strin
     const reopened = (yield* store.polls.byId(poll.id))!
     yield* recordItem({
       topic: ctx.topic, kind: "poll_reopened", itemable_type: "Poll", itemable_id: poll.id, actor: access.user,
-      parent: yield* pollItemParent(ctx.topic, poll), bump: true
+      parent: yield* pollItemParent(poll), bump: true
     })
     yield* pollEvent("poll_reopened", reopened, access.user)
     return yield* reload(access, poll.id)

@@ -42,7 +42,8 @@ export interface NewItem {
   /** null for an item that must name nobody (an anonymous vote) */
   readonly actor: User | null
   /** null: the thread's own (root) item */
-  readonly parent: ThreadItem | null
+  /** "thread": the thread's own item (sequence 0) */
+  readonly parent: ThreadItem | "thread" | null
   /** whether the item counts as activity (moves the thread up the lists) */
   readonly bump: boolean
 }
@@ -64,11 +65,6 @@ export const recordItem = Effect.fnUntraced(function*(item: NewItem): Effect.fn.
   })
   return appended
 })
-
-/** The root item of a thread (sequence 0). */
-export const rootItem = (topic: Topic): Effect.Effect<ThreadItem, never, Store> =>
-  Effect.flatMap(Store, (store) =>
-    Effect.map(store.items.byItemable(topic.topicable_type, topic.topicable_id!), (i) => i!))
 
 /** The parent item of a reply: the item replied to, moved up to stay within the thread's max_depth. */
 export const replyParent = Effect.fnUntraced(function*(topic: Topic, parent: ThreadItem): Effect.fn.Return<ThreadItem, never, Store> {
