@@ -2,11 +2,11 @@
  * Child process: bench/writes-baseline.js's comment write over PostgreSQL, for bench/postgres.js. node:http +
  * node-postgres (a pool of 10, prepared statements), `POST /api/b2/comments` doing the statements convene's
  * `Comments.createComment` does, in one READ COMMITTED transaction per request committed before the answer:
- * bearer key → SHA-256 → user; the discussion; its thread, locked as convene locks it (FOR NO KEY UPDATE) so
+ * bearer key → SHA-256 → user; the discussion; its thread, read locked as convene locks it (FOR NO KEY UPDATE) so
  * writers to one thread take their sequence numbers in turn; the caller's membership; the comment (the schema's
- * triggers index it for search, as in convene); its thread item (next sequence_id, under the thread's first
- * item, child_count bumped); the thread's items_count and activity; the webhook outbox row and one delivery per
- * subscribed chatbot. Then the answer's records. What it measures: the same writes with no store, services or
+ * triggers index it for search, as in convene); the thread's items_count and activity; its thread item (next
+ * sequence_id, under the thread's first item, child_count bumped); the webhook outbox row and one delivery per
+ * subscribed chatbot, each combined as convene combines them. Then the answer's records. What it measures: the same writes with no store, services or
  * serializer around them.
  */
 import { createHash } from "node:crypto"
@@ -34,8 +34,10 @@ const comment = async (user, discussionId, body) => {
   let released = false
   try {
     await client.query("BEGIN ISOLATION LEVEL READ COMMITTED")
-    await one(client, "lock", `SELECT 1 FROM topics WHERE id = $1 FOR NO KEY UPDATE`, [d.topic_id])
-    const t = await one(client, "topic", `SELECT * FROM topics WHERE id = $1`, [d.topic_id])
+    // the statements as convene writes them: the thread read by its lock; the thread's counter and activity in one
+    // update; its first item counted and found by one update; the next sequence id found by the item's insert; the
+    // event answering how many chatbots take it, their deliveries made by one statement when there are any
+    const t = await one(client, "lock", `SELECT * FROM topics WHERE id = $1 FOR NO KEY UPDATE`, [d.topic_id])
     const member = await one(client, "member", `SELECT 1 AS one FROM memberships WHERE group_id = $1 AND user_id = $2 AND revoked_at IS NULL`, [t.group_id, user.id])
     if (member === undefined || t.closed_at !== null) {
       await client.query("ROLLBACK")
@@ -43,24 +45,23 @@ const comment = async (user, discussionId, body) => {
     }
     const { id } = await one(client, "comment", `INSERT INTO comments (discussion_id, parent_id, author_id, body, body_format, created_at, updated_at)
       VALUES ($1, NULL, $2, $3, 'md', $4, $4) RETURNING id`, [d.id, user.id, body, now])
-    const root = await one(client, "root", `SELECT id, position_key FROM topic_items WHERE topic_id = $1 AND sequence_id = 0`, [t.id])
-    await client.query({ name: "count", text: `UPDATE topics SET items_count = items_count + 1 WHERE id = $1`, values: [t.id] })
-    const { n } = await one(client, "next", `SELECT coalesce(max(sequence_id), 0) + 1 AS n FROM topic_items WHERE topic_id = $1`, [t.id])
-    const { child_count: position } = await one(client, "children", `UPDATE topic_items SET child_count = child_count + 1 WHERE id = $1 RETURNING child_count`, [root.id])
-    const key = String(position).padStart(5, "0")
+    await client.query({ name: "count", text: `UPDATE topics SET items_count = items_count + 1, last_activity_at = $1, updated_at = $1 WHERE id = $2`, values: [now, t.id] })
+    const root = await one(client, "children", `UPDATE topic_items SET child_count = child_count + 1 WHERE topic_id = $1 AND sequence_id = 0
+      RETURNING id, depth, position_key, child_count`, [t.id])
+    const key = String(root.child_count).padStart(5, "0")
     await client.query({
       name: "item",
       text: `INSERT INTO topic_items (topic_id, kind, sequence_id, parent_id, depth, position, position_key, itemable_type, itemable_id, actor_id, created_at)
-             VALUES ($1, 'new_comment', $2, $3, 1, $4, $5, 'Comment', $6, $7, $8)`,
-      values: [t.id, n, root.id, position, root.position_key === null ? key : `${root.position_key}-${key}`, id, user.id, now]
+             VALUES ($1, 'new_comment', (SELECT coalesce(max(sequence_id), 0) + 1 FROM topic_items WHERE topic_id = $1), $2, $3, $4, $5, 'Comment', $6, $7, $8)`,
+      values: [t.id, root.id, root.depth + 1, root.child_count, root.position_key === null ? key : `${root.position_key}-${key}`, id, user.id, now]
     })
-    await client.query({ name: "touch", text: `UPDATE topics SET last_activity_at = $1, updated_at = $1 WHERE id = $2`, values: [now, t.id] })
     const message = JSON.stringify({ headline: `${user.name ?? "Anonymous"} commented`, title: d.title, path: `/d/${d.key}/comment/${id}`, body, recipient_message: null })
     const event = await one(client, "event", `INSERT INTO webhook_events (kind, group_id, actor_id, eventable_type, eventable_id, message, created_at)
-      VALUES ('new_comment', $1, $2, 'Comment', $3, $4, $5) RETURNING id`, [t.group_id, user.id, id, message, now])
-    const bots = (await client.query({ name: "bots", text: `SELECT id FROM chatbots WHERE group_id = $1 AND event_kinds::jsonb @> '["new_comment"]'`, values: [t.group_id] })).rows
-    for (const bot of bots) {
-      await client.query({ name: "delivery", text: `INSERT INTO webhook_deliveries (event_id, chatbot_id, next_attempt_at, created_at) VALUES ($1, $2, $3, $3)`, values: [event.id, bot.id, now] })
+      VALUES ('new_comment', $1, $2, 'Comment', $3, $4, $5)
+      RETURNING id, (SELECT count(*) FROM chatbots WHERE group_id = $1 AND event_kinds @> '["new_comment"]'::jsonb) AS bots`, [t.group_id, user.id, id, message, now])
+    if (event.bots > 0) {
+      await client.query({ name: "deliveries", text: `INSERT INTO webhook_deliveries (event_id, chatbot_id, next_attempt_at, created_at)
+        SELECT $1, id, $2, $2 FROM chatbots WHERE group_id = $3 AND event_kinds @> '["new_comment"]'::jsonb ORDER BY id`, values: [event.id, now, t.group_id] })
     }
     await client.query("COMMIT")
     // the connection back before the answer's read (holding it while asking the pool for another would deadlock it)

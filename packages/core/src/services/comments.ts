@@ -56,8 +56,13 @@ export const createComment = Effect.fnUntraced(function*(
   input: CommentInput
 ): Effect.fn.Return<CommentView, NotFound | Forbidden | Invalid, Store> {
   const store = yield* Store
+  // the discussion, its group and the caller's place in the thread are read before the write begins: the thread's
+  // row is then held only while the thread itself is read again (its state now) and written
+  const seen = yield* inDiscussion(access, discussionId)
   const written = yield* store.transaction(Effect.gen(function*() {
-    const { ctx, discussion, topic } = yield* inDiscussion(access, discussionId)
+    const { discussion } = seen
+    const topic = yield* topicById(discussion.topic_id)
+    const ctx = { ...seen.ctx, topic }
     if (!canCreateComment(access, ctx, discussion)) return yield* forbidden("Not authorized to create Comment.")
     if (isBlank(input.body)) return yield* invalid("body", "can't be blank")
     let parent: Comment | undefined
