@@ -97,6 +97,15 @@ t.test("a light read on PostgreSQL: at most three round trips, the caches truste
   const sent = comment.flatMap((trip) => trip.statements)
   t.equal(sent.filter((q) => /cache_epochs/.test(q)).length, 2, "the epochs before the write, and with its COMMIT")
   t.ok(sent.includes("COMMIT; SELECT name, value FROM cache_epochs"))
+  // while the thread's row is held (writers to the thread wait), only the thread's read and the writes: the comment,
+  // the thread's counter, its first item's count, the new item (its sequence found by its insert), the event (its
+  // chatbots counted by it); the discussion, group, reading state and loud listeners were read before
+  const locked = sent.slice(sent.findIndex((q) => /FOR NO KEY UPDATE/.test(q)), sent.findIndex((q) => q.startsWith("COMMIT")) + 1)
+  t.same(locked.map((q) => q.replace(/\s+/g, " ").replace(/^((?:SELECT \* FROM|INSERT INTO|UPDATE) \w+|COMMIT).*/, "$1")),
+    ["SELECT * FROM topics", "INSERT INTO comments", "UPDATE topics", "UPDATE topic_items", "INSERT INTO topic_items", "INSERT INTO webhook_events", "COMMIT"],
+    "seven round trips while the thread's row is held")
+  t.equal(sent.filter((q) => /FROM (chatbots|thread_volumes|topic_readers|groups) /.test(q) && !/^INSERT/.test(q)).length, 2,
+    "the reading state and the loud listeners read once each, before the transaction; no chatbots read")
 
   // a change on another connection (another server, a command) moves the epochs: the next read reads the
   // caller's memberships again, and sees the change

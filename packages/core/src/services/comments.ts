@@ -7,7 +7,7 @@ import type { Access } from "../rules/access.js"
 import { cleanBody } from "../rules/bodies.js"
 import { canCreateComment, canDeleteComment, canEditComment } from "../rules/comments.js"
 import { nowIso } from "./common.js"
-import { type Activity, notifyLoud, notifyMentions, notifyReplied } from "./notify.js"
+import { type Activity, loudListeners, notifyLoud, notifyMentions, notifyReplied } from "./notify.js"
 import { recordItem, replyParent, threadEvent, topicById, topicContext } from "./threads/kernel.js"
 import { isBlank } from "../rules/values.js"
 import * as Inputs from "../domain/inputs.js"
@@ -56,9 +56,10 @@ export const createComment = Effect.fnUntraced(function*(
   input: CommentInput
 ): Effect.fn.Return<CommentView, NotFound | Forbidden | Invalid, Store> {
   const store = yield* Store
-  // the discussion, its group and the caller's place in the thread are read before the write begins: the thread's
-  // row is then held only while the thread itself is read again (its state now) and written
+  // the discussion, its group, the caller's place in the thread and who listens Loud are read before the write
+  // begins: the thread's row is then held only while the thread itself is read again (its state now) and written
   const seen = yield* inDiscussion(access, discussionId)
+  const loud = yield* loudListeners(seen.topic, seen.ctx.group)
   const written = yield* store.transaction(Effect.gen(function*() {
     const { discussion } = seen
     const topic = yield* topicById(discussion.topic_id)
@@ -101,7 +102,7 @@ export const createComment = Effect.fnUntraced(function*(
     const told = new Set<Id>()
     if (parent !== undefined) yield* notifyReplied(parent.author_id, activity, told)
     yield* notifyMentions(comment.body, activity, told)
-    yield* notifyLoud("new_comment", activity, told)
+    yield* notifyLoud("new_comment", activity, told, loud)
     yield* threadEvent("new_comment", topic, discussion, access.user, { comment })
     return { comment, discussion }
   }))

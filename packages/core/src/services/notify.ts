@@ -60,10 +60,14 @@ export const notifyMentions = Effect.fnUntraced(function*(text: string | null | 
   }
 })
 
-/** Tells everyone listening Loud to the thread of a comment or a vote (not the actor, not those already told). */
-export const notifyLoud = Effect.fnUntraced(function*(kind: "new_comment" | "stance_created", a: Activity, told: Set<Id>) {
+/** Who listens Loud to a thread (read before a write's transaction, it is not read while the thread's row is held). */
+export const loudListeners = (topic: Topic, group: Group | undefined) =>
+  Effect.flatMap(Store, (store) => store.volumes.loudListeners(topic.id, group?.id ?? null))
+
+/** Tells those of `listeners` (loudListeners) who are not the actor and not told yet about a comment or a vote. */
+export const notifyLoud = Effect.fnUntraced(function*(kind: "new_comment" | "stance_created", a: Activity, told: Set<Id>, listeners: ReadonlyArray<Id>) {
   const store = yield* Store
-  const ids = (yield* store.volumes.loudListeners(a.topic.id, a.group?.id ?? null)).filter((id) => id !== a.actor.id && !told.has(id))
+  const ids = listeners.filter((id) => id !== a.actor.id && !told.has(id))
   for (const user of yield* store.users.byIds(ids)) {
     if (user.deactivated_at !== null || user.bot) continue
     told.add(user.id)

@@ -20,7 +20,7 @@ import { publishEvent } from "./events.js"
 import { findPoll, pollItemParent, type PollView, viewPolls, visibleFoundPoll } from "./polls/index.js"
 import { recordItem } from "./threads/kernel.js"
 import * as Inputs from "../domain/inputs.js"
-import { notifyLoud, notifyMentions } from "./notify.js"
+import { loudListeners, notifyLoud, notifyMentions } from "./notify.js"
 
 /** A vote (declared once in domain/inputs.ts): option name → score, e.g. `{"agree": 1}`. */
 export type VoteInput = typeof Inputs.StanceInput.Type
@@ -93,7 +93,7 @@ export const castVote = Effect.fnUntraced(function*(access: Access, input: VoteI
       const activity = { topic: ctx.topic, group: ctx.group, actor: access.user, title: poll.title, path: `/p/${poll.key}`, message: reason }
       const told = new Set<Id>()
       yield* notifyMentions(reason, activity, told)
-      if (first) yield* notifyLoud("stance_created", activity, told)
+      if (first) yield* notifyLoud("stance_created", activity, told, yield* loudListeners(ctx.topic, ctx.group))
     }
     return { poll, stance, options }
   }))
