@@ -15,6 +15,8 @@ t.test("API answers: nosniff, no-store and a CSP that allows nothing, on success
   t.teardown(s.close)
   const ada = await seedUser(s.convene, { name: "Ada" })
   const A = s.as(ada.apiKey)
+  // a name beyond ASCII: an answer's length is its bytes, not its characters
+  await s.convene.groups.create({ name: "Gärtnerei 🌱", owner: ada.user })
   const answers = {
     "200": await A.get("api/b2/groups"),
     "403 (no key)": await s.api.get("api/b2/groups"),
@@ -28,7 +30,10 @@ t.test("API answers: nosniff, no-store and a CSP that allows nothing, on success
     t.equal(res.headers["x-content-type-options"], "nosniff", `${what}: nosniff`)
     t.equal(res.headers["cache-control"], "no-store", `${what}: no-store`)
     t.equal(res.headers["content-security-policy"], "default-src 'none'; frame-ancestors 'none'", `${what}: CSP`)
+    t.match(res.headers["content-type"], /^application\/json/, `${what}: JSON`)
+    t.equal(Number(res.headers["content-length"]), res.rawBody.length, `${what}: its length in bytes`)
   }
+  t.match(answers["200"].rawBody.toString("utf8"), /"Gärtnerei 🌱"/)
   t.same(Object.keys(answers).map((k) => answers[k as keyof typeof answers].statusCode), [200, 403, 404, 400, 422, 200, 200])
 })
 

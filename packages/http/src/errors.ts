@@ -8,7 +8,12 @@ export class UnsupportedMediaType extends Data.TaggedError("UnsupportedMediaType
 
 export type ApiError = DomainError | PayloadTooLarge | UnsupportedMediaType
 
-const json = (status: number, body: unknown) => HttpServerResponse.unsafeJson(body, { status })
+/**
+ * Every JSON answer: the text as it is, which node writes with its headers in one write (the platform's JSON body
+ * is the text copied into bytes first, then written apart from the headers). serve.ts gives its length.
+ */
+export const json = (status: number, body: unknown, headers?: Readonly<Record<string, string>>) =>
+  HttpServerResponse.raw(JSON.stringify(body), { status, contentType: "application/json", ...(headers === undefined ? {} : { headers }) })
 
 /** The one place where an error becomes a status and a body (decisions.md §1). */
 export const errorResponse = (e: ApiError): HttpServerResponse.HttpServerResponse => {
@@ -26,7 +31,7 @@ export const errorResponse = (e: ApiError): HttpServerResponse.HttpServerRespons
     case "UnsupportedMediaType":
       return json(415, { error: e.message })
     case "TooManyRequests":
-      return HttpServerResponse.unsafeJson({ error: e.message }, { status: 429, headers: { "retry-after": String(e.retryAfter) } })
+      return json(429, { error: e.message }, { "retry-after": String(e.retryAfter) })
   }
 }
 
@@ -45,7 +50,7 @@ export const internalError = (requestId: string) => json(500, { error: "Internal
  * restore or a second server. Nothing was written; the client may try again.
  */
 export const databaseBusy = () =>
-  HttpServerResponse.unsafeJson({ error: "The database is busy; try again shortly" }, { status: 503, headers: { "retry-after": "5" } })
+  json(503, { error: "The database is busy; try again shortly" }, { "retry-after": "5" })
 
 /** Every handler ends here: success is already a response, every expected error becomes one. */
 export const respond = <R>(

@@ -6,6 +6,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
+import { json } from "./errors.js"
 import { METRICS_PATH } from "./observe/routes.js"
 import { clientOf, metricsAllowed, Telemetry } from "./observe/telemetry.js"
 import { Settings } from "./settings.js"
@@ -17,9 +18,9 @@ export const MetricsLive = HttpApiBuilder.Router.use((router) =>
     const { metricsToken } = yield* Settings
     yield* router.get(METRICS_PATH, Effect.gen(function*() {
       const metrics = telemetry.metrics
-      if (metrics === undefined) return HttpServerResponse.unsafeJson({ error: "Not found" }, { status: 404 })
+      if (metrics === undefined) return json(404, { error: "Not found" })
       const request = yield* HttpServerRequest.HttpServerRequest
-      if (!metricsAllowed(clientOf(request.headers), request.headers.authorization, metricsToken)) return HttpServerResponse.unsafeJson({ error: "Forbidden" }, { status: 403 })
+      if (!metricsAllowed(clientOf(request.headers), request.headers.authorization, metricsToken)) return json(403, { error: "Forbidden" })
       const text = yield* Effect.promise(() => metrics.registry.metrics())
       return HttpServerResponse.text(text, { contentType: metrics.registry.contentType, headers: { "cache-control": "no-store" } })
     }))

@@ -24,7 +24,7 @@ import * as FindMyWay from "find-my-way-ts"
 import type * as http from "node:http"
 import { Readable } from "node:stream"
 import { middlewareProvides } from "./auth.js"
-import { databaseBusy, errorResponse, internalError, issueMessage } from "./errors.js"
+import { databaseBusy, errorResponse, internalError, issueMessage, json } from "./errors.js"
 import { groupRoutes, type Route, type RouteHandler } from "./group.js"
 import { busyPage, notFoundPage, tooLargePage } from "./pages/pages.js"
 import { readWithin } from "./body.js"
@@ -48,7 +48,7 @@ export const lastResort = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServe
       // a browser never gets JSON from a page route: only /api (and /metrics) answer a JSON 404
       if (unrouted) {
         return Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-          isApiPath(request.url) ? HttpServerResponse.unsafeJson({ error: "Not found" }, { status: 404 }) : notFoundPage(request.headers["accept-language"]))
+          isApiPath(request.url) ? json(404, { error: "Not found" }) : notFoundPage(request.headers["accept-language"]))
       }
       // a path or query parameter that its declaration does not decode: the one 400 body (errors.ts)
       if (value._tag === "HttpApiDecodeError") {
@@ -149,14 +149,19 @@ class LeanRequest {
 
 const writeResponse = (req: http.IncomingMessage, res: http.ServerResponse, response: HttpServerResponse.HttpServerResponse) => {
   if (res.writableEnded) return
+  const body = response.body
   let headers: http.OutgoingHttpHeaders = response.headers
   if (!Cookies.isEmpty(response.cookies)) headers = { ...headers, "set-cookie": [...Cookies.toSetCookieHeaders(response.cookies)] }
+  const text = body._tag === "Raw" && typeof body.body === "string" ? body.body : undefined
+  if (text !== undefined) headers = { ...headers, "content-length": Buffer.byteLength(text) }
   res.writeHead(response.status, headers)
-  const body = response.body
   if (req.method === "HEAD") return void res.end()
   switch (body._tag) {
     case "Uint8Array":
       return void res.end(body.body)
+    case "Raw":
+      // JSON's text (errors.ts): the headers and the body in one write
+      return void res.end(text)
     default:
       // the API answers JSON or text (errors.ts) or nothing; a streamed body would be a programming error
       return void res.end()

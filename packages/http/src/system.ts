@@ -1,10 +1,9 @@
 import { group } from "./group.js"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Store } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "./api.js"
 import { serverApiDocument, userApiDocument } from "./openapi.js"
-import { ok } from "./errors.js"
+import { json, ok } from "./errors.js"
 import { Settings } from "./settings.js"
 
 export const SystemLive = group(ConveneApi, "system", Effect.void, (handlers) =>
@@ -18,7 +17,7 @@ export const SystemLive = group(ConveneApi, "system", Effect.void, (handlers) =>
       // 503 when the database does not answer (a closed or broken file throws: a defect, caught here too)
       .handleRaw("healthz", () =>
         Effect.map(Effect.catchAllCause(store.ping, () => Effect.succeed(false)), (up) =>
-          up ? ok({ ok: true }) : HttpServerResponse.unsafeJson({ ok: false }, { status: 503 })))
+          up ? ok({ ok: true }) : json(503, { ok: false })))
       .handle("version", () => Effect.succeed({ version: settings.version, api: "loomio-b2-compatible" }))
       .handle("openapiB2", () => b2)
       .handle("openapiB3", () => b3)
