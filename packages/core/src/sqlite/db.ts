@@ -32,6 +32,16 @@ export type Stmt = (sql: string) => Prepared
 const sqliteFlags = (sql: string) =>
   sql.replace(/'(?:[^']|'')*'|= TRUE\b|= FALSE\b/g, (m) => (m.startsWith("'") ? m : m === "= TRUE" ? "= 1" : "= 0"))
 
+/**
+ * A statement's row made as one object literal (made once per statement): the object comes out whole, in one shape,
+ * instead of growing a property at a time (a discussion read with its thread and group is 70 columns). A repeated
+ * name keeps its first place and its last value, as assignment does.
+ */
+const rowBuilder = (names: ReadonlyArray<string>) =>
+  new Function("v", `return { ${names.map((n, i) => `${n === "__proto__" ? `["__proto__"]` : JSON.stringify(n)}: v[${i}]`).join(", ")} }`) as (
+    values: Array<unknown>
+  ) => Record<string, unknown>
+
 const prepare = (db: Db, written: string): Prepared => {
   const sql = sqliteFlags(written)
   const statement = db.prepare(sql)
@@ -41,12 +51,7 @@ const prepare = (db: Db, written: string): Prepared => {
   if (!statement.reader) return { get: (...params) => statement.get(...params), all: (...params) => statement.all(...params), run, pluck }
   statement.raw(true)
   const columns = statement.columns()
-  const names = columns.map((c) => c.name)
-  const row = (values: Array<unknown>) => {
-    const o: Record<string, unknown> = {}
-    for (let i = 0; i < names.length; i++) o[names[i]!] = values[i]
-    return o
-  }
+  const row = rowBuilder(columns.map((c) => c.name))
   // prepared once the statement answers a list (JSON pays from a few rows on; one row is cheaper as an array)
   let json: Database.Statement | null | undefined
   let many = false
