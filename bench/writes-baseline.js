@@ -32,14 +32,15 @@ const q = {
   member: db.prepare(`SELECT 1 FROM memberships WHERE group_id = ? AND user_id = ? AND revoked_at IS NULL`).pluck(),
   insertComment: db.prepare(`INSERT INTO comments (discussion_id, parent_id, author_id, body, body_format, created_at, updated_at)
                              VALUES (?, NULL, ?, ?, 'md', ?, ?)`),
-  root: db.prepare(`SELECT id, position_key FROM topic_items WHERE topic_id = ? AND sequence_id = 0`),
-  nextSequence: db.prepare(`SELECT coalesce(max(sequence_id), 0) + 1 FROM topic_items WHERE topic_id = ?`).pluck(),
-  bumpChildren: db.prepare(`UPDATE topic_items SET child_count = child_count + 1 WHERE id = ? RETURNING child_count`).pluck(),
+  // combined as convene combines them: the first item counted and found by one update, the next sequence id
+  // found by the item's insert, the event answering how many chatbots take it
+  bumpRoot: db.prepare(`UPDATE topic_items SET child_count = child_count + 1 WHERE topic_id = ? AND sequence_id = 0 RETURNING id, depth, position_key, child_count`),
   insertItem: db.prepare(`INSERT INTO topic_items (topic_id, kind, sequence_id, parent_id, depth, position, position_key, itemable_type, itemable_id, actor_id, created_at)
-                          VALUES (?, 'new_comment', ?, ?, 1, ?, ?, 'Comment', ?, ?, ?)`),
+                          VALUES (@topic, 'new_comment', (SELECT coalesce(max(sequence_id), 0) + 1 FROM topic_items WHERE topic_id = @topic), @parent, @depth, @position, @key, 'Comment', @comment, @actor, @at)`),
   touchTopic: db.prepare(`UPDATE topics SET items_count = items_count + 1, last_activity_at = ?, updated_at = ? WHERE id = ?`),
   event: db.prepare(`INSERT INTO webhook_events (kind, group_id, actor_id, eventable_type, eventable_id, message, created_at)
-                     VALUES ('new_comment', ?, ?, 'Comment', ?, ?, ?)`),
+                     VALUES ('new_comment', @group, @actor, 'Comment', @comment, @message, @at)
+                     RETURNING id, (SELECT count(*) FROM chatbots WHERE group_id = @group AND EXISTS (SELECT 1 FROM json_each(event_kinds) WHERE value = 'new_comment')) AS bots`),
   chatbots: db.prepare(`SELECT id FROM chatbots WHERE group_id = ? AND EXISTS (SELECT 1 FROM json_each(event_kinds) WHERE value = 'new_comment')`).pluck(),
   delivery: db.prepare(`INSERT INTO webhook_deliveries (event_id, chatbot_id, next_attempt_at, created_at) VALUES (?, ?, ?, ?)`),
   group: db.prepare(`SELECT id, discussion_privacy_options, members_can_start_discussions FROM groups WHERE id = ?`),
@@ -94,11 +95,12 @@ const comment = (user, discussionId, body) => {
       return [403, { error: "Not authorized to create Comment." }]
     }
     const id = Number(q.insertComment.run(d.id, user.id, body, now, now).lastInsertRowid)
-    const root = q.root.get(t.id)
-    const sequence = q.nextSequence.get(t.id)
-    const position = q.bumpChildren.get(root.id)
-    const key = String(position).padStart(5, "0")
-    q.insertItem.run(t.id, sequence, root.id, position, root.position_key === null ? key : `${root.position_key}-${key}`, id, user.id, now)
+    const root = q.bumpRoot.get(t.id)
+    const key = String(root.child_count).padStart(5, "0")
+    q.insertItem.run({
+      topic: t.id, parent: root.id, depth: root.depth + 1, position: root.child_count,
+      key: root.position_key === null ? key : `${root.position_key}-${key}`, comment: id, actor: user.id, at: now
+    })
     q.touchTopic.run(now, now, t.id)
     const message = JSON.stringify({
       headline: `${user.name ?? user.username ?? "Anonymous"} commented`,
@@ -107,8 +109,8 @@ const comment = (user, discussionId, body) => {
       body: body || null,
       recipient_message: null
     })
-    const event = Number(q.event.run(t.group_id, user.id, id, message, now).lastInsertRowid)
-    for (const bot of q.chatbots.all(t.group_id)) q.delivery.run(event, bot, now, now)
+    const event = q.event.get({ group: t.group_id, actor: user.id, comment: id, message, at: now })
+    if (event.bots > 0) for (const bot of q.chatbots.all(t.group_id)) q.delivery.run(event.id, bot, now, now)
     commit.run()
     const topic = q.topic.get(t.id)
     return [200, {
