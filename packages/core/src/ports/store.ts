@@ -153,9 +153,8 @@ export interface ItemsRepo {
    */
   readonly append: (
     item: Pick<ThreadItem, "topic_id" | "kind" | "itemable_type" | "itemable_id" | "actor_id" | "created_at"> & {
-      /** "thread": the thread's own item (sequence 0), found by the append itself */
+      /** null: the thread's own item (sequence 0); "thread": under it, found by the append itself */
       readonly parent: ThreadItem | "thread" | null
-      readonly root: boolean
       readonly bump: boolean
     }
   ) => Effect.Effect<ThreadItem>

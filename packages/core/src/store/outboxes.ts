@@ -76,11 +76,12 @@ export const makeChatbotsRepo = (c: SqlClient): ChatbotsRepo => ({
 
 export const makeEventsRepo = (c: SqlClient): EventsRepo => ({
   // the event answers how many chatbots take it: most groups have none, and then the event is one statement
-  publish: (e) => {
-    return Effect.flatMap(
+  publish: (e) =>
+    Effect.flatMap(
       c.run<{ id: number; subscribers: number }>(`INSERT INTO webhook_events (kind, group_id, actor_id, eventable_type, eventable_id, message, created_at)
              VALUES (@kind, @group_id, @actor_id, @eventable_type, @eventable_id, @message, @created_at)
-             RETURNING id, (SELECT count(*) FROM chatbots b WHERE b.group_id = @group_id AND ${c.dialect.eventKindIn("b.event_kinds", "kind")}) AS subscribers`, { ...e, message: JSON.stringify(e.message) }),
+             RETURNING id, (SELECT count(*) FROM chatbots b WHERE b.group_id = @group_id AND ${c.dialect.eventKindIn("b.event_kinds", "kind")}) AS subscribers`,
+        { ...e, message: JSON.stringify(e.message) }),
       (r) => {
         const { id, subscribers } = returned(r)
         const event = { ...e, id: Number(id) }
@@ -92,8 +93,7 @@ export const makeEventsRepo = (c: SqlClient): EventsRepo => ({
           event
         )
       }
-    )
-  },
+    ),
   byIds: (list) =>
     list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM webhook_events WHERE ${c.dialect.ids.has("id", "ids")}`, { ids: c.dialect.ids.bind(list) }, toEvent)
 })

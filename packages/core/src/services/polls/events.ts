@@ -50,7 +50,7 @@ export const closeNow = Effect.fnUntraced(function*(poll: Poll, topic: Topic, ac
   yield* pollEvent(kind, closed, actor)
 })
 
-/** Items about a poll hang under the poll's own item (a poll imported without one: under the thread's). */
+/** Items about a poll hang under the poll's own item (under the thread's own item when the poll has none). */
 export const pollItemParent = (poll: Poll) =>
   Effect.flatMap(Store, (store) =>
     Effect.map(store.items.byItemable("Poll", poll.id), (item): ThreadItem | "thread" => item ?? "thread"))

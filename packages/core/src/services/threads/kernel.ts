@@ -41,8 +41,7 @@ export interface NewItem {
   readonly itemable_id: Id
   /** null for an item that must name nobody (an anonymous vote) */
   readonly actor: User | null
-  /** null: the thread's own (root) item */
-  /** "thread": the thread's own item (sequence 0) */
+  /** null: this is the thread's own (root) item; "thread": under the thread's own item (sequence 0) */
   readonly parent: ThreadItem | "thread" | null
   /** whether the item counts as activity (moves the thread up the lists) */
   readonly bump: boolean
@@ -60,7 +59,6 @@ export const recordItem = Effect.fnUntraced(function*(item: NewItem): Effect.fn.
     actor_id: item.actor?.id ?? null,
     created_at: now,
     parent: item.parent,
-    root: item.parent === null,
     bump: item.bump === true
   })
   return appended
