@@ -104,6 +104,7 @@ t.test("a light read on PostgreSQL: at most three round trips, the caches truste
   t.same(locked.map((q) => q.replace(/\s+/g, " ").replace(/^((?:SELECT \* FROM|INSERT INTO|UPDATE) \w+|COMMIT).*/, "$1")),
     ["SELECT * FROM topics", "INSERT INTO comments", "UPDATE topics", "UPDATE topic_items", "INSERT INTO topic_items", "INSERT INTO webhook_events", "COMMIT"],
     "seven round trips while the thread's row is held")
+  t.match(sent.at(-1), /^COMMIT/, "nothing read after it: the thread comes back from its counter's update")
   t.equal(sent.filter((q) => /FROM (chatbots|thread_volumes|topic_readers|groups) /.test(q) && !/^INSERT/.test(q)).length, 2,
     "the reading state and the loud listeners read once each, before the transaction; no chatbots read")
 

@@ -142,6 +142,12 @@ export interface CommentsRepo {
   ) => Effect.Effect<void>
 }
 
+/** An item appended, and its thread as the append left it (counters, activity). */
+export interface Appended {
+  readonly item: ThreadItem
+  readonly topic: Topic
+}
+
 export interface ItemsRepo {
   /** Every item of a thread, by sequence_id. */
   readonly ofTopic: (topicId: Id) => Effect.Effect<ReadonlyArray<ThreadItem>>
@@ -157,7 +163,7 @@ export interface ItemsRepo {
       readonly parent: ThreadItem | "thread" | null
       readonly bump: boolean
     }
-  ) => Effect.Effect<ThreadItem>
+  ) => Effect.Effect<Appended>
 }
 
 export interface ReactionsRepo {

@@ -87,7 +87,7 @@ export const createComment = Effect.fnUntraced(function*(
     const parentItem = parent === undefined
       ? "thread" as const
       : yield* replyParent(topic, (yield* store.items.byItemable("Comment", parent.id))!)
-    yield* recordItem({
+    const appended = yield* recordItem({
       topic,
       kind: "new_comment",
       itemable_type: "Comment",
@@ -104,11 +104,10 @@ export const createComment = Effect.fnUntraced(function*(
     yield* notifyMentions(comment.body, activity, told)
     yield* notifyLoud("new_comment", activity, told, loud)
     yield* threadEvent("new_comment", topic, discussion, access.user, { comment })
-    return { comment, discussion }
+    // the thread as this comment left it (its counters and activity moved): nothing later in the write changes it
+    return { comment, discussion, topic: appended.topic }
   }))
-  // the comment and its discussion are as written; the thread is read again (its activity and counters moved),
-  // once committed: the thread's row is not held for other writers meanwhile
-  return { ...written, topic: (yield* store.topics.byId(written.discussion.topic_id))! }
+  return written
 })
 
 /** A kept comment the caller may edit (404 when there is none to see, 403 when the rule refuses). */

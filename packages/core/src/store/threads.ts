@@ -105,11 +105,12 @@ export const makeItemsRepo = (c: SqlClient): ItemsRepo => ({
   byItemable: (type, id) =>
     c.get(`SELECT * FROM topic_items WHERE itemable_type = ? AND itemable_id = ? ORDER BY id LIMIT 1`, [type, id], ThreadItem.fromRow),
   append: Effect.fnUntraced(function*({ parent, bump, ...item }) {
-    // the thread's row first: writers appending to one thread (on any server) take their sequence ids in turn
-    yield* c.run(
-      `UPDATE topics SET items_count = items_count + 1${bump ? ", last_activity_at = @at, updated_at = @at" : ""} WHERE id = @id`,
+    // the thread's row first: writers appending to one thread (on any server) take their sequence ids in turn;
+    // it answers the thread as this write leaves it
+    const topic = toTopic(returned(yield* c.run(
+      `UPDATE topics SET items_count = items_count + 1${bump ? ", last_activity_at = @at, updated_at = @at" : ""} WHERE id = @id RETURNING *`,
       { id: item.topic_id, ...(bump ? { at: item.created_at } : {}) }
-    )
+    )))
     // the parent counts its new child and answers what the child's place is made from, in one statement (the
     // thread's own item found by its sequence, 0, without being read first)
     const grown = parent === null ? undefined : returned(yield* c.run<Grown>(
@@ -122,12 +123,13 @@ export const makeItemsRepo = (c: SqlClient): ItemsRepo => ({
     const position_key = grown === undefined ? null
       : grown.position_key === null ? positionSegment(position) : `${grown.position_key}-${positionSegment(position)}`
     // the next sequence id found by the insert itself (a round trip fewer while the thread's row is held)
-    return ThreadItem.fromRow(returned(yield* c.run(
+    const appended = ThreadItem.fromRow(returned(yield* c.run(
       `INSERT INTO topic_items (topic_id, kind, sequence_id, parent_id, depth, position, position_key, itemable_type, itemable_id, actor_id, created_at)
        VALUES (@topic_id, @kind, ${parent === null ? "0" : NEXT_SEQUENCE}, @parent_id, @depth, @position, @position_key, @itemable_type, @itemable_id, @actor_id, @created_at)
        RETURNING *`,
       { ...item, parent_id: grown === undefined ? null : Number(grown.id), depth: grown === undefined ? 0 : Number(grown.depth) + 1, position, position_key }
     )))
+    return { item: appended, topic }
   })
 })
 

@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import type { Comment, Discussion, Group, Id, ThreadItem, ThreadItemKind, Topic, User } from "../../domain/records.js"
 import { type Invalid, invalid, notFound, type NotFound } from "../../errors.js"
-import { Store } from "../../ports/store.js"
+import { type Appended, Store } from "../../ports/store.js"
 import { type Access, isMember } from "../../rules/access.js"
 import { isGroupAudience } from "../../rules/recipients.js"
 import { bodyMarkdown } from "../../rules/threadMarkdown.js"
@@ -48,10 +48,10 @@ export interface NewItem {
 }
 
 /** Appends an item to the thread's stream; call inside the writing transaction. */
-export const recordItem = Effect.fnUntraced(function*(item: NewItem): Effect.fn.Return<ThreadItem, never, Store> {
+export const recordItem = Effect.fnUntraced(function*(item: NewItem): Effect.fn.Return<Appended, never, Store> {
   const store = yield* Store
   const now = yield* nowIso
-  const appended = yield* store.items.append({
+  return yield* store.items.append({
     topic_id: item.topic.id,
     kind: item.kind,
     itemable_type: item.itemable_type,
@@ -61,7 +61,6 @@ export const recordItem = Effect.fnUntraced(function*(item: NewItem): Effect.fn.
     parent: item.parent,
     bump: item.bump === true
   })
-  return appended
 })
 
 /** The parent item of a reply: the item replied to, moved up to stay within the thread's max_depth. */
