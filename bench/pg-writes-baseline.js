@@ -6,7 +6,7 @@
  * writers to one thread take their sequence numbers in turn; the caller's membership; the comment (the schema's
  * triggers index it for search, as in convene); the thread's items_count and activity; its thread item (next
  * sequence_id, under the thread's first item, child_count bumped); the webhook outbox row and one delivery per
- * subscribed chatbot, each combined as convene combines them. Then the answer's records. What it measures: the same writes with no store, services or
+ * subscribed chatbot, each combined as convene combines them (the thread's update answers the thread). What it measures: the same writes with no store, services or
  * serializer around them.
  */
 import { createHash } from "node:crypto"
@@ -45,7 +45,8 @@ const comment = async (user, discussionId, body) => {
     }
     const { id } = await one(client, "comment", `INSERT INTO comments (discussion_id, parent_id, author_id, body, body_format, created_at, updated_at)
       VALUES ($1, NULL, $2, $3, 'md', $4, $4) RETURNING id`, [d.id, user.id, body, now])
-    await client.query({ name: "count", text: `UPDATE topics SET items_count = items_count + 1, last_activity_at = $1, updated_at = $1 WHERE id = $2`, values: [now, t.id] })
+    // the thread as this write leaves it, for the answer
+    const topic = await one(client, "count", `UPDATE topics SET items_count = items_count + 1, last_activity_at = $1, updated_at = $1 WHERE id = $2 RETURNING *`, [now, t.id])
     const root = await one(client, "children", `UPDATE topic_items SET child_count = child_count + 1 WHERE topic_id = $1 AND sequence_id = 0
       RETURNING id, depth, position_key, child_count`, [t.id])
     const key = String(root.child_count).padStart(5, "0")
@@ -64,10 +65,8 @@ const comment = async (user, discussionId, body) => {
         SELECT $1, id, $2, $2 FROM chatbots WHERE group_id = $3 AND event_kinds @> '["new_comment"]'::jsonb ORDER BY id`, values: [event.id, now, t.group_id] })
     }
     await client.query("COMMIT")
-    // the connection back before the answer's read (holding it while asking the pool for another would deadlock it)
     released = true
     client.release()
-    const topic = await one(pool, "topic", `SELECT * FROM topics WHERE id = $1`, [t.id])
     return [200, {
       comments: [{ id, discussion_id: d.id, topic_id: t.id, parent_id: null, author_id: user.id, body, body_format: "md", edited_at: null,
         discarded_at: null, discarded_by: null, created_at: now, updated_at: now }],

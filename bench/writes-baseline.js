@@ -9,8 +9,8 @@
  * caller's membership (may they comment); the comment (the schema's triggers index it for search, as in
  * convene); its thread item (next sequence_id, under the thread's first item, child_count bumped, position_key
  * as convene's sqlite/items.ts); the thread's items_count and activity; the webhook outbox row with the message
- * convene writes, and one delivery per subscribed chatbot. Then the answer: the comment, its discussion, the
- * thread and the caller.
+ * convene writes, and one delivery per subscribed chatbot, each combined as convene combines them. Then the
+ * answer: the comment, its discussion, the thread (as its update answered it) and the caller.
  *
  * A discussion, likewise in one transaction: the caller's membership and the group's settings (may they start
  * one, and its privacy); the thread (the schema's triggers count it on the group and index it for search), the
@@ -37,7 +37,7 @@ const q = {
   bumpRoot: db.prepare(`UPDATE topic_items SET child_count = child_count + 1 WHERE topic_id = ? AND sequence_id = 0 RETURNING id, depth, position_key, child_count`),
   insertItem: db.prepare(`INSERT INTO topic_items (topic_id, kind, sequence_id, parent_id, depth, position, position_key, itemable_type, itemable_id, actor_id, created_at)
                           VALUES (@topic, 'new_comment', (SELECT coalesce(max(sequence_id), 0) + 1 FROM topic_items WHERE topic_id = @topic), @parent, @depth, @position, @key, 'Comment', @comment, @actor, @at)`),
-  touchTopic: db.prepare(`UPDATE topics SET items_count = items_count + 1, last_activity_at = ?, updated_at = ? WHERE id = ?`),
+  touchTopic: db.prepare(`UPDATE topics SET items_count = items_count + 1, last_activity_at = ?, updated_at = ? WHERE id = ? RETURNING *`),
   event: db.prepare(`INSERT INTO webhook_events (kind, group_id, actor_id, eventable_type, eventable_id, message, created_at)
                      VALUES ('new_comment', @group, @actor, 'Comment', @comment, @message, @at)
                      RETURNING id, (SELECT count(*) FROM chatbots WHERE group_id = @group AND EXISTS (SELECT 1 FROM json_each(event_kinds) WHERE value = 'new_comment')) AS bots`),
@@ -101,7 +101,8 @@ const comment = (user, discussionId, body) => {
       topic: t.id, parent: root.id, depth: root.depth + 1, position: root.child_count,
       key: root.position_key === null ? key : `${root.position_key}-${key}`, comment: id, actor: user.id, at: now
     })
-    q.touchTopic.run(now, now, t.id)
+    // the thread as this write leaves it, for the answer
+    const topic = q.touchTopic.get(now, now, t.id)
     const message = JSON.stringify({
       headline: `${user.name ?? user.username ?? "Anonymous"} commented`,
       title: d.title,
@@ -112,7 +113,6 @@ const comment = (user, discussionId, body) => {
     const event = q.event.get({ group: t.group_id, actor: user.id, comment: id, message, at: now })
     if (event.bots > 0) for (const bot of q.chatbots.all(t.group_id)) q.delivery.run(event.id, bot, now, now)
     commit.run()
-    const topic = q.topic.get(t.id)
     return [200, {
       comments: [{
         id, discussion_id: d.id, topic_id: t.id, parent_id: null, author_id: user.id, body, body_format: "md", edited_at: null,
