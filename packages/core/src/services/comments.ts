@@ -60,7 +60,7 @@ export const createComment = Effect.fnUntraced(function*(
   // begins: the thread's row is then held only while the thread itself is read again (its state now) and written
   const seen = yield* inDiscussion(access, discussionId)
   const loud = yield* loudListeners(seen.topic, seen.ctx.group)
-  const written = yield* store.transaction(Effect.gen(function*() {
+  return yield* store.transaction(Effect.gen(function*() {
     const { discussion } = seen
     const topic = yield* topicById(discussion.topic_id)
     const ctx = { ...seen.ctx, topic }
@@ -107,7 +107,6 @@ export const createComment = Effect.fnUntraced(function*(
     // the thread as this comment left it (its counters and activity moved): nothing later in the write changes it
     return { comment, discussion, topic: appended.topic }
   }))
-  return written
 })
 
 /** A kept comment the caller may edit (404 when there is none to see, 403 when the rule refuses). */
