@@ -6,12 +6,14 @@
  * same instants to the millisecond, flags true and false, tags), its counters stand, search finds what it held,
  * and a new vote is counted by the triggers made again for the new types.
  */
-import { openConvene, pgMigrations } from "@convene/core"
+import { openConvene, pgMigrations, pgRowTypes } from "@convene/core"
+import { Effect } from "effect"
 import { execFileSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import pg from "pg"
 import t from "tap"
 import { dropDatabase, PG, startTestServer } from "./helpers.js"
+import { makePgRunner, makePool } from "../packages/core/src/postgres/db.js"
 
 if (PG === undefined) throw new Error("pg-types.test runs in the PostgreSQL pass (CONVENE_TEST_PG)")
 
@@ -151,4 +153,43 @@ t.test("the converted records answer as they were written, counters stand, new w
   t.match(changed.poll_options.find((o) => o.name === "disagree"), { voter_count: 0 })
   const rows = await s.sql<{ latest: number; n: number }>("SELECT latest, count(*) AS n FROM stances WHERE poll_id = 40 GROUP BY latest ORDER BY latest")
   t.same(rows, [{ latest: 0, n: 1 }, { latest: 1, n: 2 }], "one latest ballot each, the replaced one kept (read as 0/1, as on SQLite)")
+})
+
+t.test("the adapter builds each row as pg would: every column in order, parsed to what SQLite gives", async (t) => {
+  // the adapter's own runner (postgres/db.ts), beside a plain pg pool with the same type parsers
+  const pool = makePool(url, 2)
+  const q = makePgRunner(pool)
+  const plain = new pg.Pool({ connectionString: url, max: 1, types: pgRowTypes })
+  t.teardown(async () => {
+    await q.close()
+    await plain.end()
+  })
+  const run = <A>(effect: Effect.Effect<A>) => Effect.runPromise(effect)
+  const both = async (sql: string) => [await run(q.all(sql)), (await plain.query(sql)).rows] as const
+
+  const [row] = await run(q.all(`SELECT 1 AS a, 'two' AS b, NULL::text AS "t.c", 3 AS a`))
+  t.same(Object.entries(row!), [["a", 3], ["b", "two"], ["t.c", null]], "in order, a repeated name in its first place with its last value")
+  const [odd] = await run(q.all(`SELECT 1 AS "__proto__", 2 AS "constructor", 3 AS "with ""quotes"" and \\ backslash"`))
+  t.equal(Object.getPrototypeOf(odd), Object.prototype, "a column named __proto__ does not change the row's prototype")
+  t.same(Object.keys(odd!), ["__proto__", "constructor", `with "quotes" and \\ backslash`])
+
+  // every type convene's columns hold, null and not, five rows of 120 columns, twice (the second from the kept shape)
+  const kinds = [`i::bigint`, `'text ' || i`, `i % 2 = 0`, `'2024-01-02T03:04:05.678Z'::timestamptz + i * interval '1 second'`,
+    `'{"b": [1, 2], "a": "x"}'::jsonb`, `'2030-06-01'::date + i`, `i::integer`, `NULL::timestamptz`, `1.5::numeric`, `ARRAY[i, 2]`]
+  const wide = `SELECT ${Array.from({ length: 120 }, (_, i) => `${kinds[i % kinds.length]} AS c${i}`).join(", ")} FROM generate_series(1, 5) AS i`
+  for (const pass of ["first", "again"]) {
+    const [ours, pgs] = await both(wide)
+    t.equal(ours.length, 5, pass)
+    t.same(ours, pgs, `${pass}: the rows pg builds itself`)
+    t.same(ours.map((r) => Object.keys(r).length), [120, 120, 120, 120, 120], pass)
+  }
+  t.match((await run(q.all(wide)))[1], { c0: 2, c1: "text 2", c2: 1, c3: "2024-01-02T03:04:07.678Z", c4: `{"a":"x","b":[1,2]}`, c5: "2030-06-03", c7: null })
+
+  // a statement that fails answers its SQLSTATE, and the connections serve the next statement
+  const failed = await Effect.runPromiseExit(q.all("SELECT 1 / (i - 3) AS x FROM generate_series(1, 5) AS i"))
+  t.match(JSON.stringify(failed), /22012/, "division by zero, with its code")
+  t.same(await run(q.all("SELECT 7 AS x")), [{ x: 7 }])
+  // a write's count of the rows it changed
+  const changed = await run(q.transaction(q.run("UPDATE users SET name = name WHERE id = ?", 1)))
+  t.equal(changed.changes, 1)
 })

@@ -2,6 +2,7 @@ import Database from "better-sqlite3"
 import { Deferred, Effect, Exit, type Fiber, FiberId, FiberRef, Schedule } from "effect"
 import { DatabaseError } from "../ports/store.js"
 import { migrations } from "./migrations/index.js"
+import { rowBuilder } from "../sql/rows.js"
 
 export type Db = Database.Database
 /** What the repositories ask of a prepared statement (better-sqlite3's, rows built as below). */
@@ -25,18 +26,6 @@ export type Stmt = (sql: string) => Prepared
  */
 const sqliteFlags = (sql: string) =>
   sql.replace(/'(?:[^']|'')*'|= TRUE\b|= FALSE\b/g, (m) => (m.startsWith("'") ? m : m === "= TRUE" ? "= 1" : "= 0"))
-
-/**
- * A statement's rows are built here from better-sqlite3's raw arrays (its own rows, built a property at a time
- * through the engine's API, were twice as slow: 51 thread items 198 µs against 108 µs), each as one object literal
- * compiled once per statement: it comes out whole, in one shape (a wide row grown a property at a time, the
- * discussion read with its thread and group is 70 columns, took 6-9 µs; now 0.15-0.26 µs). Same objects: one key
- * per result column, in order, a repeated name in its first place with its last value, as assignment does.
- */
-const rowBuilder = (names: ReadonlyArray<string>) =>
-  new Function("v", `return { ${names.map((n, i) => `${n === "__proto__" ? `["__proto__"]` : JSON.stringify(n)}: v[${i}]`).join(", ")} }`) as (
-    values: Array<unknown>
-  ) => Record<string, unknown>
 
 const prepare = (db: Db, written: string): Prepared => {
   const sql = sqliteFlags(written)
