@@ -6,7 +6,9 @@
  * bench/writes-baseline.js), measured in the same rounds; every configuration's turn rotates round by round. The
  * read is also served by a bare node:http + pg server running the same queries (bench/pg-light-baseline.js): the
  * cost of PostgreSQL's round trips alone on this machine; the write by a bare node:http + pg server running the
- * same statements in one transaction per request (bench/pg-writes-baseline.js). Writes go to one thread (every
+ * same statements in one transaction per request (bench/pg-writes-baseline.js), and by two of them (what a second
+ * process can add on this machine at all). Each row also says how busy the machine's cores were (/proc/stat:
+ * servers, PostgreSQL and the load generator share them). Writes go to one thread (every
  * writer waits for the thread's row in turn) and to 32 threads (writers that do not meet), so the second server's
  * gain shows when writers touch different records.
  * PostgreSQL runs on a throw-away cluster on this machine (scripts/pg-cluster.mjs) with its durable defaults
@@ -16,7 +18,7 @@
  */
 import autocannon from "autocannon"
 import { execFileSync } from "node:child_process"
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { startCluster } from "../scripts/pg-cluster.mjs"
 import { median, seedOneThread, startServer, stopServer } from "./harness.js"
 import { openConvene } from "@convene/core"
@@ -57,6 +59,12 @@ const configs = [
 const pgBaseline = { name: "bare node:http + pg, the same queries", servers: [await startServer("pg-light-baseline", "pg-light-baseline.js", url)], seed: pg }
 // the same writes with no store, services or serializer, one transaction per request, the thread locked as convene locks it
 const pgWriteBaseline = { name: "bare node:http + pg, the same statements", servers: [await startServer("pg-writes-baseline", "pg-writes-baseline.js", url)], seed: pg }
+// the same, two processes: what a second server can add on this machine with nothing of convene's in the way
+const pgWriteBaseline2 = {
+  name: "bare node:http + pg, the same statements, 2 servers",
+  servers: [await startServer("pg-writes-baseline-a", "pg-writes-baseline.js", url), await startServer("pg-writes-baseline-b", "pg-writes-baseline.js", url)],
+  seed: pg
+}
 const baselines = {
   read: { name: "bare baseline (node:http + better-sqlite3)", servers: [await startServer("light-baseline", "light-baseline.js", sqlite.filename)], seed: sqlite },
   write: { name: "bare baseline (node:http + better-sqlite3)", servers: [await startServer("writes-baseline", "writes-baseline.js", `${sqlite.filename}.baseline`)], seed: sqlite }
@@ -82,21 +90,37 @@ const targets = [
   }
 ]
 
-/** One run of a configuration: 32 connections split over its servers, at once; the throughputs added, the worst p99. */
+/** The machine's CPU time so far (/proc/stat's first line, in ticks): all of it, and the part not idle or waiting. */
+const cpuTicks = () => {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number)
+  const busy = user + nice + system + irq + softirq + steal
+  return { busy, all: busy + idle + iowait }
+}
+
+/**
+ * One run of a configuration: 32 connections split over its servers, at once; the throughputs added, the worst
+ * p99, and how busy the machine's cores were meanwhile (the servers, PostgreSQL and the load generator together).
+ */
 const run = async (config, target, seconds) => {
+  const before = cpuTicks()
   const per = 32 / config.servers.length
   const results = await Promise.all(config.servers.map((s) => {
     const { path, ...request } = target.request(config.seed)
     return autocannon({ url: s.url, connections: per, duration: seconds, headers: { authorization: `Bearer ${config.seed.apiKey}`, ...request.headers }, requests: [{ ...request, path }] })
   }))
   for (const r of results) if (r.errors + r.timeouts + r.non2xx > 0) throw new Error(`${config.name} ${target.name}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`)
-  return { rps: results.reduce((a, r) => a + r.requests.average, 0), p99: Math.max(...results.map((r) => r.latency.p99)) }
+  const after = cpuTicks()
+  return { rps: results.reduce((a, r) => a + r.requests.average, 0), p99: Math.max(...results.map((r) => r.latency.p99)), busy: (after.busy - before.busy) / (after.all - before.all) }
 }
 
-const lines = ["| endpoint | configuration | req/s | p99 ms | ratio to the bare baseline |", "|---|---|---|---|---|"]
+const lines = [
+  "| endpoint | configuration | req/s | p99 ms | ratio to the bare baseline | ratio to the bare pg server | CPU busy |",
+  "|---|---|---|---|---|---|---|"
+]
 for (const target of targets.filter((t) => ONLY === undefined || t.kind === ONLY)) {
-  const all = [...configs, target.kind === "read" ? pgBaseline : pgWriteBaseline, baselines[target.kind]]
-  const measured = new Map(all.map((c) => [c, { rps: [], p99: [] }]))
+  const bare = target.kind === "read" ? pgBaseline : pgWriteBaseline
+  const all = [...configs, bare, ...(target.kind === "write" ? [pgWriteBaseline2] : []), baselines[target.kind]]
+  const measured = new Map(all.map((c) => [c, { rps: [], p99: [], busy: [] }]))
   for (const c of all) await run(c, target, WARMUP)
   for (let round = 0; round < ROUNDS; round++) {
     // each configuration's turn moves one place every round (the machine drifts)
@@ -105,15 +129,18 @@ for (const target of targets.filter((t) => ONLY === undefined || t.kind === ONLY
       const r = await run(c, target, SECONDS)
       measured.get(c).rps.push(r.rps)
       measured.get(c).p99.push(r.p99)
+      measured.get(c).busy.push(r.busy)
     }
   }
   const base = median(measured.get(baselines[target.kind]).rps)
+  const pgBase = median(measured.get(bare).rps)
   for (const c of all) {
     const m = measured.get(c)
-    lines.push(`| ${target.name} | ${c.name} | ${Math.round(median(m.rps))} | ${median(m.p99)} | ${(median(m.rps) / base).toFixed(2)} |`)
+    const onPg = c.seed === pg ? (median(m.rps) / pgBase).toFixed(2) : ""
+    lines.push(`| ${target.name} | ${c.name} | ${Math.round(median(m.rps))} | ${median(m.p99)} | ${(median(m.rps) / base).toFixed(2)} | ${onPg} | ${Math.round(100 * median(m.busy))} % |`)
   }
 }
-for (const c of [...configs, pgBaseline, pgWriteBaseline, baselines.read, baselines.write]) for (const s of c.servers) await stopServer(s)
+for (const c of [...configs, pgBaseline, pgWriteBaseline, pgWriteBaseline2, baselines.read, baselines.write]) for (const s of c.servers) await stopServer(s)
 const how = `${ROUNDS} rotating rounds of ${SECONDS} s, 32 connections, medians`
 console.log(`${lines.join("\n")}\n(${how})`)
 mkdirSync("bench/results", { recursive: true })
