@@ -239,21 +239,27 @@ const asDefect = (e: unknown) => {
  * row another server's writer holds keeps a writing connection, never one a read needs.
  */
 export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner => {
-  const exec = <T>(client: pg.Pool | pg.PoolClient, sql: string, params: ReadonlyArray<unknown>): Effect.Effect<PgResult<T>> =>
+  /** A statement on `client`, answered by `answer` from its result (one step: no map after it). */
+  const exec = <A>(client: pg.Pool | pg.PoolClient, sql: string, params: ReadonlyArray<unknown>, answer: (r: pg.QueryResult) => A): Effect.Effect<A> =>
     Effect.async((resume) => {
       const c = compile(sql)
-      const answered = (e: Error | undefined, r: pg.QueryResult) =>
-        resume(e !== undefined && e !== null ? Effect.die(asDefect(e)) : Effect.succeed({ rows: r.rows as Array<T>, changes: r.rowCount ?? 0 }))
+      const answered = (e: Error | undefined, r: pg.QueryResult) => resume(e !== undefined && e !== null ? Effect.die(asDefect(e)) : Effect.succeed(answer(r)))
       try {
         ;(client.query as (q: RowsQuery, values: undefined, done: typeof answered) => void)(new (rowsQuery())(c, values(c, params)), undefined, answered)
       } catch (e) {
         resume(Effect.die(asDefect(e)))
       }
     })
-  const query: PgRunner["query"] = (sql, ...params) => Effect.flatMap(FiberRef.get(current), (client) => exec(client ?? pool, sql, params))
-  const run: PgRunner["run"] = (sql, ...params) =>
-    Effect.flatMap(FiberRef.get(current), (client) =>
-      client === undefined ? Effect.dieMessage("write outside Store.transaction") : exec(client, sql, params))
+  /** On the fiber's transaction's connection, else (a read) on any pooled one. */
+  const statement = <A>(sql: string, params: ReadonlyArray<unknown>, answer: (r: pg.QueryResult) => A, write: boolean) =>
+    Effect.withFiberRuntime<A>((fiber) => {
+      const client = fiber.getFiberRef(current)
+      if (client === undefined && write) return Effect.dieMessage("write outside Store.transaction")
+      return exec(client ?? pool, sql, params, answer)
+    })
+  const result = (r: pg.QueryResult): PgResult<never> => ({ rows: r.rows as Array<never>, changes: r.rowCount ?? 0 })
+  const query: PgRunner["query"] = (sql, ...params) => statement(sql, params, result, false)
+  const run: PgRunner["run"] = (sql, ...params) => statement(sql, params, result, true)
 
   const keep: PgRunner["keep"] = (key, read) =>
     Effect.withFiberRuntime((fiber) => {
@@ -336,8 +342,8 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
 
   return {
     query,
-    get: (sql, ...params) => Effect.map(query(sql, ...params), (r) => r.rows[0] as never),
-    all: (sql, ...params) => Effect.map(query(sql, ...params), (r) => r.rows as never),
+    get: (sql, ...params) => statement(sql, params, (r) => r.rows[0] as never, false),
+    all: (sql, ...params) => statement(sql, params, (r) => r.rows as never, false),
     run,
     transaction,
     request: (effect) =>
