@@ -42,8 +42,8 @@ const ROW_PARSERS: Readonly<Record<number, (text: string) => unknown>> = {
   1184: isoInstant,
   // date as its text (YYYY-MM-DD), never a JavaScript Date at local midnight
   1082: (v) => v,
-  // jsonb as compact JSON text, as written
-  3802: (v) => JSON.stringify(JSON.parse(v))
+  // jsonb as compact JSON text, as written (PostgreSQL's text spaces its separators; one without a space is already compact)
+  3802: (v) => (v.includes(" ") ? JSON.stringify(JSON.parse(v)) : v)
 }
 
 /**
