@@ -288,10 +288,13 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
       })
     })
 
-  const connect = Effect.tryPromise({ try: () => writers.connect(), catch: asDefect }).pipe(Effect.orDie)
+  // taken inside `attempt`'s uninterruptible region: a connection handed over is always released
+  const connect = Effect.async<pg.PoolClient>((resume) =>
+    writers.connect((e, client) => resume(e !== undefined && e !== null ? Effect.die(asDefect(e)) : Effect.succeed(client!))))
   /** Text sent as it is (the simple protocol: several statements in one round trip, no parameters). */
   const plain = (client: pg.PoolClient, sql: string) =>
-    Effect.orDie(Effect.tryPromise({ try: () => client.query(sql), catch: asDefect }))
+    Effect.async<pg.QueryResult>((resume) =>
+      client.query(sql, (e: Error | undefined, r: pg.QueryResult) => resume(e !== undefined && e !== null ? Effect.die(asDefect(e)) : Effect.succeed(r))))
 
   /**
    * One attempt, at READ COMMITTED: each statement sees what was committed before it began. Writers run side by
