@@ -192,4 +192,14 @@ t.test("the adapter builds each row as pg would: every column in order, parsed t
   // a write's count of the rows it changed
   const changed = await run(q.transaction(q.run("UPDATE users SET name = name WHERE id = ?", 1)))
   t.equal(changed.changes, 1)
+
+  // within a request, the caches' epochs are read once; a write's COMMIT reads them as it left them
+  const [before, kept, after] = await run(q.request(Effect.gen(function*() {
+    const first = yield* q.cacheEpochs
+    const again = yield* q.cacheEpochs
+    yield* q.transaction(q.run("UPDATE memberships SET title = 'moved' WHERE user_id = ?", 1))
+    return [first, again, yield* q.cacheEpochs] as const
+  })))
+  t.equal(kept, before, "kept for the request")
+  t.equal(after!.get("memberships"), before!.get("memberships")! + 1, "the membership's change seen by the same request after its write")
 })
