@@ -64,7 +64,7 @@ const measure = async (amount) => {
   const heap = Number(/^convene_nodejs_heap_size_used_bytes (\S+)/m.exec(text)?.[1] ?? NaN) / 1048576
   // bench/observe-server.js collects on SIGUSR2 and says "collected" when done
   const collected = await new Promise((resolve) => {
-    child.stderr.once("data", () => resolve({ rss: rssMb(), ...parts() }))
+    child.stderr.once("data", (d) => resolve({ rss: rssMb(), ...parts(), live: Number(/collected (\d+)/.exec(String(d))?.[1] ?? NaN) / 1048576 }))
     child.kill("SIGUSR2")
   })
   child.kill("SIGTERM")
@@ -87,7 +87,7 @@ const table = [
   `| after 10,000 requests | ${after10k.toFixed(0)} | ${collected10k.toFixed(0)} |`,
   `| after ${TOTAL.toLocaleString("en")} requests | ${afterAll.toFixed(0)} | ${collectedAll.toFixed(0)} |`,
   `| growth from 10,000 to ${TOTAL.toLocaleString("en")} | ${(100 * (afterAll / after10k - 1)).toFixed(1)} % | ${(100 * (collectedAll / collected10k - 1)).toFixed(1)} % |`,
-  `| V8 heap in use after 10,000 / after ${TOTAL.toLocaleString("en")} | ${heap10k.toFixed(0)} / ${heapAll.toFixed(0)} | |`,
+  `| V8 heap in use after 10,000 / after ${TOTAL.toLocaleString("en")} | ${heap10k.toFixed(0)} / ${heapAll.toFixed(0)} | ${first.collected.live.toFixed(1)} / ${all.collected.live.toFixed(1)} |`,
   `| after a full collection: C heap / other anonymous / files, after 10,000 | | ${split(first.collected)} |`,
   `| the same after ${TOTAL.toLocaleString("en")} | | ${split(all.collected)} |`
 ].join("\n")
