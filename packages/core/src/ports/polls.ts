@@ -11,8 +11,12 @@ export type PollPatch = Partial<Omit<Poll, "id" | "key" | "topic_id" | "group_id
 }
 
 export interface PollsRepo {
-  readonly byId: (id: Id) => Effect.Effect<Poll | undefined>
-  readonly byKey: (key: string) => Effect.Effect<Poll | undefined>
+  /**
+   * With its thread and group in one statement (kept for the request); with `readerOf`, that person's place in the
+   * thread too (kept: `ReadersRepo.find` answers it without a statement of its own).
+   */
+  readonly byId: (id: Id, readerOf?: Id) => Effect.Effect<Poll | undefined>
+  readonly byKey: (key: string, readerOf?: Id) => Effect.Effect<Poll | undefined>
   readonly byIds: (ids: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<Poll>>
   /** Kept polls of these threads, oldest first. */
   readonly ofTopics: (topicIds: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<Poll>>

@@ -122,8 +122,12 @@ export interface TopicsRepo {
 }
 
 export interface DiscussionsRepo {
-  readonly byId: (id: Id) => Effect.Effect<Discussion | undefined>
-  readonly byKey: (key: string) => Effect.Effect<Discussion | undefined>
+  /**
+   * With its thread and group in one statement (kept for the request); with `readerOf`, that person's place in the
+   * thread too (kept: `ReadersRepo.find` answers it without a statement of its own).
+   */
+  readonly byId: (id: Id, readerOf?: Id) => Effect.Effect<Discussion | undefined>
+  readonly byKey: (key: string, readerOf?: Id) => Effect.Effect<Discussion | undefined>
   readonly byTopicIds: (topicIds: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<Discussion>>
   readonly insert: (d: Omit<Discussion, "id" | "discarded_at" | "discarded_by" | "updated_at">) => Effect.Effect<Discussion>
   readonly update: (

@@ -25,7 +25,7 @@ export type CommentInput = typeof Inputs.CommentInput.Type
 /** The discussion and thread around a discussion id. */
 const inDiscussion = Effect.fnUntraced(function*(access: Access, discussionId: Id) {
   const store = yield* Store
-  const discussion = yield* store.discussions.byId(discussionId)
+  const discussion = yield* store.discussions.byId(discussionId, access.user.id)
   if (discussion === undefined) return yield* notFound(`Discussion ${discussionId} not found`)
   const topic = yield* topicById(discussion.topic_id)
   return { discussion, topic, ctx: yield* topicContext(access, topic) }

@@ -27,19 +27,22 @@ export interface DiscussionView {
 export type DiscussionInput = typeof Inputs.DiscussionInput.Type
 
 
-/** By numeric id or key; a key may carry a `-slug` suffix (Loomio's ModelLocator). */
-export const findDiscussion = Effect.fnUntraced(function*(ref: string): Effect.fn.Return<Discussion, NotFound, Store> {
+/**
+ * By numeric id or key; a key may carry a `-slug` suffix (Loomio's ModelLocator). With `readerOf`, that person's
+ * place in the thread is read with it (kept for the request's access check: `topicContext`).
+ */
+export const findDiscussion = Effect.fnUntraced(function*(ref: string, readerOf?: Id): Effect.fn.Return<Discussion, NotFound, Store> {
   const store = yield* Store
   const r = recordRef(ref)
   // Loomio's discussion URLs append the title to the key: /d/KEY-the-title
-  const found = "id" in r ? yield* store.discussions.byId(r.id) : yield* store.discussions.byKey(r.key.split("-")[0]!)
+  const found = "id" in r ? yield* store.discussions.byId(r.id, readerOf) : yield* store.discussions.byKey(r.key.split("-")[0]!, readerOf)
   if (found === undefined) return yield* notFound(`Discussion ${ref} not found`)
   return found
 })
 
 /** The discussion with its thread and the caller's context; a soft-deleted discussion is not found. */
 const loadKept = Effect.fnUntraced(function*(access: Access, ref: string) {
-  const discussion = yield* findDiscussion(ref)
+  const discussion = yield* findDiscussion(ref, access.user.id)
   if (discussion.discarded_at !== null) return yield* notFound(`Discussion ${ref} not found`)
   const topic = yield* topicById(discussion.topic_id)
   return { discussion, topic, ctx: yield* topicContext(access, topic) }

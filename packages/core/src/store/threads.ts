@@ -1,6 +1,6 @@
 /** Threads (topics) and what they hold: discussions, comments, thread items, reactions, readers. */
 import { Effect } from "effect"
-import { Comment, Discussion, Reaction, ThreadItem, Topic, type TopicFilter, type TopicScope } from "../domain/records.js"
+import { Comment, Discussion, type Id, Reaction, ThreadItem, Topic, type TopicFilter, TopicReader, type TopicScope } from "../domain/records.js"
 import type { CommentsRepo, DiscussionsRepo, ItemsRepo, ReactionsRepo, ReadersRepo, TopicsRepo } from "../ports/store.js"
 import { positionSegment, SELECT_COMMENT, toReader, toTopic } from "../sql/records.js"
 import { fromBools } from "../sql/rows.js"
@@ -37,26 +37,39 @@ export const makeTopicsRepo = (c: SqlClient): TopicsRepo => {
 
 /** Where a request keeps a thread's record it has read (SqlClient.kept). */
 const topicKey = (id: number) => `topics:${id}`
+/** Where a request keeps a person's place in a thread (none: undefined, kept as well). */
+const readerKey = (topicId: Id, userId: Id) => `readers:${topicId}:${userId}`
 
 const threadColumns = Topic.joined("t")
+const readerColumns = TopicReader.joined("tr")
 /**
  * A record's reads by id and by key (`SELECT ${select} FROM ${table} ${alias}`, its `topic_id` naming the thread),
- * each with the thread and the thread's group in one statement: both are kept for the request, whose next steps
- * read them (the thread, then its group for the access check), so that a light read is three round trips on
- * PostgreSQL. The statements are written once: a statement's text is its cache key (prepared statements).
+ * each with the thread and the thread's group in one statement, and, for `readerOf`, that person's place in the
+ * thread: all kept for the request, whose next steps read them (the thread, its group and the caller's place for
+ * the access check), so that a light read is two round trips on PostgreSQL (the caches' epochs, then this). The
+ * statements are written once: a statement's text is its cache key (prepared statements).
  */
 export const readAhead = <A>(c: SqlClient, select: string, table: string, alias: string, map: (row: Row) => A) => {
-  const sql = (column: "id" | "key") =>
-    `SELECT ${select}, ${threadColumns.columns}, ${groupAhead.columns} FROM ${table} ${alias}
-     JOIN topics t ON t.id = ${alias}.topic_id LEFT JOIN groups g ON g.id = t.group_id WHERE ${alias}.${column} = ?`
-  const read = (statement: string) => (value: unknown): Effect.Effect<A | undefined> =>
-    Effect.flatMap(c.get(statement, [value]), (row) => {
-      if (row === undefined) return Effect.succeed(undefined)
-      // mapped only where kept (not inside a transaction, which reads and locks the thread itself)
-      const topic = c.kept(topicKey(row["t.id"] as number), Effect.sync(() => threadColumns.fromRow(row)))
-      return Effect.as(Effect.zipRight(topic, groupAhead.keep(c, row)), map(row))
-    })
-  return { byId: read(sql("id")), byKey: read(sql("key")) }
+  const sql = (column: "id" | "key", withReader: boolean) =>
+    `SELECT ${select}, ${threadColumns.columns}, ${groupAhead.columns}${withReader ? `, ${readerColumns.columns}` : ""} FROM ${table} ${alias}
+     JOIN topics t ON t.id = ${alias}.topic_id LEFT JOIN groups g ON g.id = t.group_id
+     ${withReader ? "LEFT JOIN topic_readers tr ON tr.topic_id = t.id AND tr.user_id = ?" : ""} WHERE ${alias}.${column} = ?`
+  const read = (column: "id" | "key") => {
+    const alone = sql(column, false)
+    const withReader = sql(column, true)
+    return (value: unknown, readerOf?: Id): Effect.Effect<A | undefined> =>
+      Effect.flatMap(readerOf === undefined ? c.get(alone, [value]) : c.get(withReader, [readerOf, value]), (row) => {
+        if (row === undefined) return Effect.succeed(undefined)
+        // mapped only where kept (not inside a transaction, which reads and locks the thread itself)
+        const topicId = row["t.id"] as number
+        const topic = c.kept(topicKey(topicId), Effect.sync(() => threadColumns.fromRow(row)))
+        const reader = readerOf === undefined
+          ? Effect.void
+          : c.kept(readerKey(topicId, readerOf), Effect.sync(() => (row["tr.id"] === null ? undefined : readerColumns.fromRow(row))))
+        return Effect.as(Effect.zipRight(Effect.zipRight(topic, groupAhead.keep(c, row)), reader), map(row))
+      })
+  }
+  return { byId: read("id"), byKey: read("key") }
 }
 
 export const makeDiscussionsRepo = (c: SqlClient): DiscussionsRepo => {
@@ -156,7 +169,7 @@ export const makeReactionsRepo = (c: SqlClient): ReactionsRepo => {
 }
 
 export const makeReadersRepo = (c: SqlClient): ReadersRepo => ({
-  find: (topicId, userId) => c.get(`SELECT * FROM topic_readers WHERE topic_id = ? AND user_id = ?`, [topicId, userId], toReader),
+  find: (topicId, userId) => c.kept(readerKey(topicId, userId), c.get(`SELECT * FROM topic_readers WHERE topic_id = ? AND user_id = ?`, [topicId, userId], toReader)),
   upsert: (r) =>
     Effect.map(
       c.run(`INSERT INTO topic_readers (topic_id, user_id, inviter_id, guest, created_at)

@@ -15,11 +15,12 @@ import { topicById, topicContext } from "../threads/kernel.js"
 import { recordRef } from "../../domain/refs.js"
 
 
-export const findPoll = Effect.fnUntraced(function*(ref: string | number): Effect.fn.Return<Poll, NotFound, Store> {
+/** By id or key; with `readerOf`, that person's place in the thread read with it (kept for `topicContext`). */
+export const findPoll = Effect.fnUntraced(function*(ref: string | number, readerOf?: Id): Effect.fn.Return<Poll, NotFound, Store> {
   const store = yield* Store
   const r = recordRef(ref)
   // locked in a write: a vote, a close and the scheduler check the poll in turn
-  const poll = yield* readLocked("polls", "id" in r ? store.polls.byId(r.id) : store.polls.byKey(r.key), store.polls.byId)
+  const poll = yield* readLocked("polls", "id" in r ? store.polls.byId(r.id, readerOf) : store.polls.byKey(r.key, readerOf), store.polls.byId)
   if (poll === undefined) return yield* notFound(`Poll ${ref} not found`)
   return poll
 })
@@ -33,7 +34,7 @@ export interface PollContext {
 
 /** A poll the caller may see (its thread is visible, or they hold a ballot), else 404. */
 export const visiblePoll = (access: Access, ref: string | number): Effect.Effect<PollContext, NotFound, Store> =>
-  Effect.flatMap(findPoll(ref), (poll) => visibleFoundPoll(access, poll, ref))
+  Effect.flatMap(findPoll(ref, access.user.id), (poll) => visibleFoundPoll(access, poll, ref))
 
 /** `visiblePoll` of a poll already read. */
 export const visibleFoundPoll = Effect.fnUntraced(function*(access: Access, poll: Poll, ref: string | number): Effect.fn.Return<PollContext, NotFound, Store> {
