@@ -8,7 +8,8 @@
  * (`npm install --no-save postgres@3`).
  */
 import { Cause, Duration, Effect, Exit, FiberRef, Option } from "effect"
-import { isoInstant, migratePg, makePool } from "../../packages/core/dist/postgres/db.js"
+// the pg runner's own translation of the repositories' placeholders (`?`, `@name`) and of their values
+import { compile, isoInstant, migratePg, makePool, values } from "../../packages/core/dist/postgres/db.js"
 import { pgClient } from "../../packages/core/dist/postgres/client.js"
 import { makeReportsRepo, makeSearchRepo } from "../../packages/core/dist/postgres/reading.js"
 import { makeRepositories } from "../../packages/core/dist/store/index.js"
@@ -17,30 +18,6 @@ const { default: postgres } = await import("postgres").catch(() => {
   console.error("postgres.js is not installed: npm install --no-save postgres@3")
   process.exit(1)
 })
-
-/** `?` and `@name` placeholders (the repositories') to `$n`, once per text, as the pg runner does. */
-const compiled = new Map()
-const compile = (sql) => {
-  let c = compiled.get(sql)
-  if (c !== undefined) return c
-  const names = []
-  let n = 0
-  let named = false
-  const text = sql.replace(/'(?:[^']|'')*'|\?|@([A-Za-z_][A-Za-z0-9_]*)/g, (m, name) => {
-    if (m.startsWith("'")) return m
-    if (name === undefined) return `$${++n}`
-    named = true
-    const i = names.indexOf(name)
-    if (i !== -1) return `$${i + 1}`
-    names.push(name)
-    return `$${names.length}`
-  })
-  c = { text, names: named ? names : undefined }
-  compiled.set(sql, c)
-  return c
-}
-const param = (v) => v === undefined ? null : typeof v === "boolean" ? (v ? 1 : 0) : typeof v === "string" && v.includes("\0") ? v.replaceAll("\0", "\uFFFD") : v
-const values = (c, params) => c.names === undefined ? params.map(param) : c.names.map((k) => param((params[0] ?? {})[k]))
 
 const same = (x) => x
 /** What the pg runner's type parsers give (postgres/db.ts ROW_PARSERS). */

@@ -57,7 +57,7 @@ export const pgRowTypes = {
 const types = pgRowTypes
 
 /** Written once per SQL text: `?` and `@name` placeholders (the SQLite adapter's) become `$n`. */
-interface Compiled {
+export interface Compiled {
   /** the prepared statement's name on every connection (parsed and planned once per connection), if named */
   readonly name: string | undefined
   readonly text: string
@@ -66,7 +66,7 @@ interface Compiled {
 }
 const compiled = new Map<string, Compiled>()
 const MAX_PREPARED = 2000
-const compile = (sql: string): Compiled => {
+export const compile = (sql: string): Compiled => {
   let c = compiled.get(sql)
   if (c !== undefined) return c
   const names: Array<string> = []
@@ -88,7 +88,7 @@ const compile = (sql: string): Compiled => {
   return c
 }
 
-const values = (c: Compiled, params: ReadonlyArray<unknown>): Array<unknown> => {
+export const values = (c: Compiled, params: ReadonlyArray<unknown>): Array<unknown> => {
   if (c.names === undefined) return params.map(param)
   const o = (params[0] ?? {}) as Record<string, unknown>
   return c.names.map((k) => param(o[k]))
