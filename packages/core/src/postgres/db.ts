@@ -133,9 +133,9 @@ type RowsQuery = pg.Query & QueryState
 /**
  * A statement as pg sends it, its rows built by its shape (one literal per row) instead of pg's way, which grows
  * each row a column at a time on a null-prototype object and copies it, and copies the query's options first
- * (`cloneQueryConfig`): 25-40 % of what a statement costs node (one at a time on one connection: 8 columns 47-52 µs against 35-41,
- * 60 columns 157-185 µs against 106-124). Everything else (preparing, binding, errors, the command's row count)
- * is pg's own. It reads and sets two members of pg's Query that pg does not publish (`_result`,
+ * (`cloneQueryConfig`): 25-40 % of what a statement costs node (one at a time on one connection: 8 columns
+ * 47-52 µs against 35-41, 60 columns 157-185 µs against 106-124). Everything else (preparing, binding, errors,
+ * the command's row count) is pg's own. It reads and sets two members of pg's Query that pg does not publish (`_result`,
  * `_canceledDueToError`): test/pg-types.test.ts compares its rows with those pg builds itself, so a pg that
  * changes them fails there first.
  */
