@@ -135,9 +135,9 @@ type RowsQuery = pg.Query & QueryState
  * each row a column at a time on a null-prototype object and copies it, and copies the query's options first
  * (`cloneQueryConfig`): 25-40 % of what a statement costs node (one at a time on one connection: 8 columns
  * 47-52 µs against 35-41, 60 columns 157-185 µs against 106-124). Everything else (preparing, binding, errors,
- * the command's row count) is pg's own. It reads and sets two members of pg's Query that pg does not publish (`_result`,
- * `_canceledDueToError`): test/pg-types.test.ts compares its rows with those pg builds itself, so a pg that
- * changes them fails there first.
+ * the command's row count) is pg's own. It reads and sets two members of pg's Query that pg does not publish
+ * (`_result`, `_canceledDueToError`): test/pg-types.test.ts compares its rows with those pg builds itself, so a pg
+ * that changes them fails there first.
  */
 let rowsQueryClass: (new (c: Compiled, values: Array<unknown>) => RowsQuery) | undefined
 const rowsQuery = () =>
@@ -152,8 +152,9 @@ const rowsQuery = () =>
     }
     handleRowDescription(message: { readonly fields: ReadonlyArray<Column> }) {
       const kept = shapes.get(this.key)
-      this.shape = kept !== undefined && sameColumns(kept.columns, message.fields) ? kept : shapeOf(message.fields.map(({ name, dataTypeID }) => ({ name, dataTypeID })))
-      if (this.shape !== kept) shapes.set(this.key, this.shape)
+      if (kept !== undefined && sameColumns(kept.columns, message.fields)) return void (this.shape = kept)
+      this.shape = shapeOf(message.fields.map(({ name, dataTypeID }) => ({ name, dataTypeID })))
+      shapes.set(this.key, this.shape)
     }
     handleDataRow(message: { readonly fields: ReadonlyArray<unknown> }) {
       if (this._canceledDueToError) return
@@ -236,20 +237,24 @@ const asDefect = (e: unknown) => {
   return new PgUnavailable(`the database is unavailable: ${err.message ?? String(e)}`)
 }
 
+/** pg's answer to a callback, as the Effect it resumes with: a failure is a defect (`asDefect`), as every statement's is. */
+const settle = <A>(resume: (effect: Effect.Effect<A>) => void, e: Error | null | undefined, value: () => A) =>
+  resume(e !== undefined && e !== null ? Effect.die(asDefect(e)) : Effect.succeed(value()))
+
 /**
  * `pool` serves reads; `writers` (by default the same pool) serves transactions. Apart, a write waiting for a
  * row another server's writer holds keeps a writing connection, never one a read needs.
  */
 export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner => {
   /** A statement on `client`, answered by `answer` from its result (one step: no map after it). */
-  const exec = <A>(client: pg.Pool | pg.PoolClient, sql: string, params: ReadonlyArray<unknown>, answer: (r: pg.QueryResult) => A): Effect.Effect<A> =>
-    Effect.async((resume) => {
+  const exec = <A>(client: pg.Pool | pg.PoolClient, sql: string, params: ReadonlyArray<unknown>, answer: (r: pg.QueryResult) => A) =>
+    Effect.async<A>((resume) => {
       const c = compile(sql)
-      const answered = (e: Error | undefined, r: pg.QueryResult) => resume(e !== undefined && e !== null ? Effect.die(asDefect(e)) : Effect.succeed(answer(r)))
+      const send = client.query as (q: RowsQuery, values: undefined, done: (e: Error | undefined, r: pg.QueryResult) => void) => void
       try {
-        ;(client.query as (q: RowsQuery, values: undefined, done: typeof answered) => void)(new (rowsQuery())(c, values(c, params)), undefined, answered)
+        send.call(client, new (rowsQuery())(c, values(c, params)), undefined, (e, r) => settle(resume, e, () => answer(r)))
       } catch (e) {
-        resume(Effect.die(asDefect(e)))
+        settle(resume, e as Error, () => undefined as never)
       }
     })
   /** On the fiber's transaction's connection, else (a read) on any pooled one. */
@@ -291,12 +296,10 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
     })
 
   // taken inside `attempt`'s uninterruptible region: a connection handed over is always released
-  const connect = Effect.async<pg.PoolClient>((resume) =>
-    writers.connect((e, client) => resume(e !== undefined && e !== null ? Effect.die(asDefect(e)) : Effect.succeed(client!))))
+  const connect = Effect.async<pg.PoolClient>((resume) => writers.connect((e, client) => settle(resume, e, () => client!)))
   /** Text sent as it is (the simple protocol: several statements in one round trip, no parameters). */
   const plain = (client: pg.PoolClient, sql: string) =>
-    Effect.async<pg.QueryResult>((resume) =>
-      client.query(sql, (e: Error | undefined, r: pg.QueryResult) => resume(e !== undefined && e !== null ? Effect.die(asDefect(e)) : Effect.succeed(r))))
+    Effect.async<pg.QueryResult>((resume) => client.query(sql, (e: Error | undefined, r: pg.QueryResult) => settle(resume, e, () => r)))
 
   /**
    * One attempt, at READ COMMITTED: each statement sees what was committed before it began. Writers run side by
