@@ -238,7 +238,7 @@ const asDefect = (e: unknown) => {
 }
 
 /** pg's answer to a callback, as the Effect it resumes with: a failure is a defect (`asDefect`), as every statement's is. */
-const settle = <A>(resume: (effect: Effect.Effect<A>) => void, e: Error | null | undefined, value: () => A) =>
+const resumeWith = <A>(resume: (effect: Effect.Effect<A>) => void, e: Error | null | undefined, value: () => A) =>
   resume(e !== undefined && e !== null ? Effect.die(asDefect(e)) : Effect.succeed(value()))
 
 /**
@@ -252,9 +252,10 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
       const c = compile(sql)
       const send = client.query as (q: RowsQuery, values: undefined, done: (e: Error | undefined, r: pg.QueryResult) => void) => void
       try {
-        send.call(client, new (rowsQuery())(c, values(c, params)), undefined, (e, r) => settle(resume, e, () => answer(r)))
+        send.call(client, new (rowsQuery())(c, values(c, params)), undefined, (e, r) => resumeWith(resume, e, () => answer(r)))
       } catch (e) {
-        settle(resume, e as Error, () => undefined as never)
+        // pg refused to send it (a value it cannot bind): a defect, as a statement's failure always is
+        resume(Effect.die(asDefect(e)))
       }
     })
   /** On the fiber's transaction's connection, else (a read) on any pooled one. */
@@ -296,10 +297,10 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
     })
 
   // taken inside `attempt`'s uninterruptible region: a connection handed over is always released
-  const connect = Effect.async<pg.PoolClient>((resume) => writers.connect((e, client) => settle(resume, e, () => client!)))
+  const connect = Effect.async<pg.PoolClient>((resume) => writers.connect((e, client) => resumeWith(resume, e, () => client!)))
   /** Text sent as it is (the simple protocol: several statements in one round trip, no parameters). */
   const plain = (client: pg.PoolClient, sql: string) =>
-    Effect.async<pg.QueryResult>((resume) => client.query(sql, (e: Error | undefined, r: pg.QueryResult) => settle(resume, e, () => r)))
+    Effect.async<pg.QueryResult>((resume) => client.query(sql, (e: Error | undefined, r: pg.QueryResult) => resumeWith(resume, e, () => r)))
 
   /**
    * One attempt, at READ COMMITTED: each statement sees what was committed before it began. Writers run side by

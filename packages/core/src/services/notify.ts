@@ -60,7 +60,10 @@ export const notifyMentions = Effect.fnUntraced(function*(text: string | null | 
   }
 })
 
-/** Who listens Loud to a thread (read before a write's transaction, it is not read while the thread's row is held). */
+/**
+ * Who listens Loud to a thread, read where the write chooses: a comment reads it before its transaction, so not
+ * while the thread's row is held; a vote inside its own, under its poll's lock.
+ */
 export const loudListeners = (topic: Topic, group: Group | undefined) =>
   Effect.flatMap(Store, (store) => store.volumes.loudListeners(topic.id, group?.id ?? null))
 
