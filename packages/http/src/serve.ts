@@ -151,9 +151,10 @@ const writeResponse = (req: http.IncomingMessage, res: http.ServerResponse, resp
   if (res.writableEnded) return
   const body = response.body
   let headers: http.OutgoingHttpHeaders = response.headers
-  if (!Cookies.isEmpty(response.cookies)) headers = { ...headers, "set-cookie": [...Cookies.toSetCookieHeaders(response.cookies)] }
+  // Object.assign, not `{ ...headers, k }`: a member after a spread is V8 11's slow path (bench/experiments/spread.js)
+  if (!Cookies.isEmpty(response.cookies)) headers = Object.assign({}, headers, { "set-cookie": [...Cookies.toSetCookieHeaders(response.cookies)] })
   const text = body._tag === "Raw" && typeof body.body === "string" ? body.body : undefined
-  if (text !== undefined) headers = { ...headers, "content-length": Buffer.byteLength(text) }
+  if (text !== undefined) headers = Object.assign({}, headers, { "content-length": Buffer.byteLength(text) })
   res.writeHead(response.status, headers)
   if (req.method === "HEAD") return void res.end()
   switch (body._tag) {
@@ -251,7 +252,7 @@ export const makeListener = Effect.fnUntraced(function*<R>(app: HttpApp.Default<
     effect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, unknown>) => {
     // the fiber starts with the request in its context (no provide around it to set and restore)
     context.set(HttpServerRequest.HttpServerRequest.key, request)
-    const requestRuntime = Runtime.make({ ...runtime, context: Context.unsafeMake(context) })
+    const requestRuntime = Runtime.make({ context: Context.unsafeMake(context), runtimeFlags: runtime.runtimeFlags, fiberRefs: runtime.fiberRefs })
     // every request, API or page, is one of the store's requests: what it reads twice is read once (Store.request)
     const fiber = Runtime.runFork(requestRuntime)(lastResort(store.request(effect as Effect.Effect<HttpServerResponse.HttpServerResponse>)))
     fiber.addObserver((exit) => writeResponse(req, res, Exit.isSuccess(exit) ? exit.value : failed(req)))

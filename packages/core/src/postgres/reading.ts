@@ -55,7 +55,7 @@ export const makeSearchRepo = (q: PgRunner): SearchRepo => ({
     // a query of nothing the parser keeps matches nothing (as an FTS5 expression of no word would)
     if (query === "") return Effect.succeed([])
     return Effect.map(
-      q.all(findSql(query !== null, filter, order), { ...searchBindings(PG_IDS, scope, callerId, query, filter), limit: page.limit, offset: page.offset }),
+      q.all(findSql(query !== null, filter, order), Object.assign(searchBindings(PG_IDS, scope, callerId, query, filter), { limit: page.limit, offset: page.offset })),
       (rows) => rows.map(toHit)
     )
   },

@@ -210,7 +210,7 @@ export const resultsFromTally = (type: PollType, options: ReadonlyArray<PollOpti
     cast_count: tally.cast_count,
     undecided_count: tally.voters_count - tally.cast_count,
     total_score: total,
-    options: ordered.map((r, i) => ({ ...r, rank: i + 1 }))
+    options: ordered.map((r, i) => Object.assign({}, r, { rank: i + 1 }))
   }
 }
 

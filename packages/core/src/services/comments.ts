@@ -63,7 +63,7 @@ export const createComment = Effect.fnUntraced(function*(
   return yield* store.transaction(Effect.gen(function*() {
     const { discussion } = seen
     const topic = yield* topicById(discussion.topic_id)
-    const ctx = { ...seen.ctx, topic }
+    const ctx = Object.assign({}, seen.ctx, { topic })
     if (!canCreateComment(access, ctx, discussion)) return yield* forbidden("Not authorized to create Comment.")
     if (isBlank(input.body)) return yield* invalid("body", "can't be blank")
     let parent: Comment | undefined

@@ -22,5 +22,5 @@ export const publishEvent = Effect.fnUntraced(function*(e: NewEvent): Effect.fn.
   if (e.group_id === null) return
   const store = yield* Store
   const now = yield* nowIso
-  yield* store.events.publish({ ...e, group_id: e.group_id, created_at: now })
+  yield* store.events.publish(Object.assign({}, e, { group_id: e.group_id, created_at: now }))
 })

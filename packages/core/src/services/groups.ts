@@ -192,8 +192,7 @@ export const groupPage = Effect.fnUntraced(function*(access: Access, ref: string
   const store = yield* Store
   const view = yield* showGroup(access, ref)
   const subgroups = (yield* store.groups.children([view.group.id])).filter((g) => canShowGroup(access, g))
-  return {
-    ...view,
+  return Object.assign({}, view, {
     subgroups,
     may: {
       discuss: canStartDiscussion(access, view.group),
@@ -202,5 +201,5 @@ export const groupPage = Effect.fnUntraced(function*(access: Access, ref: string
       members: canListMembers(access, view.group),
       manage: canManageMembers(access, view.group)
     }
-  }
+  })
 })

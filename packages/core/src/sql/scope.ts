@@ -25,11 +25,14 @@ export const scopeWhere = (filter: TopicFilter, ids: IdList) => {
   return `FROM topics t WHERE ${clauses.join(" AND ")}`
 }
 
-export const scopeParams = (scope: TopicScope, filter: TopicFilter, ids: IdList) => ({
-  all_in: ids.bind(scope.allIn),
-  public_in: ids.bind(scope.publicIn),
-  public_groups: scope.publicGroups ? 1 : 0,
-  guest: scope.guestUserId,
-  ...(filter.groupId === undefined ? {} : { group_id: filter.groupId }),
-  ...(filter.topicableType === undefined ? {} : { topicable_type: filter.topicableType })
-})
+export const scopeParams = (scope: TopicScope, filter: TopicFilter, ids: IdList) => {
+  const values: Record<string, unknown> = {
+    all_in: ids.bind(scope.allIn),
+    public_in: ids.bind(scope.publicIn),
+    public_groups: scope.publicGroups ? 1 : 0,
+    guest: scope.guestUserId
+  }
+  if (filter.groupId !== undefined) values.group_id = filter.groupId
+  if (filter.topicableType !== undefined) values.topicable_type = filter.topicableType
+  return values
+}

@@ -65,20 +65,21 @@ export const searchSql = (d: SearchDialect) => (withMatch: boolean, filter: Sear
 }
 
 /** The values of a search statement; `match` is the engine's own expression (null: no query). */
-export const searchBindings = (lists: IdList, scope: TopicScope, callerId: Id, match: string | null, filter: SearchFilter) => ({
-  ...scopeParams(scope, {}, lists),
-  caller: callerId,
-  ...(match === null ? {} : { match }),
-  ...(filter.types.length > 0 ? { types: lists.bind(filter.types) } : {}),
-  ...(filter.groupIds === undefined ? {} : { group_ids: lists.bind(filter.groupIds) }),
-  ...(filter.tag === undefined ? {} : { tag: filter.tag }),
-  ...(filter.authorId === undefined ? {} : { author_id: filter.authorId }),
-  ...(filter.excludeIds === undefined ? {} : { exclude: lists.bind(filter.excludeIds) })
-})
+export const searchBindings = (lists: IdList, scope: TopicScope, callerId: Id, match: string | null, filter: SearchFilter) => {
+  const values: Record<string, unknown> = scopeParams(scope, {}, lists)
+  values.caller = callerId
+  if (match !== null) values.match = match
+  if (filter.types.length > 0) values.types = lists.bind(filter.types)
+  if (filter.groupIds !== undefined) values.group_ids = lists.bind(filter.groupIds)
+  if (filter.tag !== undefined) values.tag = filter.tag
+  if (filter.authorId !== undefined) values.author_id = filter.authorId
+  if (filter.excludeIds !== undefined) values.exclude = lists.bind(filter.excludeIds)
+  return values
+}
 
-export const toHit = (row: Record<string, unknown>): SearchHit => ({
-  ...(row as unknown as SearchHit),
-  tags: JSON.parse(String(row.tags)) as Array<string>,
-  excerpt: String(row.excerpt ?? ""),
-  caller_has_voted: bool(row.caller_has_voted)
-})
+export const toHit = (row: Record<string, unknown>): SearchHit =>
+  Object.assign({}, row as unknown as SearchHit, {
+    tags: JSON.parse(String(row.tags)) as Array<string>,
+    excerpt: String(row.excerpt ?? ""),
+    caller_has_voted: bool(row.caller_has_voted)
+  })

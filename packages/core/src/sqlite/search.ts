@@ -21,11 +21,12 @@ const findSql = searchSql({
 /** The search queries as plain functions of a statement cache, runnable on a reader thread (sqlite/offload.ts). */
 export const SEARCH_QUERIES = {
   find: (s: Stmt, scope: TopicScope, callerId: Id, match: SearchMatch | null, filter: SearchFilter, order: SearchOrder, page: Page) =>
-    (s(findSql(match !== null, filter, order)).all({
-      ...searchBindings(SQLITE_IDS, scope, callerId, match === null ? null : matchExpression(match.terms, match.alternatives), filter),
-      limit: page.limit,
-      offset: page.offset
-    }) as Array<Record<string, unknown>>).map(toHit),
+    (s(findSql(match !== null, filter, order)).all(
+      Object.assign(searchBindings(SQLITE_IDS, scope, callerId, match === null ? null : matchExpression(match.terms, match.alternatives), filter), {
+        limit: page.limit,
+        offset: page.offset
+      })
+    ) as Array<Record<string, unknown>>).map(toHit),
   similarWords: (s: Stmt, word: string, min: number, max: number, limit: number) =>
     s(`SELECT w.word FROM search_trigrams JOIN search_words w ON w.id = search_trigrams.rowid
        WHERE search_trigrams MATCH @match AND length(w.word) BETWEEN @min AND @max

@@ -81,10 +81,10 @@ export const makeEventsRepo = (c: SqlClient): EventsRepo => ({
       c.run<{ id: number; subscribers: number }>(`INSERT INTO webhook_events (kind, group_id, actor_id, eventable_type, eventable_id, message, created_at)
              VALUES (@kind, @group_id, @actor_id, @eventable_type, @eventable_id, @message, @created_at)
              RETURNING id, (SELECT count(*) FROM chatbots b WHERE b.group_id = @group_id AND ${c.dialect.eventKindIn("b.event_kinds", "kind")}) AS subscribers`,
-        { ...e, message: JSON.stringify(e.message) }),
+        Object.assign({}, e, { message: JSON.stringify(e.message) })),
       (r) => {
         const { id, subscribers } = returned(r)
-        const event = { ...e, id: Number(id) }
+        const event = Object.assign({}, e, { id: Number(id) })
         // every value from the event's row: the statement's parameters are typed by what they are compared with
         return Number(subscribers) === 0 ? Effect.succeed(event) : Effect.as(
           c.run(`INSERT INTO webhook_deliveries (event_id, chatbot_id, next_attempt_at, created_at)

@@ -25,7 +25,7 @@ export const makePollsRepo = (c: SqlClient): PollsRepo => {
         : c.all(`${SELECT_POLL} WHERE ${ids.has("p.topic_id", "ids")} AND p.discarded_at IS NULL ORDER BY p.id`, { ids: ids.bind(topicIds) }, toPoll),
     inGroup: (visible, groupId, status, page) =>
       c.all(`SELECT p.*, t.group_id AS group_id ${inGroupSql(status)} ORDER BY p.created_at DESC, p.id DESC LIMIT @limit OFFSET @offset`,
-        { ...scope.params(visible, { groupId }), limit: page.limit, offset: page.offset }, toPoll),
+        Object.assign(scope.params(visible, { groupId }), { limit: page.limit, offset: page.offset }), toPoll),
     countInGroup: (visible, groupId, status) =>
       Effect.map(c.get(`SELECT count(*) AS n ${inGroupSql(status)}`, scope.params(visible, { groupId })), (r) => Number(r!.n)),
     insert: (p) =>
@@ -140,7 +140,7 @@ export const makeStancesRepo = (c: SqlClient): StancesRepo => {
         let tally = out.get(poll_id)
         if (tally === undefined) out.set(poll_id, (tally = { voters_count, cast_count, options: [] }))
         if (option_id === null) continue
-        tally.options.push({ ...o, option_id, voter_ids: named.get(option_id) ?? [] })
+        tally.options.push({ option_id, voter_ids: named.get(option_id) ?? [], ...o })
       }
       return out
     }),

@@ -25,7 +25,7 @@ export const makeTopicsRepo = (c: SqlClient): TopicsRepo => {
     byIds: (list) => (list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM topics WHERE ${ids.has("id", "ids")}`, { ids: ids.bind(list) }, toTopic)),
     visible: (scope, filter, page) =>
       c.all(`SELECT t.* ${where(filter)} ORDER BY t.last_activity_at DESC, t.id DESC LIMIT @limit OFFSET @offset`,
-        { ...params(scope, filter), limit: page.limit, offset: page.offset }, toTopic),
+        Object.assign(params(scope, filter), { limit: page.limit, offset: page.offset }), toTopic),
     countVisible: (scope, filter) => Effect.map(c.get(`SELECT count(*) AS n ${where(filter)}`, params(scope, filter)), (r) => Number(r!.n)),
     insert: (t) => Effect.map(insertRow(c, "topics", Topic.toRow({ ...t, updated_at: t.created_at })), (r) => toTopic(r.rows[0])),
     update: (id, patch) => {
@@ -140,7 +140,7 @@ export const makeItemsRepo = (c: SqlClient): ItemsRepo => ({
       `INSERT INTO topic_items (topic_id, kind, sequence_id, parent_id, depth, position, position_key, itemable_type, itemable_id, actor_id, created_at)
        VALUES (@topic_id, @kind, ${parent === null ? "0" : NEXT_SEQUENCE}, @parent_id, @depth, @position, @position_key, @itemable_type, @itemable_id, @actor_id, @created_at)
        RETURNING *`,
-      { ...item, parent_id: grown === undefined ? null : Number(grown.id), depth: grown === undefined ? 0 : Number(grown.depth) + 1, position, position_key }
+      Object.assign({}, item, { parent_id: grown === undefined ? null : Number(grown.id), depth: grown === undefined ? 0 : Number(grown.depth) + 1, position, position_key })
     )))
     return { item: appended, topic }
   })

@@ -52,7 +52,7 @@ export const B2ThreadsLive = group(ConveneApi, "b2.threads", requireAccess, (han
       const groups = wants(opts, "group") && t.group !== undefined ? yield* Groups.viewGroups([t.group]) : []
       const polls = new Map(t.polls.map((v) => [v.poll.id, v]))
       return envelope(opts, "items", t.items.map(itemJson), [
-        { type: "discussion", root: "discussions", records: t.discussion === undefined ? [] : [discussionJson({ ...t, discussion: t.discussion })] },
+        { type: "discussion", root: "discussions", records: t.discussion === undefined ? [] : [discussionJson({ discussion: t.discussion, topic: t.topic })] },
         { type: "comment", root: "comments", records: t.comments.map(commentJson) },
         { type: "poll", root: "polls", records: t.polls.map((v) => pollJson(access, v)) },
         { type: "poll_option", root: "poll_options", records: t.polls.flatMap((v) => v.options.map((o) => pollOptionJson(v, o))) },

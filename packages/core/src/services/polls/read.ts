@@ -117,8 +117,7 @@ export interface ShownPoll extends PollView {
 
 export const showPoll = (access: Access, ref: string): Effect.Effect<ShownPoll, NotFound, Store> =>
   Effect.flatMap(visiblePoll(access, ref), (found) =>
-    Effect.map(viewPolls(access, [found.poll], { topics: [found.ctx.topic], mine: liveBallot(found) }), (v) => ({
-      ...v[0]!,
+    Effect.map(viewPolls(access, [found.poll], { topics: [found.ctx.topic], mine: liveBallot(found) }), (v) => Object.assign({}, v[0]!, {
       vote_refusal: voteRefusal(access, found.ctx, found.poll, found.ballot),
       may: {
         close: canClosePoll(access, found.ctx, found.poll),

@@ -124,13 +124,12 @@ export interface DiscussionThread extends ThreadContents, Omit<DiscussionRights,
 export const discussionThread = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<DiscussionThread, NotFound | Forbidden, Store> {
   const { ctx, discussion, may } = yield* discussionRights(access, ref)
   const contents = yield* threadContents(access, discussion.topic_id)
-  return {
-    ...contents,
+  return Object.assign({}, contents, {
     discussion,
     may,
     editable: new Set(contents.comments.filter((c) => canEditComment(access, ctx, discussion, c)).map((c) => c.id)),
     deletable: new Set(contents.comments.filter((c) => canDeleteComment(access, ctx, discussion, c)).map((c) => c.id))
-  }
+  })
 })
 
 /** The people a page names (voters and authors it already may show), by id. */

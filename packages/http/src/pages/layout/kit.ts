@@ -71,8 +71,8 @@ export interface ProviderButton {
 /** A whole document in the layout, for a reader. */
 export const documentFor = (reader: Reader, page: Page, csrf: string, sso?: ProviderButton): string => {
   const common = { t: reader.t, esc: Rules.escapeHtml, csrf, zone: reader.zone, lang: reader.locale, signedIn: reader.user !== undefined, sso }
-  const body = render(page.template, { ...common, ...page.data })
-  return render("@layout", { ...common, title: page.title, body, notice: page.notice, crumbs: page.crumbs })
+  const body = render(page.template, Object.assign({}, common, page.data))
+  return render("@layout", Object.assign({}, common, { title: page.title, body, notice: page.notice, crumbs: page.crumbs }))
 }
 
 /** A page answered before any route's own (no person, no form): a message in the layout. */
@@ -144,7 +144,7 @@ export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret:
     let response = HttpServerResponse.text(documentFor(who, page, csrf.token, sso), {
       status: page.status ?? 200,
       contentType: "text/html; charset=utf-8",
-      headers: { ...headers, "content-language": who.locale, vary: "Accept-Language, Cookie", ...page.headers }
+      headers: Object.assign({}, headers, { "content-language": who.locale, vary: "Accept-Language, Cookie" }, page.headers)
     })
     if (csrf.fresh) response = HttpServerResponse.unsafeSetCookie(response, csrfName, csrf.token, cookie)
     // a signed-in page read sets the session cookie again, so the browser keeps it as long as the server's sliding
