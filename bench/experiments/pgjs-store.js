@@ -105,6 +105,13 @@ const makeRunner = (reads, writes) => {
     transaction,
     request: (effect) => Effect.flatMap(FiberRef.get(requestReads), (kept) => (kept !== undefined ? effect : Effect.locally(effect, requestReads, new Map()))),
     keep,
+    keepBeside: (entries) =>
+      Effect.withFiberRuntime((fiber) => {
+        const kept = fiber.getFiberRef(requestReads)
+        if (kept === undefined || fiber.getFiberRef(current) !== undefined) return Effect.void
+        for (const [key, value] of entries()) if (!kept.has(key)) kept.set(key, value)
+        return Effect.void
+      }),
     cacheEpochs: Effect.withFiberRuntime((fiber) =>
       fiber.getFiberRef(requestReads) === undefined || fiber.getFiberRef(current) !== undefined
         ? Effect.succeed(undefined)

@@ -53,3 +53,23 @@ t.test("user input rules", async (t) => {
   t.equal(Rules.displayName({ name: null, username: null }), "Anonymous")
   t.equal(Rules.fullName(group(2), group(1)), "G1 - G2")
 })
+
+t.test("hashApiKey: the stored SHA-256 hex of a key, as a Hash object gives it (any text, UTF-8)", async (t) => {
+  const { createHash } = await import("node:crypto")
+  const { hashApiKey } = await import("@convene/core")
+  for (const key of ["k3y_-A", "Gärtnerei 🌱 key", ""]) t.equal(hashApiKey(key), createHash("sha256").update(key, "utf8").digest("hex"), key)
+  t.equal(hashApiKey("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", "the known digest of abc")
+})
+
+t.test("makeAccess: a frozen (cached) list's memberships by group made once; any other list read as it is now", async (t) => {
+  const ada = user(9)
+  const frozen = Object.freeze([membership(2, 9), membership(3, 9, { revoked_at: "x" })])
+  const first = Rules.makeAccess(ada, frozen)
+  t.same([...first.memberships.keys()], [2], "only the live membership")
+  t.equal(Rules.makeAccess(user(9, { name: "Ada" }), frozen).memberships, first.memberships, "the same map for the same frozen list")
+  t.equal(Rules.makeAccess(user(9, { name: "Ada" }), frozen).user.name, "Ada", "the user is the one given")
+  const open = [membership(2, 9)]
+  t.same([...Rules.makeAccess(ada, open).memberships.keys()], [2])
+  open.push(membership(4, 9))
+  t.same([...Rules.makeAccess(ada, open).memberships.keys()], [2, 4], "a list that is not frozen is read again")
+})

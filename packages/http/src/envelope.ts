@@ -64,6 +64,8 @@ export type Document<Root extends string, P, Rel extends Related> =
   & { readonly [R in Rel as R["root"] extends Root ? never : R["root"]]?: R["records"] }
   & { readonly meta: Meta }
 
+const NONE: ReadonlySet<string> = new Set()
+
 /**
  * Builds the document. Related records of an excluded type are dropped; related records that share the
  * primary root are merged into it (no root key appears twice); duplicates by id are removed.
@@ -75,7 +77,7 @@ export const envelope = <const Root extends string, P extends Json, const Rel ex
   related: ReadonlyArray<Rel>,
   total?: number
 ): Document<Root, P, Rel> => {
-  const removed = new Set([...opts.exclude].flatMap((t) => EXCLUDES[t] ?? []))
+  const removed = opts.exclude.size === 0 ? NONE : new Set([...opts.exclude].flatMap((t) => EXCLUDES[t] ?? []))
   const out: Record<string, Array<Json>> = {}
   const seen: Record<string, Set<unknown>> = {}
   const add = (key: string, records: ReadonlyArray<Json>) => {

@@ -15,6 +15,7 @@ export const pgClient = (q: PgRunner): SqlClient => ({
   run: <T>(sql: string, params?: Params) => q.run(sql, ...paramValues(params)) as Effect.Effect<{ rows: Array<T>; changes: number }>,
   // kept for the request (Store.request), whose first cached read reads the epochs
   kept: q.keep,
+  keepBeside: q.keepBeside,
   epochs: q.cacheEpochs,
   lock: (what) =>
     Effect.flatMap(q.inTransaction, (inside) =>

@@ -197,6 +197,8 @@ export interface PgRunner {
   readonly request: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /** A read whose answer is kept for the rest of the request (read anyway outside one, and inside a transaction). */
   readonly keep: <A>(key: string, read: Effect.Effect<A>) => Effect.Effect<A>
+  /** Values read beside another, kept as `keep` would keep them (store/client.ts `keepBeside`). */
+  readonly keepBeside: (entries: () => ReadonlyArray<readonly [string, unknown]>) => Effect.Effect<void>
   /** The caches' epochs, read once a request; undefined outside a request and inside a transaction (nothing cached). */
   readonly cacheEpochs: Effect.Effect<ReadonlyMap<string, number> | undefined>
   /** Whether this fiber is inside a transaction (a lock outside one would end with its statement). */
@@ -275,6 +277,13 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
       if (kept === undefined || fiber.getFiberRef(current) !== undefined) return read
       if (kept.has(key)) return Effect.succeed(kept.get(key) as Effect.Effect.Success<typeof read>)
       return Effect.tap(read, (value) => void kept.set(key, value))
+    })
+  const keepBeside: PgRunner["keepBeside"] = (entries) =>
+    Effect.withFiberRuntime((fiber) => {
+      const kept = fiber.getFiberRef(requestReads)
+      if (kept === undefined || fiber.getFiberRef(current) !== undefined) return Effect.void
+      for (const [key, value] of entries()) if (!kept.has(key)) kept.set(key, value)
+      return Effect.void
     })
   const cacheEpochs: PgRunner["cacheEpochs"] = Effect.withFiberRuntime((fiber) =>
     fiber.getFiberRef(requestReads) === undefined || fiber.getFiberRef(current) !== undefined
@@ -358,6 +367,7 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
     request: (effect) =>
       Effect.flatMap(FiberRef.get(requestReads), (kept) => (kept !== undefined ? effect : Effect.locally(effect, requestReads, new Map()))),
     keep,
+    keepBeside,
     cacheEpochs,
     inTransaction: Effect.map(FiberRef.get(current), (client) => client !== undefined),
     close: () => Promise.all([pool.end(), writers === pool ? undefined : writers.end()]).then(() => undefined)

@@ -9,10 +9,17 @@ export interface Access {
   readonly memberships: ReadonlyMap<Id, Membership>
 }
 
-export const makeAccess = (user: User, memberships: ReadonlyArray<Membership>): Access => ({
-  user,
-  memberships: new Map(memberships.filter((m) => m.revoked_at === null).map((m) => [m.group_id, m]))
-})
+/** The live memberships by group of a frozen list, made once: a cached list (store/groups.ts) is every request's. */
+const byGroupOf = new WeakMap<ReadonlyArray<Membership>, ReadonlyMap<Id, Membership>>()
+
+export const makeAccess = (user: User, memberships: ReadonlyArray<Membership>): Access => {
+  let byGroup = byGroupOf.get(memberships)
+  if (byGroup === undefined) {
+    byGroup = new Map(memberships.filter((m) => m.revoked_at === null).map((m) => [m.group_id, m]))
+    if (Object.isFrozen(memberships)) byGroupOf.set(memberships, byGroup)
+  }
+  return { user, memberships: byGroup }
+}
 
 /** A member holds a live (un-revoked) membership; a pending invitation counts, as in Loomio. */
 export const isMember = (access: Access, groupId: Id | null): boolean =>

@@ -1,8 +1,13 @@
+import * as crypto from "node:crypto"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 
 /** API keys are 32 random bytes; only their SHA-256 is stored. */
 export const newApiKey = (): string => randomBytes(32).toString("base64url")
-export const hashApiKey = (key: string): string => createHash("sha256").update(key, "utf8").digest("hex")
+
+/** Node's one-shot digest (20.12 and later): a third of a Hash object's cost, and every request hashes its key. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash
+export const hashApiKey = (key: string): string =>
+  oneShot !== undefined ? oneShot("sha256", key, "hex") : createHash("sha256").update(key, "utf8").digest("hex")
 export const sha256 = hashApiKey
 
 /** Constant-time comparison of two secrets of any length (both are hashed to equal length first). */

@@ -32,6 +32,7 @@ export const sqliteClient = (run: Runner): SqlClient => ({
       return { rows: [] as Array<T>, changes: statement.run(...paramValues(params)).changes }
     }),
   kept: run.keep,
+  keepBeside: run.keepBeside,
   epochs: run.cacheEpochs,
   // one writer at a time: every transaction is already alone
   lock: () => Effect.succeed(false),

@@ -172,6 +172,8 @@ export interface Runner {
    * read of the same row in the turn would give the same answer. Inside a transaction it simply reads.
    */
   readonly keep: <A>(key: string, read: Effect.Effect<A>) => Effect.Effect<A>
+  /** Values read beside another, kept as `keep` would keep them (store/client.ts `keepBeside`). */
+  readonly keepBeside: (entries: () => ReadonlyArray<readonly [string, unknown]>) => Effect.Effect<void>
   /**
    * The caches' epochs (store/cache.ts) as the reading connection sees them: inside the turn's shared snapshot,
    * read once for the snapshot and every cache. Undefined inside a write transaction.
@@ -242,6 +244,14 @@ export const makeRunner = (conns: Connections): Runner => {
       // the snapshot begins before the read, so that what is kept ends with it
       readConnection()
       return Effect.tap(effect, (value) => void kept.set(key, value))
+    })
+
+  const keepBeside: Runner["keepBeside"] = (entries) =>
+    Effect.withFiberRuntime((fiber) => {
+      if (fiber.getFiberRef(inTransaction) || !shared) return Effect.void
+      readConnection()
+      for (const [key, value] of entries()) if (!kept.has(key)) kept.set(key, value)
+      return Effect.void
     })
 
   const loadEpochs = (s: Stmt) =>
@@ -390,6 +400,7 @@ export const makeRunner = (conns: Connections): Runner => {
   return {
     read,
     keep,
+    keepBeside,
     cacheEpochs,
     write,
     transaction,

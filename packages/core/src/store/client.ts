@@ -52,6 +52,11 @@ export interface SqlClient {
    */
   readonly kept: <A>(key: string, read: Effect.Effect<A>) => Effect.Effect<A>
   /**
+   * Records read beside another in one statement, kept as if each had been read through `kept` under its key (one
+   * already kept stays); `entries` is called only where anything is kept. One step for them all.
+   */
+  readonly keepBeside: (entries: () => ReadonlyArray<readonly [string, unknown]>) => Effect.Effect<void>
+  /**
    * The caches' epochs (store/cache.ts) as read before any row the caller reads next; undefined where nothing may
    * be cached: inside a write transaction (its uncommitted rows are not what a cache follows), or on PostgreSQL
    * outside a request (where they would cost a round trip a read).

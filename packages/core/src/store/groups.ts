@@ -20,10 +20,11 @@ const joinedCounts = GroupCounts.joined("g")
  */
 export const groupAhead = {
   columns: `${joinedGroup.columns}, ${joinedCounts.columns}`,
-  keep: (c: SqlClient, row: Record<string, unknown>): Effect.Effect<unknown> =>
+  /** What `SqlClient.keepBeside` keeps of it (nothing for a row without a group). */
+  entries: (row: Record<string, unknown>): ReadonlyArray<readonly [string, unknown]> =>
     row["g.id"] === null || row["g.id"] === undefined
-      ? Effect.void
-      : c.kept(groupKey(row["g.id"] as Id), Effect.sync(() => [{ group: joinedGroup.fromRow(row), counts: joinedCounts.fromRow(row) }]))
+      ? []
+      : [[groupKey(row["g.id"] as Id), [{ group: joinedGroup.fromRow(row), counts: joinedCounts.fromRow(row) }]]]
 }
 
 export const makeGroupsRepo = (c: SqlClient): GroupsRepo => {

@@ -62,11 +62,14 @@ export const readAhead = <A>(c: SqlClient, select: string, table: string, alias:
         if (row === undefined) return Effect.succeed(undefined)
         // mapped only where kept (not inside a transaction, which reads and locks the thread itself)
         const topicId = row["t.id"] as number
-        const topic = c.kept(topicKey(topicId), Effect.sync(() => threadColumns.fromRow(row)))
-        const reader = readerOf === undefined
-          ? Effect.void
-          : c.kept(readerKey(topicId, readerOf), Effect.sync(() => (row["tr.id"] === null ? undefined : readerColumns.fromRow(row))))
-        return Effect.as(Effect.zipRight(Effect.zipRight(topic, groupAhead.keep(c, row)), reader), map(row))
+        return Effect.as(
+          c.keepBeside(() => [
+            [topicKey(topicId), threadColumns.fromRow(row)],
+            ...groupAhead.entries(row),
+            ...(readerOf === undefined ? [] : [[readerKey(topicId, readerOf), row["tr.id"] === null ? undefined : readerColumns.fromRow(row)] as const])
+          ]),
+          map(row)
+        )
       })
   }
   return { byId: read("id"), byKey: read("key") }
