@@ -151,13 +151,13 @@ export const makeStancesRepo = (c: SqlClient): StancesRepo => {
       const inserted = yield* c.run<{ id: Id }>(
         `INSERT INTO stances (poll_id, participant_id, inviter_id, latest, cast_at, reason, reason_format, created_at, updated_at)
          VALUES (@poll_id, @participant_id, @inviter_id, TRUE, @cast_at, @reason, @reason_format, @created_at, @created_at) RETURNING id`,
-        { ...st, choices: undefined }
+        Object.assign({}, st, { choices: undefined })
       )
       const id = Number(returned(inserted).id)
       yield* writeChoices(id, st.choices)
       // the choices in the order a read gives them (by option id), so the answer equals the next read's
       const choices = new Map([...st.choices].sort(([a], [b]) => a - b))
-      return { ...st, choices, id, latest: true, revoked_at: null, updated_at: st.created_at }
+      return Object.assign({}, st, { choices, id, latest: true, revoked_at: null, updated_at: st.created_at })
     }),
     update: Effect.fnUntraced(function*(id, patch) {
       yield* c.run(`UPDATE stances SET cast_at = ?, reason = ?, reason_format = ?, updated_at = ? WHERE id = ?`,
