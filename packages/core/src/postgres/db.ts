@@ -1,6 +1,6 @@
 import type pg from "pg"
 import { createRequire } from "node:module"
-import { Cause, Duration, Effect, Exit, FiberRef, Option } from "effect"
+import { Cause, Duration, Effect, Exit, type Fiber, FiberRef, Option } from "effect"
 import { DatabaseError } from "../ports/store.js"
 import { migrations } from "./migrations/index.js"
 import { rowBuilder } from "../sql/rows.js"
@@ -271,24 +271,24 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
   const query: PgRunner["query"] = (sql, ...params) => statement(sql, params, result, false)
   const run: PgRunner["run"] = (sql, ...params) => statement(sql, params, result, true)
 
+  /** The request's kept reads, where this fiber may keep any: inside a request, outside a transaction. */
+  const keeping = (fiber: Fiber.RuntimeFiber<unknown, unknown>) =>
+    fiber.getFiberRef(current) === undefined ? fiber.getFiberRef(requestReads) : undefined
   const keep: PgRunner["keep"] = (key, read) =>
     Effect.withFiberRuntime((fiber) => {
-      const kept = fiber.getFiberRef(requestReads)
-      if (kept === undefined || fiber.getFiberRef(current) !== undefined) return read
+      const kept = keeping(fiber)
+      if (kept === undefined) return read
       if (kept.has(key)) return Effect.succeed(kept.get(key) as Effect.Effect.Success<typeof read>)
       return Effect.tap(read, (value) => void kept.set(key, value))
     })
   const keepBeside: PgRunner["keepBeside"] = (entries) =>
     Effect.withFiberRuntime((fiber) => {
-      const kept = fiber.getFiberRef(requestReads)
-      if (kept === undefined || fiber.getFiberRef(current) !== undefined) return Effect.void
-      for (const [key, value] of entries()) if (!kept.has(key)) kept.set(key, value)
+      const kept = keeping(fiber)
+      if (kept !== undefined) for (const [key, value] of entries()) if (!kept.has(key)) kept.set(key, value)
       return Effect.void
     })
   const cacheEpochs: PgRunner["cacheEpochs"] = Effect.withFiberRuntime((fiber) =>
-    fiber.getFiberRef(requestReads) === undefined || fiber.getFiberRef(current) !== undefined
-      ? Effect.succeed(undefined)
-      : keep("cache_epochs", Effect.map(query<EpochRow>(EPOCHS), (r) => epochsOf(r.rows)))
+    keeping(fiber) === undefined ? Effect.succeed(undefined) : keep("cache_epochs", Effect.map(query<EpochRow>(EPOCHS), (r) => epochsOf(r.rows)))
   )
   /**
    * After a commit the request reads again what it kept (its own write), and the epochs as they stand after it,

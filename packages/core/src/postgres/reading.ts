@@ -11,6 +11,7 @@ import type { SearchMatch, SearchRepo } from "../ports/search.js"
 import { foldTerm } from "../rules/search.js"
 import { type ActivitySource, ACTIVITY_SOURCES, DAY_KINDS, personActivity, reportSql } from "../sql/reports.js"
 import { bool } from "../sql/rows.js"
+import { withPage } from "../sql/scope.js"
 import { searchBindings, searchSql, SNIPPET_WORDS, toHit } from "../sql/search.js"
 import type { PgRunner } from "./db.js"
 import { PG_IDS } from "./dialect.js"
@@ -55,7 +56,7 @@ export const makeSearchRepo = (q: PgRunner): SearchRepo => ({
     // a query of nothing the parser keeps matches nothing (as an FTS5 expression of no word would)
     if (query === "") return Effect.succeed([])
     return Effect.map(
-      q.all(findSql(query !== null, filter, order), Object.assign(searchBindings(PG_IDS, scope, callerId, query, filter), { limit: page.limit, offset: page.offset })),
+      q.all(findSql(query !== null, filter, order), withPage(searchBindings(PG_IDS, scope, callerId, query, filter), page)),
       (rows) => rows.map(toHit)
     )
   },

@@ -1,5 +1,6 @@
 import * as crypto from "node:crypto"
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+
+const { createHash, randomBytes, timingSafeEqual } = crypto
 
 /** API keys are 32 random bytes; only their SHA-256 is stored. */
 export const newApiKey = (): string => randomBytes(32).toString("base64url")

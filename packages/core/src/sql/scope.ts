@@ -1,4 +1,4 @@
-import type { Id, TopicFilter, TopicScope } from "../domain/records.js"
+import type { Id, Page, TopicFilter, TopicScope } from "../domain/records.js"
 
 /** How a dialect asks whether a column is in a bound list (of ids, or of text), and how the list is bound. */
 export interface IdList {
@@ -24,6 +24,9 @@ export const scopeWhere = (filter: TopicFilter, ids: IdList) => {
                WHERE r.topic_id = t.id AND r.user_id = @guest AND r.guest = TRUE AND r.revoked_at IS NULL))`)
   return `FROM topics t WHERE ${clauses.join(" AND ")}`
 }
+
+/** A statement's values with its page (`LIMIT @limit OFFSET @offset`), set on them (they are the caller's own). */
+export const withPage = (values: Record<string, unknown>, page: Page) => Object.assign(values, { limit: page.limit, offset: page.offset })
 
 export const scopeParams = (scope: TopicScope, filter: TopicFilter, ids: IdList) => {
   const values: Record<string, unknown> = {

@@ -236,21 +236,26 @@ export const makeRunner = (conns: Connections): Runner => {
 
   const read: Runner["read"] = (f) => Effect.withFiberRuntime((fiber) => Effect.succeed(onConnection(fiber, f)))
 
+  /** The turn's kept reads, where this fiber may keep any; the snapshot begins first, so what is kept ends with it. */
+  const keeping = (fiber: Fiber.RuntimeFiber<unknown, unknown>) => {
+    // inside a transaction, or on an in-memory database (no snapshot apart from its writes), nothing is kept
+    if (fiber.getFiberRef(inTransaction) || !shared) return undefined
+    readConnection()
+    return kept
+  }
+
   const keep: Runner["keep"] = (key, effect) =>
     Effect.withFiberRuntime((fiber) => {
-      // inside a transaction, or on an in-memory database (no snapshot apart from its writes), nothing is kept
-      if (fiber.getFiberRef(inTransaction) || !shared) return effect
-      if (kept.has(key)) return Effect.succeed(kept.get(key) as Effect.Effect.Success<typeof effect>)
-      // the snapshot begins before the read, so that what is kept ends with it
-      readConnection()
-      return Effect.tap(effect, (value) => void kept.set(key, value))
+      const into = keeping(fiber)
+      if (into === undefined) return effect
+      if (into.has(key)) return Effect.succeed(into.get(key) as Effect.Effect.Success<typeof effect>)
+      return Effect.tap(effect, (value) => void into.set(key, value))
     })
 
   const keepBeside: Runner["keepBeside"] = (entries) =>
     Effect.withFiberRuntime((fiber) => {
-      if (fiber.getFiberRef(inTransaction) || !shared) return Effect.void
-      readConnection()
-      for (const [key, value] of entries()) if (!kept.has(key)) kept.set(key, value)
+      const into = keeping(fiber)
+      if (into !== undefined) for (const [key, value] of entries()) if (!into.has(key)) into.set(key, value)
       return Effect.void
     })
 

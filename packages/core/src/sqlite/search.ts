@@ -2,6 +2,7 @@ import type { Id, Page, TopicScope } from "../domain/records.js"
 import type { SearchOrder } from "../domain/search.js"
 import type { SearchFilter, SearchMatch, SearchRepo } from "../ports/search.js"
 import { matchExpression, trigramExpression } from "../rules/search.js"
+import { withPage } from "../sql/scope.js"
 import { searchBindings, searchSql, SNIPPET_WORDS, toHit } from "../sql/search.js"
 import type { Stmt } from "./db.js"
 import type { Offloader } from "./offload.js"
@@ -22,10 +23,7 @@ const findSql = searchSql({
 export const SEARCH_QUERIES = {
   find: (s: Stmt, scope: TopicScope, callerId: Id, match: SearchMatch | null, filter: SearchFilter, order: SearchOrder, page: Page) =>
     (s(findSql(match !== null, filter, order)).all(
-      Object.assign(searchBindings(SQLITE_IDS, scope, callerId, match === null ? null : matchExpression(match.terms, match.alternatives), filter), {
-        limit: page.limit,
-        offset: page.offset
-      })
+      withPage(searchBindings(SQLITE_IDS, scope, callerId, match === null ? null : matchExpression(match.terms, match.alternatives), filter), page)
     ) as Array<Record<string, unknown>>).map(toHit),
   similarWords: (s: Stmt, word: string, min: number, max: number, limit: number) =>
     s(`SELECT w.word FROM search_trigrams JOIN search_words w ON w.id = search_trigrams.rowid

@@ -7,6 +7,7 @@ import { type OptionTally, VOTER_NAMES } from "../rules/pollTypes.js"
 import { type ChoiceRow, pollsInGroupSql, SELECT_POLL, toOutcome, toPoll, withChoices } from "../sql/records.js"
 import { fromBools } from "../sql/rows.js"
 import { asRecord, insertRow, returned, setClause, type SqlClient } from "./client.js"
+import { withPage } from "../sql/scope.js"
 import { readAhead, topicScope } from "./threads.js"
 
 export const makePollsRepo = (c: SqlClient): PollsRepo => {
@@ -25,7 +26,7 @@ export const makePollsRepo = (c: SqlClient): PollsRepo => {
         : c.all(`${SELECT_POLL} WHERE ${ids.has("p.topic_id", "ids")} AND p.discarded_at IS NULL ORDER BY p.id`, { ids: ids.bind(topicIds) }, toPoll),
     inGroup: (visible, groupId, status, page) =>
       c.all(`SELECT p.*, t.group_id AS group_id ${inGroupSql(status)} ORDER BY p.created_at DESC, p.id DESC LIMIT @limit OFFSET @offset`,
-        Object.assign(scope.params(visible, { groupId }), { limit: page.limit, offset: page.offset }), toPoll),
+        withPage(scope.params(visible, { groupId }), page), toPoll),
     countInGroup: (visible, groupId, status) =>
       Effect.map(c.get(`SELECT count(*) AS n ${inGroupSql(status)}`, scope.params(visible, { groupId })), (r) => Number(r!.n)),
     insert: (p) =>

@@ -4,7 +4,7 @@ import { Comment, Discussion, type Id, Reaction, ThreadItem, Topic, type TopicFi
 import type { CommentsRepo, DiscussionsRepo, ItemsRepo, ReactionsRepo, ReadersRepo, TopicsRepo } from "../ports/store.js"
 import { positionSegment, SELECT_COMMENT, toReader, toTopic } from "../sql/records.js"
 import { fromBools } from "../sql/rows.js"
-import { type IdList, scopeParams, scopeWhere } from "../sql/scope.js"
+import { type IdList, scopeParams, scopeWhere, withPage } from "../sql/scope.js"
 import { insertRow, returned, type Row, setClause, type SqlClient } from "./client.js"
 import { groupAhead } from "./groups.js"
 
@@ -25,7 +25,7 @@ export const makeTopicsRepo = (c: SqlClient): TopicsRepo => {
     byIds: (list) => (list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM topics WHERE ${ids.has("id", "ids")}`, { ids: ids.bind(list) }, toTopic)),
     visible: (scope, filter, page) =>
       c.all(`SELECT t.* ${where(filter)} ORDER BY t.last_activity_at DESC, t.id DESC LIMIT @limit OFFSET @offset`,
-        Object.assign(params(scope, filter), { limit: page.limit, offset: page.offset }), toTopic),
+        withPage(params(scope, filter), page), toTopic),
     countVisible: (scope, filter) => Effect.map(c.get(`SELECT count(*) AS n ${where(filter)}`, params(scope, filter)), (r) => Number(r!.n)),
     insert: (t) => Effect.map(insertRow(c, "topics", Topic.toRow({ ...t, updated_at: t.created_at })), (r) => toTopic(r.rows[0])),
     update: (id, patch) => {
