@@ -11,6 +11,7 @@ import { Cause, Duration, Effect, Exit, FiberRef, Option } from "effect"
 // the pg runner's own translation of the repositories' placeholders (`?`, `@name`) and of their values
 import { compile, isoInstant, migratePg, makePool, values } from "../../packages/core/dist/postgres/db.js"
 import { pgClient } from "../../packages/core/dist/postgres/client.js"
+import { keepEntries, keptRead } from "../../packages/core/dist/sql/kept.js"
 import { makeReportsRepo, makeSearchRepo } from "../../packages/core/dist/postgres/reading.js"
 import { makeRepositories } from "../../packages/core/dist/store/index.js"
 
@@ -59,13 +60,9 @@ const makeRunner = (reads, writes) => {
     })
   const result = (rows) => ({ rows: [...rows], changes: rows.count ?? 0 })
   const query = (sql, ...params) => statement(sql, params, result, false)
-  const keep = (key, read) =>
-    Effect.withFiberRuntime((fiber) => {
-      const kept = fiber.getFiberRef(requestReads)
-      if (kept === undefined || fiber.getFiberRef(current) !== undefined) return read
-      if (kept.has(key)) return Effect.succeed(kept.get(key))
-      return Effect.tap(read, (value) => void kept.set(key, value))
-    })
+  // the store's own: inside a request, outside a transaction
+  const keeping = (fiber) => (fiber.getFiberRef(current) === undefined ? fiber.getFiberRef(requestReads) : undefined)
+  const keep = (key, read) => Effect.withFiberRuntime((fiber) => keptRead(keeping(fiber), key, read))
   const plain = (on, sql) => Effect.async((resume) => on.unsafe(sql).simple().then((r) => resume(Effect.succeed(r)), (e) => resume(Effect.die(asDefect(e)))))
   const commit = (on) =>
     Effect.withFiberRuntime((fiber) => {
@@ -105,17 +102,9 @@ const makeRunner = (reads, writes) => {
     transaction,
     request: (effect) => Effect.flatMap(FiberRef.get(requestReads), (kept) => (kept !== undefined ? effect : Effect.locally(effect, requestReads, new Map()))),
     keep,
-    keepBeside: (entries) =>
-      Effect.withFiberRuntime((fiber) => {
-        const kept = fiber.getFiberRef(requestReads)
-        if (kept === undefined || fiber.getFiberRef(current) !== undefined) return Effect.void
-        for (const [key, value] of entries()) if (!kept.has(key)) kept.set(key, value)
-        return Effect.void
-      }),
+    keepBeside: (entries) => Effect.withFiberRuntime((fiber) => keepEntries(keeping(fiber), entries)),
     cacheEpochs: Effect.withFiberRuntime((fiber) =>
-      fiber.getFiberRef(requestReads) === undefined || fiber.getFiberRef(current) !== undefined
-        ? Effect.succeed(undefined)
-        : keep("cache_epochs", Effect.map(query(EPOCHS), (r) => epochsOf(r.rows)))),
+      keeping(fiber) === undefined ? Effect.succeed(undefined) : keep("cache_epochs", Effect.map(query(EPOCHS), (r) => epochsOf(r.rows)))),
     inTransaction: Effect.map(FiberRef.get(current), (on) => on !== undefined),
     close: () => Promise.all([reads.end(), writes.end()]).then(() => undefined)
   }

@@ -4,6 +4,7 @@ import { Cause, Duration, Effect, Exit, type Fiber, FiberRef, Option } from "eff
 import { DatabaseError } from "../ports/store.js"
 import { migrations } from "./migrations/index.js"
 import { rowBuilder } from "../sql/rows.js"
+import { keepEntries, keptRead } from "../sql/kept.js"
 
 /** A database that cannot be used; the message names the server (host and port), never the password. */
 export class PgDatabaseError extends DatabaseError {}
@@ -274,19 +275,8 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
   /** The request's kept reads, where this fiber may keep any: inside a request, outside a transaction. */
   const keeping = (fiber: Fiber.RuntimeFiber<unknown, unknown>) =>
     fiber.getFiberRef(current) === undefined ? fiber.getFiberRef(requestReads) : undefined
-  const keep: PgRunner["keep"] = (key, read) =>
-    Effect.withFiberRuntime((fiber) => {
-      const kept = keeping(fiber)
-      if (kept === undefined) return read
-      if (kept.has(key)) return Effect.succeed(kept.get(key) as Effect.Effect.Success<typeof read>)
-      return Effect.tap(read, (value) => void kept.set(key, value))
-    })
-  const keepBeside: PgRunner["keepBeside"] = (entries) =>
-    Effect.withFiberRuntime((fiber) => {
-      const kept = keeping(fiber)
-      if (kept !== undefined) for (const [key, value] of entries()) if (!kept.has(key)) kept.set(key, value)
-      return Effect.void
-    })
+  const keep: PgRunner["keep"] = (key, read) => Effect.withFiberRuntime((fiber) => keptRead(keeping(fiber), key, read))
+  const keepBeside: PgRunner["keepBeside"] = (entries) => Effect.withFiberRuntime((fiber) => keepEntries(keeping(fiber), entries))
   const cacheEpochs: PgRunner["cacheEpochs"] = Effect.withFiberRuntime((fiber) =>
     keeping(fiber) === undefined ? Effect.succeed(undefined) : keep("cache_epochs", Effect.map(query<EpochRow>(EPOCHS), (r) => epochsOf(r.rows)))
   )

@@ -3,6 +3,7 @@ import { Deferred, Effect, Exit, type Fiber, FiberId, FiberRef, Schedule } from 
 import { DatabaseError } from "../ports/store.js"
 import { migrations } from "./migrations/index.js"
 import { rowBuilder } from "../sql/rows.js"
+import { keepEntries, keptRead } from "../sql/kept.js"
 
 export type Db = Database.Database
 /** What the repositories ask of a prepared statement (better-sqlite3's, rows built as below). */
@@ -244,20 +245,8 @@ export const makeRunner = (conns: Connections): Runner => {
     return kept
   }
 
-  const keep: Runner["keep"] = (key, effect) =>
-    Effect.withFiberRuntime((fiber) => {
-      const into = keeping(fiber)
-      if (into === undefined) return effect
-      if (into.has(key)) return Effect.succeed(into.get(key) as Effect.Effect.Success<typeof effect>)
-      return Effect.tap(effect, (value) => void into.set(key, value))
-    })
-
-  const keepBeside: Runner["keepBeside"] = (entries) =>
-    Effect.withFiberRuntime((fiber) => {
-      const into = keeping(fiber)
-      if (into !== undefined) for (const [key, value] of entries()) if (!into.has(key)) into.set(key, value)
-      return Effect.void
-    })
+  const keep: Runner["keep"] = (key, effect) => Effect.withFiberRuntime((fiber) => keptRead(keeping(fiber), key, effect))
+  const keepBeside: Runner["keepBeside"] = (entries) => Effect.withFiberRuntime((fiber) => keepEntries(keeping(fiber), entries))
 
   const loadEpochs = (s: Stmt) =>
     new Map((s(`SELECT name, value FROM cache_epochs`).all() as Array<{ name: string; value: number }>).map((r) => [r.name, r.value]))
