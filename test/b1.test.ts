@@ -1,7 +1,6 @@
 import t from "tap"
-import { seedUser, startTestServer } from "./helpers.js"
+import { seedUser, startTestServer, future } from "./helpers.js"
 
-const future = (hours = 48) => new Date(Date.now() + hours * 3600_000).toISOString()
 
 /** The legacy API: the user's key as `api_key` in a JSON body, a form field or the query string; b2's behaviour otherwise. */
 t.test("/api/b1", async (t) => {

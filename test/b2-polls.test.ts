@@ -1,7 +1,7 @@
 import t from "tap"
-import { seedUser, startTestServer } from "./helpers.js"
+import { seedUser, startTestServer, future } from "./helpers.js"
+import { matchExact } from "./match.js"
 
-const future = (hours = 48) => new Date(Date.now() + hours * 3600_000).toISOString()
 
 t.test("polls: create rules, voting, results, lifecycle, outcomes", async (t) => {
   const s = await startTestServer()
@@ -68,7 +68,7 @@ t.test("polls: create rules, voting, results, lifecycle, outcomes", async (t) =>
       t.equal(late.statusCode, 422)
       t.match((late.body as any).errors.poll_id[0], /closed/)
       t.equal((await A.post(`api/b2/polls/${poll.id}/close`)).statusCode, 422, "closing twice")
-      const outcome = await A.post("api/b2/outcomes", { json: { poll_id: poll.id, statement: "We adopt it", review_on: "2030-01-01" } })
+      const outcome = await A.post("api/b2/outcomes", { json: { poll_id: poll.id, statement: "We adopt it", review_on: future(24 * 365).slice(0, 10) } })
       t.equal(outcome.statusCode, 200)
       const ob = outcome.body as any
       t.equal(ob.outcomes[0].statement, "We adopt it")
@@ -114,11 +114,11 @@ t.test("polls: create rules, voting, results, lifecycle, outcomes", async (t) =>
       [{ group_id: group.id, title: "x" }, 422, "poll_type"],
       [{ group_id: group.id, poll_type: "poll", options: ["a"] }, 422, "title"],
       [{ group_id: group.id, title: "x", poll_type: "proposal", options: ["agree", "maybe"] }, 422, "options"],
-      [{ group_id: group.id, title: "x", poll_type: "meeting", options: ["2027-02-30"] }, 422, "options"],
+      [{ group_id: group.id, title: "x", poll_type: "meeting", options: ["2019-02-30"] }, 422, "options"],
       [{ group_id: group.id, title: "x", poll_type: "poll", options: ["a"], closing_at: "2001-01-01T00:00:00Z" }, 422, "closing_at"],
       [{ group_id: group.id, title: "x", poll_type: "poll", options: ["a"], closing_at: "tomorrow" }, 422, "closing_at"],
       [{ group_id: group.id, title: "x", poll_type: "poll", options: ["a"], hide_results: "sometimes" }, 422, "hide_results"],
-      [{ group_id: group.id, title: "x", poll_type: "meeting", options: ["2027-01-01"], anonymous: true }, 422, "anonymous"],
+      [{ group_id: group.id, title: "x", poll_type: "meeting", options: ["2019-01-01"], anonymous: true }, 422, "anonymous"],
       [{ title: "x", poll_type: "poll", options: ["a"] }, 422, "group_id"],
       [{ group_id: group.id, title: "x", poll_type: "poll", options: ["a"], colour: "red" }, 400, "colour"],
       [{ group_id: group.id, title: "x", poll_type: "poll", options: "a" }, 400, "options"]
@@ -204,7 +204,7 @@ t.test("polls: create rules, voting, results, lifecycle, outcomes", async (t) =>
     t.equal((await N.patch(`api/b2/polls/${p.id}`, { json: { title: "Mine now" } })).statusCode, 403, "only poll admins edit")
     const typeChange = await A.patch(`api/b2/polls/${p.id}`, { json: { poll_type: "score" } })
     t.equal(typeChange.statusCode, 422, "type cannot change")
-    t.match(typeChange.body, { errors: { poll_type: [/changed/] } })
+    matchExact(t, typeChange.body, { errors: { poll_type: [/changed/] } })
   })
 
   t.test("members who join an open poll get a ballot; members removed lose theirs", async (t) => {

@@ -1,7 +1,6 @@
 import t from "tap"
-import { seedUser, startTestServer } from "./helpers.js"
+import { seedUser, startTestServer, future } from "./helpers.js"
 
-const future = (hours = 48) => new Date(Date.now() + hours * 3600_000).toISOString()
 const thisMonth = new Date().toISOString().slice(0, 7)
 
 /**

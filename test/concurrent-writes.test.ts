@@ -9,7 +9,7 @@
 import { openConvene } from "@convene/core"
 import got, { type Got } from "got"
 import t, { type Test } from "tap"
-import { openSql, PG, type ServeProcess, spawnServe, tempDbFile } from "./helpers.js"
+import { openSql, PG, type ServeProcess, spawnServe, tempDbFile, future } from "./helpers.js"
 import { startReceiver } from "./receiver.js"
 import { startSmtp } from "./smtp.js"
 
@@ -53,7 +53,7 @@ const stage = async (api: Got, groupId: number, closingSoon: string) => {
   for (let i = 0; i < POLLS; i++) {
     // proposals in the first thread (its items interleave with the comments), the last one closing during the run
     const r = await api.post("api/b2/polls", {
-      json: { discussion_id: threads[0], title: `Poll ${i}`, poll_type: "proposal", closing_at: i === POLLS - 1 ? closingSoon : "2099-01-01T00:00:00.000Z" }
+      json: { discussion_id: threads[0], title: `Poll ${i}`, poll_type: "proposal", closing_at: i === POLLS - 1 ? closingSoon : future(24 * 365) }
     })
     polls.push((r.body as any).polls[0].id)
   }
@@ -179,7 +179,7 @@ t.test("the same under kill -9 of one server: every acknowledged write is there,
   const { filename, group, keys } = await seeded()
   const [a, b] = await Promise.all([spawnServe(filename), spawnServe(filename)])
   t.teardown(() => Promise.all([a.stop(), b.stop()]))
-  const { threads, polls } = await stage(client(b, keys[0]!), group.id, "2099-01-01T00:00:00.000Z")
+  const { threads, polls } = await stage(client(b, keys[0]!), group.id, future(24 * 365))
   const done: Done = { statuses: [], comments: [] }
   const survivors: Done = { statuses: [], comments: [] }
   const writers = Array.from({ length: 2 * WRITERS }, (_, n) =>

@@ -7,7 +7,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js"
 import addFormats from "ajv-formats"
 import t from "tap"
-import { B3_KEY, seedUser, startTestServer } from "./helpers.js"
+import { B3_KEY, seedUser, startTestServer, future } from "./helpers.js"
 import { LOOMIO_OPERATIONS } from "./loomio-contract.js"
 import { startReceiver } from "./receiver.js"
 
@@ -47,7 +47,6 @@ const create = async (path: string, json: unknown) => {
   if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${JSON.stringify(res.body)}`)
   return res.body as any
 }
-const future = () => new Date(Date.now() + 7 * 86_400_000).toISOString()
 
 interface Call {
   readonly path: string
@@ -62,7 +61,7 @@ interface Call {
 const discussion = async () => (await create("/api/b2/discussions", { group_id: group.id, title: "Thread", description: "Text" })).discussions[0]
 const comment = async () => (await create("/api/b2/comments", { discussion_id: (await discussion()).id, body: "Hello" })).comments[0]
 const poll = async () =>
-  (await create("/api/b2/polls", { group_id: group.id, title: "Lunch", poll_type: "proposal", closing_at: future() })).polls[0]
+  (await create("/api/b2/polls", { group_id: group.id, title: "Lunch", poll_type: "proposal", closing_at: future(7 * 24) })).polls[0]
 const webhook = async () =>
   (await create("/api/b2/chatbots", { group_id: group.id, name: "Hook", server: receiver.url, event_kinds: ["new_discussion"] })).chatbots[0]
 const serverUser = async () => (await s.convene.users.create({ email: `u${Date.now()}${Math.random()}@example.org`, name: "U" })).user
@@ -122,7 +121,7 @@ const calls = async (method: string, path: string): Promise<Call> => {
         path, url: "api/b2/polls",
         json: {
           group_id: group.id, title: "Where?", poll_type: "poll", details: "d", details_format: "md", options: ["here", "there"],
-          closing_at: future(), specified_voters_only: false, hide_results: "off", shuffle_options: false, anonymous: false,
+          closing_at: future(7 * 24), specified_voters_only: false, hide_results: "off", shuffle_options: false, anonymous: false,
           recipient_audience: null, notify_on_closing_soon: "nobody", recipient_user_ids: [], recipient_emails: [], recipient_message: "m",
           notify_recipients: false
         },

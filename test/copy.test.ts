@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import t from "tap"
-import { BIN, childEnv, openSql, PG, runBin, spawnServe, tempDbFile } from "./helpers.js"
+import { BIN, childEnv, openSql, PG, runBin, spawnServe, tempDbFile, future } from "./helpers.js"
 import { loomioExport, writeJsonl } from "./loomio-fixture.js"
 
 if (PG === undefined) throw new Error("copy.test runs in the PostgreSQL pass (CONVENE_TEST_PG): it copies between both stores")
@@ -84,7 +84,7 @@ const source = async () => {
     const c = ((await A.post("api/b2/comments", { json: { discussion_id: d.id, body: "Cheaper in spring" } })).body as any).comments[0]
     await A.post("api/b2/comments", { json: { discussion_id: d.id, body: "Agreed", parent_id: c.id } })
     await A.post("api/b2/reactions", { json: { reactable_type: "Comment", reactable_id: c.id, reaction: "👍" } })
-    const p = ((await A.post("api/b2/polls", { json: { discussion_id: d.id, title: "Spring?", poll_type: "proposal", closing_at: "2099-01-01T00:00:00.000Z" } })).body as any).polls[0]
+    const p = ((await A.post("api/b2/polls", { json: { discussion_id: d.id, title: "Spring?", poll_type: "proposal", closing_at: future(24 * 365) } })).body as any).polls[0]
     await A.post("api/b2/stances", { json: { poll_id: p.id, option_scores: { agree: 1 }, reason: "warmer" } })
     await A.post("api/b2/stances", { json: { poll_id: p.id, option_scores: { abstain: 1 } } })
     await A.post(`api/b2/polls/${p.id}/close`)

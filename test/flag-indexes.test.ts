@@ -10,7 +10,7 @@
  */
 import Database from "better-sqlite3"
 import t from "tap"
-import { seedUser, startTestServer } from "./helpers.js"
+import { seedUser, startTestServer, future } from "./helpers.js"
 
 const prepared = new Set<string>()
 const prepare = Database.prototype.prepare
@@ -44,7 +44,7 @@ t.test("a flag's test finds its partial index on SQLite", async (t) => {
     await s.convene.members.add({ group, user: v.user })
     voters.push(v)
   }
-  const created = await s.as(ada.apiKey).post("api/b2/polls", { json: { group_id: group.id, poll_type: "proposal", title: "Adopt", closing_at: "2099-01-01T00:00:00Z" } })
+  const created = await s.as(ada.apiKey).post("api/b2/polls", { json: { group_id: group.id, poll_type: "proposal", title: "Adopt", closing_at: future(24 * 365) } })
   t.equal(created.statusCode, 200)
   const poll = (created.body as any).polls[0]
   for (const v of voters) t.equal((await s.as(v.apiKey).post("api/b2/stances", { json: { poll_id: poll.id, option_scores: { agree: 1 } } })).statusCode, 200)

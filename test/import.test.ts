@@ -10,7 +10,8 @@ import { copyFileSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import type { Got } from "got"
 import t from "tap"
-import { BIN, browserSession, childEnv, matchRows, openSql, runBin, startTestServer, STORE, tempDbFile } from "./helpers.js"
+import { BIN, browserSession, childEnv, openSql, runBin, startTestServer, STORE, tempDbFile } from "./helpers.js"
+import { matchExact } from "./match.js"
 import { FIXTURE, type Line, loomioExport, newerFormat, writeJsonl } from "./loomio-fixture.js"
 
 // imports through the binary, two servers and a 5 s wait for a held lock: more than tap's 30 s default
@@ -394,7 +395,7 @@ t.test("export then import into an empty database gives the same API answers (id
     ["count", undefined, { accept: 1 }],
     ["score", ["a", "b"], { a: 4, b: 1 }],
     ["ranked_choice", ["x", "y", "z"], { x: 2, y: 3, z: 1 }],
-    ["meeting", ["2031-01-01", "2031-01-02"], { "2031-01-01": 2, "2031-01-02": 1 }],
+    ["meeting", ["2019-01-01", "2019-01-02"], { "2019-01-01": 2, "2019-01-02": 1 }],
     ["dot_vote", ["p", "q"], { p: 5, q: 3 }]
   ]
   const otherKeys: Array<string> = []
@@ -445,7 +446,7 @@ t.test("export then import into an empty database gives the same API answers (id
   const { apiKey: gusKey } = await s2.convene.run(Users.rotateApiKey({ id: gusThere.id }))
   const copyExtra = await extra(s2.as(adminB.api_key), s2.as(gusKey))
   t.same(withoutIds(copyExtra), withoutIds(originalExtra), "subgroup, guest, closed and deleted threads, the threads list: the same answers")
-  matchRows(t, (copyExtra.guestItems as any).comments, [{ body: "Hello from a guest" }], "the guest still reads the thread")
+  matchExact(t, (copyExtra.guestItems as any).comments, [{ body: "Hello from a guest" }], "the guest still reads the thread")
   t.equal(copyExtra.deleted, 404, "the deleted thread stays deleted")
   t.match((copyExtra.subThread as any).discussions[0], { title: "Sub thread", closed_at: String }, "the subgroup's thread, closed")
   t.same((await s2.sql("SELECT count(*) AS n FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'dana@example.org' AND m.accepted_at IS NULL")), [{ n: 1 }],

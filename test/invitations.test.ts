@@ -5,7 +5,8 @@
  * invitation to an address with no account still signs the new person in.
  */
 import t from "tap"
-import { browserSession, matchRows, seedUser } from "./helpers.js"
+import { browserSession, seedUser } from "./helpers.js"
+import { matchExact } from "./match.js"
 import { linkIn, startMailedServer } from "./mailed.js"
 
 const server = await startMailedServer()
@@ -49,7 +50,7 @@ t.test("an existing account's invitation: sign in as it first, come back, then a
   const forced = await visitor.post(path, {})
   t.equal(forced.status, 403, "a POST without that account signed in is refused")
   t.notOk(forced.headers.getSetCookie().some((c) => c.startsWith("convene_session=")), "and signs nobody in")
-  matchRows(t, await pending("carol@example.org"), [{ accepted_at: null }], "nothing changed")
+  matchExact(t, await pending("carol@example.org"), [{ accepted_at: null }], "nothing changed")
 
   const { b, res } = await signedIn("carol@example.org", path)
   t.equal(res.status, 303)
@@ -60,7 +61,7 @@ t.test("an existing account's invitation: sign in as it first, come back, then a
   const accepted = await b.post(path, {})
   t.equal(accepted.status, 303)
   t.notOk(accepted.headers.getSetCookie().some((c) => c.startsWith("convene_session=")), "Carol stays in the session she signed in with")
-  matchRows(t, await pending("carol@example.org"), [{ accepted_at: String }], "the membership is accepted")
+  matchExact(t, await pending("carol@example.org"), [{ accepted_at: String }], "the membership is accepted")
 })
 
 t.test("someone else signed in is told whose invitation it is; declining changes nothing", async (t) => {
@@ -73,7 +74,7 @@ t.test("someone else signed in is told whose invitation it is; declining changes
   t.match(shown.html, /<button type="submit">Sign out to switch<\/button>/)
   t.match(shown.html, /<a href="\/">Decline<\/a>/)
   t.equal((await b.post(path, {})).status, 403, "Dan cannot accept Erin's invitation")
-  matchRows(t, await pending("erin@example.org"), [{ accepted_at: null }], "nothing changed")
+  matchExact(t, await pending("erin@example.org"), [{ accepted_at: null }], "nothing changed")
   const switched = await b.post("/sign-out", { next: path })
   t.equal(switched.headers.get("location"), `/sign-in?next=${encodeURIComponent(path)}`, "switching signs out and asks for Erin's sign-in")
   t.equal((await b.get("/profile")).status, 303, "Dan is signed out")
@@ -89,5 +90,5 @@ t.test("an address with no account: accepting signs the new person in, even from
   t.equal(accepted.status, 303)
   t.ok(accepted.headers.getSetCookie().some((c) => c.startsWith("convene_session=")), "a new session: Fay's")
   t.match((await b.get("/profile")).html, /value="Fay"/, "the browser is now Fay's")
-  matchRows(t, await pending("fay@example.org"), [{ accepted_at: String }])
+  matchExact(t, await pending("fay@example.org"), [{ accepted_at: String }])
 })

@@ -10,7 +10,8 @@ import { mailSettingsFromEnv, type MailWorker, startMailWorker } from "@convene/
 import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import t from "tap"
-import { BIN, childEnv, matchRows, seedUser, startTestServer, type TestServer } from "./helpers.js"
+import { BIN, childEnv, seedUser, startTestServer, type TestServer } from "./helpers.js"
+import { matchExact } from "./match.js"
 import { startSmtp, type TestSmtp } from "./smtp.js"
 
 const BASE = "http://convene.test"
@@ -58,7 +59,7 @@ t.test("the worker drains the outbox: both parts, the link, the headers, the ser
   const s = await startTestServer()
   t.teardown(async () => { await s.close(); await smtp.close() })
   const { group } = await invite(s, "bob@example.org")
-  matchRows(t, (await outbox(s)), [{ kind: "group_invitation", status: "pending", attempts: 0 }], "recorded in the writing transaction, waiting")
+  matchExact(t, (await outbox(s)), [{ kind: "group_invitation", status: "pending", attempts: 0 }], "recorded in the writing transaction, waiting")
   const w = worker(s, smtp.url)
   t.teardown(w.stop)
   await smtp.waitFor(1)
@@ -79,7 +80,7 @@ t.test("the worker drains the outbox: both parts, the link, the headers, the ser
   await until(async () => (await outbox(s))[0]!.status === "sent")
   t.match((await outbox(s))[0], { status: "sent", attempts: 1, last_error: null, server_reply: /^250/ })
   const listed = await cli(["mail", "list", "--status", "sent", "--json", "--db", s.filename])
-  matchRows(t, JSON.parse(listed.stdout), [{ kind: "group_invitation", status: "sent", server_reply: /^250/ }])
+  matchExact(t, JSON.parse(listed.stdout), [{ kind: "group_invitation", status: "sent", server_reply: /^250/ }])
   await new Promise((r) => setTimeout(r, 200))
   t.equal(smtp.received.length, 1, "sent once")
 })

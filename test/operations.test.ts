@@ -9,7 +9,8 @@ import { runCli } from "@convene/cli"
 import Database from "better-sqlite3"
 import { rmSync, writeFileSync } from "node:fs"
 import t from "tap"
-import { matchRows, spawnServe, tempDbFile } from "./helpers.js"
+import { spawnServe, tempDbFile } from "./helpers.js"
+import { matchExact } from "./match.js"
 import { startReceiver } from "./receiver.js"
 import { startSmtp } from "./smtp.js"
 
@@ -74,7 +75,7 @@ t.test("the command line: members list, groups show, and --json errors as JSON o
   await c.close()
   const listed = await cli(["members", "list", "--group", "board", "--json", "--db", filename])
   t.equal(listed.code, 0, listed.stderr)
-  matchRows(t, JSON.parse(listed.stdout), [{ user_id: ada.user.id, admin: true }, { user_id: bob.user.id, accepted_at: null }])
+  matchExact(t, JSON.parse(listed.stdout), [{ user_id: ada.user.id, admin: true }, { user_id: bob.user.id, accepted_at: null }])
   t.match((await cli(["members", "list", "--group", "board", "--db", filename])).stdout, /^membership \d+ group=\d+ user=\d+ admin\nmembership \d+ group=\d+ user=\d+ pending\n$/)
   const shown = await cli(["groups", "show", "board", "--json", "--db", filename])
   t.match(JSON.parse(shown.stdout), { id: group.id, handle: "board", memberships_count: 2, pending_memberships_count: 1 })
@@ -190,7 +191,7 @@ t.test("convene doctor: database, configuration, mail transport and outboxes", a
   const healthy = await doctor({ SMTP_URL: smtp.url, BASE_URL: "https://convene.example.org" })
   t.equal(healthy.code, 0, JSON.stringify(healthy.report))
   t.equal(healthy.report.ok, true)
-  matchRows(t, healthy.report.checks, [
+  matchExact(t, healthy.report.checks, [
     { check: "database", status: "ok", message: /schema version \d+, integrity ok/ },
     { check: "configuration", status: "ok", message: /https:\/\/convene\.example\.org/ },
     { check: "mail", status: "ok", message: /answered: 220 / },
@@ -202,12 +203,12 @@ t.test("convene doctor: database, configuration, mail transport and outboxes", a
   const wrong = await doctor({ SMTP_URL: "smtp://127.0.0.1:1", B3_API_KEY: "short", HOST: "0.0.0.0" })
   t.equal(wrong.code, 1)
   t.equal(wrong.report.ok, false)
-  matchRows(t, wrong.report.checks.filter((ch) => ch.status !== "ok"), [
+  matchExact(t, wrong.report.checks.filter((ch) => ch.status !== "ok"), [
     { check: "configuration", status: "warn", message: /B3_API_KEY has 5 characters/ },
     { check: "configuration", status: "warn", message: /HOST=0\.0\.0\.0 without BASE_URL/ },
     { check: "mail", status: "fail", message: /connection refused by 127\.0\.0\.1:1/ }
   ])
-  matchRows(t, (await doctor({ BASE_URL: "notaurl" })).report.checks.filter((ch) => ch.check === "configuration"),
+  matchExact(t, (await doctor({ BASE_URL: "notaurl" })).report.checks.filter((ch) => ch.check === "configuration"),
     [{ status: "warn", message: /BASE_URL=notaurl is not an absolute http\(s\) URL/ }])
 
   // a dead webhook delivery and mail that waits with no transport

@@ -14,6 +14,7 @@ import pg from "pg"
 import t from "tap"
 import { dropDatabase, PG, startTestServer } from "./helpers.js"
 import { makePgRunner, makePool } from "../packages/core/src/postgres/db.js"
+import { matchExact } from "./match.js"
 
 if (PG === undefined) throw new Error("pg-types.test runs in the PostgreSQL pass (CONVENE_TEST_PG)")
 
@@ -56,7 +57,7 @@ await old.query(`
     VALUES (41, 'closedpoll', 20, 1, 'Done?', 'proposal', '${T2}', '${T1}', '${T2}', 0, 0, 1, 1, 1, 1, 1, 0, '${T1}', '${T2}');
   INSERT INTO poll_options (id, poll_id, name, priority) VALUES (411, 41, 'agree', 0);
   INSERT INTO outcomes (id, poll_id, author_id, statement, review_on, latest, created_at, updated_at)
-    VALUES (50, 41, 1, 'We agreed', '2030-06-01', 1, '${T2}', '${T2}');
+    VALUES (50, 41, 1, 'We agreed', '2019-06-01', 1, '${T2}', '${T2}');
   INSERT INTO topic_items (id, topic_id, kind, sequence_id, parent_id, depth, position, child_count, itemable_type, itemable_id, actor_id, created_at)
     VALUES (70, 20, 'new_discussion', 0, NULL, 0, 0, 0, 'Discussion', 30, 1, '${T1}'),
       (71, 20, 'poll_created', 1, NULL, 0, 0, 1, 'Poll', 40, 1, '${T1}'),
@@ -110,7 +111,7 @@ t.test("the converted records answer as they were written, counters stand, new w
     users: Array<Record<string, unknown>>
   }
   t.match(d.discussions[0], { id: 30, key: "olddiscussion", title: "Spending plan", private: true, created_at: T1, updated_at: T2, last_activity_at: T2 })
-  t.match(d.topics[0], { tags: ["budget", "2024"], items_count: 6, created_at: T1, closed_at: null })
+  matchExact(t, d.topics[0], { tags: ["budget", "2024"], items_count: 6, created_at: T1, closed_at: null })
   t.match(d.users.find((u) => u.id === 1), { name: "Ada", bot: false })
 
   const g = (await B.get("api/b2/groups/10")).body as unknown as { groups: Array<Record<string, unknown>> }
@@ -131,7 +132,7 @@ t.test("the converted records answer as they were written, counters stand, new w
   t.match(p.poll_options.find((o) => o.name === "agree"), { voter_count: 1, total_score: 1 })
 
   const closed = (await B.get("api/b2/polls/41")).body as unknown as { outcomes: Array<Record<string, unknown>> }
-  t.match(closed.outcomes[0], { id: 50, review_on: "2030-06-01", latest: true, created_at: T2 })
+  t.match(closed.outcomes[0], { id: 50, review_on: "2019-06-01", latest: true, created_at: T2 })
 
   const bots = (await B.get("api/b2/chatbots?group_id=10")).body as unknown as { chatbots: Array<Record<string, unknown>> }
   t.same(bots.chatbots[0]!.event_kinds, ["new_comment", "poll_created"])
@@ -175,7 +176,7 @@ t.test("the adapter builds each row as pg would: every column in order, parsed t
 
   // every type convene's columns hold, null and not, five rows of 120 columns, twice (the second from the kept shape)
   const kinds = [`i::bigint`, `'text ' || i`, `i % 2 = 0`, `'2024-01-02T03:04:05.678Z'::timestamptz + i * interval '1 second'`,
-    `'{"b": [1, 2], "a": "x"}'::jsonb`, `'2030-06-01'::date + i`, `i::integer`, `NULL::timestamptz`, `1.5::numeric`, `ARRAY[i, 2]`]
+    `'{"b": [1, 2], "a": "x"}'::jsonb`, `'2019-06-01'::date + i`, `i::integer`, `NULL::timestamptz`, `1.5::numeric`, `ARRAY[i, 2]`]
   const wide = `SELECT ${Array.from({ length: 120 }, (_, i) => `${kinds[i % kinds.length]} AS c${i}`).join(", ")} FROM generate_series(1, 5) AS i`
   for (const pass of ["first", "again"]) {
     const [ours, pgs] = await both(wide)
@@ -183,7 +184,7 @@ t.test("the adapter builds each row as pg would: every column in order, parsed t
     t.same(ours, pgs, `${pass}: the rows pg builds itself`)
     t.same(ours.map((r) => Object.keys(r).length), [120, 120, 120, 120, 120], pass)
   }
-  t.match((await run(q.all(wide)))[1], { c0: 2, c1: "text 2", c2: 1, c3: "2024-01-02T03:04:07.678Z", c4: `{"a":"x","b":[1,2]}`, c5: "2030-06-03", c7: null })
+  t.match((await run(q.all(wide)))[1], { c0: 2, c1: "text 2", c2: 1, c3: "2024-01-02T03:04:07.678Z", c4: `{"a":"x","b":[1,2]}`, c5: "2019-06-03", c7: null })
 
   // a statement that fails answers its SQLSTATE, and the connections serve the next statement
   const failed = await Effect.runPromiseExit(q.all("SELECT 1 / (i - 3) AS x FROM generate_series(1, 5) AS i"))

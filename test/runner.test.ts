@@ -4,7 +4,7 @@
  * closing line says "failed" when npm test dies before its summary. Each runs the real script in a throw-away tree.
  */
 import { execFile } from "node:child_process"
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import t, { type Test } from "tap"
@@ -91,30 +91,93 @@ t.test("CI's closing line: the counts, or that npm test failed before its summar
   t.equal(silent.code, 1, "no summary is a failure even when npm test exits 0")
 })
 
-t.test("no assertion of the suite matches an array by its prefix (tap's t.match with an array pattern)", async (t) => {
-  const files = [join(process.cwd(), "test"), join(process.cwd(), "packages/core/test")]
+/** The suite's own sources: what the guards below read. */
+const suiteSources = () =>
+  [join(process.cwd(), "test"), ...readdirSync(join(process.cwd(), "packages")).map((p) => join(process.cwd(), "packages", p, "test"))]
+    .filter((dir) => existsSync(dir))
     .flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith(".ts")).map((f) => join(dir, f)))
+const where = (file: string, src: string, index: number) => `${file.slice(process.cwd().length + 1)}:${src.slice(0, index).split("\n").length}`
+
+/**
+ * Where a call's second argument holds an array literal, at any depth: its text is walked minding strings, template
+ * literals and regular expressions (a `[` in /[a-z]/ is no array), and a `[` that starts a value (after `(`, `:`,
+ * `,`, `[` or `=>`) is an array. An index (`rows[0]`) follows a name or a bracket and is not one.
+ */
+const arraysInSecondArgument = (src: string, from: number): boolean => {
+  let depth = 0
+  let i = from
+  let second = false
+  let previous = "("
+  const closing: Array<string> = []
+  for (; i < src.length; i++) {
+    const c = src[i]!
+    if (/\s/.test(c)) continue
+    if (c === "\"" || c === "'" || c === "`") {
+      for (i++; i < src.length && src[i] !== c; i++) if (src[i] === "\\") i++
+      previous = "x"
+      continue
+    }
+    if (c === "/" && "(:,[=!&|?{}".includes(previous) && src[i + 1] !== "/" && src[i + 1] !== "*") {
+      let inClass = false
+      for (i++; i < src.length; i++) {
+        const r = src[i]!
+        if (r === "\\") i++
+        else if (r === "[") inClass = true
+        else if (r === "]") inClass = false
+        else if (r === "/" && !inClass) break
+      }
+      previous = "x"
+      continue
+    }
+    if (c === "/" && src[i + 1] === "/") {
+      while (i < src.length && src[i] !== "\n") i++
+      continue
+    }
+    if ("([{".includes(c)) {
+      if (c === "[" && second && (depth > 0 || closing.length === 0) && "(:,[>".includes(previous)) return true
+      depth++
+      closing.push(c)
+    } else if (")]}".includes(c)) {
+      depth--
+      closing.pop()
+      if (depth < 0) return false
+    } else if (c === "," && depth === 0) {
+      if (second) return false
+      second = true
+    }
+    previous = c
+  }
+  return false
+}
+
+t.test("no assertion of the suite matches an array by its prefix (tap's t.match with an array anywhere in its pattern)", async (t) => {
+  const files = suiteSources()
   const offenders: Array<string> = []
   for (const file of files) {
     const src = readFileSync(file, "utf8")
-    for (const m of src.matchAll(/\bt\.match\(/g)) {
-      // the call's second argument: skip the first one, minding brackets and strings
-      let depth = 0
-      let quote: string | undefined
-      let i = m.index + m[0].length
-      for (; i < src.length; i++) {
-        const c = src[i]!
-        if (quote !== undefined) {
-          if (c === "\\") i++
-          else if (c === quote) quote = undefined
-        } else if (c === "\"" || c === "'" || c === "`") quote = c
-        else if ("([{".includes(c)) depth++
-        else if (")]}".includes(c)) depth--
-        else if (c === "," && depth === 0) break
-      }
-      if (src.slice(i + 1).trimStart().startsWith("[")) offenders.push(`${file.slice(process.cwd().length + 1)}:${src.slice(0, m.index).split("\n").length}`)
-    }
+    for (const m of src.matchAll(/\bt\.match\(/g)) if (arraysInSecondArgument(src, m.index + m[0].length)) offenders.push(where(file, src, m.index))
   }
-  t.ok(files.length > 30, `the suite's ${files.length} files were read`)
-  t.same(offenders, [], "use matchRows (helpers.ts) or t.same: t.match takes [a, b] as a prefix, so extra rows pass")
+  t.ok(files.length > 60, `the suite's ${files.length} files were read`)
+  t.same(offenders, [], "use matchExact (match.ts) or t.same: t.match takes [a, b] as a prefix, at any depth, so extra rows pass")
+})
+
+t.test("the guard finds an array at any depth of a pattern, and nothing else", async (t) => {
+  const found = (call: string) => arraysInSecondArgument(call, call.indexOf("(") + 1)
+  for (const call of ["match(x, [1])", "match(x, { a: [] })", "match(x, { a: { b: [1, 2] } })", "match(x, { a: 1, b: [/x/] })", "match(x, new Map([[1, 2]]))"]) t.ok(found(call), call)
+  for (const call of ["match(rows[0], { a: 1 })", "match(x, /[a-z]+/)", "match(x, { a: \"[1]\" })", "match(x, { a: rows[0] })", "match(f([1]), { a: 1 })", "match(x, `${y[0]}`)", "match(x, { a: 1 }, \"[array]\")"]) t.notOk(found(call), call)
+})
+
+/**
+ * A literal date in a test is one the clock will pass: sent to the server as a future date, it fails that day. Dates
+ * in tests are relative to the clock (helpers.ts: future, nextYear), or in the past where the test holds its own
+ * clock (TestClock, a pure function given its "now").
+ */
+t.test("no test source holds a literal date later than today", async (t) => {
+  const today = new Date().toISOString().slice(0, 10)
+  const later: Array<string> = []
+  for (const file of suiteSources()) {
+    const src = readFileSync(file, "utf8")
+    for (const m of src.matchAll(/\b(\d{4})-([01]\d)-([0-3]\d)\b/g)) if (m[0] > today) later.push(`${where(file, src, m.index)} ${m[0]}`)
+  }
+  t.same(later, [], "write it relative to the clock (helpers.ts: future, nextYear) or in the past under a test clock")
 })

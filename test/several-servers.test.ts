@@ -9,7 +9,8 @@ import { openConvene } from "@convene/core"
 import got, { type Got } from "got"
 import { join } from "node:path"
 import t from "tap"
-import { browserSession, matchRows, openSql, PG, runBin, type ServeProcess, spawnServe, tempDbFile } from "./helpers.js"
+import { browserSession, openSql, PG, runBin, type ServeProcess, spawnServe, tempDbFile } from "./helpers.js"
+import { matchExact } from "./match.js"
 import { startReceiver } from "./receiver.js"
 import { startSmtp } from "./smtp.js"
 
@@ -211,10 +212,10 @@ t.test("the operator's commands on a PostgreSQL URL: doctor reads it; backup and
   t.match(restore.stderr, /pg_restore/)
   const listed = await runBin(["users", "list", "--json", "--db", filename])
   t.equal(listed.code, 0, "the other commands work on it")
-  matchRows(t, JSON.parse(listed.stdout), [{ email: "admin@example.org" }])
+  matchExact(t, JSON.parse(listed.stdout), [{ email: "admin@example.org" }])
   const fromEnv = await runBin(["users", "list", "--json"], { DATABASE_URL: filename })
   t.equal(fromEnv.code, 0, "DATABASE_URL names the database when CONVENE_DB is unset")
-  matchRows(t, JSON.parse(fromEnv.stdout), [{ email: "admin@example.org" }])
+  matchExact(t, JSON.parse(fromEnv.stdout), [{ email: "admin@example.org" }])
   const preferred = await runBin(["users", "list", "--json"], { CONVENE_DB: filename, DATABASE_URL: "postgres://convene@127.0.0.1:1/x" })
   t.equal(preferred.code, 0, "CONVENE_DB comes before DATABASE_URL")
 })

@@ -2,7 +2,8 @@ import { Effect } from "effect"
 import t from "tap"
 import { type Convene, EVENT_KINDS, Events, type EventKind, Store } from "@convene/core"
 import { startReceiver } from "./receiver.js"
-import { matchRows, seedUser, startTestServer, tempDbFile } from "./helpers.js"
+import { seedUser, startTestServer, tempDbFile } from "./helpers.js"
+import { matchExact } from "./match.js"
 
 /** Publishes an event as a write would: inside a transaction. */
 const publish = (s: { convene: Convene }, groupId: number, kind: EventKind, title = "Budget") =>
@@ -29,7 +30,7 @@ t.test("chatbots API: administrators only, validated, never moved", async (t) =>
   const created = await s.as(admin.apiKey).post("api/b2/chatbots", { json: body })
   t.equal(created.statusCode, 200)
   const bot = (created.body as any).chatbots[0]
-  t.match(bot, { group_id: group.id, name: "Team chat", kind: "webhook", webhook_kind: "markdown", server: body.server,
+  matchExact(t, bot, { group_id: group.id, name: "Team chat", kind: "webhook", webhook_kind: "markdown", server: body.server,
     event_kinds: ["new_discussion", "new_comment"], notification_only: false, author_id: admin.user.id })
   t.same((created.body as any).meta, { root: "chatbots" })
 
@@ -149,7 +150,7 @@ t.test("delivery to a real receiver in every format", async (t) => {
     receiver.setReply(() => ({ status: 500 }))
     const failed = await s.as(admin.apiKey).post("api/b2/chatbots/check", { json: { group_id: group.id, server: `${receiver.url}/check` } })
     t.equal(failed.statusCode, 422)
-    t.match(failed.body, { errors: { server: [/500/] } })
+    matchExact(t, failed.body, { errors: { server: [/500/] } })
     receiver.setReply(() => ({ status: 200 }))
     t.equal((await s.as(admin.apiKey).post("api/b2/chatbots/check", { json: { group_id: group.id } })).statusCode, 400)
   })
@@ -219,5 +220,5 @@ t.test("a restart delivers what was pending; the destination is checked again at
   t.teardown(third.close)
   await new Promise((r) => setTimeout(r, 500))
   t.equal(receiver.received.length, 1, "a private destination is refused at send time")
-  matchRows(t, (await third.sql("SELECT status, last_error FROM webhook_deliveries ORDER BY id DESC LIMIT 1")), [{ status: "dead", last_error: /refused/ }])
+  matchExact(t, (await third.sql("SELECT status, last_error FROM webhook_deliveries ORDER BY id DESC LIMIT 1")), [{ status: "dead", last_error: /refused/ }])
 })

@@ -22,7 +22,7 @@ t.test("SQL tallies equal the in-memory definition, for every type", async (t) =
     ["poll", ["a", "b", "c", "d"], { maximum_stance_choices: 3 }],
     ["score", ["a", "b", "c"], {}],
     ["ranked_choice", ["a", "b", "c"], {}],
-    ["meeting", ["2031-01-01", "2031-01-02", "2031-01-03"], {}],
+    ["meeting", ["2019-01-01", "2019-01-02", "2019-01-03"], {}],
     ["dot_vote", ["a", "b", "c", "d"], {}]
   ]
   for (const [type, options, extra] of types) {

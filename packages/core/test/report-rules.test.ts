@@ -1,6 +1,7 @@
 import t from "tap"
 import { aUser } from "./fixtures.js"
 import { type PersonActivity, Rules, type User } from "@convene/core"
+import { matchExact } from "../../../test/match.js"
 
 const now = new Date("2026-03-15T12:00:00Z")
 const user = (id: number, name: string | null, country: string | null = null): User => aUser({ id, name, email: null, country })
@@ -10,11 +11,11 @@ const act = (user_id: number, over: Partial<PersonActivity> = {}): PersonActivit
 
 t.test("parameters: defaults, group_scope, and every bad value names its parameter", async (t) => {
   const d = Rules.readReportParams({}, now)
-  t.match(d, {
+  matchExact(t, d, {
     section: "base", group_scope: "my", interval: "month", member_type: null, group_ids: [],
     window: { start_month: "2025-03", end_month: "2026-03", start: "2025-03-01T00:00:00.000Z", end: "2026-04-01T00:00:00.000Z" }
   }, "default window: 12 months ago to the current month")
-  t.match(Rules.readReportParams({ group_ids: "3, 1,3" }, now), { group_scope: "custom", group_ids: [3, 1] })
+  matchExact(t, Rules.readReportParams({ group_ids: "3, 1,3" }, now), { group_scope: "custom", group_ids: [3, 1] })
   t.match(Rules.readReportParams({ group_scope: "all" }, now), { group_scope: "my" }, "all is read as my")
   t.match(Rules.readReportParams({ start_month: "2025-12", end_month: "2025-12" }, now),
     { window: { start: "2025-12-01T00:00:00.000Z", end: "2026-01-01T00:00:00.000Z" } }, "December ends at the new year")

@@ -1,5 +1,6 @@
 import t from "tap"
 import { type Chatbot, type EventMessage, Rules } from "@convene/core"
+import { matchExact } from "../../../test/match.js"
 
 t.test("isBlockedAddress: every blocked range, and public addresses pass", async (t) => {
   const blocked = [
@@ -47,7 +48,7 @@ t.test("formats carry their principal fields", async (t) => {
   const discord = Rules.formatWebhook("discord", message, site, false)
   t.match(discord, { content: /\*\*decide\*\*/ })
   const teams = Rules.formatWebhook("microsoft", message, site, false)
-  t.match(teams, { "@type": "MessageCard", "@context": "http://schema.org/extensions", themeColor: "#123456", text: /decide/, sections: [] })
+  matchExact(t, teams, { "@type": "MessageCard", "@context": "http://schema.org/extensions", themeColor: "#123456", text: /decide/, sections: [] })
   t.match(Rules.formatWebhook("webex", message, site, false), { markdown: /decide/ })
   t.notMatch(Rules.formatWebhook("webex", message, site, true).markdown as string, /decide/, "notification_only: headline only")
   t.equal(Rules.formatWebhook("webex", { ...message, recipient_message: "Please read" }, site, true).markdown,
