@@ -172,6 +172,34 @@ t.test("refusals: a target holding data, an unreachable target, a source from a 
   t.equal((await runBin(["copy", "--from", filename, "--to", filename])).code, 1, "not onto itself")
 })
 
+t.test("a copy into PostgreSQL that fails half-way writes nothing on the target", async (t) => {
+  // PostgreSQL refuses a NUL in text, which SQLite holds: the copy into PostgreSQL fails at the comments, after the
+  // users, groups and threads it has already written in its transaction
+  const filename = join(dir, "nul.db")
+  const core = await openConvene({ database: filename })
+  const { user: ada, apiKey: key } = await core.users.create({ email: "ada@example.org", name: "Ada" })
+  const { group } = await core.groups.create({ name: "Garden", owner: ada })
+  await core.close()
+  const served = await spawnServe(filename)
+  const thread = ((await api(served.url, key).post("api/b2/discussions", { json: { group_id: group.id, title: "Compost" } })).body as any).discussions[0]
+  t.equal((await api(served.url, key).post("api/b2/comments", { json: { discussion_id: thread.id, body: "Fine" } })).statusCode, 200)
+  await served.stop()
+  const db = new Database(filename)
+  db.prepare("UPDATE comments SET body = ? WHERE discussion_id = ?").run("Fi\u0000ne", thread.id)
+  db.close()
+
+  const { filename: target } = tempDbFile()
+  const failed = await runBin(["copy", "--from", filename, "--to", target])
+  t.equal(failed.code, 1, failed.stdout)
+  t.match(failed.stderr, /^error: .*0x00/m, "the engine's reason, once")
+  const written = await openSql(target)
+  t.same(await written.sql("SELECT (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM groups) AS groups, (SELECT count(*) FROM discussions) AS discussions, (SELECT count(*) FROM comments) AS comments"),
+    [{ users: 0, groups: 0, discussions: 0, comments: 0 }], "nothing written on the target")
+  await written.close()
+  const again = await runBin(["copy", "--from", filename, "--to", target])
+  t.match(again.stderr, /0x00/, "tried again: refused for the same row, not as a target holding data")
+})
+
 t.test("on a terminal, a bar shows the records copied; in a pipe, the result alone", async (t) => {
   const filename = join(dir, "terminal.db")
   const core = await openConvene({ database: filename })

@@ -109,6 +109,26 @@ export const openSql = async (filename: string) => {
   }
 }
 
+/**
+ * Holds back every comment's write from another process until `release`: SQLite's write lock (BEGIN IMMEDIATE on a
+ * connection of its own; readers go on), or, on PostgreSQL, the comments table locked against writers (plain reads
+ * go on). A test stops a server at a point it chose this way, not by racing it.
+ */
+export const holdCommentWrites = async (filename: string): Promise<{ release: () => Promise<void> }> => {
+  if (PG === undefined) {
+    const { default: Database } = await import("better-sqlite3")
+    const db = new Database(filename)
+    db.exec("BEGIN IMMEDIATE")
+    return { release: async () => void (db.open && (db.exec("ROLLBACK"), db.close())) }
+  }
+  const client = new pg.Client({ connectionString: filename })
+  await client.connect()
+  await client.query("BEGIN")
+  await client.query("LOCK TABLE comments IN EXCLUSIVE MODE")
+  let held = true
+  return { release: async () => void (held && (held = false, await client.query("ROLLBACK"), await client.end())) }
+}
+
 export const startTestServer = async (
   settings: Partial<HttpSettings> = {},
   options: { worker?: Partial<WorkerOptions>; filename?: string; metrics?: boolean; port?: number } = {}

@@ -7,7 +7,7 @@ import { imapTarget, mailSettingsFromEnv, startImapPoller, startMailWorker } fro
 import { ImapFlow } from "imapflow"
 import MailComposer from "nodemailer/lib/mail-composer/index.js"
 import t from "tap"
-import { openSql, runBin, seedUser, spawnServe, startTestServer, tempDbFile } from "./helpers.js"
+import { holdCommentWrites, openSql, runBin, seedUser, spawnServe, startTestServer, tempDbFile } from "./helpers.js"
 import { startImap } from "./imap.js"
 import { startSmtp } from "./smtp.js"
 
@@ -35,6 +35,19 @@ const flags = async (user: string) => {
   lock.release()
   await client.logout()
   return seen
+}
+
+/** Whether each message is still \Recent: no session has opened the mailbox since it came (read here without opening it so). */
+const recent = async (user: string) => {
+  const target = imapTarget(imap.url(user))
+  const client = new ImapFlow({ host: target.host, port: target.port, secure: false, auth: target.auth, logger: false })
+  await client.connect()
+  const lock = await client.getMailboxLock("INBOX", { readOnly: true })
+  const found: Array<boolean> = []
+  for await (const m of client.fetch("1:*", { flags: true })) found.push(m.flags?.has("\\Recent") ?? false)
+  lock.release()
+  await client.logout()
+  return found
 }
 
 const raw = (to: string, text: string, messageId: string) =>
@@ -90,12 +103,28 @@ t.test("convene serve with INBOUND_IMAP_URL, killed with SIGKILL mid-poll: each 
   await db.sql("INSERT INTO reply_tokens (token_hash, user_id, topic_id, comment_id, created_at) VALUES (?, 1, ?, NULL, ?)",
     createHash("sha256").update(token).digest("hex"), discussion.topic_id, new Date().toISOString())
   const to = `reply+${token}@${REPLY_HOST}`
-  for (let i = 0; i < 5; i++) await deliver("served@convene.test", await raw(to, `Reply ${i}`, `<served-${i}@example.org>`))
-
   const count = async () => Number((await db.sql<{ n: number }>("SELECT count(*) AS n FROM comments WHERE discussion_id = ?", discussion.id))[0]!.n)
-  const until = Date.now() + 20_000
-  while ((await count()) === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20))
+  const waitFor = async (what: string, done: () => Promise<boolean>) => {
+    const until = Date.now() + 20_000
+    while (!(await done())) {
+      if (Date.now() > until) throw new Error(`waited 20 s for ${what}`)
+      await new Promise((r) => setTimeout(r, 20))
+    }
+  }
+  // the first reply posted and flagged; then the server is stopped mid-poll at a point the test holds: it has
+  // taken the other four from the mailbox (their \Recent flag gone) while their comments' writes are held back
+  await deliver("served@convene.test", await raw(to, "Reply 0", "<served-0@example.org>"))
+  await waitFor("the first reply's comment", async () => (await count()) === 1)
+  await waitFor("the first reply's \\Seen", async () => (await flags("served@convene.test")).every((x) => x))
+  const held = await holdCommentWrites(filename)
+  t.teardown(() => held.release())
+  for (let i = 1; i < 5; i++) await deliver("served@convene.test", await raw(to, `Reply ${i}`, `<served-${i}@example.org>`))
+  await waitFor("the server's poll to take the other four", async () => (await recent("served@convene.test")).every((x) => !x))
+  await new Promise((r) => setTimeout(r, 300))
   await served.stop("SIGKILL")
+  t.equal(await count(), 1, "at the kill: one reply posted, four taken from the mailbox and not")
+  t.same(await flags("served@convene.test"), [true, false, false, false, false], "at the kill: four still unseen")
+  await held.release()
   served = await spawnServe(filename, env)
   const end = Date.now() + 20_000
   while ((await flags("served@convene.test")).some((seen) => !seen) && Date.now() < end) await new Promise((r) => setTimeout(r, 100))
