@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL store over postgres.js instead of node-postgres, for bench/experiments/pg-drivers-server.js: the
  * same runner contract (packages/core/src/postgres/db.ts `PgRunner`: statements on a pooled connection or on the
- * fiber's transaction's, request-kept reads, the caches' epochs, READ COMMITTED transactions retried on a
+ * fiber's transaction's, request-remembered reads, the caches' epochs, READ COMMITTED transactions retried on a
  * serialization failure or deadlock) and the same repositories above it, so the whole server can be measured on
  * either driver. Rows come back as the pg runner gives them (bigint as a number, booleans 0/1, instants as ISO
  * text, jsonb as compact text). An experiment, not a store convene ships: postgres.js is not a dependency
@@ -11,7 +11,7 @@ import { Cause, Duration, Effect, Exit, FiberRef, Option } from "effect"
 // the pg runner's own translation of the repositories' placeholders (`?`, `@name`) and of their values
 import { compile, isoInstant, migratePg, makePool, values } from "../../packages/core/dist/postgres/db.js"
 import { pgClient } from "../../packages/core/dist/postgres/client.js"
-import { keepEntries, keptRead } from "../../packages/core/dist/sql/kept.js"
+import { rememberEntries, rememberedRead } from "../../packages/core/dist/sql/remembered.js"
 import { makeReportsRepo, makeSearchRepo } from "../../packages/core/dist/postgres/reading.js"
 import { makeRepositories } from "../../packages/core/dist/store/index.js"
 
@@ -61,17 +61,17 @@ const makeRunner = (reads, writes) => {
   const result = (rows) => ({ rows: [...rows], changes: rows.count ?? 0 })
   const query = (sql, ...params) => statement(sql, params, result, false)
   // the store's own: inside a request, outside a transaction
-  const keeping = (fiber) => (fiber.getFiberRef(current) === undefined ? fiber.getFiberRef(requestReads) : undefined)
-  const keep = (key, read) => Effect.withFiberRuntime((fiber) => keptRead(keeping(fiber), key, read))
+  const remembering = (fiber) => (fiber.getFiberRef(current) === undefined ? fiber.getFiberRef(requestReads) : undefined)
+  const remember = (key, read) => Effect.withFiberRuntime((fiber) => rememberedRead(remembering(fiber), key, read))
   const plain = (on, sql) => Effect.async((resume) => on.unsafe(sql).simple().then((r) => resume(Effect.succeed(r)), (e) => resume(Effect.die(asDefect(e)))))
   const commit = (on) =>
     Effect.withFiberRuntime((fiber) => {
-      const kept = fiber.getFiberRef(requestReads)
-      if (kept === undefined) return Effect.asVoid(plain(on, "COMMIT"))
+      const remembered = fiber.getFiberRef(requestReads)
+      if (remembered === undefined) return Effect.asVoid(plain(on, "COMMIT"))
       // several statements in one simple query answer one result each
       return Effect.map(plain(on, `COMMIT; ${EPOCHS}`), (results) => {
-        kept.clear()
-        kept.set("cache_epochs", epochsOf(results.at(-1)))
+        remembered.clear()
+        remembered.set("cache_epochs", epochsOf(results.at(-1)))
       })
     })
   const reserve = Effect.async((resume) => writes.reserve().then((on) => resume(Effect.succeed(on)), (e) => resume(Effect.die(asDefect(e)))))
@@ -100,11 +100,11 @@ const makeRunner = (reads, writes) => {
     all: (sql, ...params) => statement(sql, params, (rows) => [...rows], false),
     run: (sql, ...params) => statement(sql, params, result, true),
     transaction,
-    request: (effect) => Effect.flatMap(FiberRef.get(requestReads), (kept) => (kept !== undefined ? effect : Effect.locally(effect, requestReads, new Map()))),
-    keep,
-    keepBeside: (entries) => Effect.withFiberRuntime((fiber) => keepEntries(keeping(fiber), entries)),
+    request: (effect) => Effect.flatMap(FiberRef.get(requestReads), (remembered) => (remembered !== undefined ? effect : Effect.locally(effect, requestReads, new Map()))),
+    remember,
+    rememberBeside: (entries) => Effect.withFiberRuntime((fiber) => rememberEntries(remembering(fiber), entries)),
     cacheEpochs: Effect.withFiberRuntime((fiber) =>
-      keeping(fiber) === undefined ? Effect.succeed(undefined) : keep("cache_epochs", Effect.map(query(EPOCHS), (r) => epochsOf(r.rows)))),
+      remembering(fiber) === undefined ? Effect.succeed(undefined) : remember("cache_epochs", Effect.map(query(EPOCHS), (r) => epochsOf(r.rows)))),
     inTransaction: Effect.map(FiberRef.get(current), (on) => on !== undefined),
     close: () => Promise.all([reads.end(), writes.end()]).then(() => undefined)
   }

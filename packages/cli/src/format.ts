@@ -1,9 +1,6 @@
 /** How records look on the command line: the JSON shapes and the one-line human forms. */
 import type { Deliveries, Groups, Identity, MailMessage, Membership, User } from "@convene/core"
-import { Rules, Users } from "@convene/core"
-
-/** A user as the b3 Server API shows it: the core's account view. */
-export const userJson = Users.accountJson
+import { Rules } from "@convene/core"
 
 export const userLine = (u: User, identities: ReadonlyArray<Identity>): string =>
   [

@@ -3,7 +3,7 @@
  * `postgres://` URL. Each store's own implementation answers; what one store has no use for says what to do.
  */
 import { DatabaseError } from "./ports/store.js"
-import type { DatabaseReport } from "./ports/outbox.js"
+import type { DatabaseReport } from "./ports/database.js"
 import { isPostgresUrl } from "./postgres/db.js"
 import { exportGroupFromPg, importLoomioExportToPg } from "./transfer/postgres.js"
 import { inspectPgDatabase } from "./postgres/maintenance.js"

@@ -13,12 +13,17 @@ import {
   Group,
   GroupCounts,
   Identity,
+  IdField as Id,
   Membership,
+  NullId,
+  NullStamp,
+  NullText,
   Outcome,
   Poll,
   PollOption,
   Reaction,
   SearchResult,
+  Stamp,
   Stance,
   ThreadItem,
   Topic,
@@ -26,11 +31,6 @@ import {
 } from "@convene/core"
 import { Schema } from "effect"
 
-const Id = Schema.Int
-const NullId = Schema.NullOr(Schema.Int)
-const Stamp = Schema.String.annotations({ jsonSchema: { type: "string", format: "date-time" } })
-const NullStamp = Schema.NullOr(Stamp)
-const NullText = Schema.NullOr(Schema.String)
 
 const record = <F extends Schema.Struct.Fields>(identifier: string, description: string, fields: F) =>
   Schema.Struct(fields).annotations({ identifier, description })
@@ -266,18 +266,4 @@ export const ReportUserRowRecord = record("ParticipationReportUserRow", "A perso
   all_votes_cast: Schema.Boolean.annotations({ description: "At least one ballot issued and every issued ballot cast" })
 })
 
-export type GroupJson = typeof GroupRecord.Type
-export type MembershipJson = typeof MembershipRecord.Type
-export type UserJson = typeof UserRecord.Type
 export type ServerUserJson = typeof ServerUserRecord.Type
-export type TopicJson = typeof TopicRecord.Type
-export type DiscussionJson = typeof DiscussionRecord.Type
-export type CommentJson = typeof CommentRecord.Type
-export type ThreadItemJson = typeof ThreadItemRecord.Type
-export type ReactionJson = typeof ReactionRecord.Type
-export type ChatbotJson = typeof ChatbotRecord.Type
-export type PollJson = typeof PollRecord.Type
-export type PollOptionJson = typeof PollOptionRecord.Type
-export type StanceJson = typeof StanceRecord.Type
-export type OutcomeJson = typeof OutcomeRecord.Type
-export type SearchResultJson = typeof SearchResultRecord.Type

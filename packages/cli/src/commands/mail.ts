@@ -65,7 +65,7 @@ export const registerMail = (program: Command) => {
     .argument("<file>", "the raw message (RFC 5322), as a mail server stores it")
     .action((file: string, opts: CommonOptions) =>
       withConvene(opts, async (c, out) => {
-        const { inboundFromEnv, outcomeJson, receiveRaw } = await import("@convene/http")
+        const { inboundFromEnv, inboundResultJson, receiveRaw } = await import("@convene/http")
         const settings = inboundFromEnv(io().env)
         if (settings === undefined) throw new CliError("replies by e-mail are off: set REPLY_HOSTNAME (the host of the reply addresses in notifications)")
         let raw: Buffer
@@ -74,7 +74,7 @@ export const registerMail = (program: Command) => {
         } catch (e) {
           throw new CliError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : errorMessage(e)}`)
         }
-        const outcome = outcomeJson(await receiveRaw(c.store, settings.replyHost, raw))
+        const outcome = inboundResultJson(await receiveRaw(c.store, settings.replyHost, raw))
         out.emit(outcome, Object.entries(outcome).map(([k, v]) => `${k}: ${v}`).join(", "))
         if (outcome.result !== "posted" && outcome.result !== "duplicate") io().exitCode = EXIT_DOMAIN
       }))

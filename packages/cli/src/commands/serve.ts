@@ -5,7 +5,7 @@
 import { type Convene, openConvene, Users } from "@convene/core"
 import type { Command } from "commander"
 import { type CommonOptions, dbPath, parsePort } from "../common.js"
-import { userJson, userLine } from "../format.js"
+import { userLine } from "../format.js"
 import { io } from "../io.js"
 import { CliError, errorMessage, EXIT_USAGE, makeOutput, type Output } from "../output.js"
 import { withIdentities } from "./users.js"
@@ -90,7 +90,7 @@ export const registerServe = (program: Command) =>
             url: server.url,
             port: server.port,
             ...(inbound === undefined ? {} : { inbound_smtp_port: inbound.port }),
-            ...(admin === undefined ? {} : { admin: { ...userJson(admin.shown.user, admin.shown.identities), api_key: admin.apiKey } })
+            ...(admin === undefined ? {} : { admin: { ...Users.accountJson(admin.shown.user, admin.shown.identities), api_key: admin.apiKey } })
           },
           [
             ...(admin === undefined ? [] : [

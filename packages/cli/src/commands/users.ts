@@ -3,16 +3,16 @@ import { type User, Users } from "@convene/core"
 import type { Command } from "commander"
 import { Effect } from "effect"
 import { allPages, type CommonOptions, parseBool, parseIdentity, parseUserRef, withConvene } from "../common.js"
-import { userJson, userLine } from "../format.js"
+import { userLine } from "../format.js"
 import { EXIT_USAGE, type Output } from "../output.js"
 
 type Shown = Users.UserWithIdentities
 
-export const printUser = (out: Output, u: Shown) => out.emit(userJson(u.user, u.identities), userLine(u.user, u.identities))
+export const printUser = (out: Output, u: Shown) => out.emit(Users.accountJson(u.user, u.identities), userLine(u.user, u.identities))
 
 /** The API key is printed only here (create, init, api-key, first serve): it is stored hashed, never again readable. */
 export const printUserWithKey = (out: Output, u: Shown, apiKey: string) => {
-  out.emit({ ...userJson(u.user, u.identities), api_key: apiKey }, [userLine(u.user, u.identities), `api key: ${apiKey}`])
+  out.emit({ ...Users.accountJson(u.user, u.identities), api_key: apiKey }, [userLine(u.user, u.identities), `api key: ${apiKey}`])
   if (!out.json) out.note("Store the API key now: it is shown only once.")
 }
 
@@ -75,7 +75,7 @@ export const registerUsers = (program: Command) => {
       withConvene(opts, async (c, out) => {
         const filter = opts.admin === undefined ? {} : { is_admin: opts.admin }
         const list = await allPages((page) => c.run(Users.listUsers(filter, page)).then((p) => p.records))
-        out.emit(list.map((u) => userJson(u.user, u.identities)), list.map((u) => userLine(u.user, u.identities)))
+        out.emit(list.map((u) => Users.accountJson(u.user, u.identities)), list.map((u) => userLine(u.user, u.identities)))
       }))
 
   users.command("show")
@@ -133,7 +133,7 @@ export const registerUsers = (program: Command) => {
       return withConvene(opts, async (c, out) => {
         // shown first so the output can say who was deleted, also when addressed by identity
         const gone = await c.run(Effect.flatMap(Users.showUser(ref), (u) => Effect.as(Users.deleteUser({ id: u.user.id }), u)))
-        out.emit({ success: true, user: userJson(gone.user, gone.identities) }, `deleted ${userLine(gone.user, gone.identities)}`)
+        out.emit({ success: true, user: Users.accountJson(gone.user, gone.identities) }, `deleted ${userLine(gone.user, gone.identities)}`)
       })
     })
 

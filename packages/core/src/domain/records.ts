@@ -159,7 +159,6 @@ export interface Page {
 // Threads (issue 3): topics, discussions, comments, thread items, reactions, readers.
 
 export type BodyFormat = typeof Format.Type
-export const BODY_FORMATS: ReadonlyArray<BodyFormat> = Format.literals
 
 /** What a thread is about: a discussion, or a standalone poll. */
 export const TOPICABLE_TYPES = ["Discussion", "Poll"] as const

@@ -13,9 +13,9 @@ export const pgClient = (q: PgRunner): SqlClient => ({
   all: <A>(sql: string, params?: Params, map?: (row: Row) => A) =>
     Effect.map(q.all<Row>(sql, ...paramValues(params)), (rows) => (map === undefined ? (rows as Array<A>) : rows.map(map))),
   run: <T>(sql: string, params?: Params) => q.run(sql, ...paramValues(params)) as Effect.Effect<{ rows: Array<T>; changes: number }>,
-  // kept for the request (Store.request), whose first cached read reads the epochs
-  kept: q.keep,
-  keepBeside: q.keepBeside,
+  // remembered for the request (Store.request), whose first cached read reads the epochs
+  remembered: q.remember,
+  rememberBeside: q.rememberBeside,
   epochs: q.cacheEpochs,
   lock: (what) =>
     Effect.flatMap(q.inTransaction, (inside) =>

@@ -4,7 +4,7 @@ import { Cause, Duration, Effect, Exit, type Fiber, FiberRef, Option } from "eff
 import { DatabaseError } from "../ports/store.js"
 import { migrations } from "./migrations/index.js"
 import { rowBuilder } from "../sql/rows.js"
-import { keepEntries, keptRead } from "../sql/kept.js"
+import { rememberEntries, rememberedRead } from "../sql/remembered.js"
 
 /** A database that cannot be used; the message names the server (host and port), never the password. */
 export class PgDatabaseError extends DatabaseError {}
@@ -194,12 +194,12 @@ export interface PgRunner {
   /** A write: only inside a transaction (a write outside one is a programming error). */
   readonly run: (sql: string, ...params: ReadonlyArray<unknown>) => Effect.Effect<PgResult<Record<string, unknown>>>
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-  /** Runs one request's work, keeping what it reads twice (`keep`); a request inside a request joins it. */
+  /** Runs one request's work, remembering what it reads twice (`remember`); a request inside a request joins it. */
   readonly request: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-  /** A read whose answer is kept for the rest of the request (read anyway outside one, and inside a transaction). */
-  readonly keep: <A>(key: string, read: Effect.Effect<A>) => Effect.Effect<A>
-  /** Values read beside another, kept as `keep` would keep them (store/client.ts `keepBeside`). */
-  readonly keepBeside: (entries: () => ReadonlyArray<readonly [string, unknown]>) => Effect.Effect<void>
+  /** A read whose answer is remembered for the rest of the request (read anyway outside one, and inside a transaction). */
+  readonly remember: <A>(key: string, read: Effect.Effect<A>) => Effect.Effect<A>
+  /** Values read beside another, remembered as `remember` would (store/client.ts `rememberBeside`). */
+  readonly rememberBeside: (entries: () => ReadonlyArray<readonly [string, unknown]>) => Effect.Effect<void>
   /** The caches' epochs, read once a request; undefined outside a request and inside a transaction (nothing cached). */
   readonly cacheEpochs: Effect.Effect<ReadonlyMap<string, number> | undefined>
   /** Whether this fiber is inside a transaction (a lock outside one would end with its statement). */
@@ -272,26 +272,26 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
   const query: PgRunner["query"] = (sql, ...params) => statement(sql, params, result, false)
   const run: PgRunner["run"] = (sql, ...params) => statement(sql, params, result, true)
 
-  /** The request's kept reads, where this fiber may keep any: inside a request, outside a transaction. */
-  const keeping = (fiber: Fiber.RuntimeFiber<unknown, unknown>) =>
+  /** The request's remembered reads, where this fiber may remember any: inside a request, outside a transaction. */
+  const remembering = (fiber: Fiber.RuntimeFiber<unknown, unknown>) =>
     fiber.getFiberRef(current) === undefined ? fiber.getFiberRef(requestReads) : undefined
-  const keep: PgRunner["keep"] = (key, read) => Effect.withFiberRuntime((fiber) => keptRead(keeping(fiber), key, read))
-  const keepBeside: PgRunner["keepBeside"] = (entries) => Effect.withFiberRuntime((fiber) => keepEntries(keeping(fiber), entries))
+  const remember: PgRunner["remember"] = (key, read) => Effect.withFiberRuntime((fiber) => rememberedRead(remembering(fiber), key, read))
+  const rememberBeside: PgRunner["rememberBeside"] = (entries) => Effect.withFiberRuntime((fiber) => rememberEntries(remembering(fiber), entries))
   const cacheEpochs: PgRunner["cacheEpochs"] = Effect.withFiberRuntime((fiber) =>
-    keeping(fiber) === undefined ? Effect.succeed(undefined) : keep("cache_epochs", Effect.map(query<EpochRow>(EPOCHS), (r) => epochsOf(r.rows)))
+    remembering(fiber) === undefined ? Effect.succeed(undefined) : remember("cache_epochs", Effect.map(query<EpochRow>(EPOCHS), (r) => epochsOf(r.rows)))
   )
   /**
-   * After a commit the request reads again what it kept (its own write), and the epochs as they stand after it,
+   * After a commit the request reads again what it remembered (its own write), and the epochs as they stand after it,
    * read in the COMMIT's round trip.
    */
   const commit = (client: pg.PoolClient) =>
     Effect.withFiberRuntime<void>((fiber) => {
-      const kept = fiber.getFiberRef(requestReads)
-      if (kept === undefined) return Effect.asVoid(plain(client, "COMMIT"))
+      const remembered = fiber.getFiberRef(requestReads)
+      if (remembered === undefined) return Effect.asVoid(plain(client, "COMMIT"))
       return Effect.map(plain(client, `COMMIT; ${EPOCHS}`), (results) => {
         const epochs = (results as unknown as [pg.QueryResult, pg.QueryResult<EpochRow>])[1].rows
-        kept.clear()
-        kept.set("cache_epochs", epochsOf(epochs))
+        remembered.clear()
+        remembered.set("cache_epochs", epochsOf(epochs))
       })
     })
 
@@ -355,9 +355,9 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
     run,
     transaction,
     request: (effect) =>
-      Effect.flatMap(FiberRef.get(requestReads), (kept) => (kept !== undefined ? effect : Effect.locally(effect, requestReads, new Map()))),
-    keep,
-    keepBeside,
+      Effect.flatMap(FiberRef.get(requestReads), (remembered) => (remembered !== undefined ? effect : Effect.locally(effect, requestReads, new Map()))),
+    remember,
+    rememberBeside,
     cacheEpochs,
     inTransaction: Effect.map(FiberRef.get(current), (client) => client !== undefined),
     close: () => Promise.all([pool.end(), writers === pool ? undefined : writers.end()]).then(() => undefined)

@@ -1,5 +1,5 @@
 /** `doctor` on a PostgreSQL database: reads without migrating or writing (sqlite/maintenance.ts for a file). */
-import type { DatabaseReport } from "../ports/outbox.js"
+import type { DatabaseReport } from "../ports/database.js"
 import { describeUrl, makePool, PgDatabaseError } from "./db.js"
 import { migrations } from "./migrations/index.js"
 import { outboxBacklogSql, toBacklog } from "../sql/records.js"

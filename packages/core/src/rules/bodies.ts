@@ -1,6 +1,6 @@
 /** Rich-text fields (`md` or `html`): HTML is sanitised with sanitize-html before it is stored. */
 import type sanitizeHtml from "sanitize-html"
-import { onFirstUse } from "./lazy.js"
+import { onFirstUse } from "../lazy.js"
 import type { BodyFormat } from "../domain/records.js"
 
 const sanitize = onFirstUse<typeof sanitizeHtml, (html: string) => string>("sanitize-html", (sanitizer) => {

@@ -8,5 +8,3 @@ export const afterFailure = (attempts: number, nowMs: number, delays: ReadonlyAr
   const delay = delays[attempts - 1]
   return delay === undefined ? { status: "dead" } : { status: "failed", nextAttemptMs: nowMs + delay }
 }
-
-export const isSuccessStatus = (status: number) => status >= 200 && status < 300

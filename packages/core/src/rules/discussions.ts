@@ -28,6 +28,3 @@ export const canEditDiscussion = (access: Access, ctx: TopicContext, d: Discussi
 /** discard: author or admin. */
 export const canDeleteDiscussion = (access: Access, ctx: TopicContext, d: Discussion): boolean =>
   kept(d) && canShowTopic(access, ctx) && (d.author_id === access.user.id || isDiscussionAdmin(access, ctx))
-
-/** Inviting people into the thread (recipients): who may start or edit it. */
-export const canAnnounce = (access: Access, ctx: TopicContext): boolean => isDiscussionMember(access, ctx)

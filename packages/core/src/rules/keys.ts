@@ -9,7 +9,6 @@ export const newApiKey = (): string => randomBytes(32).toString("base64url")
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash
 export const hashApiKey = (key: string): string =>
   oneShot !== undefined ? oneShot("sha256", key, "hex") : createHash("sha256").update(key, "utf8").digest("hex")
-export const sha256 = hashApiKey
 
 /** Constant-time comparison of two secrets of any length (both are hashed to equal length first). */
 export const secretsEqual = (a: string, b: string): boolean =>

@@ -4,7 +4,7 @@
  * escaped by `plainMarkdown` never becomes a link. Mail shows no images at all: it never loads a remote one.
  */
 import type MarkdownIt from "markdown-it"
-import { onFirstUse } from "./lazy.js"
+import { onFirstUse } from "../lazy.js"
 
 const md = onFirstUse<typeof MarkdownIt, MarkdownIt>("markdown-it", (M) => new M({ html: false, linkify: false }))
 const mailMd = onFirstUse<typeof MarkdownIt, MarkdownIt>("markdown-it", (M) => new M({ html: false, linkify: false }).disable("image"))

@@ -5,7 +5,7 @@
  * Pure: the caller loads the records and has already checked that the thread is visible.
  */
 import type TurndownService from "turndown"
-import { onFirstUse } from "./lazy.js"
+import { onFirstUse } from "../lazy.js"
 import type { Outcome, Poll, PollOption, Stance } from "../domain/polls.js"
 import type { BodyFormat, Comment, Discussion, Id, Reaction, ThreadItem, Topic, User } from "../domain/records.js"
 import type { PollResults } from "./pollTypes.js"

@@ -10,7 +10,7 @@ import { plainLineErrors } from "../rules/values.js"
 import { isEmail, isUsername, normaliseEmail } from "../rules/users.js"
 import { nowIso, type Paged, readLocked } from "./common.js"
 import { endSignIns } from "./people.js"
-import { hashApiKey, newApiKey, sha256 } from "../rules/keys.js"
+import { hashApiKey, newApiKey } from "../rules/keys.js"
 
 export type UserRef = { readonly id: number } | { readonly identity_type: string; readonly uid: string }
 
@@ -181,7 +181,7 @@ export const redactUser = Effect.fnUntraced(function*(ref: UserRef): Effect.fn.R
       name: null,
       username: null,
       email: null,
-      email_sha256: user.email === null ? user.email_sha256 : sha256(user.email),
+      email_sha256: user.email === null ? user.email_sha256 : hashApiKey(user.email),
       country: null,
       is_admin: false,
       deactivated_at: user.deactivated_at ?? now,

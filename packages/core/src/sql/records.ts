@@ -2,28 +2,19 @@
  * What both stores' adapters share: rows (the same columns on SQLite and PostgreSQL, booleans as 0/1, JSON
  * lists as text) turned into records and back, and the SQL text both dialects speak alike.
  */
-import { Outcome, Poll, Stance } from "../domain/polls.js"
-import { Group, GroupCounts, type Id, Membership, Topic, type TopicFilter, TopicReader, User } from "../domain/records.js"
-import { Chatbot, type WebhookEvent } from "../domain/webhooks.js"
+import type { Stance } from "../domain/polls.js"
+import { Group, GroupCounts, type Id, type TopicFilter } from "../domain/records.js"
+import type { WebhookEvent } from "../domain/webhooks.js"
 import type { OutboxBacklog } from "../ports/outbox.js"
 import type { PollStatus } from "../ports/polls.js"
 
 export const USER_COLUMNS =
   "id, name, username, email, email_sha256, country, time_zone, locale, catch_up, catch_up_sent_at, is_admin, bot, deactivated_at, deactivator_id, redacted_at, created_at, updated_at"
-export const toUser = User.fromRow
-
-export const toGroup = Group.fromRow
 /** A group row with the counters the triggers keep on it. */
 export const countedGroup = (row: Record<string, unknown>): { readonly group: Group; readonly counts: GroupCounts } => ({
   group: Group.fromRow(row),
   counts: GroupCounts.fromRow(row)
 })
-
-export const toMembership = Membership.fromRow
-
-export const toTopic = Topic.fromRow
-
-export const toReader = TopicReader.fromRow
 
 /** A comment with its discussion's topic_id (read through the discussion). */
 export const SELECT_COMMENT = `SELECT c.*, d.topic_id FROM comments c JOIN discussions d ON d.id = c.discussion_id`
@@ -35,7 +26,6 @@ export const INVITATION_COLUMNS = `id, kind, user_id, inviter_id, group_id, topi
 export const LOGIN_CODE_COLUMNS = `id, user_id, code_salt, code_hash, attempts, created_at, expires_at, used_at`
 export const SESSION_COLUMNS = `id, user_id, created_at, last_seen_at, expires_at`
 
-export const toChatbot = Chatbot.fromRow
 export const toEvent = (row: unknown): WebhookEvent => {
   const r = row as Record<string, unknown>
   return Object.assign({}, r, { message: JSON.parse(r.message as string) }) as unknown as WebhookEvent
@@ -54,7 +44,6 @@ export const toBacklog = (row: { waiting: number; dead: number; oldest: string |
 /** Due: waiting (pending or failed), its time come, and nobody's claim on it still running. */
 export const OUTBOX_DUE = `status IN ('pending', 'failed') AND next_attempt_at <= @now AND (claimed_until IS NULL OR claimed_until <= @now)`
 
-export const toPoll = Poll.fromRow
 /** The polls of a group's visible threads (the thread scope of `where`), of a status. */
 export const pollsInGroupSql = (status: PollStatus, where: (filter: TopicFilter) => string) =>
   `FROM polls p JOIN (SELECT t.id, t.group_id ${where({ groupId: 0 })}) t ON t.id = p.topic_id
@@ -79,4 +68,3 @@ export const withChoices = (rows: Array<StanceRow>, choiceRows: Array<ChoiceRow>
   return rows.map((r) => Object.assign({}, r, { choices: byStance.get(r.id) ?? new Map() }))
 }
 
-export const toOutcome = Outcome.fromRow

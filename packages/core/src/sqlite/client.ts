@@ -31,8 +31,8 @@ export const sqliteClient = (run: Runner): SqlClient => ({
       }
       return { rows: [] as Array<T>, changes: statement.run(...paramValues(params)).changes }
     }),
-  kept: run.keep,
-  keepBeside: run.keepBeside,
+  remembered: run.remember,
+  rememberBeside: run.rememberBeside,
   epochs: run.cacheEpochs,
   // one writer at a time: every transaction is already alone
   lock: () => Effect.succeed(false),

@@ -3,7 +3,7 @@ import { Deferred, Effect, Exit, type Fiber, FiberId, FiberRef, Schedule } from 
 import { DatabaseError } from "../ports/store.js"
 import { migrations } from "./migrations/index.js"
 import { rowBuilder } from "../sql/rows.js"
-import { keepEntries, keptRead } from "../sql/kept.js"
+import { rememberEntries, rememberedRead } from "../sql/remembered.js"
 
 export type Db = Database.Database
 /** What the repositories ask of a prepared statement (better-sqlite3's, rows built as below). */
@@ -169,12 +169,12 @@ export interface Runner {
   /** A read: on the write connection inside a transaction, else on the read connection. */
   readonly read: <A>(f: (db: Db, stmt: Stmt) => A) => Effect.Effect<A>
   /**
-   * A read whose answer is kept, under `key`, for the rest of the turn's shared snapshot (below): a second
+   * A read whose answer is remembered, under `key`, for the rest of the turn's shared snapshot (below): a second
    * read of the same row in the turn would give the same answer. Inside a transaction it simply reads.
    */
-  readonly keep: <A>(key: string, read: Effect.Effect<A>) => Effect.Effect<A>
-  /** Values read beside another, kept as `keep` would keep them (store/client.ts `keepBeside`). */
-  readonly keepBeside: (entries: () => ReadonlyArray<readonly [string, unknown]>) => Effect.Effect<void>
+  readonly remember: <A>(key: string, read: Effect.Effect<A>) => Effect.Effect<A>
+  /** Values read beside another, remembered as `remember` would (store/client.ts `rememberBeside`). */
+  readonly rememberBeside: (entries: () => ReadonlyArray<readonly [string, unknown]>) => Effect.Effect<void>
   /**
    * The caches' epochs (store/cache.ts) as the reading connection sees them: inside the turn's shared snapshot,
    * read once for the snapshot and every cache. Undefined inside a write transaction.
@@ -215,10 +215,10 @@ export const makeRunner = (conns: Connections): Runner => {
    * and when this process commits, so a request reads its own write.
    */
   let snapshot = false
-  const kept = new Map<string, unknown>()
+  const remembered = new Map<string, unknown>()
   const endSnapshot = () => {
     snapshot = false
-    kept.clear()
+    remembered.clear()
     if (conns.read.open && conns.read.inTransaction) conns.read.exec("COMMIT")
   }
   const shared = conns.read !== conns.write
@@ -237,16 +237,16 @@ export const makeRunner = (conns: Connections): Runner => {
 
   const read: Runner["read"] = (f) => Effect.withFiberRuntime((fiber) => Effect.succeed(onConnection(fiber, f)))
 
-  /** The turn's kept reads, where this fiber may keep any; the snapshot begins first, so what is kept ends with it. */
-  const keeping = (fiber: Fiber.RuntimeFiber<unknown, unknown>) => {
-    // inside a transaction, or on an in-memory database (no snapshot apart from its writes), nothing is kept
+  /** The turn's remembered reads, where this fiber may remember any; the snapshot begins first, so what is remembered ends with it. */
+  const remembering = (fiber: Fiber.RuntimeFiber<unknown, unknown>) => {
+    // inside a transaction, or on an in-memory database (no snapshot apart from its writes), nothing is remembered
     if (fiber.getFiberRef(inTransaction) || !shared) return undefined
     readConnection()
-    return kept
+    return remembered
   }
 
-  const keep: Runner["keep"] = (key, effect) => Effect.withFiberRuntime((fiber) => keptRead(keeping(fiber), key, effect))
-  const keepBeside: Runner["keepBeside"] = (entries) => Effect.withFiberRuntime((fiber) => keepEntries(keeping(fiber), entries))
+  const remember: Runner["remember"] = (key, effect) => Effect.withFiberRuntime((fiber) => rememberedRead(remembering(fiber), key, effect))
+  const rememberBeside: Runner["rememberBeside"] = (entries) => Effect.withFiberRuntime((fiber) => rememberEntries(remembering(fiber), entries))
 
   const loadEpochs = (s: Stmt) =>
     new Map((s(`SELECT name, value FROM cache_epochs`).all() as Array<{ name: string; value: number }>).map((r) => [r.name, r.value]))
@@ -254,10 +254,10 @@ export const makeRunner = (conns: Connections): Runner => {
     // a write transaction's uncommitted rows are not what a cache follows
     if (fiber.getFiberRef(inTransaction)) return Effect.succeed(undefined)
     readConnection()
-    // kept with the snapshot's other rows, so it ends with them
+    // remembered with the snapshot's other rows, so it ends with them
     if (!(shared && snapshot)) return Effect.succeed(loadEpochs(readStmt))
-    if (!kept.has("cache_epochs")) kept.set("cache_epochs", loadEpochs(readStmt))
-    return Effect.succeed(kept.get("cache_epochs") as ReadonlyMap<string, number>)
+    if (!remembered.has("cache_epochs")) remembered.set("cache_epochs", loadEpochs(readStmt))
+    return Effect.succeed(remembered.get("cache_epochs") as ReadonlyMap<string, number>)
   })
 
   // one step of the fiber per write, as a read
@@ -393,8 +393,8 @@ export const makeRunner = (conns: Connections): Runner => {
 
   return {
     read,
-    keep,
-    keepBeside,
+    remember,
+    rememberBeside,
     cacheEpochs,
     write,
     transaction,

@@ -5,7 +5,7 @@
  */
 import Database from "better-sqlite3"
 import { existsSync, rmSync } from "node:fs"
-import type { DatabaseReport } from "../ports/outbox.js"
+import type { DatabaseReport } from "../ports/database.js"
 import { type Db, DatabaseError, openFile } from "./db.js"
 import { migrations } from "./migrations/index.js"
 import { backlogOf } from "./outbox.js"

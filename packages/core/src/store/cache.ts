@@ -1,6 +1,6 @@
 /**
  * Rows read on nearly every request that rarely change (a key's owner, a user's memberships, the people a
- * document names), kept in this process. An entry is trusted while the table's epoch in `cache_epochs` (moved
+ * document names), cached in this process. An entry is trusted while the table's epoch in `cache_epochs` (moved
  * by a trigger on any change to a row, from any process) stands still, as the reading connection sees it
  * (`SqlClient.epochs`, read once per snapshot). Past `max` entries it starts again empty. Where the client
  * answers no epochs (inside a write transaction, or a store that keeps none) every answer is read.
@@ -9,9 +9,9 @@ import { Effect } from "effect"
 import type { SqlClient } from "./client.js"
 
 export interface EpochCache<K, V> {
-  /** The answer for `key`: kept, or `load`'s (kept when found). */
+  /** The answer for `key`: cached, or `load`'s (cached when found). */
   readonly through: <L extends V | undefined>(key: K, load: Effect.Effect<L>) => Effect.Effect<V | L>
-  /** `through` for many keys at once: the kept ones, and `load`'s answer for the others. */
+  /** `through` for many keys at once: the cached ones, and `load`'s answer for the others. */
   readonly many: (keys: ReadonlyArray<K>, load: (missing: ReadonlyArray<K>) => Effect.Effect<ReadonlyArray<readonly [K, V]>>) => Effect.Effect<Array<V>>
 }
 
@@ -20,7 +20,7 @@ export const epochCache = <K, V>(client: SqlClient, epochName: string, max: numb
   let epoch: number | undefined = -1
   /**
    * The epoch the caller read, when entries may be used now (emptied when it moved); undefined when they may not.
-   * A row loaded under one epoch is kept only if the entries still follow that epoch when it arrives: a read may
+   * A row loaded under one epoch is cached only if the entries still follow that epoch when it arrives: a read may
    * wait (PostgreSQL), meanwhile another request may have read a later epoch, and an older row filed under
    * the later epoch would be trusted until the next change.
    */

@@ -46,16 +46,16 @@ export interface SqlClient {
   /** A write, only inside a transaction (outside one it is a programming error). */
   readonly run: <T = Row>(sql: string, params?: Params) => Effect.Effect<RunResult<T>>
   /**
-   * A read whose answer is kept, under `key`, while the reading snapshot lasts (SQLite shares one per turn of
+   * A read whose answer is remembered, under `key`, while the reading snapshot lasts (SQLite shares one per turn of
    * the event loop; on PostgreSQL, the request, `Store.request`, until it commits): the same row read twice in a
    * request is read once. Elsewhere, and inside a transaction, it reads.
    */
-  readonly kept: <A>(key: string, read: Effect.Effect<A>) => Effect.Effect<A>
+  readonly remembered: <A>(key: string, read: Effect.Effect<A>) => Effect.Effect<A>
   /**
-   * Records read beside another in one statement, kept as if each had been read through `kept` under its key (one
-   * already kept stays); `entries` is called only where anything is kept. One step for them all.
+   * Records read beside another in one statement, remembered as if each had been read through `remembered` under its key
+   * (one already remembered stays); `entries` is called only where anything is remembered. One step for them all.
    */
-  readonly keepBeside: (entries: () => ReadonlyArray<readonly [string, unknown]>) => Effect.Effect<void>
+  readonly rememberBeside: (entries: () => ReadonlyArray<readonly [string, unknown]>) => Effect.Effect<void>
   /**
    * The caches' epochs (store/cache.ts) as read before any row the caller reads next; undefined where nothing may
    * be cached: inside a write transaction (its uncommitted rows are not what a cache follows), or on PostgreSQL

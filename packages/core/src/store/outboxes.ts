@@ -9,7 +9,7 @@ import { Chatbot, type Delivery } from "../domain/webhooks.js"
 import type { OutboxOps } from "../ports/outbox.js"
 import type { MailRepo } from "../ports/store.js"
 import type { ChatbotsRepo, DeliveriesRepo, EventsRepo } from "../ports/webhooks.js"
-import { OUTBOX_DUE, outboxBacklogSql, toBacklog, toChatbot, toEvent } from "../sql/records.js"
+import { OUTBOX_DUE, outboxBacklogSql, toBacklog, toEvent } from "../sql/records.js"
 import { asRecord, insertRow, returned, setClause, type SqlClient } from "./client.js"
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
@@ -64,9 +64,9 @@ export const makeMailRepo = (c: SqlClient): MailRepo => ({
 })
 
 export const makeChatbotsRepo = (c: SqlClient): ChatbotsRepo => ({
-  byId: (id) => c.get(`SELECT * FROM chatbots WHERE id = ?`, [id], toChatbot),
-  ofGroup: (groupId) => c.all(`SELECT * FROM chatbots WHERE group_id = ? ORDER BY id`, [groupId], toChatbot),
-  insert: (bot) => Effect.map(insertRow(c, "chatbots", Chatbot.toRow({ ...bot, updated_at: bot.created_at })), (r) => toChatbot(returned(r))),
+  byId: (id) => c.get(`SELECT * FROM chatbots WHERE id = ?`, [id], Chatbot.fromRow),
+  ofGroup: (groupId) => c.all(`SELECT * FROM chatbots WHERE group_id = ? ORDER BY id`, [groupId], Chatbot.fromRow),
+  insert: (bot) => Effect.map(insertRow(c, "chatbots", Chatbot.toRow({ ...bot, updated_at: bot.created_at })), (r) => Chatbot.fromRow(returned(r))),
   update: (id, patch) => {
     const row = Chatbot.toRow(patch)
     return Effect.asVoid(c.run(`UPDATE chatbots SET ${setClause(row)} WHERE id = @id`, { ...row, id }))

@@ -1,8 +1,8 @@
 /** People's tokens: invitations, sign-in codes, sessions, unsubscribe links, volumes, reply addresses, rate events. */
 import { Effect } from "effect"
-import type { Id } from "../domain/records.js"
+import { type Id, User } from "../domain/records.js"
 import type { InvitationToken, LoginCode, PeopleRepos, Session, Volume } from "../ports/people.js"
-import { INVITATION_COLUMNS, LOGIN_CODE_COLUMNS, SESSION_COLUMNS, toUser, USER_COLUMNS } from "../sql/records.js"
+import { INVITATION_COLUMNS, LOGIN_CODE_COLUMNS, SESSION_COLUMNS, USER_COLUMNS } from "../sql/records.js"
 import { asRecord, returned, type SqlClient } from "./client.js"
 
 
@@ -119,7 +119,7 @@ export const makePeopleRepos = (c: SqlClient): PeopleRepos => {
   },
   catchUp: {
     subscribers: () =>
-      c.all(`SELECT ${USER_COLUMNS} FROM users WHERE catch_up IS NOT NULL AND deactivated_at IS NULL AND email IS NOT NULL ORDER BY id`, [], toUser),
+      c.all(`SELECT ${USER_COLUMNS} FROM users WHERE catch_up IS NOT NULL AND deactivated_at IS NULL AND email IS NOT NULL ORDER BY id`, [], User.fromRow),
     // one row per thread and kind; the item of the first of a kind names its record (a new thread, a poll)
     activity: (groupIds, since, until) =>
       groupIds.length === 0

@@ -1,10 +1,10 @@
 /** Polls, their options, ballots (stances with their choices) and outcomes; the results are counters kept by triggers. */
 import { Effect } from "effect"
-import { PollOption, Stance } from "../domain/polls.js"
+import { Outcome, Poll, PollOption, Stance } from "../domain/polls.js"
 import type { Id } from "../domain/records.js"
 import type { OutcomesRepo, PollOptionsRepo, PollsRepo, PollStatus, StancesRepo } from "../ports/polls.js"
 import { type OptionTally, VOTER_NAMES } from "../rules/pollTypes.js"
-import { type ChoiceRow, pollsInGroupSql, SELECT_POLL, toOutcome, toPoll, withChoices } from "../sql/records.js"
+import { type ChoiceRow, pollsInGroupSql, SELECT_POLL, withChoices } from "../sql/records.js"
 import { fromBools } from "../sql/rows.js"
 import { asRecord, insertRow, returned, setClause, type SqlClient } from "./client.js"
 import { withPage } from "../sql/scope.js"
@@ -15,23 +15,23 @@ export const makePollsRepo = (c: SqlClient): PollsRepo => {
   const scope = topicScope(ids)
   const inGroupSql = (status: PollStatus) => pollsInGroupSql(status, scope.where)
   // the poll's thread and group are read with it, for the request's next steps
-  const ahead = readAhead(c, "p.*, t.group_id AS group_id", "polls", "p", toPoll)
+  const ahead = readAhead(c, "p.*, t.group_id AS group_id", "polls", "p", Poll.fromRow)
   return {
     byId: ahead.byId,
     byKey: ahead.byKey,
-    byIds: (list) => (list.length === 0 ? Effect.succeed([]) : c.all(`${SELECT_POLL} WHERE ${ids.has("p.id", "ids")} ORDER BY p.id`, { ids: ids.bind(list) }, toPoll)),
+    byIds: (list) => (list.length === 0 ? Effect.succeed([]) : c.all(`${SELECT_POLL} WHERE ${ids.has("p.id", "ids")} ORDER BY p.id`, { ids: ids.bind(list) }, Poll.fromRow)),
     ofTopics: (topicIds) =>
       topicIds.length === 0
         ? Effect.succeed([])
-        : c.all(`${SELECT_POLL} WHERE ${ids.has("p.topic_id", "ids")} AND p.discarded_at IS NULL ORDER BY p.id`, { ids: ids.bind(topicIds) }, toPoll),
+        : c.all(`${SELECT_POLL} WHERE ${ids.has("p.topic_id", "ids")} AND p.discarded_at IS NULL ORDER BY p.id`, { ids: ids.bind(topicIds) }, Poll.fromRow),
     inGroup: (visible, groupId, status, page) =>
       c.all(`SELECT p.*, t.group_id AS group_id ${inGroupSql(status)} ORDER BY p.created_at DESC, p.id DESC LIMIT @limit OFFSET @offset`,
-        withPage(scope.params(visible, { groupId }), page), toPoll),
+        withPage(scope.params(visible, { groupId }), page), Poll.fromRow),
     countInGroup: (visible, groupId, status) =>
       Effect.map(c.get(`SELECT count(*) AS n ${inGroupSql(status)}`, scope.params(visible, { groupId })), (r) => Number(r!.n)),
     insert: (p) =>
       Effect.flatMap(insertRow<{ id: Id }>(c, "polls", fromBools({ ...p, updated_at: p.created_at }), "id"), (r) =>
-        Effect.map(c.get(`${SELECT_POLL} WHERE p.id = ?`, [returned(r).id], toPoll), (poll) => poll!)),
+        Effect.map(c.get(`${SELECT_POLL} WHERE p.id = ?`, [returned(r).id], Poll.fromRow), (poll) => poll!)),
     update: (id, patch) => {
       const row = fromBools(patch)
       return Effect.asVoid(c.run(`UPDATE polls SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
@@ -39,14 +39,14 @@ export const makePollsRepo = (c: SqlClient): PollsRepo => {
     awaitingVote: (userId, limit) =>
       c.all(`${SELECT_POLL} JOIN stances s ON s.poll_id = p.id AND s.participant_id = ? AND s.latest = TRUE
              WHERE s.cast_at IS NULL AND s.revoked_at IS NULL AND p.opened_at IS NOT NULL AND p.closed_at IS NULL AND p.discarded_at IS NULL
-             ORDER BY p.closing_at, p.id LIMIT ?`, [userId, limit], toPoll),
+             ORDER BY p.closing_at, p.id LIMIT ?`, [userId, limit], Poll.fromRow),
     openInGroup: (groupId) =>
-      c.all(`${SELECT_POLL} WHERE t.group_id = ? AND p.opened_at IS NOT NULL AND p.closed_at IS NULL AND p.discarded_at IS NULL ORDER BY p.id`, [groupId], toPoll),
+      c.all(`${SELECT_POLL} WHERE t.group_id = ? AND p.opened_at IS NOT NULL AND p.closed_at IS NULL AND p.discarded_at IS NULL ORDER BY p.id`, [groupId], Poll.fromRow),
     lapsed: (now) =>
-      c.all(`${SELECT_POLL} WHERE p.closed_at IS NULL AND p.opened_at IS NOT NULL AND p.discarded_at IS NULL AND p.closing_at <= ? ORDER BY p.closing_at`, [now], toPoll),
+      c.all(`${SELECT_POLL} WHERE p.closed_at IS NULL AND p.opened_at IS NOT NULL AND p.discarded_at IS NULL AND p.closing_at <= ? ORDER BY p.closing_at`, [now], Poll.fromRow),
     closingSoon: (now, until) =>
       c.all(`${SELECT_POLL} WHERE p.closed_at IS NULL AND p.opened_at IS NOT NULL AND p.discarded_at IS NULL
-             AND p.closing_soon_sent_at IS NULL AND p.closing_at > ? AND p.closing_at <= ? ORDER BY p.closing_at`, [now, until], toPoll)
+             AND p.closing_soon_sent_at IS NULL AND p.closing_at > ? AND p.closing_at <= ? ORDER BY p.closing_at`, [now, until], Poll.fromRow)
   }
 }
 
@@ -173,13 +173,13 @@ export const makeStancesRepo = (c: SqlClient): StancesRepo => {
 export const makeOutcomesRepo = (c: SqlClient): OutcomesRepo => {
   const { ids } = c.dialect
   return {
-    byId: (id) => c.get(`SELECT * FROM outcomes WHERE id = ?`, [id], toOutcome),
-    byIds: (list) => (list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM outcomes WHERE ${ids.has("id", "ids")}`, { ids: ids.bind(list) }, toOutcome)),
+    byId: (id) => c.get(`SELECT * FROM outcomes WHERE id = ?`, [id], Outcome.fromRow),
+    byIds: (list) => (list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM outcomes WHERE ${ids.has("id", "ids")}`, { ids: ids.bind(list) }, Outcome.fromRow)),
     latestOf: (pollIds) =>
-      pollIds.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM outcomes WHERE latest = TRUE AND ${ids.has("poll_id", "ids")}`, { ids: ids.bind(pollIds) }, toOutcome),
+      pollIds.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM outcomes WHERE latest = TRUE AND ${ids.has("poll_id", "ids")}`, { ids: ids.bind(pollIds) }, Outcome.fromRow),
     insert: Effect.fnUntraced(function*(o) {
       yield* c.run(`UPDATE outcomes SET latest = FALSE WHERE poll_id = ?`, [o.poll_id])
-      return toOutcome(returned(yield* c.run(
+      return Outcome.fromRow(returned(yield* c.run(
         `INSERT INTO outcomes (poll_id, author_id, statement, statement_format, poll_option_id, review_on, latest, created_at, updated_at)
          VALUES (@poll_id, @author_id, @statement, @statement_format, @poll_option_id, @review_on, TRUE, @created_at, @created_at) RETURNING *`,
         o
@@ -191,6 +191,6 @@ export const makeOutcomesRepo = (c: SqlClient): OutcomesRepo => {
     },
     reviewDue: (today) =>
       c.all(`SELECT o.* FROM outcomes o JOIN polls p ON p.id = o.poll_id
-             WHERE o.review_sent_at IS NULL AND o.latest = TRUE AND o.review_on IS NOT NULL AND o.review_on <= ? AND p.discarded_at IS NULL`, [today], toOutcome)
+             WHERE o.review_sent_at IS NULL AND o.latest = TRUE AND o.review_on IS NOT NULL AND o.review_on <= ? AND p.discarded_at IS NULL`, [today], Outcome.fromRow)
   }
 }

@@ -2,7 +2,7 @@
 import { Effect } from "effect"
 import { Comment, Discussion, type Id, Reaction, ThreadItem, Topic, type TopicFilter, TopicReader, type TopicScope } from "../domain/records.js"
 import type { CommentsRepo, DiscussionsRepo, ItemsRepo, ReactionsRepo, ReadersRepo, TopicsRepo } from "../ports/store.js"
-import { positionSegment, SELECT_COMMENT, toReader, toTopic } from "../sql/records.js"
+import { positionSegment, SELECT_COMMENT } from "../sql/records.js"
 import { fromBools } from "../sql/rows.js"
 import { type IdList, scopeParams, scopeWhere, withPage } from "../sql/scope.js"
 import { insertRow, returned, type Row, setClause, type SqlClient } from "./client.js"
@@ -19,15 +19,15 @@ export const makeTopicsRepo = (c: SqlClient): TopicsRepo => {
   const { ids } = c.dialect
   const { where, params } = topicScope(ids)
   return {
-    // kept: a thread's record read with its discussion or poll is not read again in the request
-    byId: (id) => c.kept(topicKey(id), c.get(`SELECT * FROM topics WHERE id = ?`, [id], toTopic)),
-    byIdLocked: (id) => c.kept(topicKey(id), c.getLocked(`SELECT * FROM topics WHERE id = ?`, [id], toTopic)),
-    byIds: (list) => (list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM topics WHERE ${ids.has("id", "ids")}`, { ids: ids.bind(list) }, toTopic)),
+    // remembered: a thread's record read with its discussion or poll is not read again in the request
+    byId: (id) => c.remembered(topicKey(id), c.get(`SELECT * FROM topics WHERE id = ?`, [id], Topic.fromRow)),
+    byIdLocked: (id) => c.remembered(topicKey(id), c.getLocked(`SELECT * FROM topics WHERE id = ?`, [id], Topic.fromRow)),
+    byIds: (list) => (list.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM topics WHERE ${ids.has("id", "ids")}`, { ids: ids.bind(list) }, Topic.fromRow)),
     visible: (scope, filter, page) =>
       c.all(`SELECT t.* ${where(filter)} ORDER BY t.last_activity_at DESC, t.id DESC LIMIT @limit OFFSET @offset`,
-        withPage(params(scope, filter), page), toTopic),
+        withPage(params(scope, filter), page), Topic.fromRow),
     countVisible: (scope, filter) => Effect.map(c.get(`SELECT count(*) AS n ${where(filter)}`, params(scope, filter)), (r) => Number(r!.n)),
-    insert: (t) => Effect.map(insertRow(c, "topics", Topic.toRow({ ...t, updated_at: t.created_at })), (r) => toTopic(r.rows[0])),
+    insert: (t) => Effect.map(insertRow(c, "topics", Topic.toRow({ ...t, updated_at: t.created_at })), (r) => Topic.fromRow(r.rows[0])),
     update: (id, patch) => {
       const row = Topic.toRow(patch)
       return Effect.asVoid(c.run(`UPDATE topics SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
@@ -35,9 +35,9 @@ export const makeTopicsRepo = (c: SqlClient): TopicsRepo => {
   }
 }
 
-/** Where a request keeps a thread's record it has read (SqlClient.kept). */
+/** Where a request remembers a thread's record it has read (SqlClient.remembered). */
 const topicKey = (id: number) => `topics:${id}`
-/** Where a request keeps a person's place in a thread (none: undefined, kept as well). */
+/** Where a request remembers a person's place in a thread (none: undefined, remembered as well). */
 const readerKey = (topicId: Id, userId: Id) => `readers:${topicId}:${userId}`
 
 const threadColumns = Topic.joined("t")
@@ -45,7 +45,7 @@ const readerColumns = TopicReader.joined("tr")
 /**
  * A record's reads by id and by key (`SELECT ${select} FROM ${table} ${alias}`, its `topic_id` naming the thread),
  * each with the thread and the thread's group in one statement, and, for `readerOf`, that person's place in the
- * thread: all kept for the request, whose next steps read them (the thread, its group and the caller's place for
+ * thread: all remembered for the request, whose next steps read them (the thread, its group and the caller's place for
  * the access check), so that a light read is two round trips on PostgreSQL (the caches' epochs, then this). The
  * statements are written once: a statement's text is its cache key (prepared statements).
  */
@@ -60,10 +60,10 @@ export const readAhead = <A>(c: SqlClient, select: string, table: string, alias:
     return (value: unknown, readerOf?: Id): Effect.Effect<A | undefined> =>
       Effect.flatMap(readerOf === undefined ? c.get(alone, [value]) : c.get(withReader, [readerOf, value]), (row) => {
         if (row === undefined) return Effect.succeed(undefined)
-        // mapped only where kept (not inside a transaction, which reads and locks the thread itself)
+        // mapped only where remembered (not inside a transaction, which reads and locks the thread itself)
         const topicId = row["t.id"] as number
         return Effect.as(
-          c.keepBeside(() => [
+          c.rememberBeside(() => [
             [topicKey(topicId), threadColumns.fromRow(row)],
             ...groupAhead.entries(row),
             ...(readerOf === undefined ? [] : [[readerKey(topicId, readerOf), row["tr.id"] === null ? undefined : readerColumns.fromRow(row)] as const])
@@ -123,7 +123,7 @@ export const makeItemsRepo = (c: SqlClient): ItemsRepo => ({
   append: Effect.fnUntraced(function*({ parent, bump, ...item }) {
     // the thread's row first: writers appending to one thread (on any server) take their sequence ids in turn;
     // it answers the thread as this write leaves it
-    const topic = toTopic(returned(yield* c.run(
+    const topic = Topic.fromRow(returned(yield* c.run(
       `UPDATE topics SET items_count = items_count + 1${bump ? ", last_activity_at = @at, updated_at = @at" : ""} WHERE id = @id RETURNING *`,
       { id: item.topic_id, ...(bump ? { at: item.created_at } : {}) }
     )))
@@ -172,14 +172,14 @@ export const makeReactionsRepo = (c: SqlClient): ReactionsRepo => {
 }
 
 export const makeReadersRepo = (c: SqlClient): ReadersRepo => ({
-  find: (topicId, userId) => c.kept(readerKey(topicId, userId), c.get(`SELECT * FROM topic_readers WHERE topic_id = ? AND user_id = ?`, [topicId, userId], toReader)),
+  find: (topicId, userId) => c.remembered(readerKey(topicId, userId), c.get(`SELECT * FROM topic_readers WHERE topic_id = ? AND user_id = ?`, [topicId, userId], TopicReader.fromRow)),
   upsert: (r) =>
     Effect.map(
       c.run(`INSERT INTO topic_readers (topic_id, user_id, inviter_id, guest, created_at)
              VALUES (@topic_id, @user_id, @inviter_id, @guest, @created_at)
              ON CONFLICT (topic_id, user_id) DO UPDATE SET guest = ${c.dialect.greater("topic_readers.guest", "excluded.guest")}, revoked_at = NULL
              RETURNING *`, fromBools({ ...r })),
-      (res) => toReader(returned(res))
+      (res) => TopicReader.fromRow(returned(res))
     ),
   guestsOf: (topicId) =>
     c.all(`SELECT user_id FROM topic_readers WHERE topic_id = ? AND guest = TRUE AND revoked_at IS NULL`, [topicId], (r) => Number(r.user_id))

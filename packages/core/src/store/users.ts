@@ -1,8 +1,8 @@
 /** People: users and their identities. */
 import { Effect } from "effect"
-import { type Id, Identity, type User } from "../domain/records.js"
+import { type Id, Identity, User } from "../domain/records.js"
 import type { UsersRepo } from "../ports/store.js"
-import { toUser, USER_COLUMNS } from "../sql/records.js"
+import { USER_COLUMNS } from "../sql/records.js"
 import { fromBools } from "../sql/rows.js"
 import { epochCache } from "./cache.js"
 import { type Row, setClause, type SqlClient } from "./client.js"
@@ -10,7 +10,7 @@ import { type Row, setClause, type SqlClient } from "./client.js"
 const adminFilter = (f: { is_admin?: boolean }) => (f.is_admin === undefined ? "" : `WHERE is_admin = ${f.is_admin ? "TRUE" : "FALSE"}`)
 
 type KeyOwner = { readonly user: User; readonly api_key_hash: string }
-const keyOwner = (row: Row): KeyOwner => ({ user: toUser(row), api_key_hash: row.api_key_hash as string })
+const keyOwner = (row: Row): KeyOwner => ({ user: User.fromRow(row), api_key_hash: row.api_key_hash as string })
 
 export const makeUsersRepo = (c: SqlClient): UsersRepo => {
   // users by API key hash, and by id, as last read (cache.ts)
@@ -18,7 +18,7 @@ export const makeUsersRepo = (c: SqlClient): UsersRepo => {
   const people = epochCache<Id, User>(c, "users", 10_000)
   const { ids } = c.dialect
   return {
-    byId: (id) => c.get(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id], toUser),
+    byId: (id) => c.get(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id], User.fromRow),
     // by id (as the primary key gives them): the people a document side-loads, up to 200 for a poll's voters,
     // whose rows cost more to read than to keep (a vote's answer: 835 of 3,756 µs)
     byIds: (list) =>
@@ -26,22 +26,22 @@ export const makeUsersRepo = (c: SqlClient): UsersRepo => {
         ? Effect.succeed([])
         : Effect.map(
           people.many(list, (missing) =>
-            c.all(`SELECT ${USER_COLUMNS} FROM users WHERE ${ids.has("id", "ids")}`, { ids: ids.bind(missing) }, (row) => [row.id as Id, toUser(row)] as const)),
+            c.all(`SELECT ${USER_COLUMNS} FROM users WHERE ${ids.has("id", "ids")}`, { ids: ids.bind(missing) }, (row) => [row.id as Id, User.fromRow(row)] as const)),
           (users) => users.sort((a, b) => a.id - b.id)
         ),
-    byEmail: (email) => c.get(`SELECT ${USER_COLUMNS} FROM users WHERE email = ?`, [email], toUser),
-    byUsername: (username) => c.get(`SELECT ${USER_COLUMNS} FROM users WHERE username = ?`, [username], toUser),
-    // kept for the snapshot too: requests of one turn with the same key check the cache's freshness once
+    byEmail: (email) => c.get(`SELECT ${USER_COLUMNS} FROM users WHERE email = ?`, [email], User.fromRow),
+    byUsername: (username) => c.get(`SELECT ${USER_COLUMNS} FROM users WHERE username = ?`, [username], User.fromRow),
+    // remembered for the snapshot too: requests of one turn with the same key check the cache's freshness once
     byApiKeyHash: (hash) =>
-      c.kept(`users:key:${hash}`, keys.through(hash, c.get(`SELECT ${USER_COLUMNS}, api_key_hash FROM users WHERE api_key_hash = ?`, [hash], keyOwner))),
+      c.remembered(`users:key:${hash}`, keys.through(hash, c.get(`SELECT ${USER_COLUMNS}, api_key_hash FROM users WHERE api_key_hash = ?`, [hash], keyOwner))),
     byIdentity: (type, uid) =>
       c.get(
         `SELECT ${USER_COLUMNS.split(", ").map((col) => `u.${col}`).join(", ")} FROM users u JOIN identities i ON i.user_id = u.id
          WHERE i.identity_type = ? AND i.uid = ?`,
         [type, uid],
-        toUser
+        User.fromRow
       ),
-    list: (filter, page) => c.all(`SELECT ${USER_COLUMNS} FROM users ${adminFilter(filter)} ORDER BY id LIMIT ? OFFSET ?`, [page.limit, page.offset], toUser),
+    list: (filter, page) => c.all(`SELECT ${USER_COLUMNS} FROM users ${adminFilter(filter)} ORDER BY id LIMIT ? OFFSET ?`, [page.limit, page.offset], User.fromRow),
     count: (filter) => Effect.map(c.get(`SELECT count(*) AS n FROM users ${adminFilter(filter)}`), (r) => Number(r!.n)),
     identitiesOf: (list) =>
       list.length === 0
@@ -51,7 +51,7 @@ export const makeUsersRepo = (c: SqlClient): UsersRepo => {
       Effect.map(
         c.run(`INSERT INTO users (name, username, email, country, is_admin, bot, api_key_hash, created_at, updated_at)
                VALUES (@name, @username, @email, @country, @is_admin, @bot, @api_key_hash, @created_at, @updated_at) RETURNING ${USER_COLUMNS}`, fromBools({ ...u })),
-        (r) => toUser(r.rows[0])
+        (r) => User.fromRow(r.rows[0])
       ),
     update: (id, patch) => {
       const row = fromBools(patch)

@@ -168,14 +168,14 @@ export const makeInboundRoute = (store: StoreService, settings: InboundSettings 
       if (raw === undefined) return answer(413, { error: `The message is over ${INBOUND_MAX_BYTES / 1024 / 1024} MB` })
       if (raw.length === 0) return answer(400, { error: "The body must be the raw message (RFC 5322)" })
       receiveRaw(store, settings.replyHost, raw).then(
-        (outcome) => answer(200, { outcome: outcomeJson(outcome) }),
+        (outcome) => answer(200, { outcome: inboundResultJson(outcome) }),
         () => answer(503, { error: "The message could not be handled now; send it again later" }, { "retry-after": "30" })
       )
     })
   }
 
-/** An outcome as the HTTP route and `convene mail inbound` print it. */
-export const outcomeJson = (o: Inbound.InboundOutcome) => {
+/** What became of an inbound message (not a poll's outcome), as the HTTP route and `convene mail inbound` print it. */
+export const inboundResultJson = (o: Inbound.InboundOutcome) => {
   switch (o._tag) {
     case "Posted":
       return { result: "posted", comment_id: o.commentId }

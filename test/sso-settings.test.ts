@@ -1,6 +1,6 @@
 /** The identity provider's variables (decisions §10): OIDC_*, Loomio's OAUTH_* when OIDC_ISSUER is unset, and what is refused. */
 import t from "tap"
-import { ssoFromEnv } from "../src/sso/settings.js"
+import { ssoFromEnv } from "@convene/http"
 
 const oidc = { OIDC_ISSUER: "https://id.example.org/realms/staff", OIDC_CLIENT_ID: "convene", OIDC_CLIENT_SECRET: "s3cret" }
 const oauth = {
