@@ -57,7 +57,7 @@ if (files.length === 0) {
  * database of its own made from a migrated template). Unit and service tests (packages/*\/test), the files
  * about the SQLite file itself and the runner's own test run once.
  */
-const SQLITE_ONLY = new Set(["durability", "sso-settings", "flag-indexes", "migrations", "operations", "packages", "snapshot", "deploy", "rows", "heavy-reads", "runner"].map((n) => `${n}.test.js`))
+const SQLITE_ONLY = new Set(["durability", "sso-settings", "examples", "flag-indexes", "migrations", "operations", "packages", "snapshot", "deploy", "rows", "heavy-reads", "runner"].map((n) => `${n}.test.js`))
 /** Files about several servers on one database, which only the PostgreSQL store allows. */
 const POSTGRES_ONLY = new Set(["several-servers.test.js", "concurrent-writes.test.js", "copy.test.js", "pg-types.test.js", "round-trips.test.js"])
 /** CONVENE_TEST_STORES narrows the passes; a value that names no store (a typo, or empty) is refused, never a quiet skip. */
