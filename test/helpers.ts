@@ -297,8 +297,3 @@ export const browserSession = (url: string, { from, headers: extra = {} }: { fro
       })
   }
 }
-
-/**
- * tap's t.match takes an array pattern as a prefix: extra rows pass. This wants exactly the rows listed, each
- * matched by its pattern (fields not named may differ).
- */

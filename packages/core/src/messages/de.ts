@@ -36,6 +36,10 @@ export const de: Readonly<Record<MessageKey, string>> = {
   "error.home": "Start",
   "error.blank": "Bitte ausfüllen.",
   "error.fixBelow": "Bitte korrigiere, was unten markiert ist.",
+  "error.choice": "Bitte wähle eine der Möglichkeiten.",
+  "error.wholeNumber": "Bitte gib eine ganze Zahl von 0 bis 9999 ein.",
+  "error.formInvalidTitle": "Formular nicht verstanden",
+  "error.formInvalid": "Ein Teil dessen, was du gesendet hast, konnte nicht gelesen werden. Nichts wurde geändert; geh zurück, lade die Seite neu und versuche es noch einmal.",
 
   "invitation.title": "Du bist eingeladen",
   "invitation.toGroup": "{inviter} hat dich eingeladen, der Gruppe {group} beizutreten.",

@@ -38,6 +38,10 @@ export const en = {
   "error.home": "Home",
   "error.blank": "Please fill this in.",
   "error.fixBelow": "Please correct what is marked below.",
+  "error.choice": "Please choose one of the options.",
+  "error.wholeNumber": "Please enter a whole number from 0 to 9999.",
+  "error.formInvalidTitle": "Form not understood",
+  "error.formInvalid": "Part of what you sent could not be read. Nothing was changed; go back, reload the page and try again.",
 
   "invitation.title": "You are invited",
   "invitation.toGroup": "{inviter} invited you to join the group {group}.",

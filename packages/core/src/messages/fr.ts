@@ -36,6 +36,10 @@ export const fr: Readonly<Record<MessageKey, string>> = {
   "error.home": "Accueil",
   "error.blank": "Veuillez remplir ce champ.",
   "error.fixBelow": "Veuillez corriger ce qui est signalé ci-dessous.",
+  "error.choice": "Veuillez choisir l’une des possibilités.",
+  "error.wholeNumber": "Veuillez saisir un nombre entier de 0 à 9999.",
+  "error.formInvalidTitle": "Formulaire incompris",
+  "error.formInvalid": "Une partie de ce que vous avez envoyé n’a pas pu être lue. Rien n’a été modifié ; revenez en arrière, rechargez la page et réessayez.",
 
   "invitation.title": "Vous êtes invité·e",
   "invitation.toGroup": "{inviter} vous invite à rejoindre le groupe {group}.",

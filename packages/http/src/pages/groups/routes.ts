@@ -7,7 +7,9 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Discussions, Groups, Memberships, Polls, Rules, Threads, Volumes } from "@convene/core"
 import { Effect } from "effect"
-import { field, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
+import { NoFields } from "../layout/forms.js"
+import { fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
+import { GroupVolumeForm, InviteForm, NewDiscussionForm } from "./forms.js"
 import { pollStateText } from "../polls/routes.js"
 import type { PageRouter } from "../layout/routes.js"
 import "./templates.js"
@@ -137,7 +139,7 @@ const membersPage = (kit: Kit) => {
 
 /** Making a member an administrator, or removing them (administrators only: the core asks the rule). */
 const memberAction = (kit: Kit, act: "admin" | "remove") =>
-  kit.post((request, who) =>
+  kit.post(NoFields, (request, who) =>
     Effect.gen(function*() {
       const params = yield* HttpRouter.params
       const id = Number(segment(params, "id"))
@@ -186,25 +188,24 @@ const invitePageRoute = (kit: Kit) => {
 /** How much mail the group sends the reader (decisions §11). */
 const setVolume = (kit: Kit) => {
   const { run, refused } = kit
-  return kit.post((request, who, fields) =>
+  const back = (next: string | undefined, key: string) => (next === "/profile" ? "/profile?done=volume" : `/g/${encodeURIComponent(key)}?done=volume#volume-title`)
+  return kit.post(GroupVolumeForm, (request, who, { volume, next }) =>
     Effect.gen(function*() {
       const key = segment(yield* HttpRouter.params, "key")
-      const volume = field(fields, "volume")
-      const back = field(fields, "next") === "/profile" ? "/profile?done=volume" : `/g/${encodeURIComponent(key)}?done=volume#volume-title`
-      if (!Rules.isVolume(volume)) return seeOther(back)
       const set = yield* Effect.either(run(Effect.flatMap(Groups.groupPage(who.access, key), (page) => Volumes.setGroupVolume(who.access, page.group.id, volume))))
       if (set._tag === "Left") return refused(request, who, set.left)
-      return seeOther(back)
-    }))
+      return seeOther(back(next, key))
+    }),
+    // a volume that is none of the choices changes nothing: back where the form was
+    (_request, _who, { input }) => Effect.map(HttpRouter.params, (params) => seeOther(back(input.next, segment(params, "key")))))
 }
 
 /** Inviting people by e-mail: a refused address is named beside the field. */
 const inviteRoute = (kit: Kit) => {
   const { respond, run, refused } = kit
-  return kit.post((request, who, fields) =>
+  return kit.post(InviteForm, (request, who, form) =>
     Effect.gen(function*() {
       const key = segment(yield* HttpRouter.params, "key")
-      const form = { emails: field(fields, "emails"), message: field(fields, "message") }
       const emails = form.emails.split(/[\s,;]+/).map((e) => e.trim()).filter((e) => e !== "")
       const found = yield* Effect.either(run(Groups.showGroup(who.access, key)))
       if (found._tag === "Left") return refused(request, who, found.left)
@@ -239,16 +240,15 @@ const newDiscussionForm = (kit: Kit) => {
 /** Starting a discussion; a refusal is shown beside its field. */
 const startDiscussion = (kit: Kit) => {
   const { respond, run, refused } = kit
-  return kit.post((request, who, fields) =>
+  return kit.post(NewDiscussionForm, (request, who, form, input) =>
     Effect.gen(function*() {
       const key = segment(yield* HttpRouter.params, "key")
-      const form = { title: field(fields, "title"), description: field(fields, "description"), private: field(fields, "private") }
       const found = yield* Effect.either(run(Groups.showGroup(who.access, key)))
       if (found._tag === "Left") return refused(request, who, found.left)
       const group = found.right.group
       const made = yield* Effect.either(run(Discussions.createDiscussion(who.access, {
         group_id: group.id,
-        title: form.title.trim(),
+        title: form.title,
         description: form.description,
         description_format: "md",
         // as Loomio's form does by default: the group hears of a new discussion
@@ -258,12 +258,17 @@ const startDiscussion = (kit: Kit) => {
       if (made._tag === "Left") {
         const e = made.left
         if (e._tag !== "Invalid") return refused(request, who, e)
-        const errors = fieldMessages(e)
-        if (form.title.trim() === "") errors.title = who.t("error.blank")
-        return respond(request, who, newDiscussionPage(who, group, form, errors, 422))
+        return respond(request, who, newDiscussionPage(who, group, input, fieldMessages(e), 422))
       }
       return seeOther(`/d/${made.right.discussion.key}`)
-    }))
+    }),
+    // the form again, only where the reader may start a discussion (as the page itself)
+    (request, who, { errors, input }) =>
+      Effect.gen(function*() {
+        const found = yield* Effect.either(groupFor(kit, who, segment(yield* HttpRouter.params, "key"), (may) => may.discuss))
+        if (found._tag === "Left") return refused(request, who, found.left)
+        return respond(request, who, newDiscussionPage(who, found.right, input, errors, 422))
+      }))
 }
 
 export const groupRoutes = (router: PageRouter, kit: Kit) =>

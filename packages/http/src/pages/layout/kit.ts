@@ -13,9 +13,10 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as UrlParams from "@effect/platform/UrlParams"
 import { type Access, type IdentityProvider, type Invalid, loadAccess, People, Rules, Store, type StoreService, type User } from "@convene/core"
-import { Effect, Option } from "effect"
+import { Effect, type Either, type Schema } from "effect"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import type { HttpSettings } from "../../settings.js"
+import { formDecoder, type FormInput, type FormRefusal, type Submitted } from "./forms.js"
 import { type Locale, type MessageKey, pickLocale, serverZone, timeFormatter, type Translate, translator } from "./i18n.js"
 import { render } from "./templates.js"
 
@@ -84,8 +85,10 @@ export const plainPage = (status: number, acceptLanguage: string | undefined, ti
 
 const sameSecret = (a: string, b: string) => a.length === b.length && a.length > 0 && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
-/** A form field's value ("" when absent). */
-export const field = (params: UrlParams.UrlParams, name: string): string => Option.getOrElse(UrlParams.getFirst(params, name), () => "")
+/** What a route does with its decoded form. */
+export type FormAct<W extends Reader, A, R> = (request: HttpServerRequest.HttpServerRequest, who: W, form: A, input: FormInput) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
+/** What a route shows for a form its Schema refused. */
+export type FormInvalid<W extends Reader, R> = (request: HttpServerRequest.HttpServerRequest, who: W, refusal: FormRefusal) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
 
 export const seeOther = (location: string) => HttpServerResponse.empty({ status: 303, headers: { location, ...SECURITY_HEADERS } })
 
@@ -162,11 +165,16 @@ export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret:
   const form = (request: HttpServerRequest.HttpServerRequest) =>
     Effect.map(Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty), (params) => {
       const token = request.cookies[csrfName] ?? ""
-      return sameSecret(field(params, "csrf"), token) && csrfValid(token, sessionOf(request)) ? params : undefined
+      const sent = UrlParams.getFirst(params, "csrf")
+      return sent._tag === "Some" && sameSecret(sent.value, token) && csrfValid(token, sessionOf(request)) ? params : undefined
     })
 
   const formExpired = (request: HttpServerRequest.HttpServerRequest, who: Reader) =>
     respond(request, who, message(who, "error.formExpiredTitle", who.t("error.formExpired"), 403))
+
+  /** A form the route has no page to show again for (its fields are not typed by a person): a clear 422. */
+  const formInvalid = (request: HttpServerRequest.HttpServerRequest, who: Reader) =>
+    Effect.succeed(respond(request, who, message(who, "error.formInvalidTitle", who.t("error.formInvalid"), 422, { href: "/", label: who.t("error.home") })))
 
   /** A signed-out visitor sees no title: only a prompt to sign in. */
   const signInPrompt = (request: HttpServerRequest.HttpServerRequest, who: Reader) =>
@@ -185,30 +193,42 @@ export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret:
   const refused = (request: HttpServerRequest.HttpServerRequest, who: Reader, e: { readonly _tag: string }) =>
     who.user === undefined ? signInPrompt(request, who) : e._tag === "Forbidden" && request.method === "POST" ? forbidden(request, who) : notFound(request, who)
 
-  /** A form POST anyone may send (sign-in, an invitation): the CSRF check, then `act` with its fields. */
-  const formPost = <E, R>(act: (request: HttpServerRequest.HttpServerRequest, who: Reader, fields: UrlParams.UrlParams) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-    Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const who = yield* reader(request)
-      const fields = yield* form(request)
-      if (fields === undefined) return formExpired(request, who)
-      return yield* act(request, who, fields)
+  /**
+   * A form POST: the CSRF check, then the form decoded by its Schema (forms.ts) and handed to `act`; a form its
+   * Schema refuses goes to `invalid` (the page again, its messages beside their fields), nothing written.
+   */
+  const submitted = <W extends Reader, A, I, R>(
+    who: W,
+    request: HttpServerRequest.HttpServerRequest,
+    decode: (params: UrlParams.UrlParams, t: Translate) => Either.Either<Submitted<A>, FormRefusal>,
+    act: FormAct<W, A, R>,
+    invalid: FormInvalid<W, R> | undefined
+  ) =>
+    Effect.flatMap(form(request), (params) => {
+      if (params === undefined) return Effect.succeed(formExpired(request, who))
+      const decoded = decode(params, who.t)
+      return decoded._tag === "Right" ? act(request, who, decoded.right.form, decoded.right.input) : (invalid ?? formInvalid)(request, who, decoded.left)
     })
 
-  /**
-   * A signed-in POST: the person, then the CSRF check, then `act` with its fields. A visitor is asked to
-   * sign in; a forged form is refused with nothing written.
-   */
-  const post = <R>(act: (request: HttpServerRequest.HttpServerRequest, who: Reader & { user: User }, fields: UrlParams.UrlParams) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>) =>
-    Effect.gen(function*() {
+  /** A form POST anyone may send (sign-in, an invitation). */
+  const formPost = <A, I, R>(schema: Schema.Schema<A, I>, act: FormAct<Reader, A, R>, invalid?: FormInvalid<Reader, R>) => {
+    const decode = formDecoder(schema)
+    return Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      return yield* submitted(yield* reader(request), request, decode, act, invalid)
+    })
+  }
+
+  /** A signed-in POST: a visitor is asked to sign in before the form is even read; a forged form is refused with nothing written. */
+  const post = <A, I, R>(schema: Schema.Schema<A, I>, act: FormAct<Reader & { user: User }, A, R>, invalid?: FormInvalid<Reader & { user: User }, R>) => {
+    const decode = formDecoder(schema)
+    return Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const who = yield* reader(request)
-      // a visitor is asked to sign in before the form is even read
       if (who.user === undefined) return signInPrompt(request, who)
-      const fields = yield* form(request)
-      if (fields === undefined) return formExpired(request, who)
-      return yield* act(request, who as Reader & { user: User }, fields)
+      return yield* submitted(who as Reader & { user: User }, request, decode, act, invalid)
     })
+  }
 
   /** A GET that needs a signed-in person (others are sent to sign in). */
   const signedInGet = <R>(show: (request: HttpServerRequest.HttpServerRequest, who: Reader & { user: User }) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>) =>

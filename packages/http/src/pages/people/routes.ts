@@ -9,7 +9,9 @@ import { Effect } from "effect"
 import { clientOf } from "../../observe/telemetry.js"
 import type { HttpSettings } from "../../settings.js"
 import { serverZone } from "../layout/i18n.js"
-import { field, fieldMessages, type Kit, noticeOf, type Page, type Reader, seeOther, segment } from "../layout/kit.js"
+import { NoFields } from "../layout/forms.js"
+import { fieldMessages, type Kit, noticeOf, type Page, type Reader, seeOther, segment } from "../layout/kit.js"
+import { AcceptInvitationForm, CodeForm, nextOf, ProfileForm, SignInForm, SignOutForm } from "./forms.js"
 import type { PageRouter } from "../layout/routes.js"
 import "./templates.js"
 
@@ -20,7 +22,6 @@ const LANGUAGE_NAMES: Record<Rules.Locale, string> = { en: "English", de: "Deuts
  * Where a sign-in returns to: a path on this server only (never `//host` or a scheme: no open redirect), else
  * "" (home).
  */
-export const nextOf = (v: string | null): string => (v !== null && /^\/(?![/\\])[A-Za-z0-9/_\-.]{0,200}$/.test(v) ? v : "")
 
 /** The zones offered as suggestions (any IANA name the runtime knows is accepted). */
 const ZONES: ReadonlyArray<string> = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : ["UTC"]
@@ -76,14 +77,14 @@ const invitationRoutes = (router: PageRouter, kit: Kit) =>
       return yield* invitationPage(request, segment(yield* HttpRouter.params, "token"))
     }))
 
-    yield* router.post("/invitations/:token", formPost((request, who, fields) => Effect.gen(function*() {
+    yield* router.post("/invitations/:token", formPost(AcceptInvitationForm, (request, who, { name }) => Effect.gen(function*() {
       const token = segment(yield* HttpRouter.params, "token")
       if (ssoOnly !== undefined) {
         // a new person's acceptance signs them in: with the provider only
         const view = yield* run(People.showInvitation(token))
         if (view !== undefined && People.invitationHolder(view.invitee, who.user)._tag === "NewPerson") return ssoOnly(request, who, `/invitations/${token}`)
       }
-      const accepted = yield* Effect.either(run(People.acceptInvitation(token, field(fields, "name"), who.user)))
+      const accepted = yield* Effect.either(run(People.acceptInvitation(token, name, who.user)))
       if (accepted._tag === "Left") {
         const e = accepted.left
         if (e._tag === "Invalid") return yield* invitationPage(request, token, { name: who.t("invitation.giveName") }, 422)
@@ -114,10 +115,8 @@ const signInRoutes = (router: PageRouter, kit: Kit) =>
       return respond(request, who, signInPage(who, "", nextOf(new URL(request.url, "http://x").searchParams.get("next"))))
     }))
 
-    yield* router.post("/sign-in", formPost((request, who, fields) => Effect.gen(function*() {
-      if (ssoOnly !== undefined) return ssoOnly(request, who, nextOf(field(fields, "next")))
-      const email = field(fields, "email").trim()
-      const next = nextOf(field(fields, "next"))
+    yield* router.post("/sign-in", formPost(SignInForm, (request, who, { email, next }) => Effect.gen(function*() {
+      if (ssoOnly !== undefined) return ssoOnly(request, who, next)
       const result = yield* Effect.either(run(People.requestSignIn(email, ipOf(request))))
       if (result._tag === "Left") {
         if (result.left._tag === "TooManyRequests") return tooMany(request, who, result.left)
@@ -126,11 +125,9 @@ const signInRoutes = (router: PageRouter, kit: Kit) =>
       return respond(request, who, codePage(who, email, next))
     })))
 
-    yield* router.post("/sign-in/code", formPost((request, who, fields) => Effect.gen(function*() {
-      if (ssoOnly !== undefined) return ssoOnly(request, who, nextOf(field(fields, "next")))
-      const email = field(fields, "email").trim()
-      const next = nextOf(field(fields, "next"))
-      const result = yield* Effect.either(run(People.signInWithCode(email, field(fields, "code"), ipOf(request))))
+    yield* router.post("/sign-in/code", formPost(CodeForm, (request, who, { email, code, next }) => Effect.gen(function*() {
+      if (ssoOnly !== undefined) return ssoOnly(request, who, next)
+      const result = yield* Effect.either(run(People.signInWithCode(email, code, ipOf(request))))
       if (result._tag === "Left") {
         if (result.left._tag === "TooManyRequests") return tooMany(request, who, result.left)
         return respond(request, who, codePage(who, email, next, { code: result.left.message }, 403))
@@ -146,7 +143,7 @@ const signInRoutes = (router: PageRouter, kit: Kit) =>
       return respond(request, who, { title: who.t("signIn.linkTitle"), template: "@sign-in-link", data: { token: segment(yield* HttpRouter.params, "token") } })
     }))
 
-    yield* router.post("/sign-in/link/:token", formPost((request, who) => Effect.gen(function*() {
+    yield* router.post("/sign-in/link/:token", formPost(NoFields, (request, who) => Effect.gen(function*() {
       if (ssoOnly !== undefined) return ssoOnly(request, who)
       const token = segment(yield* HttpRouter.params, "token")
       const result = yield* Effect.either(run(People.signInWithLink(token)))
@@ -154,10 +151,9 @@ const signInRoutes = (router: PageRouter, kit: Kit) =>
       return signedIn(seeOther("/"), result.right.session)
     })))
 
-    yield* router.post("/sign-out", formPost((_request, who, fields) => Effect.gen(function*() {
+    yield* router.post("/sign-out", formPost(SignOutForm, (_request, who, { next }) => Effect.gen(function*() {
       if (who.user !== undefined) yield* run(People.endSignIns(who.user.id))
       // switching accounts to accept an invitation: sign in again, then back to it
-      const next = nextOf(field(fields, "next"))
       return kit.signedOut(seeOther(next === "" ? "/sign-in" : `/sign-in?next=${encodeURIComponent(next)}`))
     })))
   })
@@ -209,7 +205,7 @@ const apiAccessRoutes = (router: PageRouter, kit: Kit, settings: HttpSettings) =
 
     yield* router.get("/profile/api_access", kit.signedInGet((request, who) => Effect.map(apiAccess(who, who.user), (page) => respond(request, who, page))))
 
-    yield* router.post("/profile/api_access", kit.post((request, who) =>
+    yield* router.post("/profile/api_access", kit.post(NoFields, (request, who) =>
       Effect.gen(function*() {
         const rotated = yield* Effect.orDie(run(Users.rotateApiKey({ id: who.user.id })))
         return respond(request, who, yield* apiAccess(who, rotated.user, rotated.apiKey))
@@ -238,9 +234,8 @@ const profileRoutes = (router: PageRouter, kit: Kit) =>
       Effect.map(profilePage(who, { name: who.user.name ?? "", time_zone: who.user.time_zone ?? "", locale: who.user.locale ?? "", catch_up: who.user.catch_up ?? "" }), (page) =>
         respond(request, who, { ...page, notice: noticeOf(request, who) }))))
 
-    yield* router.post("/profile", kit.post((request, who, fields) =>
+    yield* router.post("/profile", kit.post(ProfileForm, (request, who, input) =>
       Effect.gen(function*() {
-        const input = { name: field(fields, "name"), time_zone: field(fields, "time_zone").trim(), locale: field(fields, "locale"), catch_up: field(fields, "catch_up") }
         const saved = yield* Effect.either(run(People.updateProfile(who.user, input)))
         if (saved._tag === "Left") {
           const raw = fieldMessages(saved.left)

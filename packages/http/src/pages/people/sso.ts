@@ -11,9 +11,9 @@ import { Identities, type IdentityProvider, ProviderFailed } from "@convene/core
 import { Effect } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import type { HttpSettings } from "../../settings.js"
-import { field, type Kit, type Reader, SECURITY_HEADERS, seeOther } from "../layout/kit.js"
+import { type Kit, type Reader, SECURITY_HEADERS, seeOther } from "../layout/kit.js"
 import type { PageRouter } from "../layout/routes.js"
-import { nextOf } from "./routes.js"
+import { ProviderSignInForm } from "./forms.js"
 
 const FLOW_COOKIE = "convene_sso"
 const FLOW_PATH = "/auth/oidc"
@@ -27,9 +27,6 @@ interface Flow {
   readonly invitation: string | undefined
   readonly at: number
 }
-
-/** An invitation token as the links carry it (anything else is ignored, not passed on). */
-const tokenOf = (v: string): string | undefined => (/^[A-Za-z0-9_-]{16,64}$/.test(v) ? v : undefined)
 
 export const ssoRoutes = (router: PageRouter, kit: Kit, settings: HttpSettings, provider: IdentityProvider, secret: string) =>
   Effect.gen(function*() {
@@ -68,11 +65,11 @@ export const ssoRoutes = (router: PageRouter, kit: Kit, settings: HttpSettings, 
       return forget(respond(request, who, kit.message(who, "sso.failedTitle", text, status, { href: "/sign-in", label: who.t("layout.signIn") })))
     }
 
-    yield* router.post("/auth/oidc", kit.formPost((request, who, fields) =>
+    yield* router.post("/auth/oidc", kit.formPost(ProviderSignInForm, (request, who, { next, invitation }) =>
       Effect.gen(function*() {
         const started = yield* Effect.either(provider.start(redirectUri))
         if (started._tag === "Left") return failedPage(request, who, started.left)
-        const flow: Flow = { pending: started.right.pending, next: nextOf(field(fields, "next")), invitation: tokenOf(field(fields, "invitation")), at: Date.now() }
+        const flow: Flow = { pending: started.right.pending, next, invitation, at: Date.now() }
         return HttpServerResponse.unsafeSetCookie(
           HttpServerResponse.empty({ status: 303, headers: { location: started.right.url, ...SECURITY_HEADERS } }),
           FLOW_COOKIE,

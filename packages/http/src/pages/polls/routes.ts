@@ -4,11 +4,12 @@
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import type * as UrlParams from "@effect/platform/UrlParams"
 import { Discussions, Groups, Outcomes, type Poll, POLL_TYPES, Polls, type PollType, Rules, Stances, Threads } from "@convene/core"
 import { Effect } from "effect"
 import { type MessageKey, percentText, utcToZonedInput, zonedToUtc } from "../layout/i18n.js"
-import { field, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
+import { type FormInput, NoFields } from "../layout/forms.js"
+import { fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
+import { NewPollForm, OutcomeForm, ReopenForm, VoteForm } from "./forms.js"
 import type { PageRouter } from "../layout/routes.js"
 import { bodyHtml } from "../layout/bodies.js"
 import "./templates.js"
@@ -158,20 +159,18 @@ const pollPageData = (who: Reader, view: Polls.ShownPoll, users: ReadonlyMap<num
   }
 }
 
-/** The ballot a poll page's form describes, as option name → score (the core checks it against the type's rules). */
-const ballotFromForm = (p: Poll, optionCount: number, params: UrlParams.UrlParams): Record<string, number> => {
-  const input = inputOf(p)
-  const out: Record<string, number> = {}
-  if (input === "radio" || input === "checkbox") {
-    for (const [k, v] of params) if (k === "choice") out[v] = 1
-    return out
+/** The ballot the vote form describes for the poll's type, as option name → score (the core checks it against the type's rules). */
+const ballotOf = (p: Poll, optionCount: number, form: typeof VoteForm.Type): Record<string, number> => {
+  switch (inputOf(p)) {
+    case "radio":
+    case "checkbox":
+      return Object.fromEntries(form.choices.map((name) => [name, 1]))
+    case "rank":
+      // the first rank scores as many points as there are options
+      return Object.fromEntries(Object.entries(form.ranks).map(([name, rank]) => [name, optionCount - rank + 1]))
+    default:
+      return Object.assign({}, form.scores)
   }
-  const whole = (v: string) => (/^-?[0-9]{1,6}$/.test(v.trim()) ? Number(v.trim()) : Number.NaN)
-  for (const [k, v] of params) {
-    if (input === "rank" && k.startsWith("rank:")) out[k.slice(5)] = optionCount - whole(v) + 1
-    if (input !== "rank" && k.startsWith("score:")) out[k.slice(6)] = whole(v)
-  }
-  return out
 }
 
 /** A refused ballot's message in the reader's words where the page knows the rule, else the core's. */
@@ -187,13 +186,16 @@ const ballotMessage = (who: Reader, p: Poll, ballot: Record<string, number>, cor
 /** A closing date's default: a week from now, in the reader's zone. */
 const aWeekFromNow = (who: Reader) => utcToZonedInput(new Date(Date.now() + 7 * 86_400_000).toISOString(), who.zone)
 
-const DEFAULT_FORM = { poll_type: "proposal", title: "", details: "", options: "", closing_at: "", anonymous: false, hide_results: "off", minimum_stance_choices: "", maximum_stance_choices: "", min_score: "", max_score: "", dots_per_person: "" }
-type NewPollForm = typeof DEFAULT_FORM
+/** The new-poll form as first shown (what a field shows: its text, or a checkbox's state). */
+const DEFAULT_FORM: Readonly<Record<keyof typeof NewPollForm.fields, string | boolean>> = {
+  poll_type: "proposal", title: "", details: "", options: "", closing_at: "", anonymous: false, hide_results: "off",
+  minimum_stance_choices: "", maximum_stance_choices: "", min_score: "", max_score: "", dots_per_person: ""
+}
 
-/** What the new-poll form sends, as the core's poll input (meeting times and the closing date from the reader's zone). */
-const pollInputFromForm = (who: Reader, form: NewPollForm): { input?: Polls.PollInput; errors: Record<string, string> } => {
+/** What the new-poll form says, as the core's poll input (meeting times and the closing date from the reader's zone). */
+const pollInputFromForm = (who: Reader, form: typeof NewPollForm.Type): { input?: Polls.PollInput; errors: Record<string, string> } => {
   const errors: Record<string, string> = {}
-  const type = form.poll_type as PollType
+  const type = form.poll_type
   const lines = form.options.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "")
   let options: Array<string> | undefined = lines.length === 0 ? undefined : lines
   if (type === "proposal") options = undefined
@@ -205,11 +207,9 @@ const pollInputFromForm = (who: Reader, form: NewPollForm): { input?: Polls.Poll
   }
   const closing = zonedToUtc(form.closing_at, who.zone)
   if (closing === undefined) errors.closing_at = who.t("poll.badDate")
-  if (form.title.trim() === "") errors.title = who.t("error.blank")
-  const int = (v: string) => (v.trim() === "" ? undefined : /^[0-9]{1,4}$/.test(v.trim()) ? Number(v.trim()) : -1)
   const input: Polls.PollInput = {
     poll_type: form.poll_type,
-    title: form.title.trim(),
+    title: form.title,
     details: form.details,
     details_format: "md",
     ...(options === undefined ? {} : { options }),
@@ -218,7 +218,7 @@ const pollInputFromForm = (who: Reader, form: NewPollForm): { input?: Polls.Poll
     hide_results: form.hide_results,
     recipient_audience: "group",
     ...Object.fromEntries((["minimum_stance_choices", "maximum_stance_choices", "min_score", "max_score", "dots_per_person"] as const)
-      .flatMap((k) => (int(form[k]) === undefined ? [] : [[k, int(form[k])]])))
+      .flatMap((k) => (form[k] === undefined ? [] : [[k, form[k]]])))
   }
   return Object.keys(errors).length > 0 ? { errors } : { input, errors }
 }
@@ -227,7 +227,7 @@ const pollInputFromForm = (who: Reader, form: NewPollForm): { input?: Polls.Poll
 const startPollRoutes = (router: PageRouter, kit: Kit) =>
   Effect.gen(function*() {
     const { respond, run, refused } = kit
-    const newPollPage = (who: Reader, action: string, place: string, back: string, form: NewPollForm, errors?: Record<string, string>, status = 200) => ({
+    const newPollPage = (who: Reader, action: string, place: string, back: string, form: Readonly<Record<string, string | boolean>>, errors?: Record<string, string>, status = 200) => ({
       title: who.t("poll.newTitleIn", { place }),
       template: "@new-poll",
       status,
@@ -260,27 +260,28 @@ const startPollRoutes = (router: PageRouter, kit: Kit) =>
             const form = { ...DEFAULT_FORM, closing_at: aWeekFromNow(who), ...(type !== null && (POLL_TYPES as ReadonlyArray<string>).includes(type) ? { poll_type: type } : {}) }
             return respond(request, who, newPollPage(who, `/${where}/${key}/polls/new`, place.right.name, place.right.back, form))
           })))
-        yield* router.post(path, kit.post((request, who, fields) =>
+        /** The form again, refused, only where the reader may start a poll (as the page itself). */
+        const again = (request: HttpServerRequest.HttpServerRequest, who: Reader, input: FormInput, errors: Record<string, string>) =>
           Effect.gen(function*() {
             const key = segment(yield* HttpRouter.params, "key")
             const place = yield* Effect.either(placeOf(who, where, key))
             if (place._tag === "Left") return refused(request, who, place.left)
-            const form: NewPollForm = {
-              ...DEFAULT_FORM,
-              ...Object.fromEntries(Object.keys(DEFAULT_FORM).filter((k) => k !== "anonymous").map((k) => [k, field(fields, k)])),
-              anonymous: field(fields, "anonymous") === "1"
-            }
-            const again = (errors: Record<string, string>) =>
-              respond(request, who, newPollPage(who, `/${where}/${key}/polls/new`, place.right.name, place.right.back, form, errors, 422))
+            return respond(request, who, newPollPage(who, `/${where}/${key}/polls/new`, place.right.name, place.right.back, input, errors, 422))
+          })
+        yield* router.post(path, kit.post(NewPollForm, (request, who, form, typed) =>
+          Effect.gen(function*() {
+            const key = segment(yield* HttpRouter.params, "key")
+            const place = yield* Effect.either(placeOf(who, where, key))
+            if (place._tag === "Left") return refused(request, who, place.left)
             const { input, errors } = pollInputFromForm(who, form)
-            if (input === undefined) return again(errors)
+            if (input === undefined) return yield* again(request, who, typed, errors)
             const made = yield* Effect.either(run(Polls.createPoll(who.access, { ...input, ...place.right.input })))
             if (made._tag === "Left") {
               const e = made.left
-              return e._tag === "Invalid" ? again(fieldMessages(e)) : refused(request, who, e)
+              return e._tag === "Invalid" ? yield* again(request, who, typed, fieldMessages(e)) : refused(request, who, e)
             }
             return seeOther(`/p/${made.right.poll.key}?done=poll_started`)
-          })))
+          }), (request, who, { errors, input }) => again(request, who, input, errors)))
       })
     yield* newPollRoutes("g")
     yield* newPollRoutes("d")
@@ -330,14 +331,14 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
       return yield* pollPage(request, yield* reader(request), key)
     }))
 
-    yield* router.post("/p/:key/vote", kit.post((request, who, fields) =>
+    yield* router.post("/p/:key/vote", kit.post(VoteForm, (request, who, form) =>
       Effect.gen(function*() {
         const key = segment(yield* HttpRouter.params, "key")
         const found = yield* Effect.either(run(Polls.showPoll(who.access, key)))
         if (found._tag === "Left") return refused(request, who, found.left)
         const poll = found.right.poll
-        const ballot = ballotFromForm(poll, found.right.options.length, fields)
-        const cast = yield* Effect.either(run(Stances.castVote(who.access, { poll_id: poll.id, option_scores: ballot, reason: field(fields, "reason") })))
+        const ballot = ballotOf(poll, found.right.options.length, form)
+        const cast = yield* Effect.either(run(Stances.castVote(who.access, { poll_id: poll.id, option_scores: ballot, reason: form.reason })))
         if (cast._tag === "Left") {
           const e = cast.left
           if (e._tag !== "Invalid") return refused(request, who, e)
@@ -346,7 +347,7 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
         return seeOther(`/p/${encodeURIComponent(key)}?done=voted`)
       })))
 
-    yield* router.post("/p/:key/close", kit.post((request, who) =>
+    yield* router.post("/p/:key/close", kit.post(NoFields, (request, who) =>
       Effect.gen(function*() {
         const key = segment(yield* HttpRouter.params, "key")
         const closed = yield* Effect.either(run(Polls.closePoll(who.access, key)))
@@ -354,26 +355,25 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
         return seeOther(`/p/${encodeURIComponent(key)}?done=poll_closed`)
       })))
 
-    yield* router.post("/p/:key/outcome", kit.post((request, who, fields) =>
+    yield* router.post("/p/:key/outcome", kit.post(OutcomeForm, (request, who, { statement }) =>
       Effect.gen(function*() {
         const key = segment(yield* HttpRouter.params, "key")
-        const statement = field(fields, "statement")
         const shared = yield* Effect.either(run(Effect.flatMap(Polls.showPoll(who.access, key), (view) =>
           Outcomes.createOutcome(who.access, view.poll.id, { statement, statement_format: "md" }))))
         if (shared._tag === "Left") {
           const e = shared.left
           if (e._tag !== "Invalid") return refused(request, who, e)
-          const errors = fieldMessages(e)
-          if (statement.trim() === "") errors.statement = who.t("error.blank")
-          return yield* pollPage(request, who, key, { errors, form: { statement } })
+          return yield* pollPage(request, who, key, { errors: fieldMessages(e), form: { statement } })
         }
         return seeOther(`/p/${encodeURIComponent(key)}?done=outcome`)
-      })))
+      }),
+      // an empty outcome: the page again (its own rules: a poll the reader may not see is 404)
+      (request, who, { errors, input }) =>
+        Effect.flatMap(HttpRouter.params, (params) => pollPage(request, who, segment(params, "key"), { errors, form: { statement: input.statement ?? "" } }))))
 
-    yield* router.post("/p/:key/reopen", kit.post((request, who, fields) =>
+    yield* router.post("/p/:key/reopen", kit.post(ReopenForm, (request, who, { closing_at: typed }) =>
       Effect.gen(function*() {
         const key = segment(yield* HttpRouter.params, "key")
-        const typed = field(fields, "closing_at")
         const closing = zonedToUtc(typed, who.zone)
         if (closing === undefined) return yield* pollPage(request, who, key, { errors: { closing_at: who.t("poll.badDate") }, form: { closing_at: typed } })
         const reopened = yield* Effect.either(run(Polls.reopenPoll(who.access, key, closing)))

@@ -7,7 +7,9 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Comments, Discussions, type Id, Rules, Threads, type User, Volumes } from "@convene/core"
 import { Effect } from "effect"
-import { field, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
+import { NoFields } from "../layout/forms.js"
+import { fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
+import { CommentForm, EditCommentForm, ThreadVolumeForm } from "./forms.js"
 import { bodyHtml } from "../layout/bodies.js"
 import { pollSummary } from "../polls/routes.js"
 import type { PageRouter } from "../layout/routes.js"
@@ -121,16 +123,15 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
       })
     }))
 
-    yield* router.post("/d/:key/comments", kit.post((request, who, fields) =>
+    yield* router.post("/d/:key/comments", kit.post(CommentForm, (request, who, form) =>
       Effect.gen(function*() {
         const key = segment(yield* HttpRouter.params, "key")
-        const parent = Number(field(fields, "parent_id"))
         const posted = yield* Effect.either(run(Effect.gen(function*() {
           const { discussion } = yield* Discussions.showDiscussion(who.access, key)
           return yield* Comments.createComment(who.access, discussion.id, {
-            body: field(fields, "body"),
+            body: form.body,
             body_format: "md",
-            ...(Number.isSafeInteger(parent) && parent > 0 ? { parent_id: parent } : {})
+            ...(form.parent_id === undefined ? {} : { parent_id: form.parent_id })
           })
         })))
         if (posted._tag === "Left") {
@@ -168,24 +169,31 @@ const commentRoutes = (router: PageRouter, kit: Kit) =>
         return respond(request, who, editPage(who, key, found.right.id, found.right.body))
       })))
 
-    yield* router.post("/d/:key/comments/:id/edit", kit.post((request, who, fields) =>
+    /** The edit form again, refused: only for a comment the reader may edit (404 otherwise, as on GET). */
+    const editAgain = (request: HttpServerRequest.HttpServerRequest, who: Reader, body: string, errors: Record<string, string>) =>
+      Effect.gen(function*() {
+        const params = yield* HttpRouter.params
+        const key = segment(params, "key")
+        const found = yield* Effect.either(editable(who, key, Number(segment(params, "id"))))
+        if (found._tag === "Left") return refused(request, who, found.left)
+        return respond(request, who, editPage(who, key, found.right.id, body, errors, 422))
+      })
+
+    yield* router.post("/d/:key/comments/:id/edit", kit.post(EditCommentForm, (request, who, form) =>
       Effect.gen(function*() {
         const params = yield* HttpRouter.params
         const key = segment(params, "key")
         const id = Number(segment(params, "id"))
-        const body = field(fields, "body")
-        const saved = yield* Effect.either(run(Comments.updateComment(who.access, Number.isSafeInteger(id) ? id : 0, { body, body_format: "md" })))
+        const saved = yield* Effect.either(run(Comments.updateComment(who.access, Number.isSafeInteger(id) ? id : 0, { body: form.body, body_format: "md" })))
         if (saved._tag === "Left") {
           const e = saved.left
           if (e._tag !== "Invalid") return refused(request, who, e)
-          const errors = fieldMessages(e)
-          if (body.trim() === "") errors.body = who.t("error.blank")
-          return respond(request, who, editPage(who, key, id, body, errors, 422))
+          return respond(request, who, editPage(who, key, id, form.body, fieldMessages(e), 422))
         }
         return seeOther(`/d/${encodeURIComponent(key)}#comment-${id}`)
-      })))
+      }), (request, who, { errors, input }) => editAgain(request, who, input.body ?? "", errors)))
 
-    yield* router.post("/d/:key/comments/:id/delete", kit.post((request, who) =>
+    yield* router.post("/d/:key/comments/:id/delete", kit.post(NoFields, (request, who) =>
       Effect.gen(function*() {
         const params = yield* HttpRouter.params
         const key = segment(params, "key")
@@ -201,7 +209,7 @@ const threadStateRoutes = (router: PageRouter, kit: Kit) =>
   Effect.gen(function*() {
     const { run, refused } = kit
     const closing = (closed: boolean) =>
-      kit.post((request, who) =>
+      kit.post(NoFields, (request, who) =>
         Effect.gen(function*() {
           const key = segment(yield* HttpRouter.params, "key")
           const done = yield* Effect.either(run(Discussions.setClosed(who.access, key, closed)))
@@ -209,15 +217,14 @@ const threadStateRoutes = (router: PageRouter, kit: Kit) =>
           return seeOther(`/d/${encodeURIComponent(done.right.discussion.key)}?done=${closed ? "closed" : "reopened"}`)
         }))
 
-    yield* router.post("/d/:key/volume", kit.post((request, who, fields) =>
+    // a volume that is none of the choices changes nothing: the thread again
+    yield* router.post("/d/:key/volume", kit.post(ThreadVolumeForm, (request, who, { volume }) =>
       Effect.gen(function*() {
         const key = segment(yield* HttpRouter.params, "key")
-        const volume = field(fields, "volume")
-        if (!Rules.isVolume(volume)) return seeOther(`/d/${encodeURIComponent(key)}`)
         const set = yield* Effect.either(run(Effect.flatMap(Discussions.showDiscussion(who.access, key), ({ topic }) => Volumes.setThreadVolume(who.access, topic.id, volume))))
         if (set._tag === "Left") return refused(request, who, set.left)
         return seeOther(`/d/${encodeURIComponent(key)}?done=volume#volume-title`)
-      })))
+      }), () => Effect.map(HttpRouter.params, (params) => seeOther(`/d/${encodeURIComponent(segment(params, "key"))}`))))
 
     yield* router.post("/d/:key/close", closing(true))
     yield* router.post("/d/:key/reopen", closing(false))

@@ -1,0 +1,13 @@
+/** The group pages' forms (decisions §9, §11), each declared once (layout/forms.ts). */
+import { Rules } from "@convene/core"
+import { Schema } from "effect"
+import { OneOf, Required, Text } from "../layout/forms.js"
+
+/** How much mail the group sends the reader; `next` is where the form was (the profile lists every group's). */
+export const GroupVolumeForm = Schema.Struct({ volume: OneOf(...Rules.VOLUMES), next: Text })
+
+/** **Send invitations**: "E-mail addresses" (one per line or comma-separated) and an optional "Message". */
+export const InviteForm = Schema.Struct({ emails: Text, message: Text })
+
+/** **Start discussion**: "Title", "Details" (markdown) and, where the group leaves the choice, its privacy ("0": public). */
+export const NewDiscussionForm = Schema.Struct({ title: Required, description: Text, private: Text })

@@ -1,0 +1,65 @@
+/** The poll pages' forms (decisions §9), each declared once (layout/forms.ts). */
+import { POLL_TYPES } from "@convene/core"
+import { Schema } from "effect"
+import { Checkbox, Filled, Many, OneOf, OptionalCount, Required, Text } from "../layout/forms.js"
+
+/**
+ * **Start poll**: the type, "Title", "Details", "Options" (one per line), "Closing date" (in the reader's zone:
+ * the route reads it there) and the type's settings.
+ */
+export const NewPollForm = Schema.Struct({
+  poll_type: OneOf(...POLL_TYPES),
+  title: Required,
+  details: Text,
+  options: Text,
+  closing_at: Text,
+  anonymous: Checkbox,
+  hide_results: OneOf("off", "until_vote", "until_closed"),
+  minimum_stance_choices: OptionalCount,
+  maximum_stance_choices: OptionalCount,
+  min_score: OptionalCount,
+  max_score: OptionalCount,
+  dots_per_person: OptionalCount
+})
+
+/** A number typed for an option (a score, dots, a rank): a whole number, else NaN, which the core refuses. */
+const Whole = Schema.transform(Text, Schema.Number, {
+  strict: true,
+  decode: (s) => (/^-?[0-9]{1,6}$/.test(s.trim()) ? Number(s.trim()) : Number.NaN),
+  encode: (n) => String(n)
+})
+
+const SCORE = "score:"
+const RANK = "rank:"
+
+/** What the vote form's fields name: an option per checked `choice`, a `score:{option}` or a `rank:{option}` per option. */
+const VoteFields = Schema.Struct(
+  { reason: Text, choice: Many },
+  Schema.Record({ key: Schema.TemplateLiteral(SCORE, Schema.String), value: Whole }),
+  Schema.Record({ key: Schema.TemplateLiteral(RANK, Schema.String), value: Whole })
+)
+
+/** Option name → number, from the fields named `{prefix}{option}`. */
+const byOption = (fields: Readonly<Record<string, unknown>>, prefix: string): Record<string, number> => {
+  const out: Record<string, number> = {}
+  for (const [name, value] of Object.entries(fields)) if (name.startsWith(prefix)) out[name.slice(prefix.length)] = value as number
+  return out
+}
+
+/** **Vote**: the choices checked, each option's score or rank, and "Reason"; the route makes the ballot of the poll's type. */
+export const VoteForm = Schema.transform(VoteFields, Schema.Struct({
+  reason: Schema.String,
+  choices: Schema.Array(Schema.String),
+  scores: Schema.Record({ key: Schema.String, value: Schema.Number }),
+  ranks: Schema.Record({ key: Schema.String, value: Schema.Number })
+}), {
+  strict: false,
+  decode: (fields) => ({ reason: fields.reason, choices: fields.choice, scores: byOption(fields, SCORE), ranks: byOption(fields, RANK) }),
+  encode: (form) => ({ reason: form.reason, choice: form.choices })
+})
+
+/** **Share outcome**: "Outcome". */
+export const OutcomeForm = Schema.Struct({ statement: Filled })
+
+/** **Reopen poll**: a new "Closing date", in the reader's zone. */
+export const ReopenForm = Schema.Struct({ closing_at: Text })

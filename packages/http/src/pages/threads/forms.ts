@@ -1,0 +1,20 @@
+/** The thread page's forms (decisions §9), each declared once (layout/forms.ts). */
+import { Rules } from "@convene/core"
+import { Schema } from "effect"
+import { Filled, OneOf, Text, Trimmed } from "../layout/forms.js"
+
+/** The comment a reply answers: an id, or nothing (a comment on the thread) when the field says none. */
+const ParentId = Schema.transform(Trimmed, Schema.UndefinedOr(Schema.Int), {
+  strict: true,
+  decode: (s) => (/^[1-9][0-9]{0,14}$/.test(s) ? Number(s) : undefined),
+  encode: (id) => (id === undefined ? "" : String(id))
+})
+
+/** **Post comment** (on the thread, or as a reply under a comment). An empty one is the core's to refuse. */
+export const CommentForm = Schema.Struct({ body: Text, parent_id: ParentId })
+
+/** Editing a comment. */
+export const EditCommentForm = Schema.Struct({ body: Filled })
+
+/** How much mail the thread sends the reader. */
+export const ThreadVolumeForm = Schema.Struct({ volume: OneOf(...Rules.VOLUMES) })
