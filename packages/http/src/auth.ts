@@ -8,7 +8,7 @@ import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Auth, forbidden, loadAccess, secretsEqual, Store, type User } from "@convene/core"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect } from "effect"
 import type { ApiError } from "./errors.js"
 import { bodyFields } from "./request.js"
 import { Settings } from "./settings.js"
@@ -48,7 +48,6 @@ const callerFrom = (fromQuery: boolean): Context.Tag.Service<Caller> => ({
 })
 
 const b2Caller = callerFrom(false)
-export const B2AuthLive = Layer.succeed(B2Auth, { bearer: () => Effect.succeed(b2Caller) })
 
 /**
  * The legacy API (/api/b1) identifies the caller by the user's API key sent as `api_key` in the JSON body,
@@ -58,7 +57,6 @@ export const B2AuthLive = Layer.succeed(B2Auth, { bearer: () => Effect.succeed(b
 export class B1Auth extends HttpApiMiddleware.Tag<B1Auth>()("B1Auth", { provides: Caller }) {}
 
 const b1Caller = callerFrom(true)
-export const B1AuthLive = Layer.succeed(B1Auth, Effect.succeed(b1Caller))
 
 /** The caller's user (403 without a valid key). */
 export const requireUser = Effect.flatMap(Caller, (c) => c.user)
@@ -85,7 +83,6 @@ const serverAdmin: Context.Tag.Service<ServerAdmin> = {
     return b3Enabled(settings.b3ApiKey) && header.startsWith("Bearer ") && secretsEqual(header.slice("Bearer ".length), settings.b3ApiKey)
   })
 }
-export const B3AuthLive = Layer.succeed(B3Auth, { bearer: () => Effect.succeed(serverAdmin) })
 
 /** What each middleware puts in a request's context, for the lean path (serve.ts) that adds it without running one. */
 export const middlewareProvides: ReadonlyMap<string, Context.Context<never>> = new Map<string, Context.Context<never>>([

@@ -1,6 +1,6 @@
 /**
- * An endpoint group's handlers, declared once for both ways a request reaches them: `HttpApiBuilder.group`
- * (the platform's app, which also documents them) and the lean path (serve.ts).
+ * An endpoint group's handlers, each registered once: the server puts them in its one route table (serve.ts),
+ * beside the pages; the OpenAPI documents are made from the same declarations (api.ts, openapi.ts).
  *
  * A handler receives its input decoded from the endpoint's own declaration (api.ts): path and query
  * parameters, and the payload, read the way Loomio clients send it (request.ts: flat or wrapped under the
@@ -10,14 +10,13 @@
  * declares: a top-level field the declaration lacks fails to compile (the records inside are typed by
  * their serializers). Every error becomes its one status and body (errors.ts).
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpApi from "@effect/platform/HttpApi"
 import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import type * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
-import type * as HttpRouter from "@effect/platform/HttpRouter"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Context, Effect, type Layer, Option, type Schema, type Types } from "effect"
+import { Context, Effect, Option, type Schema, type Types } from "effect"
 import { type ApiError, ok, respond } from "./errors.js"
 import { decode, inputFields } from "./request.js"
 
@@ -99,14 +98,20 @@ type Build<Es extends Endpoint, Access, R, RB> = (
   handlers: Handlers<Es, Access, never>
 ) => Handlers<never, Access, R> | Effect.Effect<Handlers<never, Access, R>, never, RB>
 
-/** What the server gives every handler without a service of its own (the request, the router's). */
-type Provided = HttpRouter.HttpRouter.DefaultServices | HttpRouter.HttpRouter.Provided
+/** What the server gives every handler without a service of its own: the request and its query (serve.ts). */
+type Provided = HttpServerRequest.HttpServerRequest | HttpServerRequest.ParsedSearchParams
 
-const routesOf = new WeakMap<object, { group: HttpApiGroup.HttpApiGroup.AnyWithProps; routes: Effect.Effect<ReadonlyArray<Route>, never, unknown> }>()
+/** One group's declaration and its handlers, made by `group`: what the server needs (`R`) to build and run them. */
+export interface GroupRoutes<R> {
+  readonly group: HttpApiGroup.HttpApiGroup.AnyWithProps
+  readonly routes: Effect.Effect<ReadonlyArray<Route>, never, R>
+  /** the services its build and handlers need, as a type only */
+  readonly _R?: (_: never) => R
+}
 
 /**
- * The layer of one group: its handlers, behind `access` (who may call: `requireAccess`, `requireServerAdmin`,
- * or `Effect.void` for the open system routes).
+ * One group's handlers, behind `access` (who may call: `requireAccess`, `requireServerAdmin`, or `Effect.void`
+ * for the open system routes). What its middlewares provide (auth.ts: the caller) is not asked of the server.
  */
 export const group = <
   ApiId extends string,
@@ -123,11 +128,8 @@ export const group = <
   groupName: Name,
   access: Effect.Effect<Access, ApiError, RA>,
   build: Build<HttpApiGroup.HttpApiGroup.EndpointsWithName<Groups, Name>, Access, R, RB>
-): Layer.Layer<
-  HttpApiGroup.ApiGroup<ApiId, Name>,
-  never,
-  | Exclude<R | RA | RB, Provided | HttpApiMiddleware.HttpApiMiddleware.ExtractProvides<HttpApiGroup.HttpApiGroup.MiddlewareWithName<Groups, Name>>>
-  | HttpApiGroup.HttpApiGroup.MiddlewareWithName<Groups, Name>
+): GroupRoutes<
+  Exclude<R | RA | RB, Provided | HttpApiMiddleware.HttpApiMiddleware.ExtractProvides<HttpApiGroup.HttpApiGroup.MiddlewareWithName<Groups, Name>>>
 > => {
   const declared = (api.groups as unknown as Record<string, HttpApiGroup.HttpApiGroup.AnyWithProps>)[groupName]!
   const routes = Effect.suspend(() => {
@@ -135,19 +137,5 @@ export const group = <
     const built = (build as Build<never, unknown, unknown, unknown>)(recorder(declared, access, list) as never)
     return Effect.as(Effect.isEffect(built) ? built : Effect.void, list as ReadonlyArray<Route>)
   })
-  const layer = HttpApiBuilder.group(api, groupName, (handlers) =>
-    Effect.map(routes, (list) => {
-      let h: unknown = handlers
-      for (const r of list) h = (h as { handleRaw: (n: string, f: RouteHandler) => unknown }).handleRaw(r.name, r.handler)
-      return h
-    }) as never)
-  routesOf.set(layer, { group: declared, routes })
-  return layer as never
-}
-
-/** The declaration and routes of a layer made by `group` (a layer made otherwise has none to give: a programming error). */
-export const groupRoutes = (layer: object) => {
-  const found = routesOf.get(layer)
-  if (found === undefined) throw new Error("an API group's layer was not made by group() (group.ts)")
-  return found
+  return { group: declared, routes: routes as Effect.Effect<ReadonlyArray<Route>, never, never> }
 }

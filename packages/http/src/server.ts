@@ -1,17 +1,10 @@
-import * as Etag from "@effect/platform/Etag"
 import * as FileSystem from "@effect/platform/FileSystem"
-import * as HttpPlatform from "@effect/platform/HttpPlatform"
-import * as Path from "@effect/platform/Path"
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { NodeUrlPolicyLive, People, Rules, Store, type StoreService } from "@convene/core"
 import { Cause, Effect, Exit, Fiber, Layer, Option } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import { ConveneApi } from "./api.js"
-import { type B1Auth, B1AuthLive, type B2Auth, B2AuthLive, type B3Auth, B3AuthLive } from "./auth.js"
 import { B2GroupsLive } from "./b2/groups.js"
 import { B2MembershipsLive } from "./b2/memberships.js"
 import { B3UsersLive } from "./b3/users.js"
@@ -26,40 +19,24 @@ import { B2SearchLive } from "./b2/search.js"
 import { B1DiscussionsLive } from "./b1/discussions.js"
 import { B1MembershipsLive } from "./b1/memberships.js"
 import { B1PollsLive } from "./b1/polls.js"
-import { lastResort, makeListener } from "./serve.js"
+import type { GroupRoutes } from "./group.js"
+import { makeListener } from "./serve.js"
 import { type HttpSettings, Settings } from "./settings.js"
 import { SystemLive } from "./system.js"
-import { PagesLive } from "./pages/pages.js"
+import { pageRoutes } from "./pages/pages.js"
 import { withLog } from "./observe/log.js"
-import { MetricsLive } from "./metricsRoute.js"
-import { METRICS_PATH, routeMatcher } from "./observe/routes.js"
 import { observeRequests, silentTelemetry, Telemetry, type TelemetryService } from "./observe/telemetry.js"
-import { PAGE_ROUTES } from "./pages/layout/routes.js"
+import { makeRouteTable, type RouteTable } from "./routes.js"
 
-/** Every route's template, for the request log's and the metrics' labels (observe/routes.ts). */
-const ROUTES = routeMatcher([
-  ...Object.values(ConveneApi.groups).flatMap((group) => Object.values(group.endpoints).map((endpoint) => endpoint.path as string)),
-  ...PAGE_ROUTES,
-  METRICS_PATH
-])
-
-/** The API's endpoint groups: served by the platform's app (which documents them) and the lean path (serve.ts). */
+/** The API's endpoint groups, each endpoint put in the route table once (serve.ts). */
 const groups = [
   SystemLive, B2GroupsLive, B2MembershipsLive, B3UsersLive, B2DiscussionsLive, B2CommentsLive, B2ThreadsLive, B2ReactionsLive,
   B2ChatbotsLive, B2PollsLive, B2ReportsLive, B2SearchLive, B1DiscussionsLive, B1PollsLive, B1MembershipsLive
 ] as const
 
-/** What the groups' handlers need from the server's context, besides the auth middlewares (auth.ts). */
-type HandlerServices = Exclude<Layer.Layer.Context<(typeof groups)[number]>, B1Auth | B2Auth | B3Auth>
-
-const ApiLive = HttpApiBuilder.api(ConveneApi).pipe(
-  Layer.provide(HttpApiBuilder.middleware(lastResort)),
-  Layer.provide(groups),
-  Layer.provide([B1AuthLive, B2AuthLive, B3AuthLive])
-)
-
-/** The API and, beside it, the pages (which read the same store and settings, never the API's auth) and /metrics. */
-const AppLive = Layer.mergeAll(ApiLive, PagesLive, MetricsLive)
+type ServicesOf<G> = G extends GroupRoutes<infer R> ? R : never
+/** What the groups' handlers and builds need from the server's context (what the auth middlewares provide is not asked: auth.ts). */
+type HandlerServices = ServicesOf<(typeof groups)[number]>
 
 export interface ServerOptions {
   readonly store: StoreService
@@ -81,11 +58,11 @@ export interface RunningServer {
  * Attaches the request listener (serve.ts), then listens; closing stops accepting connections and lets
  * in-flight requests finish. The listener exists before the port opens, so no request finds none.
  */
-const listen = (server: http.Server, address: { readonly port: number; readonly host: string }) =>
+const listen = (server: http.Server, table: RouteTable, address: { readonly port: number; readonly host: string }) =>
   Layer.scopedDiscard(Effect.gen(function*() {
-    // the groups' handlers run in this fiber's context on the lean path: it must hold what they need
+    // the groups' handlers run in this fiber's context: it must hold what they need
     yield* Effect.context<HandlerServices>()
-    const listener = yield* makeListener(yield* HttpApiBuilder.httpApp, groups)
+    const listener = yield* makeListener(table, groups, pageRoutes)
     server.on("request", listener)
     yield* Effect.acquireRelease(
       Effect.async<void, HttpServerError.ServeError>((resume) => {
@@ -103,19 +80,11 @@ const listen = (server: http.Server, address: { readonly port: number; readonly 
           server.close(() => resume(Effect.void))
         })
     )
-  })).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
+  }))
 
-/**
- * What the platform's router asks of its host to answer with files or read multipart bodies, which convene never
- * does: a file system that refuses every call, in place of Node's (whose modules would be loaded for nothing).
- */
-const NoFilesLive = HttpPlatform.layer.pipe(Layer.provideMerge(Layer.mergeAll(FileSystem.layerNoop({}), Path.layer, Etag.layerWeak)))
-
-/** The server as a Layer, for Effect programs that compose it with other services. */
-export const serverLayer = (options: ServerOptions, server: http.Server) =>
-  listen(server, { port: options.port, host: options.host }).pipe(
-    Layer.provide(AppLive),
-    Layer.provide(NoFilesLive),
+/** The server as a Layer, for Effect programs that compose it with other services (`table`: where its routes go). */
+export const serverLayer = (options: ServerOptions, server: http.Server, table: RouteTable = makeRouteTable()) =>
+  listen(server, table, { port: options.port, host: options.host }).pipe(
     Layer.provide(Layer.succeed(Store, options.store)),
     Layer.provide(Layer.succeed(People.InvitationTtlDays, options.settings.invitationTtlDays ?? Rules.INVITATION_TTL_DAYS)),
     Layer.provide(Layer.succeed(Telemetry, options.telemetry ?? silentTelemetry())),
@@ -136,12 +105,11 @@ const listenError = (cause: Cause.Cause<unknown>): Error => {
 export const startServer = (options: ServerOptions): Promise<RunningServer> => {
   const server = http.createServer()
   const telemetry = options.telemetry ?? silentTelemetry()
-  // before the application's own listener: the request id exists before anything reads the request
-  observeRequests(server, telemetry, ROUTES, options.settings.trustedProxies)
-  const fiber = Effect.runFork(
-    // no tracing spans per request: they cost time on the hot path and nothing consumes them
-    Layer.launch(serverLayer({ ...options, telemetry }, server).pipe(HttpMiddleware.withTracerDisabledWhen(() => true))).pipe(withLog(telemetry.log))
-  )
+  const table = makeRouteTable()
+  // before the application's own listener: the request id exists before anything reads the request; the route's
+  // template is the table's, filled before the port opens
+  observeRequests(server, telemetry, table.templateOf, options.settings.trustedProxies)
+  const fiber = Effect.runFork(Layer.launch(serverLayer({ ...options, telemetry }, server, table)).pipe(withLog(telemetry.log)))
   return new Promise((resolve, reject) => {
     const onListening = () => {
       const port = (server.address() as AddressInfo).port

@@ -164,8 +164,10 @@ export const makeInboundRoute = (store: StoreService, settings: InboundSettings 
       req.resume()
       return answer(401, { error: "Missing or wrong INBOUND_MAIL_SECRET bearer token" }, { "www-authenticate": "Bearer" })
     }
-    readWithin(req, INBOUND_MAX_BYTES, (raw) => {
-      if (raw === undefined) return answer(413, { error: `The message is over ${INBOUND_MAX_BYTES / 1024 / 1024} MB` })
+    readWithin(req, INBOUND_MAX_BYTES, (read) => {
+      if (read._tag === "TooLarge") return answer(413, { error: `The message is over ${INBOUND_MAX_BYTES / 1024 / 1024} MB` })
+      if (read._tag === "Failed") return answer(400, { error: "The message could not be read" })
+      const raw = read.body
       if (raw.length === 0) return answer(400, { error: "The body must be the raw message (RFC 5322)" })
       receiveRaw(store, settings.replyHost, raw).then(
         (outcome) => answer(200, { outcome: inboundResultJson(outcome) }),

@@ -62,7 +62,7 @@ export const observeRequests = (server: http.Server, telemetry: TelemetryService
     if (isApi(req.url)) for (const [name, value] of API_HEADERS) res.setHeader(name, value)
     if (!logging && metrics === undefined) return
     const started = performance.now()
-    const route = routeOf(req.url)
+    const route = routeOf(req.method, req.url)
     const method = req.method ?? "GET"
     metrics?.arrived(method, route)
     res.once("close", () => {

@@ -4,7 +4,6 @@
  * every page shares, the router, i18n). Pages read and write only through
  * the core's services, which ask the rules; a page shows a control only when the core says its rule allows it.
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { People, Store } from "@convene/core"
 import { Effect } from "effect"
@@ -12,14 +11,13 @@ import { Settings } from "../settings.js"
 import { groupRoutes } from "./groups/routes.js"
 import { makeKit, plainPage } from "./layout/kit.js"
 import { pollRoutes } from "./polls/routes.js"
-import { type PageRouter, PAGE_ROUTES } from "./layout/routes.js"
+import type { PageRouter } from "./layout/routes.js"
 import { sessionRoutes } from "./people/routes.js"
 import { ssoRoutes } from "./people/sso.js"
 import { makeIdentityProvider } from "../sso/oidc.js"
 import { STYLESHEET } from "./layout/templates.js"
 import { threadRoutes } from "./threads/routes.js"
 
-export { PAGE_ROUTES }
 
 /** A page asked for while another process holds the database's write lock (an import, a restore): try again. */
 export const busyPage = (acceptLanguage?: string) => plainPage(503, acceptLanguage, "error.busyTitle", "error.busy", { "retry-after": "5" })
@@ -30,7 +28,8 @@ export const tooLargePage = (acceptLanguage?: string) => plainPage(413, acceptLa
 /** An unknown path outside /api: a browser never gets JSON from a page route. */
 export const notFoundPage = (acceptLanguage?: string) => plainPage(404, acceptLanguage, "error.notFoundTitle", "error.notFound")
 
-export const PagesLive = HttpApiBuilder.Router.use((router) =>
+/** Every page's route, put in the server's route table (serve.ts). */
+export const pageRoutes = (pages: PageRouter) =>
   Effect.gen(function*() {
     const store = yield* Store
     const settings = yield* Settings
@@ -38,7 +37,6 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
     // an embedder's own adapter, else the one the environment configures (OIDC_* or OAUTH_*)
     const provider = settings.identityProvider ?? (settings.sso === undefined ? undefined : makeIdentityProvider(settings.sso))
     const kit = makeKit(store, settings, yield* secret("csrf"), provider)
-    const pages: PageRouter = router
 
     yield* pages.get("/assets/convene.css", Effect.succeed(HttpServerResponse.text(STYLESHEET, {
       contentType: "text/css; charset=utf-8",
@@ -50,4 +48,3 @@ export const PagesLive = HttpApiBuilder.Router.use((router) =>
     yield* threadRoutes(pages, kit)
     yield* pollRoutes(pages, kit)
   })
-)

@@ -3,7 +3,7 @@
  * is shown from the rules' answers the core returns, and every POST goes through a core service that asks
  * the same rules again.
  */
-import * as HttpRouter from "@effect/platform/HttpRouter"
+import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Discussions, Groups, Memberships, Polls, Rules, Threads, Volumes } from "@convene/core"
 import { Effect } from "effect"
@@ -50,7 +50,7 @@ const groupPage = (kit: Kit) => {
   const { respond, reader, run, refused } = kit
   return Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const key = segment(yield* HttpRouter.params, "key")
+    const key = segment(yield* RouteParams, "key")
     const who = yield* reader(request)
     const shown = yield* Effect.either(run(Effect.gen(function*() {
       const page = yield* Groups.groupPage(who.access, key)
@@ -90,7 +90,7 @@ const membersRoute = (kit: Kit) => {
   const show = membersPage(kit)
   return Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const key = segment(yield* HttpRouter.params, "key")
+    const key = segment(yield* RouteParams, "key")
     return yield* show(request, yield* reader(request), key, new URL(request.url, "http://x").searchParams)
   })
 }
@@ -141,7 +141,7 @@ const membersPage = (kit: Kit) => {
 const memberAction = (kit: Kit, act: "admin" | "remove") =>
   kit.post(NoFields, (request, who) =>
     Effect.gen(function*() {
-      const params = yield* HttpRouter.params
+      const params = yield* RouteParams
       const id = Number(segment(params, "id"))
       const done = yield* Effect.either(kit.run(Effect.gen(function*() {
         const { group } = yield* Groups.showGroup(who.access, segment(params, "key"))
@@ -179,7 +179,7 @@ const invitePageRoute = (kit: Kit) => {
   const { respond, refused } = kit
   return kit.signedInGet((request, who) =>
     Effect.gen(function*() {
-      const found = yield* Effect.either(groupFor(kit, who, segment(yield* HttpRouter.params, "key"), (may) => may.invite))
+      const found = yield* Effect.either(groupFor(kit, who, segment(yield* RouteParams, "key"), (may) => may.invite))
       if (found._tag === "Left") return refused(request, who, found.left)
       return respond(request, who, invitePage(who, found.right, { emails: "", message: "" }))
     }))
@@ -191,13 +191,13 @@ const setVolume = (kit: Kit) => {
   const back = (next: string | undefined, key: string) => (next === "/profile" ? "/profile?done=volume" : `/g/${encodeURIComponent(key)}?done=volume#volume-title`)
   return kit.post(GroupVolumeForm, (request, who, { volume, next }) =>
     Effect.gen(function*() {
-      const key = segment(yield* HttpRouter.params, "key")
+      const key = segment(yield* RouteParams, "key")
       const set = yield* Effect.either(run(Effect.flatMap(Groups.groupPage(who.access, key), (page) => Volumes.setGroupVolume(who.access, page.group.id, volume))))
       if (set._tag === "Left") return refused(request, who, set.left)
       return seeOther(back(next, key))
     }),
     // a volume that is none of the choices changes nothing: back where the form was
-    (_request, _who, { input }) => Effect.map(HttpRouter.params, (params) => seeOther(back(input.next, segment(params, "key")))))
+    (_request, _who, { input }) => Effect.map(RouteParams, (params) => seeOther(back(input.next, segment(params, "key")))))
 }
 
 /** Inviting people by e-mail: a refused address is named beside the field. */
@@ -205,7 +205,7 @@ const inviteRoute = (kit: Kit) => {
   const { respond, run, refused } = kit
   return kit.post(InviteForm, (request, who, form) =>
     Effect.gen(function*() {
-      const key = segment(yield* HttpRouter.params, "key")
+      const key = segment(yield* RouteParams, "key")
       const emails = form.emails.split(/[\s,;]+/).map((e) => e.trim()).filter((e) => e !== "")
       const found = yield* Effect.either(run(Groups.showGroup(who.access, key)))
       if (found._tag === "Left") return refused(request, who, found.left)
@@ -231,7 +231,7 @@ const newDiscussionForm = (kit: Kit) => {
   const { respond, refused } = kit
   return kit.signedInGet((request, who) =>
     Effect.gen(function*() {
-      const found = yield* Effect.either(groupFor(kit, who, segment(yield* HttpRouter.params, "key"), (may) => may.discuss))
+      const found = yield* Effect.either(groupFor(kit, who, segment(yield* RouteParams, "key"), (may) => may.discuss))
       if (found._tag === "Left") return refused(request, who, found.left)
       return respond(request, who, newDiscussionPage(who, found.right, { title: "", description: "", private: "1" }))
     }))
@@ -242,7 +242,7 @@ const startDiscussion = (kit: Kit) => {
   const { respond, run, refused } = kit
   return kit.post(NewDiscussionForm, (request, who, form, input) =>
     Effect.gen(function*() {
-      const key = segment(yield* HttpRouter.params, "key")
+      const key = segment(yield* RouteParams, "key")
       const found = yield* Effect.either(run(Groups.showGroup(who.access, key)))
       if (found._tag === "Left") return refused(request, who, found.left)
       const group = found.right.group
@@ -265,7 +265,7 @@ const startDiscussion = (kit: Kit) => {
     // the form again, only where the reader may start a discussion (as the page itself)
     (request, who, { errors, input }) =>
       Effect.gen(function*() {
-        const found = yield* Effect.either(groupFor(kit, who, segment(yield* HttpRouter.params, "key"), (may) => may.discuss))
+        const found = yield* Effect.either(groupFor(kit, who, segment(yield* RouteParams, "key"), (may) => may.discuss))
         if (found._tag === "Left") return refused(request, who, found.left)
         return respond(request, who, newDiscussionPage(who, found.right, input, errors, 422))
       }))

@@ -8,7 +8,6 @@
  * sibling subdomain) is refused; a new token comes with every sign-in and sign-out. Every page sends a
  * Content-Security-Policy without inline script and `frame-ancestors 'none'`.
  */
-import type * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as UrlParams from "@effect/platform/UrlParams"
@@ -16,6 +15,7 @@ import { type Access, type IdentityProvider, type Invalid, loadAccess, People, R
 import { Effect, type Either, type Schema } from "effect"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import type { HttpSettings } from "../../settings.js"
+import type { PathParams } from "../../routes.js"
 import { formDecoder, type FormInput, type FormRefusal, type Submitted } from "./forms.js"
 import { type Locale, type MessageKey, pickLocale, serverZone, timeFormatter, type Translate, translator } from "./i18n.js"
 import { render } from "./templates.js"
@@ -93,7 +93,7 @@ export type FormInvalid<W extends Reader, R> = (request: HttpServerRequest.HttpS
 export const seeOther = (location: string) => HttpServerResponse.empty({ status: 303, headers: { location, ...SECURITY_HEADERS } })
 
 /** A path segment of a route (its key or id), as text. */
-export const segment = (params: HttpRouter.RouteContext["params"], name: string) => String(params[name] ?? "")
+export const segment = (params: PathParams, name: string) => String(params[name] ?? "")
 
 /** The core's field messages as one message per field (a page shows each beside its field). */
 export const fieldMessages = (e: Invalid): Record<string, string> =>

@@ -1,48 +1,17 @@
-/** Every page's route (for the request log and metrics, observe/routes.ts), and the router the page modules add to. */
-import type * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+/** The pages' side of the server's route table (routes.ts), which the page modules add their routes to. */
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type { Effect } from "effect"
+import type { RouteParams } from "../../routes.js"
 
-export const PAGE_ROUTES = [
-  "/",
-  "/assets/convene.css",
-  "/invitations/:token",
-  "/sign-in",
-  "/sign-in/code",
-  "/sign-in/link/:token",
-  "/sign-out",
-  "/auth/oidc",
-  "/auth/oidc/callback",
-  "/profile",
-  "/profile/api_access",
-  "/unsubscribe/:token",
-  "/g/:key",
-  "/g/:key/members",
-  "/g/:key/members/:id/admin",
-  "/g/:key/members/:id/remove",
-  "/g/:key/invite",
-  "/g/:key/volume",
-  "/g/:key/discussions/new",
-  "/g/:key/polls/new",
-  "/d/:key",
-  "/d/:key/comments",
-  "/d/:key/comments/:id/edit",
-  "/d/:key/comments/:id/delete",
-  "/d/:key/close",
-  "/d/:key/reopen",
-  "/d/:key/volume",
-  "/d/:key/polls/new",
-  "/p/:key",
-  "/p/:key/vote",
-  "/p/:key/close",
-  "/p/:key/outcome",
-  "/p/:key/reopen"
-] as const
+/** A page's path template (`/g/:key`), registered once, in the module of its feature. */
+export type PageRoute = `/${string}`
 
-export type PageRoute = (typeof PAGE_ROUTES)[number]
+/** A page's handler: it reads the request and its path parameters (RouteParams) from its context, and nothing else. */
+export type PageHandler = Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest | RouteParams>
 
-type Router = Parameters<Parameters<typeof HttpApiBuilder.Router.use>[0]>[0]
-
-/** The pages' router, taking only the routes listed above (a route not listed does not compile). */
+/** The pages' side of the server's route table (serve.ts): each page's route is registered once, here. */
 export interface PageRouter {
-  readonly get: (path: PageRoute, handler: Parameters<Router["get"]>[1]) => ReturnType<Router["get"]>
-  readonly post: (path: PageRoute, handler: Parameters<Router["post"]>[1]) => ReturnType<Router["post"]>
+  readonly get: (path: PageRoute, handler: PageHandler) => Effect.Effect<void>
+  readonly post: (path: PageRoute, handler: PageHandler) => Effect.Effect<void>
 }

@@ -2,7 +2,7 @@
  * The pages of decisions §5 and the profile of §9: invitations, sign-in by code or one-time link, sign-out,
  * unsubscribing, the API access page, and /profile (name, time zone, language).
  */
-import * as HttpRouter from "@effect/platform/HttpRouter"
+import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Groups, loadAccess, People, Rules, type Store, type User, Users, Volumes } from "@convene/core"
 import { Effect } from "effect"
@@ -74,11 +74,11 @@ const invitationRoutes = (router: PageRouter, kit: Kit) =>
 
     yield* router.get("/invitations/:token", Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      return yield* invitationPage(request, segment(yield* HttpRouter.params, "token"))
+      return yield* invitationPage(request, segment(yield* RouteParams, "token"))
     }))
 
     yield* router.post("/invitations/:token", formPost(AcceptInvitationForm, (request, who, { name }) => Effect.gen(function*() {
-      const token = segment(yield* HttpRouter.params, "token")
+      const token = segment(yield* RouteParams, "token")
       if (ssoOnly !== undefined) {
         // a new person's acceptance signs them in: with the provider only
         const view = yield* run(People.showInvitation(token))
@@ -140,12 +140,12 @@ const signInRoutes = (router: PageRouter, kit: Kit) =>
       const request = yield* HttpServerRequest.HttpServerRequest
       const who = yield* reader(request)
       if (ssoOnly !== undefined) return ssoOnly(request, who)
-      return respond(request, who, { title: who.t("signIn.linkTitle"), template: "@sign-in-link", data: { token: segment(yield* HttpRouter.params, "token") } })
+      return respond(request, who, { title: who.t("signIn.linkTitle"), template: "@sign-in-link", data: { token: segment(yield* RouteParams, "token") } })
     }))
 
     yield* router.post("/sign-in/link/:token", formPost(NoFields, (request, who) => Effect.gen(function*() {
       if (ssoOnly !== undefined) return ssoOnly(request, who)
-      const token = segment(yield* HttpRouter.params, "token")
+      const token = segment(yield* RouteParams, "token")
       const result = yield* Effect.either(run(People.signInWithLink(token)))
       if (result._tag === "Left") return respond(request, who, message(who, "signIn.linkGoneTitle", result.left.message, 410, { href: "/sign-in", label: who.t("layout.signIn") }))
       return signedIn(seeOther("/"), result.right.session)
@@ -166,7 +166,7 @@ const unsubscribeRoutes = (router: PageRouter, kit: Kit) =>
     const unsubscribeRoute = (use: (token: string) => Effect.Effect<{ readonly group: { readonly name: string }; readonly muted: boolean } | undefined, never, Store>) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const token = segment(yield* HttpRouter.params, "token")
+        const token = segment(yield* RouteParams, "token")
         const who = yield* reader(request)
         const found = yield* run(use(token))
         if (found === undefined) return respond(request, who, message(who, "unsubscribe.notFoundTitle", who.t("unsubscribe.notFound"), 404))

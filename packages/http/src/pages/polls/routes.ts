@@ -2,7 +2,7 @@
  * Polls on pages (decisions §9): starting one of the seven types, voting on each without JavaScript,
  * results with counts, percentages and a bar per option, Close poll, Share outcome and Reopen poll.
  */
-import * as HttpRouter from "@effect/platform/HttpRouter"
+import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Discussions, Groups, Outcomes, type Poll, POLL_TYPES, Polls, type PollType, Rules, Stances, Threads } from "@convene/core"
 import { Effect } from "effect"
@@ -253,7 +253,7 @@ const startPollRoutes = (router: PageRouter, kit: Kit) =>
         const path = where === "g" ? "/g/:key/polls/new" as const : "/d/:key/polls/new" as const
         yield* router.get(path, kit.signedInGet((request, who) =>
           Effect.gen(function*() {
-            const key = segment(yield* HttpRouter.params, "key")
+            const key = segment(yield* RouteParams, "key")
             const place = yield* Effect.either(placeOf(who, where, key))
             if (place._tag === "Left") return refused(request, who, place.left)
             const type = new URL(request.url, "http://x").searchParams.get("type")
@@ -263,14 +263,14 @@ const startPollRoutes = (router: PageRouter, kit: Kit) =>
         /** The form again, refused, only where the reader may start a poll (as the page itself). */
         const again = (request: HttpServerRequest.HttpServerRequest, who: Reader, input: FormInput, errors: Record<string, string>) =>
           Effect.gen(function*() {
-            const key = segment(yield* HttpRouter.params, "key")
+            const key = segment(yield* RouteParams, "key")
             const place = yield* Effect.either(placeOf(who, where, key))
             if (place._tag === "Left") return refused(request, who, place.left)
             return respond(request, who, newPollPage(who, `/${where}/${key}/polls/new`, place.right.name, place.right.back, input, errors, 422))
           })
         yield* router.post(path, kit.post(NewPollForm, (request, who, form, typed) =>
           Effect.gen(function*() {
-            const key = segment(yield* HttpRouter.params, "key")
+            const key = segment(yield* RouteParams, "key")
             const place = yield* Effect.either(placeOf(who, where, key))
             if (place._tag === "Left") return refused(request, who, place.left)
             const { input, errors } = pollInputFromForm(who, form)
@@ -327,13 +327,13 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
 
     yield* router.get("/p/:key", Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const key = segment(yield* HttpRouter.params, "key")
+      const key = segment(yield* RouteParams, "key")
       return yield* pollPage(request, yield* reader(request), key)
     }))
 
     yield* router.post("/p/:key/vote", kit.post(VoteForm, (request, who, form) =>
       Effect.gen(function*() {
-        const key = segment(yield* HttpRouter.params, "key")
+        const key = segment(yield* RouteParams, "key")
         const found = yield* Effect.either(run(Polls.showPoll(who.access, key)))
         if (found._tag === "Left") return refused(request, who, found.left)
         const poll = found.right.poll
@@ -349,7 +349,7 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
 
     yield* router.post("/p/:key/close", kit.post(NoFields, (request, who) =>
       Effect.gen(function*() {
-        const key = segment(yield* HttpRouter.params, "key")
+        const key = segment(yield* RouteParams, "key")
         const closed = yield* Effect.either(run(Polls.closePoll(who.access, key)))
         if (closed._tag === "Left") return closed.left._tag === "Invalid" ? seeOther(`/p/${encodeURIComponent(key)}`) : refused(request, who, closed.left)
         return seeOther(`/p/${encodeURIComponent(key)}?done=poll_closed`)
@@ -357,7 +357,7 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
 
     yield* router.post("/p/:key/outcome", kit.post(OutcomeForm, (request, who, { statement }) =>
       Effect.gen(function*() {
-        const key = segment(yield* HttpRouter.params, "key")
+        const key = segment(yield* RouteParams, "key")
         const shared = yield* Effect.either(run(Effect.flatMap(Polls.showPoll(who.access, key), (view) =>
           Outcomes.createOutcome(who.access, view.poll.id, { statement, statement_format: "md" }))))
         if (shared._tag === "Left") {
@@ -369,11 +369,11 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
       }),
       // an empty outcome: the page again (its own rules: a poll the reader may not see is 404)
       (request, who, { errors, input }) =>
-        Effect.flatMap(HttpRouter.params, (params) => pollPage(request, who, segment(params, "key"), { errors, form: { statement: input.statement ?? "" } }))))
+        Effect.flatMap(RouteParams, (params) => pollPage(request, who, segment(params, "key"), { errors, form: { statement: input.statement ?? "" } }))))
 
     yield* router.post("/p/:key/reopen", kit.post(ReopenForm, (request, who, { closing_at: typed }) =>
       Effect.gen(function*() {
-        const key = segment(yield* HttpRouter.params, "key")
+        const key = segment(yield* RouteParams, "key")
         const closing = zonedToUtc(typed, who.zone)
         if (closing === undefined) return yield* pollPage(request, who, key, { errors: { closing_at: who.t("poll.badDate") }, form: { closing_at: typed } })
         const reopened = yield* Effect.either(run(Polls.reopenPoll(who.access, key, closing)))

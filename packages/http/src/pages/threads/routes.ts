@@ -3,7 +3,7 @@
  * replies under them, polls, outcomes, closings), and the forms the rules allow: Post comment, Reply, Edit,
  * Delete, Close discussion / Reopen discussion, Start a poll.
  */
-import * as HttpRouter from "@effect/platform/HttpRouter"
+import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Comments, Discussions, type Id, Rules, Threads, type User, Volumes } from "@convene/core"
 import { Effect } from "effect"
@@ -96,7 +96,7 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
     const { respond, reader, run, refused } = kit
     yield* router.get("/d/:key", Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const key = segment(yield* HttpRouter.params, "key")
+      const key = segment(yield* RouteParams, "key")
       const who = yield* reader(request)
       const found = yield* Effect.either(run(Threads.discussionThread(who.access, key)))
       if (found._tag === "Left") return refused(request, who, found.left)
@@ -125,7 +125,7 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
 
     yield* router.post("/d/:key/comments", kit.post(CommentForm, (request, who, form) =>
       Effect.gen(function*() {
-        const key = segment(yield* HttpRouter.params, "key")
+        const key = segment(yield* RouteParams, "key")
         const posted = yield* Effect.either(run(Effect.gen(function*() {
           const { discussion } = yield* Discussions.showDiscussion(who.access, key)
           return yield* Comments.createComment(who.access, discussion.id, {
@@ -162,7 +162,7 @@ const commentRoutes = (router: PageRouter, kit: Kit) =>
 
     yield* router.get("/d/:key/comments/:id/edit", kit.signedInGet((request, who) =>
       Effect.gen(function*() {
-        const params = yield* HttpRouter.params
+        const params = yield* RouteParams
         const key = segment(params, "key")
         const found = yield* Effect.either(editable(who, key, Number(segment(params, "id"))))
         if (found._tag === "Left") return refused(request, who, found.left)
@@ -172,7 +172,7 @@ const commentRoutes = (router: PageRouter, kit: Kit) =>
     /** The edit form again, refused: only for a comment the reader may edit (404 otherwise, as on GET). */
     const editAgain = (request: HttpServerRequest.HttpServerRequest, who: Reader, body: string, errors: Record<string, string>) =>
       Effect.gen(function*() {
-        const params = yield* HttpRouter.params
+        const params = yield* RouteParams
         const key = segment(params, "key")
         const found = yield* Effect.either(editable(who, key, Number(segment(params, "id"))))
         if (found._tag === "Left") return refused(request, who, found.left)
@@ -181,7 +181,7 @@ const commentRoutes = (router: PageRouter, kit: Kit) =>
 
     yield* router.post("/d/:key/comments/:id/edit", kit.post(EditCommentForm, (request, who, form) =>
       Effect.gen(function*() {
-        const params = yield* HttpRouter.params
+        const params = yield* RouteParams
         const key = segment(params, "key")
         const id = Number(segment(params, "id"))
         const saved = yield* Effect.either(run(Comments.updateComment(who.access, Number.isSafeInteger(id) ? id : 0, { body: form.body, body_format: "md" })))
@@ -195,7 +195,7 @@ const commentRoutes = (router: PageRouter, kit: Kit) =>
 
     yield* router.post("/d/:key/comments/:id/delete", kit.post(NoFields, (request, who) =>
       Effect.gen(function*() {
-        const params = yield* HttpRouter.params
+        const params = yield* RouteParams
         const key = segment(params, "key")
         const id = Number(segment(params, "id"))
         const gone = yield* Effect.either(run(Comments.deleteComment(who.access, Number.isSafeInteger(id) ? id : 0)))
@@ -211,7 +211,7 @@ const threadStateRoutes = (router: PageRouter, kit: Kit) =>
     const closing = (closed: boolean) =>
       kit.post(NoFields, (request, who) =>
         Effect.gen(function*() {
-          const key = segment(yield* HttpRouter.params, "key")
+          const key = segment(yield* RouteParams, "key")
           const done = yield* Effect.either(run(Discussions.setClosed(who.access, key, closed)))
           if (done._tag === "Left") return refused(request, who, done.left)
           return seeOther(`/d/${encodeURIComponent(done.right.discussion.key)}?done=${closed ? "closed" : "reopened"}`)
@@ -220,11 +220,11 @@ const threadStateRoutes = (router: PageRouter, kit: Kit) =>
     // a volume that is none of the choices changes nothing: the thread again
     yield* router.post("/d/:key/volume", kit.post(ThreadVolumeForm, (request, who, { volume }) =>
       Effect.gen(function*() {
-        const key = segment(yield* HttpRouter.params, "key")
+        const key = segment(yield* RouteParams, "key")
         const set = yield* Effect.either(run(Effect.flatMap(Discussions.showDiscussion(who.access, key), ({ topic }) => Volumes.setThreadVolume(who.access, topic.id, volume))))
         if (set._tag === "Left") return refused(request, who, set.left)
         return seeOther(`/d/${encodeURIComponent(key)}?done=volume#volume-title`)
-      }), () => Effect.map(HttpRouter.params, (params) => seeOther(`/d/${encodeURIComponent(segment(params, "key"))}`))))
+      }), () => Effect.map(RouteParams, (params) => seeOther(`/d/${encodeURIComponent(segment(params, "key"))}`))))
 
     yield* router.post("/d/:key/close", closing(true))
     yield* router.post("/d/:key/reopen", closing(false))
