@@ -57,6 +57,7 @@ export * as Loomio from "./domain/loomio.js"
 export type { DatabaseReport } from "./ports/database.js"
 export { databaseInUse, inspectDatabase, type RestoreResult } from "./sqlite/maintenance.js"
 export * as Rules from "./rules/index.js"
+export * as Policies from "./policies.js"
 export * as Messages from "./messages/index.js"
 export { Users, Groups, Memberships, Mail, Auth }
 export { Discussions, Comments, Threads, Reactions }

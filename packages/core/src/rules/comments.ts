@@ -1,5 +1,5 @@
 /** Loomio `ability/comment.rb`, pure. A closed thread blocks new comments, edits and deletes. */
-import type { Comment, Discussion } from "../domain/records.js"
+import type { Comment, Discussion, Reaction } from "../domain/records.js"
 import type { Access } from "./access.js"
 import { isDiscussionAdmin, isDiscussionMember } from "./discussions.js"
 import { canShowTopic, type TopicContext } from "./topics.js"
@@ -27,6 +27,9 @@ export const canDeleteComment = (access: Access, ctx: TopicContext, d: Discussio
   open(ctx, d) &&
   canShowTopic(access, ctx) &&
   ((c.author_id === access.user.id && isDiscussionMember(access, ctx)) || isDiscussionAdmin(access, ctx))
+
+/** A reaction is removed by the person who made it, and nobody else. */
+export const canRemoveReaction = (access: Access, reaction: Pick<Reaction, "user_id">): boolean => reaction.user_id === access.user.id
 
 /** Reacting is taking part: a discussion member who can read the thread. */
 export const canReact = (access: Access, ctx: TopicContext): boolean =>

@@ -84,6 +84,9 @@ export const mayVote = (access: Access, ctx: TopicContext, p: Poll, ballot: Stan
 export const canSeeResults = (p: Poll, ballot: Stance | undefined): boolean =>
   resultsVisible(p.hide_results, isClosed(p), ballot !== undefined && ballot.cast_at !== null)
 
+/** A ballot, for this viewer: their own always; another's where the results show (a reaction to it says it exists). */
+export const canSeeBallot = (p: Poll, myBallot: Stance | undefined, ownBallot: boolean): boolean => ownBallot || canSeeResults(p, myBallot)
+
 /** Outcomes: on a closed poll, by a poll admin or (members_can_edit_discussions and a poll member). */
 export const canStateOutcome = (access: Access, ctx: TopicContext, p: Poll): boolean =>
   isClosed(p) && p.discarded_at === null &&

@@ -69,6 +69,9 @@ export const groupTopicScope = (access: Access, group: Group): TopicScope => {
   }
 }
 
+/** A group's polls are listed to whoever may read any of its threads. */
+export const canListGroupPolls = (scope: TopicScope): boolean => scope.allIn.length > 0 || scope.publicIn.length > 0
+
 /** Loomio's `privacy_is_permitted_by_group`: the error for `private`, or null when allowed. */
 export const privacyErrors = (group: Group, isPrivate: boolean): string | null => {
   if (group.discussion_privacy_options === "public_only" && isPrivate) return "must be public"

@@ -1,11 +1,16 @@
 /** How much mail a person gets from a group or thread (decisions §11, Loomio's volumes), pure. */
+import type { Id } from "../domain/records.js"
 import type { Volume } from "../ports/people.js"
+import type { Access } from "./access.js"
 
 export type { Volume }
 export const VOLUMES: ReadonlyArray<Volume> = ["mute", "normal", "loud"]
 export const isVolume = (v: unknown): v is Volume => typeof v === "string" && (VOLUMES as ReadonlyArray<string>).includes(v)
 
 /** The thread's volume wins over the group's; neither set is Normal. */
+/** Only an accepted member has a volume in a group (an invitation still pending has none). */
+export const canSetGroupVolume = (access: Access, groupId: Id): boolean => access.memberships.get(groupId)?.accepted_at != null
+
 export const effectiveVolume = (thread: Volume | undefined, group: Volume | undefined): Volume => thread ?? group ?? "normal"
 
 /** What Normal brings: new threads and polls, outcomes, closing-soon reminders, mentions and replies to you. */

@@ -13,7 +13,7 @@ import {
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
-import { canManageWebhooks } from "../rules/groups.js"
+import { ManageWebhooks, type Permit } from "../policies.js"
 import { nowIso } from "./common.js"
 import { checkDestination, type CheckedDestination, UrlPolicy } from "./urls.js"
 import { isOneOf } from "../rules/values.js"
@@ -22,22 +22,21 @@ import * as Inputs from "../domain/inputs.js"
 /** A webhook's settings (declared once in domain/inputs.ts); its group is given apart. */
 export type ChatbotInput = Omit<typeof Inputs.ChatbotUpdateInput.Type, "group_id">
 
-const adminGroup = Effect.fnUntraced(function*(access: Access, groupId: Id): Effect.fn.Return<Group, NotFound | Forbidden, Store> {
-  const store = yield* Store
-  const group = yield* store.groups.byId(groupId)
-  if (group === undefined) return yield* notFound(`Group ${groupId} not found`)
-  if (!canManageWebhooks(access, group)) return yield* forbidden("Only group administrators manage webhooks")
-  return group
-})
+type Managed<A, E, R> = Effect.Effect<A, E | NotFound | Forbidden, Exclude<R, Permit<"ManageWebhooks">>>
 
-const adminChatbot = Effect.fnUntraced(function*(access: Access, id: Id): Effect.fn.Return<Chatbot, NotFound | Forbidden, Store> {
-  const store = yield* Store
-  const bot = yield* store.chatbots.byId(id)
-  if (bot === undefined) return yield* notFound(`Chatbot ${id} not found`)
-  yield* adminGroup(access, bot.group_id)
-  return bot
-})
+/** `step` on the group, where ManageWebhooks allows the caller to manage its webhooks. */
+const managing = <A, E, R>(access: Access, groupId: Id, step: (group: Group) => Effect.Effect<A, E, R>): Managed<A, E, R | Store> =>
+  Effect.flatMap(Store, (store) =>
+    Effect.flatMap(store.groups.byId(groupId), (group): Managed<A, E, R> =>
+      group === undefined
+        ? Effect.fail(notFound(`Group ${groupId} not found`))
+        : ManageWebhooks.check([access, group], () => forbidden("Only group administrators manage webhooks"))(step(group))))
 
+/** `step` on the chatbot, where ManageWebhooks allows the caller to manage its group's webhooks. */
+const managingBot = <A, E, R>(access: Access, id: Id, step: (bot: Chatbot) => Effect.Effect<A, E, R>): Managed<A, E, R | Store> =>
+  Effect.flatMap(Store, (store) =>
+    Effect.flatMap(store.chatbots.byId(id), (bot): Managed<A, E, R | Store> =>
+      bot === undefined ? Effect.fail(notFound(`Chatbot ${id} not found`)) : managing(access, bot.group_id, () => step(bot))))
 
 /** Field rules of a chatbot, applied to the record as it would be after the change. */
 const validate = Effect.fnUntraced(function*(c: { name: string; kind: string; webhook_kind: string | null; event_kinds: ReadonlyArray<string> }) {
@@ -63,35 +62,37 @@ const checkServer = (server: string): Effect.Effect<CheckedDestination, Invalid,
   Effect.mapError(checkDestination(server), (reason) => invalid("server", reason))
 
 export const listChatbots = (access: Access, groupId: Id) =>
-  Effect.flatMap(adminGroup(access, groupId), (g) => Effect.flatMap(Store, (store) => store.chatbots.ofGroup(g.id)))
+  managing(access, groupId, (g) => Effect.zipRight(ManageWebhooks.needed, Effect.flatMap(Store, (store) => store.chatbots.ofGroup(g.id))))
 
 export const createChatbot = Effect.fnUntraced(function*(
   access: Access,
   groupId: Id,
   input: ChatbotInput
 ): Effect.fn.Return<Chatbot, NotFound | Forbidden | Invalid, Store | UrlPolicy> {
-  const store = yield* Store
-  const group = yield* adminGroup(access, groupId)
-  if (input.name === undefined) return yield* invalid("name", "can't be blank")
-  if (input.server === undefined) return yield* invalid("server", "can't be blank")
-  const kind = input.kind ?? "webhook"
-  const fields = yield* validate({
-    name: input.name,
-    kind,
-    webhook_kind: input.webhook_kind !== undefined ? input.webhook_kind : kind === "webhook" ? "markdown" : null,
-    event_kinds: input.event_kinds ?? []
-  })
-  // resolving the host takes time: do it before taking the write permit
-  yield* checkServer(input.server)
-  return yield* store.transaction(Effect.gen(function*() {
-    return yield* store.chatbots.insert({
-      ...fields,
-      group_id: group.id,
-      author_id: access.user.id,
-      server: input.server!,
-      notification_only: input.notification_only ?? false,
-      created_at: yield* nowIso
+  return yield* managing(access, groupId, (group) => Effect.gen(function*() {
+    yield* ManageWebhooks.needed
+    const store = yield* Store
+    if (input.name === undefined) return yield* invalid("name", "can't be blank")
+    if (input.server === undefined) return yield* invalid("server", "can't be blank")
+    const kind = input.kind ?? "webhook"
+    const fields = yield* validate({
+      name: input.name,
+      kind,
+      webhook_kind: input.webhook_kind !== undefined ? input.webhook_kind : kind === "webhook" ? "markdown" : null,
+      event_kinds: input.event_kinds ?? []
     })
+    // resolving the host takes time: do it before taking the write permit
+    yield* checkServer(input.server)
+    return yield* store.transaction(Effect.gen(function*() {
+      return yield* store.chatbots.insert({
+        ...fields,
+        group_id: group.id,
+        author_id: access.user.id,
+        server: input.server!,
+        notification_only: input.notification_only ?? false,
+        created_at: yield* nowIso
+      })
+    }))
   }))
 })
 
@@ -102,7 +103,7 @@ export const updateChatbot = Effect.fnUntraced(function*(
   input: ChatbotInput
 ): Effect.fn.Return<Chatbot, NotFound | Forbidden | Invalid, Store | UrlPolicy> {
   const store = yield* Store
-  const bot = yield* adminChatbot(access, id)
+  const bot = yield* managingBot(access, id, Effect.succeed)
   const kind = input.kind ?? bot.kind
   const fields = yield* validate({
     name: input.name ?? bot.name,
@@ -113,8 +114,9 @@ export const updateChatbot = Effect.fnUntraced(function*(
     event_kinds: input.event_kinds ?? bot.event_kinds
   })
   if (input.server !== undefined) yield* checkServer(input.server)
-  return yield* store.transaction(Effect.gen(function*() {
-    yield* adminChatbot(access, id)
+  // asked again in the transaction: the caller may have stopped being an administrator meanwhile
+  return yield* store.transaction(managingBot(access, id, () => Effect.gen(function*() {
+    yield* ManageWebhooks.needed
     yield* store.chatbots.update(id, {
       ...fields,
       ...(input.server === undefined ? {} : { server: input.server }),
@@ -122,16 +124,13 @@ export const updateChatbot = Effect.fnUntraced(function*(
       updated_at: yield* nowIso
     })
     return (yield* store.chatbots.byId(id))!
-  }))
+  })))
 })
 
 /** Deletes the chatbot and its undelivered deliveries: future deliveries stop. */
 export const deleteChatbot = Effect.fnUntraced(function*(access: Access, id: Id): Effect.fn.Return<void, NotFound | Forbidden, Store> {
   const store = yield* Store
-  yield* store.transaction(Effect.gen(function*() {
-    yield* adminChatbot(access, id)
-    yield* store.chatbots.delete(id)
-  }))
+  yield* store.transaction(managingBot(access, id, () => Effect.zipRight(ManageWebhooks.needed, store.chatbots.delete(id))))
 })
 
 /** `chatbots/check`: an administrator of the group may test a public destination, saved or not. */
@@ -140,4 +139,4 @@ export const checkChatbotDestination = (
   groupId: Id,
   server: string
 ): Effect.Effect<CheckedDestination, NotFound | Forbidden | Invalid, Store | UrlPolicy> =>
-  Effect.zipRight(adminGroup(access, groupId), checkServer(server))
+  managing(access, groupId, () => checkServer(server))

@@ -5,7 +5,7 @@ import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFou
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { cleanBody } from "../rules/bodies.js"
-import { canCreateComment, canDeleteComment, canEditComment } from "../rules/comments.js"
+import { CreateComment, DeleteComment, EditComment } from "../policies.js"
 import { nowIso } from "./common.js"
 import { type Activity, loudListeners, notifyLoud, notifyMentions, notifyReplied } from "./notify.js"
 import { recordItem, replyParent, threadEvent, topicById, topicContext } from "./threads/kernel.js"
@@ -38,6 +38,7 @@ const loadKept = Effect.fnUntraced(function*(access: Access, id: Id) {
   if (comment === undefined || comment.discarded_at !== null) return yield* notFound(`Comment ${id} not found`)
   return { comment, ...(yield* inDiscussion(access, comment.discussion_id)) }
 })
+type KeptComment = Effect.Effect.Success<ReturnType<typeof loadKept>>
 
 const reload = Effect.fnUntraced(function*(id: Id): Effect.fn.Return<CommentView, never, Store> {
   const store = yield* Store
@@ -64,57 +65,60 @@ export const createComment = Effect.fnUntraced(function*(
     const { discussion } = seen
     const topic = yield* topicById(discussion.topic_id)
     const ctx = Object.assign({}, seen.ctx, { topic })
-    if (!canCreateComment(access, ctx, discussion)) return yield* forbidden("Not authorized to create Comment.")
-    if (isBlank(input.body)) return yield* invalid("body", "can't be blank")
-    let parent: Comment | undefined
-    if (input.parent_id != null) {
-      parent = yield* store.comments.byId(input.parent_id)
-      if (parent === undefined || parent.discussion_id !== discussion.id) {
-        return yield* invalid("parent_id", "must be a comment of the same discussion")
+    return yield* CreateComment.check([access, ctx, discussion], () => forbidden("Not authorized to create Comment."))(Effect.gen(function*() {
+      yield* CreateComment.needed
+      if (isBlank(input.body)) return yield* invalid("body", "can't be blank")
+      let parent: Comment | undefined
+      if (input.parent_id != null) {
+        parent = yield* store.comments.byId(input.parent_id)
+        if (parent === undefined || parent.discussion_id !== discussion.id) {
+          return yield* invalid("parent_id", "must be a comment of the same discussion")
+        }
+        if (parent.discarded_at !== null) return yield* invalid("parent_id", "has been deleted")
       }
-      if (parent.discarded_at !== null) return yield* invalid("parent_id", "has been deleted")
-    }
-    const format = input.body_format ?? "md"
-    const now = yield* nowIso
-    const comment = yield* store.comments.insert({
-      discussion_id: discussion.id,
-      parent_id: parent?.id ?? null,
-      author_id: access.user.id,
-      body: cleanBody(input.body!, format),
-      body_format: format,
-      created_at: now
-    })
-    const parentItem = parent === undefined
-      ? "thread" as const
-      : yield* replyParent(topic, (yield* store.items.byItemable("Comment", parent.id))!)
-    const appended = yield* recordItem({
-      topic,
-      kind: "new_comment",
-      itemable_type: "Comment",
-      itemable_id: comment.id,
-      actor: access.user,
-      parent: parentItem,
-      bump: true
-    })
-    const activity: Activity = {
-      topic, group: ctx.group, actor: access.user, title: discussion.title, path: `/d/${discussion.key}#comment-${comment.id}`, commentId: comment.id, message: comment.body
-    }
-    const told = new Set<Id>()
-    if (parent !== undefined) yield* notifyReplied(parent.author_id, activity, told)
-    yield* notifyMentions(comment.body, activity, told)
-    yield* notifyLoud("new_comment", activity, told, loud)
-    yield* threadEvent("new_comment", topic, discussion, access.user, { comment })
-    // the thread as this comment left it (its counters and activity moved): nothing later in the write changes it
-    return { comment, discussion, topic: appended.topic }
+      const format = input.body_format ?? "md"
+      const now = yield* nowIso
+      const comment = yield* store.comments.insert({
+        discussion_id: discussion.id,
+        parent_id: parent?.id ?? null,
+        author_id: access.user.id,
+        body: cleanBody(input.body!, format),
+        body_format: format,
+        created_at: now
+      })
+      const parentItem = parent === undefined
+        ? "thread" as const
+        : yield* replyParent(topic, (yield* store.items.byItemable("Comment", parent.id))!)
+      const appended = yield* recordItem({
+        topic,
+        kind: "new_comment",
+        itemable_type: "Comment",
+        itemable_id: comment.id,
+        actor: access.user,
+        parent: parentItem,
+        bump: true
+      })
+      const activity: Activity = {
+        topic, group: ctx.group, actor: access.user, title: discussion.title, path: `/d/${discussion.key}#comment-${comment.id}`, commentId: comment.id, message: comment.body
+      }
+      const told = new Set<Id>()
+      if (parent !== undefined) yield* notifyReplied(parent.author_id, activity, told)
+      yield* notifyMentions(comment.body, activity, told)
+      yield* notifyLoud("new_comment", activity, told, loud)
+      yield* threadEvent("new_comment", topic, discussion, access.user, { comment })
+      // the thread as this comment left it (its counters and activity moved): nothing later in the write changes it
+      return { comment, discussion, topic: appended.topic }
+    }))
   }))
 })
 
-/** A kept comment the caller may edit (404 when there is none to see, 403 when the rule refuses). */
-export const editableComment = Effect.fnUntraced(function*(access: Access, id: Id) {
-  const kept = yield* loadKept(access, id)
-  if (!canEditComment(access, kept.ctx, kept.discussion, kept.comment)) return yield* forbidden("Not authorized to update Comment.")
-  return kept
-})
+/** A kept comment the caller may edit (404 when there is none to see, 403 when EditComment refuses), and `step` on it with that permit. */
+const editing = <A, E, R>(access: Access, id: Id, step: (kept: KeptComment) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(loadKept(access, id), (kept) =>
+    EditComment.check([access, kept.ctx, kept.discussion, kept.comment], () => forbidden("Not authorized to update Comment."))(step(kept)))
+
+/** A kept comment the caller may edit, for its edit page. */
+export const editableComment = (access: Access, id: Id) => editing(access, id, (kept) => Effect.as(EditComment.needed, kept))
 
 /** PATCH/PUT /comments/{id}: sets `edited_at`. */
 export const updateComment = Effect.fnUntraced(function*(
@@ -123,8 +127,8 @@ export const updateComment = Effect.fnUntraced(function*(
   input: CommentInput
 ): Effect.fn.Return<CommentView, NotFound | Forbidden | Invalid, Store> {
   const store = yield* Store
-  return yield* store.transaction(Effect.gen(function*() {
-    const { comment } = yield* editableComment(access, id)
+  return yield* store.transaction(editing(access, id, ({ comment }) => Effect.gen(function*() {
+    yield* EditComment.needed
     if (input.body !== undefined && isBlank(input.body)) return yield* invalid("body", "can't be blank")
     const format = input.body_format ?? (input.body !== undefined ? "md" : comment.body_format)
     const now = yield* nowIso
@@ -135,7 +139,7 @@ export const updateComment = Effect.fnUntraced(function*(
       updated_at: now
     })
     return yield* reload(comment.id)
-  }))
+  })))
 })
 
 /** DELETE /comments/{id}: soft delete; the body is hidden from then on, replies stay in place. */
@@ -143,10 +147,12 @@ export const deleteComment = Effect.fnUntraced(function*(access: Access, id: Id)
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
     const { comment, ctx, discussion } = yield* loadKept(access, id)
-    if (!canDeleteComment(access, ctx, discussion, comment)) return yield* forbidden("Not authorized to destroy Comment.")
-    const now = yield* nowIso
-    yield* store.comments.update(comment.id, { discarded_at: now, discarded_by: access.user.id, updated_at: now })
-    return yield* reload(comment.id)
+    return yield* DeleteComment.check([access, ctx, discussion, comment], () => forbidden("Not authorized to destroy Comment."))(Effect.gen(function*() {
+      yield* DeleteComment.needed
+      const now = yield* nowIso
+      yield* store.comments.update(comment.id, { discarded_at: now, discarded_by: access.user.id, updated_at: now })
+      return yield* reload(comment.id)
+    }))
   }))
 })
 

@@ -16,6 +16,7 @@ import type { Access } from "../rules/access.js"
 import { canInvite, canListMembers, canManageMembers, canShowGroup } from "../rules/groups.js"
 import { canStartDiscussion } from "../rules/discussions.js"
 import { canStartPoll } from "../rules/polls.js"
+import { ShowGroup } from "../policies.js"
 import { isHandle } from "../rules/users.js"
 import { nowIso, readLocked } from "./common.js"
 import { newRecordKey } from "../rules/keys.js"
@@ -62,8 +63,10 @@ export const listGroupsFor = (access: Access) =>
 /** GET /groups/{id}: unknown → 404; not visible to the caller → 403 (spec: "permission error"). */
 export const showGroup = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<GroupView, NotFound | Forbidden, Store> {
   const group = yield* findGroup(ref)
-  if (!canShowGroup(access, group)) return yield* forbidden("Not authorized to show Group.")
-  return (yield* viewGroups([group]))[0]!
+  return yield* ShowGroup.check([access, group], () => forbidden("Not authorized to show Group."))(Effect.gen(function*() {
+    yield* ShowGroup.needed
+    return (yield* viewGroups([group]))[0]!
+  }))
 })
 
 export type SettingsInput = Partial<GroupSettings>

@@ -3,7 +3,7 @@ import type { Group, Id, Membership, Page, User } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
-import { canInvite, canListMembers, canManageMembers } from "../rules/groups.js"
+import { Invite, ListMembers, ManageMembers } from "../policies.js"
 import { planMembershipSync } from "../rules/memberships.js"
 import { normaliseEmail } from "../rules/users.js"
 import { checkEmails, nowIso, type Paged } from "./common.js"
@@ -30,12 +30,14 @@ export interface MembershipList extends Paged<Membership> {
 export const listMemberships = Effect.fnUntraced(function*(access: Access, groupId: Id, page: Page): Effect.fn.Return<MembershipList, NotFound, Store> {
   const store = yield* Store
   const group = yield* groupById(groupId)
-  if (!canListMembers(access, group)) return { group, records: [], total: 0, users: [] }
-  const records = yield* store.memberships.activeInGroup(group.id, page)
-  const total = yield* store.memberships.countActiveInGroup(group.id)
-  const userIds = [...new Set(records.flatMap((m) => (m.inviter_id === null ? [m.user_id] : [m.user_id, m.inviter_id])))]
-  const users = yield* store.users.byIds(userIds)
-  return { group, records, total, users }
+  return yield* ListMembers.checkOr([access, group], (): MembershipList => ({ group, records: [], total: 0, users: [] }))(Effect.gen(function*() {
+    yield* ListMembers.needed
+    const records = yield* store.memberships.activeInGroup(group.id, page)
+    const total = yield* store.memberships.countActiveInGroup(group.id)
+    const userIds = [...new Set(records.flatMap((m) => (m.inviter_id === null ? [m.user_id] : [m.user_id, m.inviter_id])))]
+    const users = yield* store.users.byIds(userIds)
+    return { group, records, total, users }
+  }))
 })
 
 /** Creates a user record for an address nobody has yet (an invitee who has not signed up). */
@@ -123,20 +125,22 @@ export const syncMemberships = Effect.fnUntraced(function*(
   const requested = [...new Set(emails.map(normaliseEmail))]
   return yield* store.transaction(Effect.gen(function*() {
     const group = yield* groupById(groupId)
-    if (!canManageMembers(access, group)) return yield* forbidden("User is not an admin")
-    const current = yield* store.memberships.activeEmails(group.id)
-    const plan = planMembershipSync(requested, current.map((c) => c.email))
-    const { added } = yield* inviteAddresses(group, requested, current, access.user, null)
-    const removed: Array<string> = []
-    if (removeAbsent) {
-      const gone = new Set(plan.remove)
-      for (const { membership, email } of current) {
-        if (!gone.has(email)) continue
-        yield* revokeMembership(group, membership, access.user.id)
-        removed.push(email)
+    return yield* ManageMembers.check([access, group], () => forbidden("User is not an admin"))(Effect.gen(function*() {
+      yield* ManageMembers.needed
+      const current = yield* store.memberships.activeEmails(group.id)
+      const plan = planMembershipSync(requested, current.map((c) => c.email))
+      const { added } = yield* inviteAddresses(group, requested, current, access.user, null)
+      const removed: Array<string> = []
+      if (removeAbsent) {
+        const gone = new Set(plan.remove)
+        for (const { membership, email } of current) {
+          if (!gone.has(email)) continue
+          yield* revokeMembership(group, membership, access.user.id)
+          removed.push(email)
+        }
       }
-    }
-    return { added_emails: added, removed_emails: removed }
+      return { added_emails: added, removed_emails: removed }
+    }))
   }))
 })
 
@@ -230,49 +234,50 @@ export const inviteToGroup = Effect.fnUntraced(function*(
   const note = message.trim() === "" ? null : message.trim()
   return yield* store.transaction(Effect.gen(function*() {
     const group = yield* groupById(groupId)
-    if (!canInvite(access, group)) return yield* forbidden("You may not invite people to this group")
-    const requested = [...new Set(emails.map(normaliseEmail))]
-    const { added, reinvited } = yield* inviteAddresses(group, requested, yield* store.memberships.activeEmails(group.id), access.user, note)
-    return { invited: [...added, ...reinvited] }
+    return yield* Invite.check([access, group], () => forbidden("You may not invite people to this group"))(Effect.gen(function*() {
+      yield* Invite.needed
+      const requested = [...new Set(emails.map(normaliseEmail))]
+      const { added, reinvited } = yield* inviteAddresses(group, requested, yield* store.memberships.activeEmails(group.id), access.user, note)
+      return { invited: [...added, ...reinvited] }
+    }))
   }))
 })
 
-/** The members page's admin actions: one membership of the group, found for an administrator of it. */
-const managedMembership = Effect.fnUntraced(function*(access: Access, groupId: Id, membershipId: Id) {
-  const store = yield* Store
-  const group = yield* groupById(groupId)
-  if (!canManageMembers(access, group)) return yield* forbidden("User is not an admin")
-  const m = yield* store.memberships.byId(membershipId)
-  if (m === undefined || m.group_id !== group.id || m.revoked_at !== null) return yield* notFound("Membership not found")
-  return { group, membership: m }
-})
+/** The members page's admin actions: `step` on one live membership of the group, where ManageMembers allows the caller. */
+const managingMembership = <A, E, R>(access: Access, groupId: Id, membershipId: Id, step: (group: Group, membership: Membership) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(groupById(groupId), (group) =>
+    ManageMembers.check([access, group], () => forbidden("User is not an admin"))(Effect.flatMap(Store, (store) =>
+      Effect.flatMap(store.memberships.byId(membershipId), (m): Effect.Effect<A, E | NotFound, R> =>
+        m === undefined || m.group_id !== group.id || m.revoked_at !== null ? Effect.fail(notFound("Membership not found")) : step(group, m)))))
 
 /** **Make admin** on the members page. */
 export const makeAdmin = Effect.fnUntraced(function*(access: Access, groupId: Id, membershipId: Id): Effect.fn.Return<Membership, NotFound | Forbidden, Store> {
   const store = yield* Store
-  return yield* store.transaction(Effect.gen(function*() {
-    const { membership } = yield* managedMembership(access, groupId, membershipId)
+  return yield* store.transaction(managingMembership(access, groupId, membershipId, (_group, membership) => Effect.gen(function*() {
+    yield* ManageMembers.needed
     yield* store.memberships.setAdmin(membership.id, true, yield* nowIso)
     return (yield* store.memberships.byId(membership.id))!
-  }))
+  })))
 })
 
 /** **Remove** on the members page: the membership ends as the API's removal does (ballots and pending link go too). */
 export const removeMembership = Effect.fnUntraced(function*(access: Access, groupId: Id, membershipId: Id): Effect.fn.Return<Membership, NotFound | Forbidden, Store> {
   const store = yield* Store
-  return yield* store.transaction(Effect.gen(function*() {
-    const { group, membership } = yield* managedMembership(access, groupId, membershipId)
+  return yield* store.transaction(managingMembership(access, groupId, membershipId, (group, membership) => Effect.gen(function*() {
+    yield* ManageMembers.needed
     yield* revokeMembership(group, membership, access.user.id)
     return (yield* store.memberships.byId(membership.id))!
-  }))
+  })))
 })
 
 /** A membership of the group, live or ended, with its person, for an administrator of the group (the members page's notices). */
 export const groupMember = Effect.fnUntraced(function*(access: Access, groupId: Id, membershipId: Id): Effect.fn.Return<{ readonly membership: Membership; readonly user: User | undefined }, NotFound | Forbidden, Store> {
   const store = yield* Store
   const group = yield* groupById(groupId)
-  if (!canManageMembers(access, group)) return yield* forbidden("User is not an admin")
-  const membership = yield* store.memberships.byId(membershipId)
-  if (membership === undefined || membership.group_id !== group.id) return yield* notFound("Membership not found")
-  return { membership, user: yield* store.users.byId(membership.user_id) }
+  return yield* ManageMembers.check([access, group], () => forbidden("User is not an admin"))(Effect.gen(function*() {
+    yield* ManageMembers.needed
+    const membership = yield* store.memberships.byId(membershipId)
+    if (membership === undefined || membership.group_id !== group.id) return yield* notFound("Membership not found")
+    return { membership, user: yield* store.users.byId(membership.user_id) }
+  }))
 })

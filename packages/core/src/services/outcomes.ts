@@ -7,7 +7,8 @@ import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { cleanBody } from "../rules/bodies.js"
 import { isIsoDate } from "../rules/dates.js"
-import { canStateOutcome } from "../rules/polls.js"
+import { type Permit, StateOutcome } from "../policies.js"
+import type { TopicContext } from "../rules/topics.js"
 import { bodyMarkdown } from "../rules/threadMarkdown.js"
 import { displayName } from "../rules/users.js"
 import { headlineFor } from "../rules/webhookPayloads.js"
@@ -45,12 +46,16 @@ export const outcomeEvent = (kind: "outcome_created" | "outcome_updated" | "outc
     }
   })
 
-const permitted = Effect.fnUntraced(function*(access: Access, pollId: Id) {
-  const pc = yield* visiblePoll(access, pollId)
-  if (pc.poll.closed_at === null) return yield* invalid("poll_id", "outcomes are stated on closed polls")
-  if (!canStateOutcome(access, pc.ctx, pc.poll)) return yield* forbidden("Not authorized to state an Outcome.")
-  return pc
-})
+/** `step` on a closed poll the caller may see, where StateOutcome allows them to state its outcome. */
+const stating = <A, E, R>(
+  access: Access,
+  pollId: Id,
+  step: (pc: { readonly ctx: TopicContext; readonly poll: Poll }) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E | NotFound | Forbidden | Invalid, Store | Exclude<R, Permit<"StateOutcome">>> =>
+  Effect.flatMap(visiblePoll(access, pollId), (pc): Effect.Effect<A, E | Forbidden | Invalid, Exclude<R, Permit<"StateOutcome">>> =>
+    pc.poll.closed_at === null
+      ? Effect.fail(invalid("poll_id", "outcomes are stated on closed polls"))
+      : StateOutcome.check([access, pc.ctx, pc.poll], () => forbidden("Not authorized to state an Outcome."))(step(pc)))
 
 export const createOutcome = Effect.fnUntraced(function*(
   access: Access,
@@ -60,8 +65,8 @@ export const createOutcome = Effect.fnUntraced(function*(
   const store = yield* Store
   if (input.statement === undefined || input.statement.trim() === "") return yield* invalid("statement", "can't be blank")
   yield* checkReviewOn(input.review_on)
-  return yield* store.transaction(Effect.gen(function*() {
-    const { ctx, poll } = yield* permitted(access, pollId)
+  return yield* store.transaction(stating(access, pollId, ({ ctx, poll }) => Effect.gen(function*() {
+    yield* StateOutcome.needed
     if (input.poll_option_id != null) {
       const options = yield* store.pollOptions.ofPolls([poll.id])
       if (!options.some((o) => o.id === input.poll_option_id)) return yield* invalid("poll_option_id", "must be an option of this poll")
@@ -88,7 +93,7 @@ export const createOutcome = Effect.fnUntraced(function*(
       yield* recordThreadMessage(voter, { kind: "outcome_created", group: ctx.group, title: poll.title, actor: access.user, path: `/p/${poll.key}`, topicId: poll.topic_id })
     }
     return { outcome, view: (yield* viewPolls(access, [poll]))[0]! }
-  }))
+  })))
 })
 
 export const updateOutcome = Effect.fnUntraced(function*(
@@ -102,17 +107,19 @@ export const updateOutcome = Effect.fnUntraced(function*(
   return yield* store.transaction(Effect.gen(function*() {
     const existing = yield* store.outcomes.byId(id)
     if (existing === undefined) return yield* notFound(`Outcome ${id} not found`)
-    const { poll } = yield* permitted(access, existing.poll_id)
-    const format = input.statement_format ?? (input.statement !== undefined ? "md" : existing.statement_format)
-    const now = yield* nowIso
-    yield* store.outcomes.update(id, {
-      statement: input.statement === undefined ? existing.statement : cleanBody(input.statement, format),
-      statement_format: format,
-      ...(input.review_on === undefined ? {} : { review_on: input.review_on, review_sent_at: null }),
-      updated_at: now
-    })
-    const outcome = (yield* store.outcomes.byId(id))!
-    yield* outcomeEvent("outcome_updated", poll, outcome, access.user)
-    return { outcome, view: (yield* viewPolls(access, [poll]))[0]! }
+    return yield* stating(access, existing.poll_id, ({ poll }) => Effect.gen(function*() {
+      yield* StateOutcome.needed
+      const format = input.statement_format ?? (input.statement !== undefined ? "md" : existing.statement_format)
+      const now = yield* nowIso
+      yield* store.outcomes.update(id, {
+        statement: input.statement === undefined ? existing.statement : cleanBody(input.statement, format),
+        statement_format: format,
+        ...(input.review_on === undefined ? {} : { review_on: input.review_on, review_sent_at: null }),
+        updated_at: now
+      })
+      const outcome = (yield* store.outcomes.byId(id))!
+      yield* outcomeEvent("outcome_updated", poll, outcome, access.user)
+      return { outcome, view: (yield* viewPolls(access, [poll]))[0]! }
+    }))
   }))
 })

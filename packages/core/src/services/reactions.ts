@@ -4,9 +4,7 @@ import type { Id, ItemableType, Reaction, Topic } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
-import { canReact } from "../rules/comments.js"
-import { canSeeResults } from "../rules/polls.js"
-import { canShowTopic } from "../rules/topics.js"
+import { React, RemoveReaction, SeeBallot, ShowTopic } from "../policies.js"
 import { nowIso } from "./common.js"
 import { topicContext } from "./threads/kernel.js"
 import * as Inputs from "../domain/inputs.js"
@@ -48,8 +46,8 @@ const threadOf = Effect.fnUntraced(function*(access: Access, type: ItemableType,
       if (stance === undefined || stance.cast_at === null || stance.revoked_at !== null) return yield* missing
       const poll = yield* keptPoll(stance.poll_id)
       const own = stance.participant_id === access.user.id
-      if (!own && !canSeeResults(poll, yield* store.stances.latestFor(poll.id, access.user.id))) return yield* missing
-      return yield* topicOf(poll.topic_id)
+      const mine = own ? undefined : yield* store.stances.latestFor(poll.id, access.user.id)
+      return yield* SeeBallot.check([poll, mine, own], () => missing)(Effect.zipRight(SeeBallot.needed, topicOf(poll.topic_id)))
     }
   }
 })
@@ -65,12 +63,15 @@ export const addReaction = Effect.fnUntraced(function*(
   if (reaction.length > 64) return yield* invalid("reaction", "is too long (maximum is 64 characters)")
   return yield* store.transaction(Effect.gen(function*() {
     const ctx = yield* topicContext(access, yield* threadOf(access, input.reactable_type, input.reactable_id))
-    if (!canShowTopic(access, ctx)) return yield* notFound(`${input.reactable_type} ${input.reactable_id} not found`)
-    if (!canReact(access, ctx)) return yield* forbidden("Not authorized to react.")
-    const key = { reactable_type: input.reactable_type, reactable_id: input.reactable_id, user_id: access.user.id, reaction }
-    const existing = yield* store.reactions.find(key)
-    if (existing !== undefined) return existing
-    return yield* store.reactions.insert({ ...key, topic_id: ctx.topic.id, created_at: yield* nowIso })
+    const react = Effect.gen(function*() {
+      yield* React.needed
+      const key = { reactable_type: input.reactable_type, reactable_id: input.reactable_id, user_id: access.user.id, reaction }
+      const existing = yield* store.reactions.find(key)
+      if (existing !== undefined) return existing
+      return yield* store.reactions.insert({ ...key, topic_id: ctx.topic.id, created_at: yield* nowIso })
+    })
+    return yield* ShowTopic.check([access, ctx], () => notFound(`${input.reactable_type} ${input.reactable_id} not found`))(
+      React.check([access, ctx], () => forbidden("Not authorized to react."))(react))
   }))
 })
 
@@ -80,8 +81,10 @@ export const removeReaction = Effect.fnUntraced(function*(access: Access, id: Id
   return yield* store.transaction(Effect.gen(function*() {
     const reaction = yield* store.reactions.byId(id)
     if (reaction === undefined) return yield* notFound(`Reaction ${id} not found`)
-    if (reaction.user_id !== access.user.id) return yield* forbidden("You can only remove your own reaction.")
-    yield* store.reactions.delete(id)
-    return reaction
+    return yield* RemoveReaction.check([access, reaction], () => forbidden("You can only remove your own reaction."))(Effect.gen(function*() {
+      yield* RemoveReaction.needed
+      yield* store.reactions.delete(id)
+      return reaction
+    }))
   }))
 })

@@ -8,6 +8,7 @@ import { forbidden, type Forbidden, notFound, type NotFound } from "../errors.js
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { effectiveVolume, type Volume } from "../rules/volume.js"
+import { SetGroupVolume } from "../policies.js"
 import { nowIso } from "./common.js"
 import { findThread } from "./threads/kernel.js"
 
@@ -49,10 +50,11 @@ export const setGroupVolume = Effect.fnUntraced(function*(access: Access, groupI
   return yield* store.transaction(Effect.gen(function*() {
     const group = yield* store.groups.byId(groupId)
     if (group === undefined) return yield* notFound(`Group ${groupId} not found`)
-    const membership = access.memberships.get(group.id)
-    if (membership === undefined || membership.accepted_at === null) return yield* forbidden("Only a member of the group has a volume in it.")
-    yield* store.volumes.setGroup(access.user.id, group.id, volume, yield* nowIso)
-    return volume
+    return yield* SetGroupVolume.check([access, group.id], () => forbidden("Only a member of the group has a volume in it."))(Effect.gen(function*() {
+      yield* SetGroupVolume.needed
+      yield* store.volumes.setGroup(access.user.id, group.id, volume, yield* nowIso)
+      return volume
+    }))
   }))
 })
 

@@ -7,7 +7,8 @@ import type { PollStatus } from "../../ports/polls.js"
 import { Store } from "../../ports/store.js"
 import type { Access } from "../../rules/access.js"
 import { type PollResults, resultsFromTally } from "../../rules/pollTypes.js"
-import { canClosePoll, canReopenPoll, canSeeResults, canShowPoll, canStateOutcome, type VoteRefusal, voteRefusal } from "../../rules/polls.js"
+import { canClosePoll, canReopenPoll, canSeeResults, canStateOutcome, type VoteRefusal, voteRefusal } from "../../rules/polls.js"
+import { ListGroupPolls, ShowPoll } from "../../policies.js"
 import { groupTopicScope, type TopicContext } from "../../rules/topics.js"
 import { type Paged, readLocked } from "../common.js"
 import { type GroupView, viewGroupsById } from "../groups.js"
@@ -41,8 +42,7 @@ export const visibleFoundPoll = Effect.fnUntraced(function*(access: Access, poll
   const store = yield* Store
   const ctx = yield* topicContext(access, yield* topicById(poll.topic_id))
   const ballot = yield* store.stances.latestFor(poll.id, access.user.id)
-  if (!canShowPoll(access, ctx, poll, ballot)) return yield* notFound(`Poll ${ref} not found`)
-  return { poll, ctx, ballot }
+  return yield* ShowPoll.check([access, ctx, poll, ballot], () => notFound(`Poll ${ref} not found`))(Effect.as(ShowPoll.needed, { poll, ctx, ballot }))
 })
 
 /** What a reader gets: the poll, its options, results when the reader may see them, the current outcome. */
@@ -137,10 +137,12 @@ export const listPolls = Effect.fnUntraced(function*(
   const group = yield* store.groups.byId(groupId)
   if (group === undefined) return yield* notFound(`Group ${groupId} not found`)
   const scope = groupTopicScope(access, group)
-  if (scope.allIn.length === 0 && scope.publicIn.length === 0) return yield* forbidden("Not authorized to show Group.")
-  const polls = yield* store.polls.inGroup(scope, group.id, status, page)
-  const total = yield* store.polls.countInGroup(scope, group.id, status)
-  return { records: yield* viewPolls(access, polls), total }
+  return yield* ListGroupPolls.check([scope], () => forbidden("Not authorized to show Group."))(Effect.gen(function*() {
+    yield* ListGroupPolls.needed
+    const polls = yield* store.polls.inGroup(scope, group.id, status, page)
+    const total = yield* store.polls.countInGroup(scope, group.id, status)
+    return { records: yield* viewPolls(access, polls), total }
+  }))
 })
 
 /** Groups and people that poll documents side-load, in one query per type. */

@@ -4,14 +4,15 @@
  */
 import { Effect } from "effect"
 import { type HideResults, type NotifyOnClosingSoon, type Poll, POLL_TYPE_FACTS, type PollType } from "../../domain/polls.js"
-import type { Id, User } from "../../domain/records.js"
+import type { Group, Id, User } from "../../domain/records.js"
 import { parseDateTime } from "../../rules/dates.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../../errors.js"
 import { Store } from "../../ports/store.js"
 import type { Access } from "../../rules/access.js"
 import { cleanBody } from "../../rules/bodies.js"
 import { ballotConfig, configErrors, optionsErrors, orderOptions } from "../../rules/pollTypes.js"
-import { canClosePoll, canDeletePoll, canEditPoll, canReopenPoll, canStartPoll, isActive, isDraft, pollSettingsErrors } from "../../rules/polls.js"
+import { isActive, isDraft, pollSettingsErrors } from "../../rules/polls.js"
+import { ClosePoll, DeletePoll, EditPoll, type Permit, ReopenPoll, StartPoll } from "../../policies.js"
 import { privateDefault, type TopicContext } from "../../rules/topics.js"
 import { giveBallot } from "../ballots.js"
 import { checkEmails, nowIso } from "../common.js"
@@ -106,51 +107,65 @@ export const createPoll = Effect.fnUntraced(function*(access: Access, input: Pol
       : yield* store.groups.byId(input.group_id)
     if (thread === undefined && input.group_id == null) return yield* invalid("group_id", "can't be blank")
     if (thread === undefined && group === undefined) return yield* notFound(`Group ${input.group_id} not found`)
-    if (!canStartPoll(access, group, thread)) return yield* forbidden("Not authorized to create Poll.")
-    const topic = thread?.topic ?? (yield* store.topics.insert({
-      group_id: group!.id,
-      topicable_type: "Poll",
-      topicable_id: null,
-      private: privateDefault(group!),
-      tags: [],
-      max_depth: 3,
-      last_activity_at: now,
-      created_at: now
-    }))
-    const poll = yield* store.polls.insert({
-      ...config,
-      key: newRecordKey(),
-      topic_id: topic.id,
-      author_id: access.user.id,
-      title: input.title!.trim(),
-      details: cleanBody(input.details ?? "", input.details_format ?? "md"),
-      details_format: input.details_format ?? "md",
-      closing_at: closingAt,
-      opened_at: closingAt === null ? null : now,
-      specified_voters_only: input.specified_voters_only ?? false,
-      hide_results: hide as HideResults,
-      shuffle_options: input.shuffle_options ?? false,
-      anonymous: input.anonymous ?? false,
-      notify_on_closing_soon: notify as NotifyOnClosingSoon,
-      created_at: now
-    })
-    yield* store.pollOptions.replace(poll.id, orderOptions(type, names))
-    if (thread === undefined) yield* store.topics.update(topic.id, { topicable_id: poll.id, updated_at: now })
-    const placed = thread === undefined ? { ...topic, topicable_id: poll.id } : topic
-    yield* recordItem({
-      topic: placed,
-      kind: "poll_created",
-      itemable_type: "Poll",
-      itemable_id: poll.id,
-      actor: access.user,
-      parent: thread === undefined ? null : "thread",
-      bump: true
-    })
-    const ctx = yield* topicContext(access, placed)
-    yield* invite(poll, ctx, access.user, { ...recipientsOf(input), notify: input.notify_recipients ?? false })
-    if (poll.opened_at !== null) yield* openPoll(poll, group, access.user)
-    return yield* reload(access, poll.id)
+    return yield* StartPoll.check([access, group, thread], () => forbidden("Not authorized to create Poll."))(
+      insertPoll(access, group!, thread, input, { type, hide, notify, names, config, closingAt, now }))
   }))
+})
+
+/** The new poll, its options, thread item, ballots and event, where StartPoll allowed it. */
+const insertPoll = Effect.fnUntraced(function*(
+  access: Access,
+  group: Group,
+  thread: TopicContext | undefined,
+  input: PollInput,
+  settled: { type: PollType; hide: string; notify: string; names: ReadonlyArray<string>; config: ReturnType<typeof ballotConfig>; closingAt: string | null; now: string }
+): Effect.fn.Return<PollView, Invalid, Store | Permit<"StartPoll">> {
+  yield* StartPoll.needed
+  const store = yield* Store
+  const { type, hide, notify, names, config, closingAt, now } = settled
+  const topic = thread?.topic ?? (yield* store.topics.insert({
+    group_id: group!.id,
+    topicable_type: "Poll",
+    topicable_id: null,
+    private: privateDefault(group!),
+    tags: [],
+    max_depth: 3,
+    last_activity_at: now,
+    created_at: now
+  }))
+  const poll = yield* store.polls.insert({
+    ...config,
+    key: newRecordKey(),
+    topic_id: topic.id,
+    author_id: access.user.id,
+    title: input.title!.trim(),
+    details: cleanBody(input.details ?? "", input.details_format ?? "md"),
+    details_format: input.details_format ?? "md",
+    closing_at: closingAt,
+    opened_at: closingAt === null ? null : now,
+    specified_voters_only: input.specified_voters_only ?? false,
+    hide_results: hide as HideResults,
+    shuffle_options: input.shuffle_options ?? false,
+    anonymous: input.anonymous ?? false,
+    notify_on_closing_soon: notify as NotifyOnClosingSoon,
+    created_at: now
+  })
+  yield* store.pollOptions.replace(poll.id, orderOptions(type, names))
+  if (thread === undefined) yield* store.topics.update(topic.id, { topicable_id: poll.id, updated_at: now })
+  const placed = thread === undefined ? { ...topic, topicable_id: poll.id } : topic
+  yield* recordItem({
+    topic: placed,
+    kind: "poll_created",
+    itemable_type: "Poll",
+    itemable_id: poll.id,
+    actor: access.user,
+    parent: thread === undefined ? null : "thread",
+    bump: true
+  })
+  const ctx = yield* topicContext(access, placed)
+  yield* invite(poll, ctx, access.user, { ...recipientsOf(input), notify: input.notify_recipients ?? false })
+  if (poll.opened_at !== null) yield* openPoll(poll, group, access.user)
+  return yield* reload(access, poll.id)
 })
 
 const reload = Effect.fnUntraced(function*(access: Access, id: Id) {
@@ -181,42 +196,54 @@ export const updatePoll = Effect.fnUntraced(function*(access: Access, ref: strin
   const now = yield* nowIso
   return yield* store.transaction(Effect.gen(function*() {
     const { ctx, poll } = yield* visiblePoll(access, ref)
-    if (!canEditPoll(access, ctx, poll)) return yield* forbidden("Not authorized to update Poll.")
-    const discussionId = ctx.topic.topicable_type === "Discussion" ? ctx.topic.topicable_id : null
-    const problem = pollSettingsErrors(input, poll) ?? placementError(poll, discussionId, input)
-    if (problem !== null) return yield* invalid(problem[0], problem[1])
-    if (input.options !== undefined) {
-      const problem = optionsErrors(poll.poll_type, input.options)
-      if (problem !== null) return yield* invalid("options", problem)
-    }
-    let closingAt = poll.closing_at
-    if (input.closing_at !== undefined) {
-      if (input.closing_at === null && !isDraft(poll)) return yield* invalid("closing_at", "can't be removed from an open poll")
-      closingAt = yield* closingTime(input.closing_at, now)
-    }
-    const opens = isDraft(poll) && closingAt !== null
-    const format = input.details_format ?? (input.details != null ? "md" : poll.details_format)
-    yield* store.polls.update(poll.id, {
-      title: input.title?.trim() ?? poll.title,
-      details: input.details == null ? poll.details : cleanBody(input.details, format),
-      details_format: format,
-      closing_at: closingAt,
-      ...(input.specified_voters_only === undefined ? {} : { specified_voters_only: input.specified_voters_only }),
-      ...(input.hide_results === undefined ? {} : { hide_results: input.hide_results as HideResults }),
-      ...(input.shuffle_options === undefined ? {} : { shuffle_options: input.shuffle_options }),
-      ...(input.anonymous === undefined ? {} : { anonymous: input.anonymous }),
-      ...(input.notify_on_closing_soon === undefined ? {} : { notify_on_closing_soon: input.notify_on_closing_soon as NotifyOnClosingSoon }),
-      ...(opens ? { opened_at: now } : {}),
-      ...(closingAt !== poll.closing_at ? { closing_soon_sent_at: null } : {}),
-      updated_at: now
-    })
-    if (input.options !== undefined) yield* store.pollOptions.replace(poll.id, orderOptions(poll.poll_type, input.options))
-    const updated = (yield* store.polls.byId(poll.id))!
-    yield* invite(updated, ctx, access.user, { ...recipientsOf(input), notify: input.notify_recipients ?? false })
-    if (opens) yield* openPoll(updated, ctx.group, access.user)
-    else yield* pollEvent("poll_edited", updated, access.user, input.recipient_message ?? null)
-    return yield* reload(access, poll.id)
+    return yield* EditPoll.check([access, ctx, poll], () => forbidden("Not authorized to update Poll."))(applyPollEdit(access, ctx, poll, input, now))
   }))
+})
+
+/** A poll's edit, where EditPoll allowed it: checked against its settings, then written with its event. */
+const applyPollEdit = Effect.fnUntraced(function*(
+  access: Access,
+  ctx: TopicContext,
+  poll: Poll,
+  input: PollPatchInput,
+  now: string
+): Effect.fn.Return<PollView, Invalid, Store | Permit<"EditPoll">> {
+  yield* EditPoll.needed
+  const store = yield* Store
+  const discussionId = ctx.topic.topicable_type === "Discussion" ? ctx.topic.topicable_id : null
+  const problem = pollSettingsErrors(input, poll) ?? placementError(poll, discussionId, input)
+  if (problem !== null) return yield* invalid(problem[0], problem[1])
+  if (input.options !== undefined) {
+    const problem = optionsErrors(poll.poll_type, input.options)
+    if (problem !== null) return yield* invalid("options", problem)
+  }
+  let closingAt = poll.closing_at
+  if (input.closing_at !== undefined) {
+    if (input.closing_at === null && !isDraft(poll)) return yield* invalid("closing_at", "can't be removed from an open poll")
+    closingAt = yield* closingTime(input.closing_at, now)
+  }
+  const opens = isDraft(poll) && closingAt !== null
+  const format = input.details_format ?? (input.details != null ? "md" : poll.details_format)
+  yield* store.polls.update(poll.id, {
+    title: input.title?.trim() ?? poll.title,
+    details: input.details == null ? poll.details : cleanBody(input.details, format),
+    details_format: format,
+    closing_at: closingAt,
+    ...(input.specified_voters_only === undefined ? {} : { specified_voters_only: input.specified_voters_only }),
+    ...(input.hide_results === undefined ? {} : { hide_results: input.hide_results as HideResults }),
+    ...(input.shuffle_options === undefined ? {} : { shuffle_options: input.shuffle_options }),
+    ...(input.anonymous === undefined ? {} : { anonymous: input.anonymous }),
+    ...(input.notify_on_closing_soon === undefined ? {} : { notify_on_closing_soon: input.notify_on_closing_soon as NotifyOnClosingSoon }),
+    ...(opens ? { opened_at: now } : {}),
+    ...(closingAt !== poll.closing_at ? { closing_soon_sent_at: null } : {}),
+    updated_at: now
+  })
+  if (input.options !== undefined) yield* store.pollOptions.replace(poll.id, orderOptions(poll.poll_type, input.options))
+  const updated = (yield* store.polls.byId(poll.id))!
+  yield* invite(updated, ctx, access.user, { ...recipientsOf(input), notify: input.notify_recipients ?? false })
+  if (opens) yield* openPoll(updated, ctx.group, access.user)
+  else yield* pollEvent("poll_edited", updated, access.user, input.recipient_message ?? null)
+  return yield* reload(access, poll.id)
 })
 
 /** DELETE /polls/{id}: soft delete; a poll's own thread goes with it. */
@@ -224,13 +251,19 @@ export const deletePoll = Effect.fnUntraced(function*(access: Access, ref: strin
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
     const { ctx, poll } = yield* visiblePoll(access, ref)
-    if (!canDeletePoll(access, ctx, poll)) return yield* forbidden("Not authorized to destroy Poll.")
-    const now = yield* nowIso
-    yield* store.polls.update(poll.id, { discarded_at: now, discarded_by: access.user.id, updated_at: now })
-    if (ctx.topic.topicable_type === "Poll") yield* store.topics.update(ctx.topic.id, { discarded_at: now, updated_at: now })
-    const [view] = yield* viewPolls(access, [(yield* store.polls.byId(poll.id))!])
-    return view!
+    return yield* DeletePoll.check([access, ctx, poll], () => forbidden("Not authorized to destroy Poll."))(discardPoll(access, ctx, poll))
   }))
+})
+
+/** A poll soft-deleted (and its own thread with it), where DeletePoll allowed it. */
+const discardPoll = Effect.fnUntraced(function*(access: Access, ctx: TopicContext, poll: Poll): Effect.fn.Return<PollView, never, Store | Permit<"DeletePoll">> {
+  yield* DeletePoll.needed
+  const store = yield* Store
+  const now = yield* nowIso
+  yield* store.polls.update(poll.id, { discarded_at: now, discarded_by: access.user.id, updated_at: now })
+  if (ctx.topic.topicable_type === "Poll") yield* store.topics.update(ctx.topic.id, { discarded_at: now, updated_at: now })
+  const [view] = yield* viewPolls(access, [(yield* store.polls.byId(poll.id))!])
+  return view!
 })
 
 export const closePoll = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<PollView, NotFound | Forbidden | Invalid, Store> {
@@ -238,9 +271,11 @@ export const closePoll = Effect.fnUntraced(function*(access: Access, ref: string
   return yield* store.transaction(Effect.gen(function*() {
     const { ctx, poll } = yield* visiblePoll(access, ref)
     if (!isActive(poll)) return yield* invalid("poll", isDraft(poll) ? "is a draft: it has not opened" : "is already closed")
-    if (!canClosePoll(access, ctx, poll)) return yield* forbidden("Not authorized to close Poll.")
-    yield* closeNow(poll, ctx.topic, access.user, "poll_closed_by_user")
-    return yield* reload(access, poll.id)
+    return yield* ClosePoll.check([access, ctx, poll], () => forbidden("Not authorized to close Poll."))(Effect.gen(function*() {
+      yield* ClosePoll.needed
+      yield* closeNow(poll, ctx.topic, access.user, "poll_closed_by_user")
+      return yield* reload(access, poll.id)
+    }))
   }))
 })
 
@@ -253,14 +288,16 @@ export const reopenPoll = Effect.fnUntraced(function*(access: Access, ref: strin
     const { ctx, poll } = yield* visiblePoll(access, ref)
     if (poll.closed_at === null) return yield* invalid("poll", "is not closed")
     if (poll.anonymous) return yield* invalid("poll", "is anonymous: anonymous polls cannot be reopened")
-    if (!canReopenPoll(access, ctx, poll)) return yield* forbidden("Not authorized to reopen Poll.")
-    yield* store.polls.update(poll.id, { closed_at: null, closing_at: closing, opened_at: now, closing_soon_sent_at: null, updated_at: now })
-    const reopened = (yield* store.polls.byId(poll.id))!
-    yield* recordItem({
-      topic: ctx.topic, kind: "poll_reopened", itemable_type: "Poll", itemable_id: poll.id, actor: access.user,
-      parent: yield* pollItemParent(poll), bump: true
-    })
-    yield* pollEvent("poll_reopened", reopened, access.user)
-    return yield* reload(access, poll.id)
+    return yield* ReopenPoll.check([access, ctx, poll], () => forbidden("Not authorized to reopen Poll."))(Effect.gen(function*() {
+      yield* ReopenPoll.needed
+      yield* store.polls.update(poll.id, { closed_at: null, closing_at: closing, opened_at: now, closing_soon_sent_at: null, updated_at: now })
+      const reopened = (yield* store.polls.byId(poll.id))!
+      yield* recordItem({
+        topic: ctx.topic, kind: "poll_reopened", itemable_type: "Poll", itemable_id: poll.id, actor: access.user,
+        parent: yield* pollItemParent(poll), bump: true
+      })
+      yield* pollEvent("poll_reopened", reopened, access.user)
+      return yield* reload(access, poll.id)
+    }))
   }))
 })

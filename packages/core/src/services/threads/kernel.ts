@@ -11,7 +11,8 @@ import { type Access, isMember } from "../../rules/access.js"
 import { isGroupAudience } from "../../rules/recipients.js"
 import { bodyMarkdown } from "../../rules/threadMarkdown.js"
 import { headlineFor } from "../../rules/webhookPayloads.js"
-import { canShowTopic, type TopicContext } from "../../rules/topics.js"
+import type { TopicContext } from "../../rules/topics.js"
+import { ShowTopic } from "../../policies.js"
 import { displayName, normaliseEmail } from "../../rules/users.js"
 import { nowIso } from "../common.js"
 import { publishEvent } from "../events.js"
@@ -198,8 +199,7 @@ export const announce = Effect.fnUntraced(function*(
 /** A visible thread, or 404 (an invisible thread is not found, as Loomio). */
 export const findThread = Effect.fnUntraced(function*(access: Access, topicId: Id): Effect.fn.Return<TopicContext, NotFound, Store> {
   const ctx = yield* topicContext(access, yield* topicById(topicId))
-  if (!canShowTopic(access, ctx)) return yield* notFound()
-  return ctx
+  return yield* ShowTopic.check([access, ctx], () => notFound())(Effect.as(ShowTopic.needed, ctx))
 })
 
 /** The groups where membership widens what the caller reads: their own groups and those groups' subgroups. */
