@@ -5,7 +5,8 @@ import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFou
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { cleanBody } from "../rules/bodies.js"
-import { CreateComment, DeleteComment, EditComment } from "../policies.js"
+import { CreateComment, DeleteComment, EditComment, type Permit } from "../policies.js"
+import type { TopicContext } from "../rules/topics.js"
 import { nowIso } from "./common.js"
 import { type Activity, loudListeners, notifyLoud, notifyMentions, notifyReplied } from "./notify.js"
 import { recordItem, replyParent, threadEvent, topicById, topicContext } from "./threads/kernel.js"
@@ -47,6 +48,60 @@ const reload = Effect.fnUntraced(function*(id: Id): Effect.fn.Return<CommentView
   return { comment, discussion, topic: (yield* store.topics.byId(discussion.topic_id))! }
 })
 
+/** The comment, its thread item, notices and event, where CreateComment allowed it. */
+const postComment = Effect.fnUntraced(function*(
+  access: Access,
+  ctx: TopicContext,
+  discussion: Discussion,
+  topic: Topic,
+  input: CommentInput,
+  loud: ReadonlyArray<Id>
+): Effect.fn.Return<CommentView, Invalid, Store | Permit<"CreateComment">> {
+  yield* CreateComment.needed
+  const store = yield* Store
+  if (isBlank(input.body)) return yield* invalid("body", "can't be blank")
+  let parent: Comment | undefined
+  if (input.parent_id != null) {
+    parent = yield* store.comments.byId(input.parent_id)
+    if (parent === undefined || parent.discussion_id !== discussion.id) {
+      return yield* invalid("parent_id", "must be a comment of the same discussion")
+    }
+    if (parent.discarded_at !== null) return yield* invalid("parent_id", "has been deleted")
+  }
+  const format = input.body_format ?? "md"
+  const now = yield* nowIso
+  const comment = yield* store.comments.insert({
+    discussion_id: discussion.id,
+    parent_id: parent?.id ?? null,
+    author_id: access.user.id,
+    body: cleanBody(input.body!, format),
+    body_format: format,
+    created_at: now
+  })
+  const parentItem = parent === undefined
+    ? "thread" as const
+    : yield* replyParent(topic, (yield* store.items.byItemable("Comment", parent.id))!)
+  const appended = yield* recordItem({
+    topic,
+    kind: "new_comment",
+    itemable_type: "Comment",
+    itemable_id: comment.id,
+    actor: access.user,
+    parent: parentItem,
+    bump: true
+  })
+  const activity: Activity = {
+    topic, group: ctx.group, actor: access.user, title: discussion.title, path: `/d/${discussion.key}#comment-${comment.id}`, commentId: comment.id, message: comment.body
+  }
+  const told = new Set<Id>()
+  if (parent !== undefined) yield* notifyReplied(parent.author_id, activity, told)
+  yield* notifyMentions(comment.body, activity, told)
+  yield* notifyLoud("new_comment", activity, told, loud)
+  yield* threadEvent("new_comment", topic, discussion, access.user, { comment })
+  // the thread as this comment left it (its counters and activity moved): nothing later in the write changes it
+  return { comment, discussion, topic: appended.topic }
+})
+
 /**
  * POST /comments. A reply's parent must be a kept comment of the same discussion (else 422); the reply's
  * thread item nests under the parent's item, and the parent's author is told in the mail outbox.
@@ -65,50 +120,7 @@ export const createComment = Effect.fnUntraced(function*(
     const { discussion } = seen
     const topic = yield* topicById(discussion.topic_id)
     const ctx = Object.assign({}, seen.ctx, { topic })
-    return yield* CreateComment.check([access, ctx, discussion], () => forbidden("Not authorized to create Comment."))(Effect.gen(function*() {
-      yield* CreateComment.needed
-      if (isBlank(input.body)) return yield* invalid("body", "can't be blank")
-      let parent: Comment | undefined
-      if (input.parent_id != null) {
-        parent = yield* store.comments.byId(input.parent_id)
-        if (parent === undefined || parent.discussion_id !== discussion.id) {
-          return yield* invalid("parent_id", "must be a comment of the same discussion")
-        }
-        if (parent.discarded_at !== null) return yield* invalid("parent_id", "has been deleted")
-      }
-      const format = input.body_format ?? "md"
-      const now = yield* nowIso
-      const comment = yield* store.comments.insert({
-        discussion_id: discussion.id,
-        parent_id: parent?.id ?? null,
-        author_id: access.user.id,
-        body: cleanBody(input.body!, format),
-        body_format: format,
-        created_at: now
-      })
-      const parentItem = parent === undefined
-        ? "thread" as const
-        : yield* replyParent(topic, (yield* store.items.byItemable("Comment", parent.id))!)
-      const appended = yield* recordItem({
-        topic,
-        kind: "new_comment",
-        itemable_type: "Comment",
-        itemable_id: comment.id,
-        actor: access.user,
-        parent: parentItem,
-        bump: true
-      })
-      const activity: Activity = {
-        topic, group: ctx.group, actor: access.user, title: discussion.title, path: `/d/${discussion.key}#comment-${comment.id}`, commentId: comment.id, message: comment.body
-      }
-      const told = new Set<Id>()
-      if (parent !== undefined) yield* notifyReplied(parent.author_id, activity, told)
-      yield* notifyMentions(comment.body, activity, told)
-      yield* notifyLoud("new_comment", activity, told, loud)
-      yield* threadEvent("new_comment", topic, discussion, access.user, { comment })
-      // the thread as this comment left it (its counters and activity moved): nothing later in the write changes it
-      return { comment, discussion, topic: appended.topic }
-    }))
+    return yield* CreateComment.check([access, ctx, discussion], () => forbidden("Not authorized to create Comment."))(postComment(access, ctx, discussion, topic, input, loud))
   }))
 })
 

@@ -5,7 +5,7 @@ import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFou
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { cleanBody } from "../rules/bodies.js"
-import { DeleteDiscussion, EditDiscussion, ShowGroup, ShowTopic, StartDiscussion } from "../policies.js"
+import { DeleteDiscussion, EditDiscussion, type Permit, ShowGroup, ShowTopic, StartDiscussion } from "../policies.js"
 import { groupTopicScope, privacyErrors, privateDefault } from "../rules/topics.js"
 import { type GroupView, viewGroupsById } from "./groups.js"
 import { checkEmails, nowIso, type Paged } from "./common.js"
@@ -56,15 +56,23 @@ const reload = Effect.fnUntraced(function*(id: Id): Effect.fn.Return<DiscussionV
 /** GET /discussions/{id}: unknown or deleted → 404; not readable → 403. */
 export const showDiscussion = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<DiscussionView, NotFound | Forbidden, Store> {
   const { ctx, discussion, topic } = yield* loadKept(access, ref)
-  return yield* ShowTopic.check([access, ctx], () => forbidden("Not authorized to show Discussion."))(Effect.gen(function*() {
-    yield* ShowTopic.needed
-    return { discussion, topic }
-  }))
+  return yield* ShowTopic.check([access, ctx], () => forbidden("Not authorized to show Discussion."))(Effect.as(ShowTopic.needed, { discussion, topic }))
 })
 
 export interface DiscussionList extends Paged<DiscussionView> {
   readonly group: Group
 }
+
+/** A visible group's discussions the caller may read, where ShowGroup allowed them to see the group. */
+const groupDiscussions = Effect.fnUntraced(function*(access: Access, group: Group, status: ThreadStatus, page: Page): Effect.fn.Return<DiscussionList, never, Store | Permit<"ShowGroup">> {
+  yield* ShowGroup.needed
+  const store = yield* Store
+  const scope = groupTopicScope(access, group)
+  const filter = { groupId: group.id, topicableType: "Discussion" as const, status }
+  const topics = yield* store.topics.visible(scope, filter, page)
+  const total = yield* store.topics.countVisible(scope, filter)
+  return { group, total, records: yield* viewsOfTopics(topics) }
+})
 
 /** GET /discussions?group_id: the group must be visible (else 403); then the discussions the caller may read. */
 export const listDiscussions = Effect.fnUntraced(function*(
@@ -76,14 +84,7 @@ export const listDiscussions = Effect.fnUntraced(function*(
   const store = yield* Store
   const group = yield* store.groups.byId(groupId)
   if (group === undefined) return yield* notFound(`Group ${groupId} not found`)
-  return yield* ShowGroup.check([access, group], () => forbidden("Not authorized to show Group."))(Effect.gen(function*() {
-    yield* ShowGroup.needed
-    const scope = groupTopicScope(access, group)
-    const filter = { groupId: group.id, topicableType: "Discussion" as const, status }
-    const topics = yield* store.topics.visible(scope, filter, page)
-    const total = yield* store.topics.countVisible(scope, filter)
-    return { group, total, records: yield* viewsOfTopics(topics) }
-  }))
+  return yield* ShowGroup.check([access, group], () => forbidden("Not authorized to show Group."))(groupDiscussions(access, group, status, page))
 })
 
 /** Groups (with counters and parents) and people that discussion documents side-load. */

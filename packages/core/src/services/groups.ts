@@ -63,10 +63,8 @@ export const listGroupsFor = (access: Access) =>
 /** GET /groups/{id}: unknown → 404; not visible to the caller → 403 (spec: "permission error"). */
 export const showGroup = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<GroupView, NotFound | Forbidden, Store> {
   const group = yield* findGroup(ref)
-  return yield* ShowGroup.check([access, group], () => forbidden("Not authorized to show Group."))(Effect.gen(function*() {
-    yield* ShowGroup.needed
-    return (yield* viewGroups([group]))[0]!
-  }))
+  return yield* ShowGroup.check([access, group], () => forbidden("Not authorized to show Group."))(
+    Effect.zipRight(ShowGroup.needed, Effect.map(viewGroups([group]), (views) => views[0]!)))
 })
 
 export type SettingsInput = Partial<GroupSettings>

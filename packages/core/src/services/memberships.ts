@@ -3,7 +3,7 @@ import type { Group, Id, Membership, Page, User } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
-import { Invite, ListMembers, ManageMembers } from "../policies.js"
+import { Invite, ListMembers, ManageMembers, type Permit } from "../policies.js"
 import { planMembershipSync } from "../rules/memberships.js"
 import { normaliseEmail } from "../rules/users.js"
 import { checkEmails, nowIso, type Paged } from "./common.js"
@@ -23,24 +23,26 @@ export interface MembershipList extends Paged<Membership> {
   readonly users: ReadonlyArray<User>
 }
 
+/** The group's members, where ListMembers allowed the caller to list them. */
+const groupMembers = Effect.fnUntraced(function*(group: Group, page: Page): Effect.fn.Return<MembershipList, never, Store | Permit<"ListMembers">> {
+  yield* ListMembers.needed
+  const store = yield* Store
+  const records = yield* store.memberships.activeInGroup(group.id, page)
+  const total = yield* store.memberships.countActiveInGroup(group.id)
+  const userIds = [...new Set(records.flatMap((m) => (m.inviter_id === null ? [m.user_id] : [m.user_id, m.inviter_id])))]
+  const users = yield* store.users.byIds(userIds)
+  return { group, records, total, users }
+})
+
 /**
  * GET /memberships: members (and parent-group admins) read the list; anyone else gets an empty list,
  * as Loomio's MembershipQuery does. Unknown group → 404.
  */
 export const listMemberships = Effect.fnUntraced(function*(access: Access, groupId: Id, page: Page): Effect.fn.Return<MembershipList, NotFound, Store> {
-  const store = yield* Store
   const group = yield* groupById(groupId)
-  return yield* ListMembers.checkOr([access, group], (): MembershipList => ({ group, records: [], total: 0, users: [] }))(Effect.gen(function*() {
-    yield* ListMembers.needed
-    const records = yield* store.memberships.activeInGroup(group.id, page)
-    const total = yield* store.memberships.countActiveInGroup(group.id)
-    const userIds = [...new Set(records.flatMap((m) => (m.inviter_id === null ? [m.user_id] : [m.user_id, m.inviter_id])))]
-    const users = yield* store.users.byIds(userIds)
-    return { group, records, total, users }
-  }))
+  return yield* ListMembers.checkOr([access, group], (): MembershipList => ({ group, records: [], total: 0, users: [] }))(groupMembers(group, page))
 })
 
-/** Creates a user record for an address nobody has yet (an invitee who has not signed up). */
 /** Every live membership of a group, by id: the operator's view (the CLI), with no permission check. */
 export const listGroupMembers = (groupId: Id, page: Page): Effect.Effect<ReadonlyArray<Membership>, never, Store> =>
   Effect.flatMap(Store, (store) => store.memberships.activeInGroup(groupId, page))

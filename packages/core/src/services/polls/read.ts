@@ -1,14 +1,14 @@
 /** Reading polls: finding one the caller may see, the views readers get, the lists, and what documents side-load. */
 import { Effect } from "effect"
 import { type Outcome, type Poll, type PollOption, type Stance } from "../../domain/polls.js"
-import type { Id, Page, Topic, User } from "../../domain/records.js"
+import type { Group, Id, Page, Topic, TopicScope, User } from "../../domain/records.js"
 import { forbidden, type Forbidden, notFound, type NotFound } from "../../errors.js"
 import type { PollStatus } from "../../ports/polls.js"
 import { Store } from "../../ports/store.js"
 import type { Access } from "../../rules/access.js"
 import { type PollResults, resultsFromTally } from "../../rules/pollTypes.js"
 import { canClosePoll, canReopenPoll, canSeeResults, canStateOutcome, type VoteRefusal, voteRefusal } from "../../rules/polls.js"
-import { ListGroupPolls, ShowPoll } from "../../policies.js"
+import { ListGroupPolls, type Permit, ShowPoll } from "../../policies.js"
 import { groupTopicScope, type TopicContext } from "../../rules/topics.js"
 import { type Paged, readLocked } from "../common.js"
 import { type GroupView, viewGroupsById } from "../groups.js"
@@ -126,6 +126,15 @@ export const showPoll = (access: Access, ref: string): Effect.Effect<ShownPoll, 
       }
     })))
 
+/** The polls of the group's threads the caller may read, where ListGroupPolls allowed it. */
+const groupPolls = Effect.fnUntraced(function*(access: Access, group: Group, scope: TopicScope, status: PollStatus, page: Page): Effect.fn.Return<Paged<PollView>, never, Store | Permit<"ListGroupPolls">> {
+  yield* ListGroupPolls.needed
+  const store = yield* Store
+  const polls = yield* store.polls.inGroup(scope, group.id, status, page)
+  const total = yield* store.polls.countInGroup(scope, group.id, status)
+  return { records: yield* viewPolls(access, polls), total }
+})
+
 /** GET /polls: the group's polls the caller may see; group unknown → 404, invisible group → 403. */
 export const listPolls = Effect.fnUntraced(function*(
   access: Access,
@@ -137,12 +146,7 @@ export const listPolls = Effect.fnUntraced(function*(
   const group = yield* store.groups.byId(groupId)
   if (group === undefined) return yield* notFound(`Group ${groupId} not found`)
   const scope = groupTopicScope(access, group)
-  return yield* ListGroupPolls.check([scope], () => forbidden("Not authorized to show Group."))(Effect.gen(function*() {
-    yield* ListGroupPolls.needed
-    const polls = yield* store.polls.inGroup(scope, group.id, status, page)
-    const total = yield* store.polls.countInGroup(scope, group.id, status)
-    return { records: yield* viewPolls(access, polls), total }
-  }))
+  return yield* ListGroupPolls.check([scope], () => forbidden("Not authorized to show Group."))(groupPolls(access, group, scope, status, page))
 })
 
 /** Groups and people that poll documents side-load, in one query per type. */
