@@ -11,6 +11,7 @@
  */
 import { ParseResult, Schema } from "effect"
 import { HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, POLL_TYPES } from "./polls.js"
+import { BOOLEAN_GROUP_SETTINGS, type BooleanGroupSetting, DISCUSSION_PRIVACY_OPTIONS, GROUP_DEFAULTS } from "./records.js"
 
 const Id = Schema.Int.annotations({ message: () => "must be an integer id" })
 const orNull = <A, I>(s: Schema.Schema<A, I>) => Schema.optionalWith(Schema.NullOr(s), { default: () => null })
@@ -58,6 +59,17 @@ const enumOf = <const W extends ReadonlyArray<string>>(words: W) => {
   })
 }
 
+/**
+ * A group's flags as Loomio's columns hold them: convene's declaration (domain/records.ts), each defaulting as
+ * Loomio's column does where the file leaves it out. Loomio's `is_visible_to_public` column defaults to true (a
+ * new convene group is secret); `enabled` is no column of an export.
+ */
+type LoomioFlag = Exclude<BooleanGroupSetting, "enabled">
+const LOOMIO_COLUMN_DEFAULTS: Record<LoomioFlag, boolean> = Object.assign({}, GROUP_DEFAULTS, { is_visible_to_public: true })
+const groupFlags = Object.fromEntries(BOOLEAN_GROUP_SETTINGS.filter((k): k is LoomioFlag => k !== "enabled").map((k) => [k, flag(LOOMIO_COLUMN_DEFAULTS[k])])) as {
+  readonly [K in LoomioFlag]: ReturnType<typeof flag>
+}
+
 export const LoomioGroup = Schema.Struct({
   id: Id,
   parent_id: Ref,
@@ -67,19 +79,10 @@ export const LoomioGroup = Schema.Struct({
   description: Text,
   description_format: Format,
   creator_id: Ref,
-  is_visible_to_public: flag(true),
-  is_visible_to_parent_members: flag(false),
-  discussion_privacy_options: Schema.optionalWith(Schema.Literal("public_only", "private_only", "public_or_private"), {
-    default: () => "private_only" as const
+  ...groupFlags,
+  discussion_privacy_options: Schema.optionalWith(Schema.Literal(...DISCUSSION_PRIVACY_OPTIONS), {
+    default: () => GROUP_DEFAULTS.discussion_privacy_options
   }),
-  parent_members_can_see_discussions: flag(false),
-  members_can_start_discussions: flag(true),
-  members_can_edit_discussions: flag(true),
-  members_can_edit_comments: flag(true),
-  members_can_raise_motions: flag(true),
-  members_can_vote: flag(true),
-  members_can_add_members: flag(false),
-  admins_can_edit_user_content: flag(true),
   created_at: Stamp,
   updated_at: Stamp
 })

@@ -62,6 +62,9 @@ const compile = <A>(body: string) => new Function("r", `return ${body}`) as (row
 export const rowReader = <F extends Schema.Struct.Fields>(fields: F, prefix = ""): (row: unknown) => Schema.Struct.Type<F> =>
   compile(`{ ${Object.keys(fields).map((name) => `${JSON.stringify(name)}: ${readers[kindOf(astOf(fields[name]!))](prefix + name)}`).join(", ")} }`)
 
+/** A value as both stores take it in a statement: a flag as 0/1 (the one place a flag is turned into a column's value). */
+export const columnValue = (v: unknown): unknown => (typeof v === "boolean" ? (v ? 1 : 0) : v)
+
 /** A record's values (all or some) as both stores take them: flags as 0/1, lists and objects as JSON text. */
 export const rowWriter = <F extends Schema.Struct.Fields>(fields: F) => {
   const kinds = new Map(Object.keys(fields).map((name) => [name, kindOf(astOf(fields[name]!))]))
@@ -69,7 +72,7 @@ export const rowWriter = <F extends Schema.Struct.Fields>(fields: F) => {
     const out: Record<string, unknown> = {}
     for (const [name, v] of Object.entries(values)) {
       if (v === undefined) continue
-      out[name] = kinds.get(name) === "json" ? JSON.stringify(v) : typeof v === "boolean" ? (v ? 1 : 0) : v
+      out[name] = kinds.get(name) === "json" ? JSON.stringify(v) : columnValue(v)
     }
     return out
   }

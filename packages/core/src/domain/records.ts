@@ -67,6 +67,23 @@ const groupSettings = {
 }
 export type GroupSettings = Schema.Struct.Type<typeof groupSettings>
 
+/** A new group's settings (secret, as Loomio's new groups): the one place they are written. */
+export const GROUP_DEFAULTS: GroupSettings = {
+  description: null,
+  enabled: true,
+  is_visible_to_public: false,
+  is_visible_to_parent_members: false,
+  discussion_privacy_options: "private_only",
+  parent_members_can_see_discussions: false,
+  members_can_start_discussions: true,
+  members_can_edit_discussions: true,
+  members_can_edit_comments: true,
+  members_can_raise_motions: true,
+  members_can_vote: true,
+  members_can_add_members: false,
+  admins_can_edit_user_content: true
+}
+
 /** The settings that are on or off, read from their declaration. */
 export type BooleanGroupSetting = { [K in keyof GroupSettings]: GroupSettings[K] extends boolean ? K : never }[keyof GroupSettings]
 export const BOOLEAN_GROUP_SETTINGS = (Object.keys(groupSettings) as Array<keyof GroupSettings>)

@@ -4,6 +4,7 @@ import { Cause, Duration, Effect, Exit, type Fiber, FiberRef, Option } from "eff
 import { DatabaseError } from "../ports/store.js"
 import { migrations } from "./migrations/index.js"
 import { rowBuilder } from "../sql/rows.js"
+import { columnValue } from "../domain/model.js"
 import { rememberEntries, rememberedRead } from "../sql/remembered.js"
 
 /** A database that cannot be used; the message names the server (host and port), never the password. */
@@ -100,7 +101,7 @@ export const values = (c: Compiled, params: ReadonlyArray<unknown>): Array<unkno
  * instead of failing, and text written with one keeps every other character.
  */
 const param = (v: unknown) =>
-  v === undefined ? null : typeof v === "boolean" ? (v ? 1 : 0) : typeof v === "string" && v.includes("\0") ? v.replaceAll("\0", "\uFFFD") : v
+  v === undefined ? null : typeof v === "string" && v.includes("\0") ? v.replaceAll("\0", "\uFFFD") : columnValue(v)
 
 /** A column as pg describes it (its RowDescription). */
 interface Column {

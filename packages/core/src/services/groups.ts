@@ -4,6 +4,7 @@ import {
   DISCUSSION_PRIVACY_OPTIONS,
   type DiscussionPrivacyOptions,
   type Group,
+  GROUP_DEFAULTS,
   type GroupCounts,
   type GroupSettings,
   type Id,
@@ -99,22 +100,6 @@ const checkSettings = (s: GroupSettings): Effect.Effect<void, Invalid> =>
     ? Effect.fail(invalid("discussion_privacy_options", "must be private_only for a group hidden from the public"))
     : Effect.void
 
-const DEFAULTS: GroupSettings = {
-  description: null,
-  enabled: true,
-  is_visible_to_public: false,
-  is_visible_to_parent_members: false,
-  discussion_privacy_options: "private_only",
-  parent_members_can_see_discussions: false,
-  members_can_start_discussions: true,
-  members_can_edit_discussions: true,
-  members_can_edit_comments: true,
-  members_can_raise_motions: true,
-  members_can_vote: true,
-  members_can_add_members: false,
-  admins_can_edit_user_content: true
-}
-
 export interface NewGroup {
   readonly name: string
   readonly owner: User
@@ -133,7 +118,7 @@ export const createGroup = Effect.fnUntraced(function*(input: NewGroup): Effect.
   if (nameProblem !== null) return yield* invalid("name", nameProblem)
   if (input.owner.deactivated_at !== null) return yield* invalid("owner", "is deactivated")
   const settings: GroupSettings = {
-    ...DEFAULTS,
+    ...GROUP_DEFAULTS,
     ...(input.public ? { is_visible_to_public: true, discussion_privacy_options: "public_or_private" as const } : {}),
     ...input.settings
   }

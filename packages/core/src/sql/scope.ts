@@ -1,4 +1,5 @@
 import type { Id, Page, TopicFilter, TopicScope } from "../domain/records.js"
+import { columnValue } from "../domain/model.js"
 
 /** How a dialect asks whether a column is in a bound list (of ids, or of text), and how the list is bound. */
 export interface IdList {
@@ -32,7 +33,7 @@ export const scopeParams = (scope: TopicScope, filter: TopicFilter, ids: IdList)
   const values: Record<string, unknown> = {
     all_in: ids.bind(scope.allIn),
     public_in: ids.bind(scope.publicIn),
-    public_groups: scope.publicGroups ? 1 : 0,
+    public_groups: columnValue(scope.publicGroups),
     guest: scope.guestUserId
   }
   if (filter.groupId !== undefined) values.group_id = filter.groupId

@@ -1,9 +1,9 @@
 /** Groups, with the counters the triggers keep on their rows, and memberships. */
 import { Effect } from "effect"
 import { Group, GroupCounts, type Id, Membership } from "../domain/records.js"
+import { columnValue } from "../domain/model.js"
 import type { GroupsRepo, MembershipsRepo } from "../ports/store.js"
 import { countedGroup } from "../sql/records.js"
-import { fromBools } from "../sql/rows.js"
 import { epochCache } from "./cache.js"
 import { insertRow, setClause, type SqlClient } from "./client.js"
 
@@ -52,9 +52,9 @@ export const makeGroupsRepo = (c: SqlClient): GroupsRepo => {
     forUser: (userId) =>
       c.all(`SELECT g.* FROM groups g JOIN memberships m ON m.group_id = g.id WHERE m.user_id = ? AND m.revoked_at IS NULL ORDER BY g.id`, [userId], Group.fromRow),
     withCounts,
-    insert: (g) => Effect.map(insertRow(c, "groups", fromBools({ ...g, updated_at: g.created_at })), (r) => Group.fromRow(r.rows[0])),
+    insert: (g) => Effect.map(insertRow(c, "groups", Group.toRow(Object.assign({}, g, { updated_at: g.created_at }))), (r) => Group.fromRow(r.rows[0])),
     update: (id, patch) => {
-      const row = fromBools(patch)
+      const row = Group.toRow(patch)
       return Effect.asVoid(c.run(`UPDATE groups SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
     },
     children: (parents) =>
@@ -89,10 +89,10 @@ export const makeMembershipsRepo = (c: SqlClient): MembershipsRepo => {
     insert: (m) =>
       Effect.map(
         c.run(`INSERT INTO memberships (group_id, user_id, inviter_id, admin, delegate, title, accepted_at, created_at, updated_at)
-               VALUES (@group_id, @user_id, @inviter_id, @admin, @delegate, @title, @accepted_at, @created_at, @created_at) RETURNING *`, fromBools({ ...m })),
+               VALUES (@group_id, @user_id, @inviter_id, @admin, @delegate, @title, @accepted_at, @created_at, @created_at) RETURNING *`, Membership.toRow(m)),
         (r) => Membership.fromRow(r.rows[0])
       ),
-    setAdmin: (id, admin, at) => Effect.asVoid(c.run(`UPDATE memberships SET admin = ?, updated_at = ? WHERE id = ?`, [admin ? 1 : 0, at, id])),
+    setAdmin: (id, admin, at) => Effect.asVoid(c.run(`UPDATE memberships SET admin = ?, updated_at = ? WHERE id = ?`, [columnValue(admin), at, id])),
     accept: (id, at) => Effect.asVoid(c.run(`UPDATE memberships SET accepted_at = ?, updated_at = ? WHERE id = ? AND accepted_at IS NULL`, [at, at, id])),
     revoke: (id, at, revokerId) =>
       Effect.asVoid(c.run(`UPDATE memberships SET revoked_at = ?, revoker_id = ?, updated_at = ? WHERE id = ? AND revoked_at IS NULL`, [at, revokerId, at, id])),

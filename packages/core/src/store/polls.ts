@@ -5,10 +5,10 @@ import type { Id } from "../domain/records.js"
 import type { OutcomesRepo, PollOptionsRepo, PollsRepo, PollStatus, StancesRepo } from "../ports/polls.js"
 import { type OptionTally, VOTER_NAMES } from "../rules/pollTypes.js"
 import { type ChoiceRow, pollsInGroupSql, SELECT_POLL, withChoices } from "../sql/records.js"
-import { fromBools } from "../sql/rows.js"
 import { asRecord, insertRow, returned, setClause, type SqlClient } from "./client.js"
 import { withPage } from "../sql/scope.js"
 import { readAhead, topicScope } from "./threads.js"
+import { columnValue } from "../domain/model.js"
 
 export const makePollsRepo = (c: SqlClient): PollsRepo => {
   const { ids } = c.dialect
@@ -30,10 +30,10 @@ export const makePollsRepo = (c: SqlClient): PollsRepo => {
     countInGroup: (visible, groupId, status) =>
       Effect.map(c.get(`SELECT count(*) AS n ${inGroupSql(status)}`, scope.params(visible, { groupId })), (r) => Number(r!.n)),
     insert: (p) =>
-      Effect.flatMap(insertRow<{ id: Id }>(c, "polls", fromBools({ ...p, updated_at: p.created_at }), "id"), (r) =>
+      Effect.flatMap(insertRow<{ id: Id }>(c, "polls", Poll.toRow(Object.assign({}, p, { updated_at: p.created_at })), "id"), (r) =>
         Effect.map(c.get(`${SELECT_POLL} WHERE p.id = ?`, [returned(r).id], Poll.fromRow), (poll) => poll!)),
     update: (id, patch) => {
-      const row = fromBools(patch)
+      const row = Poll.toRow(patch)
       return Effect.asVoid(c.run(`UPDATE polls SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
     },
     awaitingVote: (userId, limit) =>
@@ -119,7 +119,7 @@ export const makeStancesRepo = (c: SqlClient): StancesRepo => {
         Effect.map(
           c.all(`SELECT st.participant_id FROM stance_choices sc JOIN stances st ON st.id = sc.stance_id
                  WHERE sc.poll_option_id = @option AND sc.counted = TRUE AND (sc.score > 0 OR @meeting = 1) ORDER BY sc.stance_id LIMIT ${VOTER_NAMES}`,
-            { option: r.option_id, meeting: r.poll_type === "meeting" ? 1 : 0 }, (v) => Number(v.participant_id)),
+            { option: r.option_id, meeting: columnValue(r.poll_type === "meeting") }, (v) => Number(v.participant_id)),
           (voters) => voters.forEach((v) => add(r.option_id!, v))
         ), { discard: true }),
       named
@@ -186,7 +186,7 @@ export const makeOutcomesRepo = (c: SqlClient): OutcomesRepo => {
       )))
     }),
     update: (id, patch) => {
-      const row = fromBools(patch)
+      const row = Outcome.toRow(patch)
       return Effect.asVoid(c.run(`UPDATE outcomes SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
     },
     reviewDue: (today) =>

@@ -3,7 +3,6 @@ import { Effect } from "effect"
 import { Comment, Discussion, type Id, Reaction, ThreadItem, Topic, type TopicFilter, TopicReader, type TopicScope } from "../domain/records.js"
 import type { CommentsRepo, DiscussionsRepo, ItemsRepo, ReactionsRepo, ReadersRepo, TopicsRepo } from "../ports/store.js"
 import { positionSegment, SELECT_COMMENT } from "../sql/records.js"
-import { fromBools } from "../sql/rows.js"
 import { type IdList, scopeParams, scopeWhere, withPage } from "../sql/scope.js"
 import { insertRow, returned, type Row, setClause, type SqlClient } from "./client.js"
 import { groupAhead } from "./groups.js"
@@ -178,7 +177,7 @@ export const makeReadersRepo = (c: SqlClient): ReadersRepo => ({
       c.run(`INSERT INTO topic_readers (topic_id, user_id, inviter_id, guest, created_at)
              VALUES (@topic_id, @user_id, @inviter_id, @guest, @created_at)
              ON CONFLICT (topic_id, user_id) DO UPDATE SET guest = ${c.dialect.greater("topic_readers.guest", "excluded.guest")}, revoked_at = NULL
-             RETURNING *`, fromBools({ ...r })),
+             RETURNING *`, TopicReader.toRow(r)),
       (res) => TopicReader.fromRow(returned(res))
     ),
   guestsOf: (topicId) =>

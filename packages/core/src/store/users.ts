@@ -3,7 +3,6 @@ import { Effect } from "effect"
 import { type Id, Identity, User } from "../domain/records.js"
 import type { UsersRepo } from "../ports/store.js"
 import { USER_COLUMNS } from "../sql/records.js"
-import { fromBools } from "../sql/rows.js"
 import { epochCache } from "./cache.js"
 import { type Row, setClause, type SqlClient } from "./client.js"
 
@@ -50,11 +49,11 @@ export const makeUsersRepo = (c: SqlClient): UsersRepo => {
     insert: (u) =>
       Effect.map(
         c.run(`INSERT INTO users (name, username, email, country, is_admin, bot, api_key_hash, created_at, updated_at)
-               VALUES (@name, @username, @email, @country, @is_admin, @bot, @api_key_hash, @created_at, @updated_at) RETURNING ${USER_COLUMNS}`, fromBools({ ...u })),
+               VALUES (@name, @username, @email, @country, @is_admin, @bot, @api_key_hash, @created_at, @updated_at) RETURNING ${USER_COLUMNS}`, User.toRow(u)),
         (r) => User.fromRow(r.rows[0])
       ),
     update: (id, patch) => {
-      const row = fromBools(patch)
+      const row = User.toRow(patch)
       return Object.keys(row).length === 0 ? Effect.void : Effect.asVoid(c.run(`UPDATE users SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
     },
     setApiKeyHash: (id, hash) => Effect.asVoid(c.run(`UPDATE users SET api_key_hash = ? WHERE id = ?`, [hash, id])),

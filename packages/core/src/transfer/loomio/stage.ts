@@ -8,6 +8,7 @@ import { createInterface } from "node:readline"
 import { Either, ParseResult, Schema } from "effect"
 import { LOOMIO_SKIPPED_TABLES, LOOMIO_TABLES, LoomioLine, type LoomioRecord, type LoomioTable } from "../../domain/loomio.js"
 import type { Db } from "../../sqlite/db.js"
+import { columnValue } from "../../domain/model.js"
 
 /** A line that cannot be imported: the whole import stops, naming it. */
 export class ImportError extends Error {
@@ -159,7 +160,7 @@ export const inserter = (db: Db) => {
     const values: Record<string, unknown> = {}
     for (const c of cols) {
       const v = row[c]
-      values[c] = typeof v === "boolean" ? (v ? 1 : 0) : v
+      values[c] = columnValue(v)
     }
     try {
       return stmt.run(values).changes
