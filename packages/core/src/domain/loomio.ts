@@ -10,7 +10,7 @@
  * `notify_on_closing_soon`) are read as integers or words.
  */
 import { ParseResult, Schema } from "effect"
-import { HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, POLL_TYPES } from "./polls.js"
+import { HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, POLL_SETTINGS, POLL_TYPES } from "./polls.js"
 import { BOOLEAN_GROUP_SETTINGS, type BooleanGroupSetting, DISCUSSION_PRIVACY_OPTIONS, GROUP_DEFAULTS } from "./records.js"
 
 const Id = Schema.Int.annotations({ message: () => "must be an integer id" })
@@ -173,11 +173,12 @@ export const LoomioPoll = Schema.Struct({
   opened_at: At,
   discarded_at: At,
   discarded_by: Ref,
-  specified_voters_only: flag(false),
-  hide_results: Schema.optionalWith(enumOf(HIDE_RESULTS), { default: () => "off" as const }),
-  shuffle_options: flag(false),
-  anonymous: flag(false),
-  notify_on_closing_soon: Schema.optionalWith(enumOf(NOTIFY_ON_CLOSING_SOON), { default: () => "nobody" as const }),
+  // a setting the file leaves out is a new poll's (Loomio's column defaults are the same)
+  specified_voters_only: flag(POLL_SETTINGS.specified_voters_only),
+  hide_results: Schema.optionalWith(enumOf(HIDE_RESULTS), { default: () => POLL_SETTINGS.hide_results }),
+  shuffle_options: flag(POLL_SETTINGS.shuffle_options),
+  anonymous: flag(POLL_SETTINGS.anonymous),
+  notify_on_closing_soon: Schema.optionalWith(enumOf(NOTIFY_ON_CLOSING_SOON), { default: () => POLL_SETTINGS.notify_on_closing_soon }),
   min_score: orNull(Schema.Int),
   max_score: orNull(Schema.Int),
   minimum_stance_choices: orNull(Schema.Int),

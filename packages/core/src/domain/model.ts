@@ -83,6 +83,8 @@ export interface Model<F extends Schema.Struct.Fields> extends Schema.Struct<F> 
   readonly fromRow: (row: unknown) => Schema.Struct.Type<F>
   /** the record's values (all or some) as a row to write */
   readonly toRow: ReturnType<typeof rowWriter<F>>
+  /** the names of its flags (booleans, 0/1 in a row) */
+  readonly flags: ReadonlyArray<keyof F & string>
   /**
    * The record read beside another in one statement: its columns from the table aliased `alias`, named
    * `alias.column` so that none meets the other record's, and the mapping of such a row.
@@ -97,7 +99,8 @@ export const model = <F extends Schema.Struct.Fields>(identifier: string, fields
     columns: Object.keys(fields).map((name) => `${alias}.${name} AS "${alias}.${name}"`).join(", "),
     fromRow: rowReader(fields, `${alias}.`)
   })
-  return Object.assign(struct, { fromRow: rowReader(fields), toRow: rowWriter(fields), joined }) as Model<F>
+  const flags = Object.keys(fields).filter((name) => kindOf(astOf(fields[name]!)) === "bool")
+  return Object.assign(struct, { fromRow: rowReader(fields), toRow: rowWriter(fields), flags, joined }) as Model<F>
 }
 
 type Fields = Schema.Struct.Fields

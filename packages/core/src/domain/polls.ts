@@ -26,6 +26,40 @@ const ballotConfig = {
 }
 export type BallotConfig = Schema.Struct.Type<typeof ballotConfig>
 
+/**
+ * A poll's settings (who votes, what shows, who hears it is closing) with a new poll's values: the one place
+ * they are listed. A write takes those given (`pollSettings`); an import from Loomio defaults as its columns do.
+ */
+export const POLL_SETTINGS = {
+  specified_voters_only: false,
+  hide_results: "off",
+  shuffle_options: false,
+  anonymous: false,
+  notify_on_closing_soon: "nobody"
+} as const satisfies Record<string, unknown>
+export type PollSettings = {
+  readonly specified_voters_only: boolean
+  readonly hide_results: (typeof HIDE_RESULTS)[number]
+  readonly shuffle_options: boolean
+  readonly anonymous: boolean
+  readonly notify_on_closing_soon: (typeof NOTIFY_ON_CLOSING_SOON)[number]
+}
+const SETTING_NAMES = Object.keys(POLL_SETTINGS) as ReadonlyArray<keyof PollSettings>
+
+/**
+ * The settings `input` gives (an update's patch), or each one's value for a new poll where it gives none
+ * (`withDefaults`). Their values were checked before (rules/polls.ts `pollSettingsErrors`).
+ */
+export const pollSettings = (input: { readonly [K in keyof PollSettings]?: unknown }, withDefaults: boolean): Partial<PollSettings> => {
+  const out: Record<string, unknown> = {}
+  for (const name of SETTING_NAMES) {
+    const given = input[name]
+    if (given != null) out[name] = given
+    else if (withDefaults) out[name] = POLL_SETTINGS[name]
+  }
+  return out as Partial<PollSettings>
+}
+
 export const Poll = model("Poll", {
   id: IdField,
   key: Schema.String,

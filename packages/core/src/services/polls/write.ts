@@ -3,7 +3,7 @@
  * Each write is one transaction with its thread item, ballots, mail and webhook event.
  */
 import { Effect } from "effect"
-import { type HideResults, type NotifyOnClosingSoon, type Poll, POLL_TYPE_FACTS, type PollType } from "../../domain/polls.js"
+import { type Poll, POLL_TYPE_FACTS, pollSettings, type PollSettings, type PollType } from "../../domain/polls.js"
 import type { Group, Id, User } from "../../domain/records.js"
 import { parseDateTime } from "../../rules/dates.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../../errors.js"
@@ -85,8 +85,6 @@ export const createPoll = Effect.fnUntraced(function*(access: Access, input: Pol
   const type = input.poll_type as PollType
   const titleProblem = plainLineErrors(input.title, true)
   if (titleProblem !== null) return yield* invalid("title", titleProblem)
-  const hide = (input.hide_results ?? "off") as HideResults
-  const notify = (input.notify_on_closing_soon ?? "nobody") as NotifyOnClosingSoon
   const names = input.options ?? POLL_TYPE_FACTS[type].defaultOptions
   const optionProblem = optionsErrors(type, names)
   if (optionProblem !== null) return yield* invalid("options", optionProblem)
@@ -108,7 +106,7 @@ export const createPoll = Effect.fnUntraced(function*(access: Access, input: Pol
     if (thread === undefined && input.group_id == null) return yield* invalid("group_id", "can't be blank")
     if (thread === undefined && group === undefined) return yield* notFound(`Group ${input.group_id} not found`)
     return yield* StartPoll.check([access, group, thread], () => forbidden("Not authorized to create Poll."))(
-      insertPoll(access, group!, thread, input, { type, hide, notify, names, config, closingAt, now }))
+      insertPoll(access, group!, thread, input, { type, names, config, closingAt, now }))
   }))
 })
 
@@ -118,11 +116,11 @@ const insertPoll = Effect.fnUntraced(function*(
   group: Group,
   thread: TopicContext | undefined,
   input: PollInput,
-  settled: { type: PollType; hide: string; notify: string; names: ReadonlyArray<string>; config: ReturnType<typeof ballotConfig>; closingAt: string | null; now: string }
+  settled: { type: PollType; names: ReadonlyArray<string>; config: ReturnType<typeof ballotConfig>; closingAt: string | null; now: string }
 ): Effect.fn.Return<PollView, Invalid, Store | Permit<"StartPoll">> {
   yield* StartPoll.needed
   const store = yield* Store
-  const { type, hide, notify, names, config, closingAt, now } = settled
+  const { type, names, config, closingAt, now } = settled
   const topic = thread?.topic ?? (yield* store.topics.insert({
     group_id: group!.id,
     topicable_type: "Poll",
@@ -143,11 +141,7 @@ const insertPoll = Effect.fnUntraced(function*(
     details_format: input.details_format ?? "md",
     closing_at: closingAt,
     opened_at: closingAt === null ? null : now,
-    specified_voters_only: input.specified_voters_only ?? false,
-    hide_results: hide as HideResults,
-    shuffle_options: input.shuffle_options ?? false,
-    anonymous: input.anonymous ?? false,
-    notify_on_closing_soon: notify as NotifyOnClosingSoon,
+    ...(pollSettings(input, true) as PollSettings),
     created_at: now
   })
   yield* store.pollOptions.replace(poll.id, orderOptions(type, names))
@@ -229,11 +223,7 @@ const applyPollEdit = Effect.fnUntraced(function*(
     details: input.details == null ? poll.details : cleanBody(input.details, format),
     details_format: format,
     closing_at: closingAt,
-    ...(input.specified_voters_only === undefined ? {} : { specified_voters_only: input.specified_voters_only }),
-    ...(input.hide_results === undefined ? {} : { hide_results: input.hide_results as HideResults }),
-    ...(input.shuffle_options === undefined ? {} : { shuffle_options: input.shuffle_options }),
-    ...(input.anonymous === undefined ? {} : { anonymous: input.anonymous }),
-    ...(input.notify_on_closing_soon === undefined ? {} : { notify_on_closing_soon: input.notify_on_closing_soon as NotifyOnClosingSoon }),
+    ...pollSettings(input, false),
     ...(opens ? { opened_at: now } : {}),
     ...(closingAt !== poll.closing_at ? { closing_soon_sent_at: null } : {}),
     updated_at: now

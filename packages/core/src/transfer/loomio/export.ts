@@ -10,7 +10,8 @@ import { createWriteStream, existsSync } from "node:fs"
 import { once } from "node:events"
 import { Schema } from "effect"
 import { LOOMIO_TABLES, type LoomioTable } from "../../domain/loomio.js"
-import { BOOLEAN_GROUP_SETTINGS } from "../../domain/records.js"
+import { Outcome, Poll, Stance } from "../../domain/polls.js"
+import { BOOLEAN_GROUP_SETTINGS, Membership, User } from "../../domain/records.js"
 import { type Db, migrate, openFile } from "../../sqlite/db.js"
 import { bool } from "../../sql/rows.js"
 
@@ -52,9 +53,10 @@ const encoders = Object.fromEntries(
   })
 ) as Record<LoomioTable, (row: unknown) => unknown>
 
+/** A row's flags (its record's, those the statement read) as booleans. */
 const bools = (row: Row, keys: ReadonlyArray<string>): Row => {
   const out = { ...row }
-  for (const k of keys) out[k] = bool(row[k])
+  for (const k of keys) if (k in row) out[k] = bool(row[k])
   return out
 }
 
@@ -112,7 +114,7 @@ const writeExport = async (db: Db, groupId: number, to: string): Promise<Record<
     const named = PEOPLE.map(([table, column, scope]) => `SELECT ${column} FROM ${table} WHERE ${scope}`).join("\n        UNION ")
       .replaceAll("@groups_in", inGroups).replaceAll("@topics_in", topics).replaceAll("@polls_in", polls)
     await each("users", `SELECT id, name, username, email, country, bot, deactivated_at, created_at, updated_at FROM users WHERE id IN (
-        ${named}) ORDER BY id`, (u) => bools(u, ["bot"]))
+        ${named}) ORDER BY id`, (u) => bools(u, User.flags))
 
     await each("events", `SELECT i.*, t.topicable_type, t.topicable_id FROM topic_items i JOIN topics t ON t.id = i.topic_id
         WHERE i.topic_id IN ${topics} ORDER BY i.topic_id, i.sequence_id`, (i) => ({
@@ -133,7 +135,7 @@ const writeExport = async (db: Db, groupId: number, to: string): Promise<Record<
     await each("reactions", `SELECT id, reactable_type, reactable_id, user_id, reaction, created_at FROM reactions
         WHERE topic_id IN ${topics} ORDER BY id`, (r) => r)
 
-    await each("memberships", `SELECT * FROM memberships WHERE group_id IN ${inGroups} ORDER BY id`, (m) => bools(m, ["admin", "delegate"]))
+    await each("memberships", `SELECT * FROM memberships WHERE group_id IN ${inGroups} ORDER BY id`, (m) => bools(m, Membership.flags))
 
     const threadOf = (t: Row) => ({
       group_id: t.group_id,
@@ -161,7 +163,7 @@ const writeExport = async (db: Db, groupId: number, to: string): Promise<Record<
 
     await each("polls", `SELECT p.*, t.topicable_type, t.topicable_id, t.group_id, t.private, t.tags, t.max_depth, t.last_activity_at
         FROM polls p JOIN topics t ON t.id = p.topic_id WHERE p.id IN ${polls} ORDER BY p.id`, (p) => ({
-      ...bools(p, ["specified_voters_only", "shuffle_options", "anonymous", "can_respond_maybe"]),
+      ...bools(p, Poll.flags),
       ...threadOf(p),
       // the older format places a poll by its discussion, or by its group when it stands alone
       topic_id: null,
@@ -169,8 +171,8 @@ const writeExport = async (db: Db, groupId: number, to: string): Promise<Record<
     }))
 
     await each("poll_options", `SELECT id, poll_id, name, priority FROM poll_options WHERE poll_id IN ${polls} ORDER BY id`, (o) => o)
-    await each("outcomes", `SELECT * FROM outcomes WHERE poll_id IN ${polls} ORDER BY id`, (o) => bools(o, ["latest"]))
-    await each("stances", `SELECT * FROM stances WHERE poll_id IN ${polls} ORDER BY id`, (s) => bools(s, ["latest"]))
+    await each("outcomes", `SELECT * FROM outcomes WHERE poll_id IN ${polls} ORDER BY id`, (o) => bools(o, Outcome.flags))
+    await each("stances", `SELECT * FROM stances WHERE poll_id IN ${polls} ORDER BY id`, (s) => bools(s, Stance.flags))
     await each("stance_choices", `SELECT c.stance_id, c.poll_option_id, c.score FROM stance_choices c JOIN stances s ON s.id = c.stance_id
         WHERE s.poll_id IN ${polls} ORDER BY c.stance_id, c.poll_option_id`, (c) => ({ id: null, ...c }))
 

@@ -12,6 +12,7 @@
  */
 import { statSync } from "node:fs"
 import { REACTABLE_TYPES, THREAD_ITEM_KINDS } from "../../domain/records.js"
+import { pollSettings } from "../../domain/polls.js"
 import type { LoomioRecord } from "../../domain/loomio.js"
 import { hashApiKey, newApiKey, newRecordKey } from "../../rules/keys.js"
 import { ballotConfig } from "../../rules/pollTypes.js"
@@ -492,11 +493,7 @@ const writePolls = (w: Writer) => {
       closed_at: r.closed_at,
       discarded_at: r.discarded_at,
       discarded_by: who(r.discarded_by),
-      specified_voters_only: r.specified_voters_only,
-      hide_results: r.hide_results,
-      shuffle_options: r.shuffle_options,
-      anonymous: r.anonymous,
-      notify_on_closing_soon: r.notify_on_closing_soon,
+      ...pollSettings(r, true),
       // the reminder of a poll closing within a day was the old server's to send
       closing_soon_sent_at: r.closed_at === null && r.closing_at !== null && r.closing_at <= soon ? now : null,
       created_at: stampOf(r),

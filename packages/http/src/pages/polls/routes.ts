@@ -4,7 +4,7 @@
  */
 import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Discussions, Groups, Outcomes, type Poll, POLL_TYPES, Polls, type PollType, Rules, Stances, Threads } from "@convene/core"
+import { Discussions, Groups, Outcomes, type Poll, POLL_SETTINGS, POLL_TYPES, Polls, type PollType, Rules, Stances, Threads } from "@convene/core"
 import { Effect } from "effect"
 import { type MessageKey, percentText, utcToZonedInput, zonedToUtc } from "../layout/i18n.js"
 import { type FormInput, NoFields } from "../layout/forms.js"
@@ -188,7 +188,7 @@ const aWeekFromNow = (who: Reader) => utcToZonedInput(new Date(Date.now() + 7 * 
 
 /** The new-poll form as first shown (what a field shows: its text, or a checkbox's state). */
 const DEFAULT_FORM: Readonly<Record<keyof typeof NewPollForm.fields, string | boolean>> = {
-  poll_type: "proposal", title: "", details: "", options: "", closing_at: "", anonymous: false, hide_results: "off",
+  poll_type: "proposal", title: "", details: "", options: "", closing_at: "", anonymous: POLL_SETTINGS.anonymous, hide_results: POLL_SETTINGS.hide_results,
   minimum_stance_choices: "", maximum_stance_choices: "", min_score: "", max_score: "", dots_per_person: ""
 }
 
