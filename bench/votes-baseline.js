@@ -13,7 +13,7 @@
  * thread item (next sequence_id, under the poll's item, child_count bumped, position_key "00042" as convene's
  * sqlite/items.ts), the thread's items_count and activity; the webhook outbox row (webhook_events, with the same
  * message convene writes) and one webhook_deliveries row per subscribed chatbot. Then the answer: the poll document
- * (packages/http/src/b2/polls.ts `document`): the poll with its results over every ballot, its options with their
+ * (packages/http/src/api/b2/polls.ts `document`): the poll with its results over every ballot, its options with their
  * totals, the caller's ballot, the current outcome, the thread, the group with its counters and the people named
  * (caller, author, at most 50 voters per option). Results are read, as convene reads them, from the counters that
  * convene's triggers (migration 009) keep on poll_options and polls in every writing transaction, the baseline's
@@ -105,7 +105,7 @@ const visiblePoll = (user, id) => {
   return { poll, membership, ballot }
 }
 
-/** The poll document for `caller` (the JSON of packages/http/src/b2/polls.ts `document`). */
+/** The poll document for `caller` (the JSON of packages/http/src/api/b2/polls.ts `document`). */
 const pollDocument = (caller, poll) => {
   const options = q.options.all(poll.id)
   const { voters_count: voters, cast_count: cast } = poll

@@ -1,5 +1,5 @@
 import { Rules } from "@convene/core"
-import { b3Enabled } from "./auth.js"
+import { b3Enabled } from "./api/auth.js"
 import { LOG_LEVELS, type LogLevelName } from "./observe/log.js"
 import type { HttpSettings } from "./settings.js"
 import { inboundFromEnv } from "./mail/inbound.js"

@@ -7,8 +7,8 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { BadRequest, badRequest, isNumericId, type NotFound, notFound } from "@convene/core"
 import { Effect, Either, type Exit, Option, ParseResult, Schema } from "effect"
 import qs from "qs"
-import { issueMessage, PayloadTooLarge, UnsupportedMediaType } from "./errors.js"
-import { Settings } from "./settings.js"
+import { issueMessage, PayloadTooLarge, UnsupportedMediaType } from "../errors.js"
+import { Settings } from "../settings.js"
 
 export type Fields = Record<string, unknown>
 

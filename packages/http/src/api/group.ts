@@ -17,7 +17,7 @@ import type * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Context, Effect, Option, type Schema, type Types } from "effect"
-import { type ApiError, ok, respond } from "./errors.js"
+import { type ApiError, ok, respond } from "../errors.js"
 import { decode, inputFields } from "./request.js"
 
 type Endpoint = HttpApiEndpoint.HttpApiEndpoint.Any

@@ -3,8 +3,8 @@ import { Store } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "./api.js"
 import { serverApiDocument, userApiDocument } from "./openapi.js"
-import { json, ok } from "./errors.js"
-import { Settings } from "./settings.js"
+import { json, ok } from "../errors.js"
+import { Settings } from "../settings.js"
 
 export const SystemLive = group(ConveneApi, "system", Effect.void, (handlers) =>
   Effect.gen(function*() {

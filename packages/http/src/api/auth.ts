@@ -9,9 +9,9 @@ import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Auth, forbidden, loadAccess, secretsEqual, Store, type User } from "@convene/core"
 import { Context, Effect } from "effect"
-import type { ApiError } from "./errors.js"
+import type { ApiError } from "../errors.js"
 import { bodyFields } from "./request.js"
-import { Settings } from "./settings.js"
+import { Settings } from "../settings.js"
 
 /**
  * Who is calling, resolved where a handler demands it (`requireUser`), from the request in the fiber's

@@ -6,9 +6,9 @@ import { requireAccess } from "../auth.js"
 import { ALL, envelope } from "../envelope.js"
 import { numericId } from "../request.js"
 import { chatbotJson } from "../serializers.js"
-import { Settings } from "../settings.js"
-import { sendJson } from "../webhooks/send.js"
-import { site } from "../webhooks/site.js"
+import { Settings } from "../../settings.js"
+import { sendJson } from "../../webhooks/send.js"
+import { site } from "../../webhooks/site.js"
 
 const document = (bots: ReadonlyArray<Parameters<typeof chatbotJson>[0]>) => envelope(ALL, "chatbots", bots.map(chatbotJson), [])
 
