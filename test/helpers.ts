@@ -21,7 +21,7 @@ export const B3_KEY = "b3-secret-key-that-is-long-enough"
  * refuses one). An instant `hours` from now, as the API writes one.
  */
 export const future = (hours = 48) => new Date(Date.now() + hours * 3600_000).toISOString()
-/** Next year, for a date written as a person or a form writes one ("2031-05-06T10:00", without an offset). */
+/** Next year, for a date written as a person or a form writes one (`${nextYear()}-05-06T10:00`, without an offset). */
 export const nextYear = () => new Date().getUTCFullYear() + 1
 
 export interface TestServer {

@@ -172,12 +172,19 @@ t.test("the guard finds an array at any depth of a pattern, and nothing else", a
  * in tests are relative to the clock (helpers.ts: future, nextYear), or in the past where the test holds its own
  * clock (TestClock, a pure function given its "now").
  */
+/** The dates written in `src` that are later than `today` (a date-time's date too, followed by its time). */
+const laterDates = (src: string, today: string) =>
+  [...src.matchAll(/(?<!\d)(\d{4})-([01]\d)-([0-3]\d)(?!\d)/g)].filter((m) => m[0] > today)
+
 t.test("no test source holds a literal date later than today", async (t) => {
   const today = new Date().toISOString().slice(0, 10)
+  // written in pieces, so that this file holds no such date itself
+  const sample = ["closing_at: \"20", "31-05-06T10:00\", review_on: '20", "30-01-01', 20310506, 2019-01-01"].join("")
+  t.same(laterDates(sample, "2025-01-01").map((m) => m[0]), ["20" + "31-05-06", "20" + "30-01-01"], "the guard sees dates and date-times")
   const later: Array<string> = []
   for (const file of suiteSources()) {
     const src = readFileSync(file, "utf8")
-    for (const m of src.matchAll(/\b(\d{4})-([01]\d)-([0-3]\d)\b/g)) if (m[0] > today) later.push(`${where(file, src, m.index)} ${m[0]}`)
+    for (const m of laterDates(src, today)) later.push(`${where(file, src, m.index)} ${m[0]}`)
   }
   t.same(later, [], "write it relative to the clock (helpers.ts: future, nextYear) or in the past under a test clock")
 })
