@@ -154,17 +154,21 @@ export const updateComment = Effect.fnUntraced(function*(
   })))
 })
 
+/** A comment soft-deleted, where DeleteComment allowed it. */
+const discardComment = Effect.fnUntraced(function*(access: Access, comment: Comment): Effect.fn.Return<CommentView, never, Store | Permit<"DeleteComment">> {
+  yield* DeleteComment.needed
+  const store = yield* Store
+  const now = yield* nowIso
+  yield* store.comments.update(comment.id, { discarded_at: now, discarded_by: access.user.id, updated_at: now })
+  return yield* reload(comment.id)
+})
+
 /** DELETE /comments/{id}: soft delete; the body is hidden from then on, replies stay in place. */
 export const deleteComment = Effect.fnUntraced(function*(access: Access, id: Id): Effect.fn.Return<CommentView, NotFound | Forbidden, Store> {
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
     const { comment, ctx, discussion } = yield* loadKept(access, id)
-    return yield* DeleteComment.check([access, ctx, discussion, comment], () => forbidden("Not authorized to destroy Comment."))(Effect.gen(function*() {
-      yield* DeleteComment.needed
-      const now = yield* nowIso
-      yield* store.comments.update(comment.id, { discarded_at: now, discarded_by: access.user.id, updated_at: now })
-      return yield* reload(comment.id)
-    }))
+    return yield* DeleteComment.check([access, ctx, discussion, comment], () => forbidden("Not authorized to destroy Comment."))(discardComment(access, comment))
   }))
 })
 

@@ -6,7 +6,7 @@ import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { cleanBody } from "../rules/bodies.js"
 import { DeleteDiscussion, EditDiscussion, type Permit, ShowGroup, ShowTopic, StartDiscussion } from "../policies.js"
-import { groupTopicScope, privacyErrors, privateDefault } from "../rules/topics.js"
+import { groupTopicScope, privacyErrors, privateDefault, type TopicContext } from "../rules/topics.js"
 import { type GroupView, viewGroupsById } from "./groups.js"
 import { checkEmails, nowIso, type Paged } from "./common.js"
 import { newRecordKey } from "../rules/keys.js"
@@ -98,6 +98,54 @@ export const related = Effect.fnUntraced(function*(
   return { groups, users }
 })
 
+/** The new discussion, its thread, item, notices and event, where StartDiscussion allowed it. */
+const insertDiscussion = Effect.fnUntraced(function*(access: Access, group: Group, input: DiscussionInput): Effect.fn.Return<DiscussionView, Invalid, Store | Permit<"StartDiscussion">> {
+  yield* StartDiscussion.needed
+  const store = yield* Store
+  const titleProblem = plainLineErrors(input.title, true)
+  if (titleProblem !== null) return yield* invalid("title", titleProblem)
+  const isPrivate = input.private ?? privateDefault(group)
+  const privacy = privacyErrors(group, isPrivate)
+  if (privacy !== null) return yield* invalid("private", privacy)
+  yield* checkEmails("recipient_emails", input.recipient_emails)
+  const now = yield* nowIso
+  const topic = yield* store.topics.insert({
+    group_id: group.id,
+    topicable_type: "Discussion",
+    topicable_id: null,
+    private: isPrivate,
+    tags: [],
+    max_depth: 3,
+    last_activity_at: now,
+    created_at: now
+  })
+  const format = input.description_format ?? "md"
+  const discussion = yield* store.discussions.insert({
+    key: newRecordKey(),
+    topic_id: topic.id,
+    author_id: access.user.id,
+    title: input.title!,
+    description: cleanBody(input.description ?? "", format),
+    description_format: format,
+    created_at: now
+  })
+  yield* store.topics.update(topic.id, { topicable_id: discussion.id, updated_at: now })
+  const withId = { ...topic, topicable_id: discussion.id }
+  yield* recordItem({
+    topic: withId,
+    kind: "new_discussion",
+    itemable_type: "Discussion",
+    itemable_id: discussion.id,
+    actor: access.user,
+    parent: null,
+    bump: true
+  })
+  const told = yield* announce(withId, group, access.user, "new_discussion", { title: discussion.title, path: `/d/${discussion.key}` }, recipientsOf(input))
+  yield* notifyMentions(discussion.description, { topic: withId, group, actor: access.user, title: discussion.title, path: `/d/${discussion.key}` }, told)
+  yield* threadEvent("new_discussion", withId, discussion, access.user, { message: input.recipient_message })
+  return yield* reload(discussion.id)
+})
+
 /** POST /discussions. Missing group_id or title, or a privacy the group does not allow → 422. */
 export const createDiscussion = Effect.fnUntraced(function*(
   access: Access,
@@ -108,52 +156,51 @@ export const createDiscussion = Effect.fnUntraced(function*(
   return yield* store.transaction(Effect.gen(function*() {
     const group = yield* store.groups.byId(input.group_id!)
     if (group === undefined) return yield* notFound(`Group ${input.group_id} not found`)
-    return yield* StartDiscussion.check([access, group], () => forbidden("Not authorized to create Discussion."))(Effect.gen(function*() {
-      yield* StartDiscussion.needed
-      const titleProblem = plainLineErrors(input.title, true)
-      if (titleProblem !== null) return yield* invalid("title", titleProblem)
-      const isPrivate = input.private ?? privateDefault(group)
-      const privacy = privacyErrors(group, isPrivate)
-      if (privacy !== null) return yield* invalid("private", privacy)
-      yield* checkEmails("recipient_emails", input.recipient_emails)
-      const now = yield* nowIso
-      const topic = yield* store.topics.insert({
-        group_id: group.id,
-        topicable_type: "Discussion",
-        topicable_id: null,
-        private: isPrivate,
-        tags: [],
-        max_depth: 3,
-        last_activity_at: now,
-        created_at: now
-      })
-      const format = input.description_format ?? "md"
-      const discussion = yield* store.discussions.insert({
-        key: newRecordKey(),
-        topic_id: topic.id,
-        author_id: access.user.id,
-        title: input.title!,
-        description: cleanBody(input.description ?? "", format),
-        description_format: format,
-        created_at: now
-      })
-      yield* store.topics.update(topic.id, { topicable_id: discussion.id, updated_at: now })
-      const withId = { ...topic, topicable_id: discussion.id }
-      yield* recordItem({
-        topic: withId,
-        kind: "new_discussion",
-        itemable_type: "Discussion",
-        itemable_id: discussion.id,
-        actor: access.user,
-        parent: null,
-        bump: true
-      })
-      const told = yield* announce(withId, group, access.user, "new_discussion", { title: discussion.title, path: `/d/${discussion.key}` }, recipientsOf(input))
-      yield* notifyMentions(discussion.description, { topic: withId, group, actor: access.user, title: discussion.title, path: `/d/${discussion.key}` }, told)
-      yield* threadEvent("new_discussion", withId, discussion, access.user, { message: input.recipient_message })
-      return yield* reload(discussion.id)
-    }))
+    return yield* StartDiscussion.check([access, group], () => forbidden("Not authorized to create Discussion."))(insertDiscussion(access, group, input))
   }))
+})
+
+/** A discussion's edit, with its item, notices and event, where EditDiscussion allowed it. */
+const applyDiscussionEdit = Effect.fnUntraced(function*(access: Access, ctx: TopicContext, discussion: Discussion, topic: Topic, input: DiscussionInput): Effect.fn.Return<DiscussionView, Invalid, Store | Permit<"EditDiscussion">> {
+  yield* EditDiscussion.needed
+  const store = yield* Store
+  if (input.group_id !== undefined && input.group_id !== topic.group_id) {
+    return yield* invalid("group_id", "cannot be changed: moving a discussion to another group is not supported")
+  }
+  const titleProblem = input.title === undefined ? null : plainLineErrors(input.title, true)
+  if (titleProblem !== null) return yield* invalid("title", titleProblem)
+  if (input.private !== undefined && ctx.group !== undefined) {
+    const privacy = privacyErrors(ctx.group, input.private)
+    if (privacy !== null) return yield* invalid("private", privacy)
+  }
+  yield* checkEmails("recipient_emails", input.recipient_emails)
+  const format = input.description_format ?? (input.description !== undefined ? "md" : discussion.description_format)
+  const description = cleanBody(input.description === undefined ? discussion.description : input.description ?? "", format)
+  const title = input.title ?? discussion.title
+  const isPrivate = input.private ?? topic.private
+  const changed = title !== discussion.title || description !== discussion.description ||
+    format !== discussion.description_format || isPrivate !== topic.private
+  const now = yield* nowIso
+  if (changed) {
+    yield* store.discussions.update(discussion.id, { title, description, description_format: format, updated_at: now })
+    if (isPrivate !== topic.private) yield* store.topics.update(topic.id, { private: isPrivate, updated_at: now })
+    yield* recordItem({
+      topic,
+      kind: "discussion_edited",
+      itemable_type: "Discussion",
+      itemable_id: discussion.id,
+      actor: access.user,
+      parent: "thread",
+      bump: true
+    })
+  }
+  const recipients = recipientsOf(input)
+  if (hasRecipients(recipients)) yield* announce(topic, ctx.group, access.user, "discussion_edited", { title, path: `/d/${discussion.key}` }, recipients)
+  const view = yield* reload(discussion.id)
+  if (changed || hasRecipients(recipients)) {
+    yield* threadEvent("discussion_edited", view.topic, view.discussion, access.user, { message: input.recipient_message })
+  }
+  return view
 })
 
 /** PATCH/PUT /discussions/{id}: edits record a `discussion_edited` item; recipients are notified of the edit. */
@@ -165,47 +212,18 @@ export const updateDiscussion = Effect.fnUntraced(function*(
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
     const { ctx, discussion, topic } = yield* loadKept(access, ref)
-    return yield* EditDiscussion.check([access, ctx, discussion], () => forbidden("Not authorized to update Discussion."))(Effect.gen(function*() {
-      yield* EditDiscussion.needed
-      if (input.group_id !== undefined && input.group_id !== topic.group_id) {
-        return yield* invalid("group_id", "cannot be changed: moving a discussion to another group is not supported")
-      }
-      const titleProblem = input.title === undefined ? null : plainLineErrors(input.title, true)
-      if (titleProblem !== null) return yield* invalid("title", titleProblem)
-      if (input.private !== undefined && ctx.group !== undefined) {
-        const privacy = privacyErrors(ctx.group, input.private)
-        if (privacy !== null) return yield* invalid("private", privacy)
-      }
-      yield* checkEmails("recipient_emails", input.recipient_emails)
-      const format = input.description_format ?? (input.description !== undefined ? "md" : discussion.description_format)
-      const description = cleanBody(input.description === undefined ? discussion.description : input.description ?? "", format)
-      const title = input.title ?? discussion.title
-      const isPrivate = input.private ?? topic.private
-      const changed = title !== discussion.title || description !== discussion.description ||
-        format !== discussion.description_format || isPrivate !== topic.private
-      const now = yield* nowIso
-      if (changed) {
-        yield* store.discussions.update(discussion.id, { title, description, description_format: format, updated_at: now })
-        if (isPrivate !== topic.private) yield* store.topics.update(topic.id, { private: isPrivate, updated_at: now })
-        yield* recordItem({
-          topic,
-          kind: "discussion_edited",
-          itemable_type: "Discussion",
-          itemable_id: discussion.id,
-          actor: access.user,
-          parent: "thread",
-          bump: true
-        })
-      }
-      const recipients = recipientsOf(input)
-      if (hasRecipients(recipients)) yield* announce(topic, ctx.group, access.user, "discussion_edited", { title, path: `/d/${discussion.key}` }, recipients)
-      const view = yield* reload(discussion.id)
-      if (changed || hasRecipients(recipients)) {
-        yield* threadEvent("discussion_edited", view.topic, view.discussion, access.user, { message: input.recipient_message })
-      }
-      return view
-    }))
+    return yield* EditDiscussion.check([access, ctx, discussion], () => forbidden("Not authorized to update Discussion."))(applyDiscussionEdit(access, ctx, discussion, topic, input))
   }))
+})
+
+/** A discussion soft-deleted with its thread, where DeleteDiscussion allowed it. */
+const discardDiscussion = Effect.fnUntraced(function*(access: Access, discussion: Discussion, topic: Topic): Effect.fn.Return<DiscussionView, never, Store | Permit<"DeleteDiscussion">> {
+  yield* DeleteDiscussion.needed
+  const store = yield* Store
+  const now = yield* nowIso
+  yield* store.discussions.update(discussion.id, { discarded_at: now, discarded_by: access.user.id, updated_at: now })
+  yield* store.topics.update(topic.id, { discarded_at: now, updated_at: now })
+  return yield* reload(discussion.id)
 })
 
 /** DELETE /discussions/{id}: soft delete by the author or a group admin; the thread disappears with it. */
@@ -213,14 +231,27 @@ export const deleteDiscussion = Effect.fnUntraced(function*(access: Access, ref:
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
     const { ctx, discussion, topic } = yield* loadKept(access, ref)
-    return yield* DeleteDiscussion.check([access, ctx, discussion], () => forbidden("Not authorized to destroy Discussion."))(Effect.gen(function*() {
-      yield* DeleteDiscussion.needed
-      const now = yield* nowIso
-      yield* store.discussions.update(discussion.id, { discarded_at: now, discarded_by: access.user.id, updated_at: now })
-      yield* store.topics.update(topic.id, { discarded_at: now, updated_at: now })
-      return yield* reload(discussion.id)
-    }))
+    return yield* DeleteDiscussion.check([access, ctx, discussion], () => forbidden("Not authorized to destroy Discussion."))(discardDiscussion(access, discussion, topic))
   }))
+})
+
+/** A thread closed or reopened, with its item, where EditDiscussion allowed it (repeating is a no-op). */
+const closeDiscussion = Effect.fnUntraced(function*(access: Access, discussion: Discussion, topic: Topic, closed: boolean): Effect.fn.Return<DiscussionView, never, Store | Permit<"EditDiscussion">> {
+  yield* EditDiscussion.needed
+  const store = yield* Store
+  if ((topic.closed_at !== null) === closed) return { discussion, topic }
+  const now = yield* nowIso
+  yield* store.topics.update(topic.id, { closed_at: closed ? now : null, closer_id: closed ? access.user.id : null, updated_at: now })
+  yield* recordItem({
+    topic,
+    kind: closed ? "discussion_closed" : "discussion_reopened",
+    itemable_type: "Discussion",
+    itemable_id: discussion.id,
+    actor: access.user,
+    parent: "thread",
+    bump: false
+  })
+  return yield* reload(discussion.id)
 })
 
 /** POST /discussions/{id}/close and /reopen (extension): who may edit may close; repeating is a no-op. */
@@ -232,22 +263,7 @@ export const setClosed = Effect.fnUntraced(function*(
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
     const { ctx, discussion, topic } = yield* loadKept(access, ref)
-    return yield* EditDiscussion.check([access, ctx, discussion], () => forbidden(`Not authorized to ${closed ? "close" : "reopen"} Discussion.`))(Effect.gen(function*() {
-      yield* EditDiscussion.needed
-      if ((topic.closed_at !== null) === closed) return { discussion, topic }
-      const now = yield* nowIso
-      yield* store.topics.update(topic.id, { closed_at: closed ? now : null, closer_id: closed ? access.user.id : null, updated_at: now })
-      yield* recordItem({
-        topic,
-        kind: closed ? "discussion_closed" : "discussion_reopened",
-        itemable_type: "Discussion",
-        itemable_id: discussion.id,
-        actor: access.user,
-        parent: "thread",
-        bump: false
-      })
-      return yield* reload(discussion.id)
-    }))
+    return yield* EditDiscussion.check([access, ctx, discussion], () => forbidden(`Not authorized to ${closed ? "close" : "reopen"} Discussion.`))(closeDiscussion(access, discussion, topic, closed))
   }))
 })
 

@@ -112,6 +112,25 @@ export interface SyncResult {
   readonly removed_emails: ReadonlyArray<string>
 }
 
+/** The group's members made the list given: the missing invited, the others removed when asked, where ManageMembers allowed it. */
+const syncGroupMembers = Effect.fnUntraced(function*(access: Access, group: Group, requested: ReadonlyArray<string>, removeAbsent: boolean): Effect.fn.Return<SyncResult, Invalid, Store | Permit<"ManageMembers">> {
+  yield* ManageMembers.needed
+  const store = yield* Store
+  const current = yield* store.memberships.activeEmails(group.id)
+  const plan = planMembershipSync(requested, current.map((c) => c.email))
+  const { added } = yield* inviteAddresses(group, requested, current, access.user, null)
+  const removed: Array<string> = []
+  if (removeAbsent) {
+    const gone = new Set(plan.remove)
+    for (const { membership, email } of current) {
+      if (!gone.has(email)) continue
+      yield* revokeMembership(group, membership, access.user.id)
+      removed.push(email)
+    }
+  }
+  return { added_emails: added, removed_emails: removed }
+})
+
 /**
  * POST /memberships: invites every address not yet in the group; with `removeAbsent`, revokes every
  * member whose address is absent (the caller included, as Loomio). Group administrators only.
@@ -127,22 +146,7 @@ export const syncMemberships = Effect.fnUntraced(function*(
   const requested = [...new Set(emails.map(normaliseEmail))]
   return yield* store.transaction(Effect.gen(function*() {
     const group = yield* groupById(groupId)
-    return yield* ManageMembers.check([access, group], () => forbidden("User is not an admin"))(Effect.gen(function*() {
-      yield* ManageMembers.needed
-      const current = yield* store.memberships.activeEmails(group.id)
-      const plan = planMembershipSync(requested, current.map((c) => c.email))
-      const { added } = yield* inviteAddresses(group, requested, current, access.user, null)
-      const removed: Array<string> = []
-      if (removeAbsent) {
-        const gone = new Set(plan.remove)
-        for (const { membership, email } of current) {
-          if (!gone.has(email)) continue
-          yield* revokeMembership(group, membership, access.user.id)
-          removed.push(email)
-        }
-      }
-      return { added_emails: added, removed_emails: removed }
-    }))
+    return yield* ManageMembers.check([access, group], () => forbidden("User is not an admin"))(syncGroupMembers(access, group, requested, removeAbsent))
   }))
 })
 
@@ -218,6 +222,15 @@ export const removeMember = Effect.fnUntraced(function*(group: Group, user: User
 /** An invitation's own message: at most this many characters. */
 const MESSAGE_MAX = 2000
 
+/** Invitations to the addresses given, where Invite allowed the caller to invite to the group. */
+const inviteRequested = Effect.fnUntraced(function*(access: Access, group: Group, emails: ReadonlyArray<string>, note: string | null): Effect.fn.Return<{ readonly invited: ReadonlyArray<string> }, Invalid, Store | Permit<"Invite">> {
+  yield* Invite.needed
+  const store = yield* Store
+  const requested = [...new Set(emails.map(normaliseEmail))]
+  const { added, reinvited } = yield* inviteAddresses(group, requested, yield* store.memberships.activeEmails(group.id), access.user, note)
+  return { invited: [...added, ...reinvited] }
+})
+
 /**
  * The group page's "Invite people" (decisions §9): invites every address not yet in the group, with the
  * inviter's message; a pending member is invited again (a fresh link, at most once a day). Never removes.
@@ -236,12 +249,7 @@ export const inviteToGroup = Effect.fnUntraced(function*(
   const note = message.trim() === "" ? null : message.trim()
   return yield* store.transaction(Effect.gen(function*() {
     const group = yield* groupById(groupId)
-    return yield* Invite.check([access, group], () => forbidden("You may not invite people to this group"))(Effect.gen(function*() {
-      yield* Invite.needed
-      const requested = [...new Set(emails.map(normaliseEmail))]
-      const { added, reinvited } = yield* inviteAddresses(group, requested, yield* store.memberships.activeEmails(group.id), access.user, note)
-      return { invited: [...added, ...reinvited] }
-    }))
+    return yield* Invite.check([access, group], () => forbidden("You may not invite people to this group"))(inviteRequested(access, group, emails, note))
   }))
 })
 
@@ -272,14 +280,17 @@ export const removeMembership = Effect.fnUntraced(function*(access: Access, grou
   })))
 })
 
+/** A membership of the group with its person, where ManageMembers allowed the caller to see it. */
+const memberOf = Effect.fnUntraced(function*(group: Group, membershipId: Id): Effect.fn.Return<{ readonly membership: Membership; readonly user: User | undefined }, NotFound, Store | Permit<"ManageMembers">> {
+  yield* ManageMembers.needed
+  const store = yield* Store
+  const membership = yield* store.memberships.byId(membershipId)
+  if (membership === undefined || membership.group_id !== group.id) return yield* notFound("Membership not found")
+  return { membership, user: yield* store.users.byId(membership.user_id) }
+})
+
 /** A membership of the group, live or ended, with its person, for an administrator of the group (the members page's notices). */
 export const groupMember = Effect.fnUntraced(function*(access: Access, groupId: Id, membershipId: Id): Effect.fn.Return<{ readonly membership: Membership; readonly user: User | undefined }, NotFound | Forbidden, Store> {
-  const store = yield* Store
   const group = yield* groupById(groupId)
-  return yield* ManageMembers.check([access, group], () => forbidden("User is not an admin"))(Effect.gen(function*() {
-    yield* ManageMembers.needed
-    const membership = yield* store.memberships.byId(membershipId)
-    if (membership === undefined || membership.group_id !== group.id) return yield* notFound("Membership not found")
-    return { membership, user: yield* store.users.byId(membership.user_id) }
-  }))
+  return yield* ManageMembers.check([access, group], () => forbidden("User is not an admin"))(memberOf(group, membershipId))
 })

@@ -81,10 +81,7 @@ export const removeReaction = Effect.fnUntraced(function*(access: Access, id: Id
   return yield* store.transaction(Effect.gen(function*() {
     const reaction = yield* store.reactions.byId(id)
     if (reaction === undefined) return yield* notFound(`Reaction ${id} not found`)
-    return yield* RemoveReaction.check([access, reaction], () => forbidden("You can only remove your own reaction."))(Effect.gen(function*() {
-      yield* RemoveReaction.needed
-      yield* store.reactions.delete(id)
-      return reaction
-    }))
+    return yield* RemoveReaction.check([access, reaction], () => forbidden("You can only remove your own reaction."))(
+      Effect.as(Effect.zipRight(RemoveReaction.needed, store.reactions.delete(id)), reaction))
   }))
 })

@@ -50,11 +50,8 @@ export const setGroupVolume = Effect.fnUntraced(function*(access: Access, groupI
   return yield* store.transaction(Effect.gen(function*() {
     const group = yield* store.groups.byId(groupId)
     if (group === undefined) return yield* notFound(`Group ${groupId} not found`)
-    return yield* SetGroupVolume.check([access, group.id], () => forbidden("Only a member of the group has a volume in it."))(Effect.gen(function*() {
-      yield* SetGroupVolume.needed
-      yield* store.volumes.setGroup(access.user.id, group.id, volume, yield* nowIso)
-      return volume
-    }))
+    const set = Effect.zipRight(SetGroupVolume.needed, Effect.flatMap(nowIso, (now) => store.volumes.setGroup(access.user.id, group.id, volume, now)))
+    return yield* SetGroupVolume.check([access, group.id], () => forbidden("Only a member of the group has a volume in it."))(Effect.as(set, volume))
   }))
 })
 

@@ -256,17 +256,34 @@ const discardPoll = Effect.fnUntraced(function*(access: Access, ctx: TopicContex
   return view!
 })
 
+/** A poll closed by a person, where ClosePoll allowed it. */
+const closeByUser = Effect.fnUntraced(function*(access: Access, ctx: TopicContext, poll: Poll): Effect.fn.Return<PollView, never, Store | Permit<"ClosePoll">> {
+  yield* ClosePoll.needed
+  yield* closeNow(poll, ctx.topic, access.user, "poll_closed_by_user")
+  return yield* reload(access, poll.id)
+})
+
 export const closePoll = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<PollView, NotFound | Forbidden | Invalid, Store> {
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
     const { ctx, poll } = yield* visiblePoll(access, ref)
     if (!isActive(poll)) return yield* invalid("poll", isDraft(poll) ? "is a draft: it has not opened" : "is already closed")
-    return yield* ClosePoll.check([access, ctx, poll], () => forbidden("Not authorized to close Poll."))(Effect.gen(function*() {
-      yield* ClosePoll.needed
-      yield* closeNow(poll, ctx.topic, access.user, "poll_closed_by_user")
-      return yield* reload(access, poll.id)
-    }))
+    return yield* ClosePoll.check([access, ctx, poll], () => forbidden("Not authorized to close Poll."))(closeByUser(access, ctx, poll))
   }))
+})
+
+/** A closed poll opened again until `closing`, with its item and event, where ReopenPoll allowed it. */
+const reopenWith = Effect.fnUntraced(function*(access: Access, ctx: TopicContext, poll: Poll, closing: string | null, now: string): Effect.fn.Return<PollView, never, Store | Permit<"ReopenPoll">> {
+  yield* ReopenPoll.needed
+  const store = yield* Store
+  yield* store.polls.update(poll.id, { closed_at: null, closing_at: closing, opened_at: now, closing_soon_sent_at: null, updated_at: now })
+  const reopened = (yield* store.polls.byId(poll.id))!
+  yield* recordItem({
+    topic: ctx.topic, kind: "poll_reopened", itemable_type: "Poll", itemable_id: poll.id, actor: access.user,
+    parent: yield* pollItemParent(poll), bump: true
+  })
+  yield* pollEvent("poll_reopened", reopened, access.user)
+  return yield* reload(access, poll.id)
 })
 
 /** POST /polls/{id}/reopen with a future `closing_at`. Anonymous polls cannot be reopened (Loomio). */
@@ -278,16 +295,6 @@ export const reopenPoll = Effect.fnUntraced(function*(access: Access, ref: strin
     const { ctx, poll } = yield* visiblePoll(access, ref)
     if (poll.closed_at === null) return yield* invalid("poll", "is not closed")
     if (poll.anonymous) return yield* invalid("poll", "is anonymous: anonymous polls cannot be reopened")
-    return yield* ReopenPoll.check([access, ctx, poll], () => forbidden("Not authorized to reopen Poll."))(Effect.gen(function*() {
-      yield* ReopenPoll.needed
-      yield* store.polls.update(poll.id, { closed_at: null, closing_at: closing, opened_at: now, closing_soon_sent_at: null, updated_at: now })
-      const reopened = (yield* store.polls.byId(poll.id))!
-      yield* recordItem({
-        topic: ctx.topic, kind: "poll_reopened", itemable_type: "Poll", itemable_id: poll.id, actor: access.user,
-        parent: yield* pollItemParent(poll), bump: true
-      })
-      yield* pollEvent("poll_reopened", reopened, access.user)
-      return yield* reload(access, poll.id)
-    }))
+    return yield* ReopenPoll.check([access, ctx, poll], () => forbidden("Not authorized to reopen Poll."))(reopenWith(access, ctx, poll, closing, now))
   }))
 })
