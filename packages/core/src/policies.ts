@@ -31,7 +31,6 @@ export interface Permit<Name extends string> {
 }
 
 export interface Policy<Name extends string, Args extends ReadonlyArray<unknown>, Reason> {
-  readonly name: Name
   /** The head of a protected step: its Effect type then requires the permit. */
   readonly needed: Effect.Effect<void, never, Permit<Name>>
   /**
@@ -54,7 +53,6 @@ const policyWithReason = <const Name extends string, Args extends ReadonlyArray<
 ): Policy<Name, Args, Reason> => {
   const grant = <A, E, R>(step: Effect.Effect<A, E, R>) => step as Effect.Effect<A, E, Exclude<R, Permit<Name>>>
   return {
-    name: _name,
     needed: Effect.void as Effect.Effect<void, never, Permit<Name>>,
     check: (args, refuse) => (step) => {
       const reason = rule(...args)

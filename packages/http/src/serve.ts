@@ -28,7 +28,7 @@ import { metricsRoute } from "./observe/metricsRoute.js"
 import { Telemetry } from "./observe/telemetry.js"
 import type { PageHandler, PageRouter } from "./pages/layout/routes.js"
 import { busyPage, notFoundPage, tooLargePage } from "./pages/pages.js"
-import { type PathParams, RouteParams, type RouteTable, type SearchParams } from "./routes.js"
+import { type Answer, type PathParams, RouteParams, type RouteTable, type SearchParams } from "./routes.js"
 import { Settings } from "./settings.js"
 
 const isApiPath = (url: string) => url.startsWith("/api/") || url === "/api" || url.startsWith("/metrics")
@@ -175,29 +175,32 @@ const isSingle = (ast: SchemaAST.AST, key?: string): boolean => {
   }
 }
 
-const normalizeSearch = (search: SearchParams, ast: SchemaAST.AST): Record<string, unknown> => {
-  const out: Record<string, unknown> = {}
-  for (const key in search) {
-    const value = search[key]
-    out[key] = Array.isArray(value) || isSingle(ast, key) ? value : [value]
+/** A query's normaliser for one declaration: the declared keys' answers worked out once, at start, not per request. */
+const searchNormaliser = (ast: SchemaAST.AST) => {
+  const declared = new Map(ast._tag === "TypeLiteral" ? ast.propertySignatures.map((p) => [String(p.name), isSingle(ast, String(p.name))]) : [])
+  return (search: SearchParams): Record<string, unknown> => {
+    const out: Record<string, unknown> = {}
+    for (const key in search) {
+      const value = search[key]
+      out[key] = Array.isArray(value) || (declared.get(key) ?? isSingle(ast, key)) ? value : [value]
+    }
+    return out
   }
-  return out
 }
 
-/** One endpoint's route: its decoders (the declaration's). */
-interface LeanRoute {
-  readonly decode: (request: LeanRequest, params: PathParams, search: SearchParams) => Either.Either<Record<string, unknown>, ParseResult.ParseError>
-}
+/** An endpoint's path, headers and query, decoded by its declaration's Schemas. */
+type Decode = (request: LeanRequest, params: PathParams, search: SearchParams) => Either.Either<Record<string, unknown>, ParseResult.ParseError>
 
 const decoderOf = (schema: Schema.Schema.Any) => Schema.decodeUnknownEither(schema as Schema.Schema<unknown, unknown, never>)
 
 /** Decodes what HttpApiBuilder decodes for a raw handler, in its order (path, headers, query), synchronously. */
-const requestDecoder = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps): LeanRoute["decode"] => {
+const requestDecoder = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps): Decode => {
   const path = Option.getOrUndefined(Option.map(endpoint.pathSchema, decoderOf))
   const headers = Option.getOrUndefined(Option.map(endpoint.headersSchema, decoderOf))
   const query = Option.getOrUndefined(Option.map(endpoint.urlParamsSchema, (schema) => {
     const decode = decoderOf(schema)
-    return (search: SearchParams) => decode(normalizeSearch(search, schema.ast))
+    const normalise = searchNormaliser(schema.ast)
+    return (search: SearchParams) => decode(normalise(search))
   }))
   return (request, params, search) => {
     const input: Record<string, unknown> = { request }
@@ -227,8 +230,7 @@ export const makeListener = Effect.fnUntraced(function*<R>(
   const serverContext = runtime.context as Context.Context<never>
   const failed = (req: http.IncomingMessage) => internalError(String(req.headers["x-request-id"] ?? "unknown"))
   /** Runs `effect` as one fiber with the request in its context, and writes what it answers. */
-  const serve = (req: http.IncomingMessage, res: http.ServerResponse, request: LeanRequest, context: Map<string, unknown>,
-    effect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, unknown>) => {
+  const serve: Serve = (req, res, request, context, effect) => {
     // the fiber starts with the request in its context (no provide around it to set and restore)
     context.set(HttpServerRequest.HttpServerRequest.key, request)
     const requestRuntime = Runtime.make({ context: Context.unsafeMake(context), runtimeFlags: runtime.runtimeFlags, fiberRefs: runtime.fiberRefs })
@@ -286,12 +288,11 @@ export const makeListener = Effect.fnUntraced(function*<R>(
   }) satisfies RequestListener
 })
 
-type Answer = Parameters<RouteTable["add"]>[2]
 type Serve = (req: http.IncomingMessage, res: http.ServerResponse, request: LeanRequest, context: Map<string, unknown>,
   effect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, unknown>) => void
 
 /** An API endpoint's route: its path and query decoded before its handler runs (a parameter that does not decode: 400). */
-const apiRoute = (decode: LeanRoute["decode"], handler: RouteHandler, context: Context.Context<never>, serve: Serve): Answer => (req, res, params, search) => {
+const apiRoute = (decode: Decode, handler: RouteHandler, context: Context.Context<never>, serve: Serve): Answer => (req, res, params, search) => {
   const request = new LeanRequest(req)
   const input = decode(request, params, search)
   if (Either.isLeft(input)) return writeResponse(req, res, undecodable(ParseResult.ArrayFormatter.formatErrorSync(input.left)))

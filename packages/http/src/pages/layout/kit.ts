@@ -197,7 +197,7 @@ export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret:
    * A form POST: the CSRF check, then the form decoded by its Schema (forms.ts) and handed to `act`; a form its
    * Schema refuses goes to `invalid` (the page again, its messages beside their fields), nothing written.
    */
-  const submitted = <W extends Reader, A, I, R>(
+  const submitted = <W extends Reader, A, R>(
     who: W,
     request: HttpServerRequest.HttpServerRequest,
     decode: (params: UrlParams.UrlParams, t: Translate) => Either.Either<Submitted<A>, FormRefusal>,
