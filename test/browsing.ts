@@ -5,7 +5,6 @@
  */
 import { type HttpSettings, mailSettingsFromEnv, startMailWorker } from "@convene/http"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
-import { type AddressInfo, createServer } from "node:net"
 import t from "tap"
 import { startTestServer, type TestServer } from "./helpers.js"
 import { startSmtp, type TestSmtp } from "./smtp.js"
@@ -37,15 +36,7 @@ export const startBrowsing = async (settings: Partial<HttpSettings> = {}, port?:
 }
 
 /** A port nothing listens on now (for a server whose BASE_URL must name its port before it starts). */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
+export { freePort } from "./ports.js"
 
 /** Signs `email` in through the sign-in page with the code its mail carries; resolves on home. */
 export const codeSignIn = (s: TestServer, smtp: TestSmtp) => async (context: BrowserContext, email: string): Promise<Page> => {

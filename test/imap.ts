@@ -5,7 +5,8 @@
  */
 import { execFileSync, spawn } from "node:child_process"
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { createConnection, createServer } from "node:net"
+import { createConnection } from "node:net"
+import { freePort } from "./ports.js"
 import { tmpdir, userInfo } from "node:os"
 import { join } from "node:path"
 import t from "tap"
@@ -18,15 +19,6 @@ export interface TestImap {
 
 const PASSWORD = "imap-password-of-the-tests"
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer()
-    s.once("error", reject)
-    s.listen(0, "127.0.0.1", () => {
-      const address = s.address()
-      s.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 const answers = (port: number) =>
   new Promise<boolean>((resolve) => {
