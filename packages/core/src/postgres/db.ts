@@ -35,28 +35,37 @@ export const isoInstant = (text: string): string => {
   return m[4] === "+00" ? `${m[1]}T${m[2]}${ms}Z` : new Date(`${m[1]}T${m[2]}${ms}${m[4]!.length === 3 ? `${m[4]}:00` : m[4]}`).toISOString()
 }
 
-const ROW_PARSERS: Readonly<Record<number, (text: string) => unknown>> = {
+/** A column's text as the records hold it (the store's runner reads these): what each of the types convene's columns hold becomes. */
+const RECORD_PARSERS: Readonly<Record<number, (text: string) => unknown>> = {
   // bigint (ids, counts, sums) as a number (ids stay far below 2^53)
   20: Number,
-  // boolean as 0/1
-  16: (v) => (v === "t" ? 1 : 0),
+  16: (v) => v === "t",
   // timestamptz as ISO text, as written
   1184: isoInstant,
   // date as its text (YYYY-MM-DD), never a JavaScript Date at local midnight
   1082: (v) => v,
-  // jsonb as compact JSON text, as written (PostgreSQL's text spaces its separators; one without a space is already compact)
-  3802: (v) => (v.includes(" ") ? JSON.stringify(JSON.parse(v)) : v)
+  3802: (v) => JSON.parse(v)
 }
 
 /**
- * Rows as SQLite gives them, whatever type PostgreSQL holds (migration 6 gave every column its own): the code
- * above both stores reads one representation. Also for tools that read a convene database directly.
+ * Rows as SQLite gives them (flags as 0/1, JSON as compact text), whatever type PostgreSQL holds: for what reads
+ * a convene database's tables directly rather than its records (`convene copy`, tools, tests comparing both stores).
  */
-export const pgRowTypes = {
-  getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    ROW_PARSERS[oid] ?? driver().types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser
+const SQLITE_PARSERS: Readonly<Record<number, (text: string) => unknown>> = {
+  ...RECORD_PARSERS,
+  16: (v) => (v === "t" ? 1 : 0),
+  // PostgreSQL's text spaces its separators; one without a space is already compact
+  3802: (v) => (v.includes(" ") ? JSON.stringify(JSON.parse(v)) : v)
 }
-const types = pgRowTypes
+
+const typesOf = (parsers: Readonly<Record<number, (text: string) => unknown>>) => ({
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    parsers[oid] ?? driver().types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser
+})
+/** A pool's type parsers for rows shaped as SQLite's (see SQLITE_PARSERS). */
+export const pgRowTypes = typesOf(SQLITE_PARSERS)
+/** The store's runner's: rows in the records' own types (flags as booleans, JSON parsed), which their declarations read. */
+export const recordTypes = typesOf(RECORD_PARSERS)
 
 /** Written once per SQL text: `?` and `@name` placeholders (the SQLite adapter's) become `$n`. */
 export interface Compiled {
@@ -120,7 +129,7 @@ const shapeOf = (columns: ReadonlyArray<Column>): Shape => {
   // pg's parser for a type it does not know gives the text back (String(text)): such a column is copied as it is
   const unknown = driver().types.getTypeParser(0 as never, "text")
   const parsers = columns.map((column) => {
-    const parse = types.getTypeParser(column.dataTypeID, "text")
+    const parse = recordTypes.getTypeParser(column.dataTypeID, "text")
     return parse === unknown ? undefined : (parse as (text: string) => unknown)
   })
   return { columns, build: rowBuilder(columns.map((column) => column.name), parsers) }
@@ -371,7 +380,7 @@ export const makePgRunner = (pool: pg.Pool, writers: pg.Pool = pool): PgRunner =
  */
 export const makePool = (url: string, max = 10, waitMs = 5_000) => {
   // a lock held past 10 s (another server stopped mid-transaction) fails the request with 503 instead of hanging it
-  const pool = new (driver().Pool)({ connectionString: url, max, types, connectionTimeoutMillis: waitMs, idleTimeoutMillis: 30_000, options: "-c lock_timeout=10000 -c TimeZone=UTC" })
+  const pool = new (driver().Pool)({ connectionString: url, max, types: pgRowTypes, connectionTimeoutMillis: waitMs, idleTimeoutMillis: 30_000, options: "-c lock_timeout=10000 -c TimeZone=UTC" })
   // A connection that breaks (the server stopped) emits "error": when idle, on the pool; when checked out, on the
   // connection itself, even between the statements of a transaction. Unheard, either would end the process; the
   // statement in flight fails anyway, and a broken connection is discarded on release.

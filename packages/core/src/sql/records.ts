@@ -1,9 +1,10 @@
 /**
- * What both stores' adapters share: rows (the same columns on SQLite and PostgreSQL, booleans as 0/1, JSON
+ * What both stores' adapters share: rows (the same columns on SQLite and PostgreSQL, booleans as 0/1 or booleans, JSON
  * lists as text) turned into records and back, and the SQL text both dialects speak alike.
  */
 import type { Stance } from "../domain/polls.js"
 import { Group, GroupCounts, type Id, type TopicFilter } from "../domain/records.js"
+import { json } from "./rows.js"
 import type { WebhookEvent } from "../domain/webhooks.js"
 import type { OutboxBacklog } from "../ports/outbox.js"
 import type { PollStatus } from "../ports/polls.js"
@@ -28,7 +29,7 @@ export const SESSION_COLUMNS = `id, user_id, created_at, last_seen_at, expires_a
 
 export const toEvent = (row: unknown): WebhookEvent => {
   const r = row as Record<string, unknown>
-  return Object.assign({}, r, { message: JSON.parse(r.message as string) }) as unknown as WebhookEvent
+  return Object.assign({}, r, { message: json(r.message) }) as unknown as WebhookEvent
 }
 
 /** What waits in an outbox table and what is dead: `toBacklog` reads its one row. */

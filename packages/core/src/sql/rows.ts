@@ -1,9 +1,12 @@
 /**
- * Both stores read a flag as 0/1 (SQLite's own; PostgreSQL's booleans through `pgRowTypes`): a computed flag
- * outside a record's declaration (domain/model.ts reads those) is turned here. A record's flags are written by its
- * declaration (`X.toRow`), a statement's own by `columnValue` (domain/model.ts).
+ * A flag read from a row: SQLite's 0/1 or PostgreSQL's boolean (the store's runner gives the records' own types).
+ * A record's columns are read by its declaration (domain/model.ts); a computed flag outside one is read here. A
+ * record's flags are written by its declaration (`X.toRow`), a statement's own by `columnValue` (domain/model.ts).
  */
 export const bool = (v: unknown): boolean => v === 1 || v === true
+
+/** A list or object read from a row outside a record's declaration: SQLite's JSON text or PostgreSQL's parsed jsonb. */
+export const json = <A>(v: unknown): A => (typeof v === "string" ? JSON.parse(v) : v) as A
 
 /**
  * A statement's rows are built from the driver's arrays of values (better-sqlite3's raw rows, pg's data rows), each

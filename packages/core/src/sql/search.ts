@@ -7,7 +7,7 @@
 import type { Id, TopicFilter, TopicScope } from "../domain/records.js"
 import type { SearchHit, SearchOrder } from "../domain/search.js"
 import type { SearchFilter } from "../ports/search.js"
-import { bool } from "./rows.js"
+import { bool, json } from "./rows.js"
 import { type IdList, scopeParams, scopeWhere } from "./scope.js"
 
 /** Words of context around the matches in a highlight. */
@@ -79,7 +79,7 @@ export const searchBindings = (lists: IdList, scope: TopicScope, callerId: Id, m
 
 export const toHit = (row: Record<string, unknown>): SearchHit =>
   Object.assign({}, row as unknown as SearchHit, {
-    tags: JSON.parse(String(row.tags)) as Array<string>,
+    tags: json<Array<string>>(row.tags),
     excerpt: String(row.excerpt ?? ""),
     caller_has_voted: bool(row.caller_has_voted)
   })

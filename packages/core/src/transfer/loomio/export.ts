@@ -13,7 +13,7 @@ import { LOOMIO_TABLES, type LoomioTable } from "../../domain/loomio.js"
 import { Outcome, Poll, Stance } from "../../domain/polls.js"
 import { BOOLEAN_GROUP_SETTINGS, Membership, User } from "../../domain/records.js"
 import { type Db, migrate, openFile } from "../../sqlite/db.js"
-import { bool } from "../../sql/rows.js"
+import { bool, json } from "../../sql/rows.js"
 
 export class ExportError extends Error {
   override readonly name = "ExportError"
@@ -140,7 +140,7 @@ const writeExport = async (db: Db, groupId: number, to: string): Promise<Record<
     const threadOf = (t: Row) => ({
       group_id: t.group_id,
       private: bool(t.private),
-      tags: JSON.parse(String(t.tags)) as Array<string>,
+      tags: json<Array<string>>(t.tags),
       max_depth: t.max_depth,
       last_activity_at: t.last_activity_at
     })
