@@ -10,8 +10,21 @@
  * `notify_on_closing_soon`) are read as integers or words.
  */
 import { ParseResult, Schema } from "effect"
-import { HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, POLL_SETTINGS, POLL_TYPES } from "./polls.js"
-import { BOOLEAN_GROUP_SETTINGS, type BooleanGroupSetting, DISCUSSION_PRIVACY_OPTIONS, GROUP_DEFAULTS } from "./records.js"
+import { Format as FormatField, Id as IdField, NullId, NullStamp } from "./model.js"
+import { HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, Outcome, Poll, POLL_SETTINGS, PollOption, Stance } from "./polls.js"
+import {
+  BOOLEAN_GROUP_SETTINGS,
+  type BooleanGroupSetting,
+  Comment,
+  Discussion,
+  Group,
+  GROUP_DEFAULTS,
+  Membership,
+  Reaction,
+  Topic,
+  TopicReader,
+  User
+} from "./records.js"
 
 const Id = Schema.Int.annotations({ message: () => "must be an integer id" })
 const orNull = <A, I>(s: Schema.Schema<A, I>) => Schema.optionalWith(Schema.NullOr(s), { default: () => null })
@@ -59,6 +72,42 @@ const enumOf = <const W extends ReadonlyArray<string>>(words: W) => {
   })
 }
 
+type Fields = Schema.Struct.Fields
+type TypeOf<S> = S extends Schema.Schema.Any ? Schema.Schema.Type<S> : never
+type FlagNames<F extends Fields, N extends keyof F> = { [K in N]: TypeOf<F[K]> extends boolean ? K : never }[N]
+/** A convene column as Loomio's file holds it (see `columns`). */
+type Column<K, S> = K extends "created_at" | "updated_at" ? typeof Stamp
+  : TypeOf<S> extends boolean ? ReturnType<typeof flag>
+  : S extends typeof FormatField ? typeof Format
+  : null extends TypeOf<S> ? Schema.PropertySignature<":", TypeOf<S>, never, "?:", TypeOf<S> | null | undefined, true, never>
+  : S
+
+/**
+ * Columns of a Loomio table that are also a convene record's, read from the record's declaration: each as its
+ * declared type, read as defensively as Loomio's import reads it. A nullable column may be left out (null); an
+ * instant is any date-time Rails writes; a flag left out or null is the column's default, given here for each
+ * (Loomio's); a format left out is markdown; `created_at` and `updated_at` may be left out of a hand-written file.
+ * A column Loomio holds otherwise than convene (a required convene column Loomio may leave null, an enumeration Loomio
+ * stores as a number, a renamed one) is declared beside, after these.
+ */
+const columns = <F extends Fields, const N extends keyof F & string>(
+  record: { readonly fields: F },
+  names: ReadonlyArray<N>,
+  flags: { readonly [K in FlagNames<F, N>]: boolean }
+): { readonly [K in N]: Column<K, F[K]> } => {
+  const column = (name: N) => {
+    const field = record.fields[name] as unknown as Schema.Schema<unknown, unknown>
+    if (name === "created_at" || name === "updated_at") return Stamp
+    if (field === Schema.Boolean) return flag((flags as Record<string, boolean>)[name]!)
+    if (field === FormatField) return Format
+    if (field === NullStamp) return At
+    if (field === NullId) return Ref
+    if (field === IdField) return Id
+    return Schema.is(field)(null) ? orNull(field) : field
+  }
+  return Object.fromEntries(names.map((name) => [name, column(name)])) as never
+}
+
 /**
  * A group's flags as Loomio's columns hold them: convene's declaration (domain/records.ts), each defaulting as
  * Loomio's column does where the file leaves it out. Loomio's `is_visible_to_public` column defaults to true (a
@@ -66,80 +115,47 @@ const enumOf = <const W extends ReadonlyArray<string>>(words: W) => {
  */
 type LoomioFlag = Exclude<BooleanGroupSetting, "enabled">
 const LOOMIO_COLUMN_DEFAULTS: Record<LoomioFlag, boolean> = Object.assign({}, GROUP_DEFAULTS, { is_visible_to_public: true })
-const groupFlags = Object.fromEntries(BOOLEAN_GROUP_SETTINGS.filter((k): k is LoomioFlag => k !== "enabled").map((k) => [k, flag(LOOMIO_COLUMN_DEFAULTS[k])])) as {
-  readonly [K in LoomioFlag]: ReturnType<typeof flag>
-}
 
 export const LoomioGroup = Schema.Struct({
-  id: Id,
-  parent_id: Ref,
+  ...columns(Group, ["id", "parent_id", "handle", "name", "description", "creator_id", ...BOOLEAN_GROUP_SETTINGS.filter((k): k is LoomioFlag => k !== "enabled"), "created_at", "updated_at"], LOOMIO_COLUMN_DEFAULTS),
   key: Text,
-  handle: Text,
-  name: Schema.String,
-  description: Text,
   description_format: Format,
-  creator_id: Ref,
-  ...groupFlags,
-  discussion_privacy_options: Schema.optionalWith(Schema.Literal(...DISCUSSION_PRIVACY_OPTIONS), {
+  discussion_privacy_options: Schema.optionalWith(Group.fields.discussion_privacy_options, {
     default: () => GROUP_DEFAULTS.discussion_privacy_options
-  }),
-  created_at: Stamp,
-  updated_at: Stamp
+  })
 })
 
 /** A person, without secrets: Loomio leaves out the API key, password digest and tokens, and so does convene. */
-export const LoomioUser = Schema.Struct({
-  id: Id,
-  name: Text,
-  username: Text,
-  email: Text,
-  country: Text,
-  bot: flag(false),
-  deactivated_at: At,
-  created_at: Stamp,
-  updated_at: Stamp
-})
+export const LoomioUser = Schema.Struct(
+  columns(User, ["id", "name", "username", "email", "country", "bot", "deactivated_at", "created_at", "updated_at"], { bot: false })
+)
 
-export const LoomioMembership = Schema.Struct({
-  id: Id,
-  group_id: Id,
-  user_id: Id,
-  inviter_id: Ref,
-  admin: flag(false),
-  delegate: flag(false),
-  title: Text,
-  accepted_at: At,
-  revoked_at: At,
-  revoker_id: Ref,
-  created_at: Stamp,
-  updated_at: Stamp
-})
+export const LoomioMembership = Schema.Struct(
+  columns(Membership, ["id", "group_id", "user_id", "inviter_id", "admin", "delegate", "title", "accepted_at", "revoked_at", "revoker_id", "created_at", "updated_at"], {
+    admin: false,
+    delegate: false
+  })
+)
 
 /** The thread of the newer format; in the older one, discussions and polls carry these columns themselves. */
 export const LoomioTopic = Schema.Struct({
-  id: Id,
-  group_id: Ref,
-  topicable_type: Schema.Literal("Discussion", "Poll"),
-  topicable_id: Ref,
-  private: flag(true),
-  tags: Schema.optionalWith(Schema.NullOr(Schema.Array(Schema.String)), { default: () => null }),
+  ...columns(Topic, ["id", "group_id", "topicable_type", "topicable_id", "private", "closed_at", "closer_id", "discarded_at", "created_at", "updated_at"], {
+    private: true
+  }),
+  tags: Schema.optionalWith(Schema.NullOr(Topic.fields.tags), { default: () => null }),
   max_depth: orNull(Schema.Int),
   last_activity_at: At,
-  closed_at: At,
-  closer_id: Ref,
   /** the newer format's name for a closed thread */
   locked_at: At,
-  locker_id: Ref,
-  discarded_at: At,
-  created_at: Stamp,
-  updated_at: Stamp
+  locker_id: Ref
 })
 
+/** A thread's columns, which the older format's discussions and polls carry (each may be null: the newer format's topic holds them). */
 const threadColumns = {
   group_id: Ref,
   topic_id: Ref,
-  private: orNull(Schema.Boolean),
-  tags: Schema.optionalWith(Schema.NullOr(Schema.Array(Schema.String)), { default: () => null }),
+  private: orNull(Topic.fields.private),
+  tags: Schema.optionalWith(Schema.NullOr(Topic.fields.tags), { default: () => null }),
   max_depth: orNull(Schema.Int),
   last_activity_at: At,
   closed_at: At,
@@ -147,69 +163,41 @@ const threadColumns = {
 }
 
 export const LoomioDiscussion = Schema.Struct({
-  id: Id,
+  ...columns(Discussion, ["id", "author_id", "title", "description_format", "discarded_at", "discarded_by", "created_at", "updated_at"], {}),
   key: Text,
-  author_id: Id,
-  title: Schema.String,
   description: Text,
-  description_format: Format,
-  discarded_at: At,
-  discarded_by: Ref,
-  created_at: Stamp,
-  updated_at: Stamp,
   ...threadColumns
 })
 
 export const LoomioPoll = Schema.Struct({
-  id: Id,
+  // a setting the file leaves out is a new poll's (Loomio's column defaults are the same)
+  ...columns(Poll, ["id", "author_id", "title", "details_format", "poll_type", "closing_at", "opened_at", "discarded_at", "discarded_by",
+    "specified_voters_only", "shuffle_options", "anonymous", "created_at", "updated_at"], POLL_SETTINGS),
   key: Text,
   discussion_id: Ref,
-  author_id: Id,
-  title: Schema.String,
   details: Text,
-  details_format: Format,
-  poll_type: Schema.Literal(...POLL_TYPES),
-  closing_at: At,
-  opened_at: At,
-  discarded_at: At,
-  discarded_by: Ref,
-  // a setting the file leaves out is a new poll's (Loomio's column defaults are the same)
-  specified_voters_only: flag(POLL_SETTINGS.specified_voters_only),
   hide_results: Schema.optionalWith(enumOf(HIDE_RESULTS), { default: () => POLL_SETTINGS.hide_results }),
-  shuffle_options: flag(POLL_SETTINGS.shuffle_options),
-  anonymous: flag(POLL_SETTINGS.anonymous),
   notify_on_closing_soon: Schema.optionalWith(enumOf(NOTIFY_ON_CLOSING_SOON), { default: () => POLL_SETTINGS.notify_on_closing_soon }),
-  min_score: orNull(Schema.Int),
-  max_score: orNull(Schema.Int),
-  minimum_stance_choices: orNull(Schema.Int),
-  maximum_stance_choices: orNull(Schema.Int),
-  dots_per_person: orNull(Schema.Int),
-  can_respond_maybe: orNull(Schema.Boolean),
-  created_at: Stamp,
-  updated_at: Stamp,
+  // Loomio leaves a type's numbers null where they do not apply
+  min_score: orNull(Poll.fields.min_score),
+  max_score: orNull(Poll.fields.max_score),
+  minimum_stance_choices: orNull(Poll.fields.minimum_stance_choices),
+  maximum_stance_choices: orNull(Poll.fields.maximum_stance_choices),
+  dots_per_person: orNull(Poll.fields.dots_per_person),
+  can_respond_maybe: orNull(Poll.fields.can_respond_maybe),
   ...threadColumns
 })
 
 export const LoomioPollOption = Schema.Struct({
-  id: Id,
-  poll_id: Id,
-  name: Schema.String,
-  priority: Schema.optionalWith(Schema.Int, { default: () => 0 })
+  ...columns(PollOption, ["id", "poll_id", "name"], {}),
+  priority: Schema.optionalWith(PollOption.fields.priority, { default: () => 0 })
 })
 
 export const LoomioStance = Schema.Struct({
-  id: Id,
-  poll_id: Id,
-  participant_id: Id,
-  inviter_id: Ref,
-  latest: flag(true),
-  cast_at: At,
-  reason: Text,
-  reason_format: Format,
-  revoked_at: At,
-  revoker_id: Ref,
-  created_at: Stamp,
-  updated_at: Stamp
+  ...columns(Stance, ["id", "poll_id", "participant_id", "inviter_id", "latest", "cast_at", "reason", "reason_format", "revoked_at", "created_at", "updated_at"], {
+    latest: true
+  }),
+  revoker_id: Ref
 })
 
 export const LoomioStanceChoice = Schema.Struct({
@@ -219,42 +207,26 @@ export const LoomioStanceChoice = Schema.Struct({
   score: Schema.optionalWith(Schema.Int, { default: () => 1 })
 })
 
-export const LoomioOutcome = Schema.Struct({
-  id: Id,
-  poll_id: Id,
-  author_id: Id,
-  statement: Schema.String,
-  statement_format: Format,
-  poll_option_id: Ref,
-  review_on: Text,
-  latest: flag(true),
-  created_at: Stamp,
-  updated_at: Stamp
-})
+export const LoomioOutcome = Schema.Struct(
+  columns(Outcome, ["id", "poll_id", "author_id", "statement", "statement_format", "poll_option_id", "review_on", "latest", "created_at", "updated_at"], {
+    latest: true
+  })
+)
 
 /** A comment replies to its discussion or to another comment: `parent_type` says which (older exports: `discussion_id`). */
 export const LoomioComment = Schema.Struct({
-  id: Id,
+  ...columns(Comment, ["id", "parent_id", "body_format", "edited_at", "discarded_at", "discarded_by", "created_at", "updated_at"], {}),
   discussion_id: Ref,
-  parent_id: Ref,
   parent_type: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  /** Loomio's name for the author */
   user_id: Id,
-  body: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => "" }),
-  body_format: Format,
-  edited_at: At,
-  discarded_at: At,
-  discarded_by: Ref,
-  created_at: Stamp,
-  updated_at: Stamp
+  body: Schema.optionalWith(Schema.NullOr(Comment.fields.body), { default: () => "" })
 })
 
 export const LoomioReaction = Schema.Struct({
-  id: Id,
+  ...columns(Reaction, ["id", "reactable_id", "user_id", "created_at"], {}),
   reactable_type: Schema.optionalWith(Schema.String, { default: () => "Comment" }),
-  reactable_id: Id,
-  user_id: Id,
-  reaction: Schema.optionalWith(Schema.String, { default: () => "+1" }),
-  created_at: Stamp
+  reaction: Schema.optionalWith(Reaction.fields.reaction, { default: () => "+1" })
 })
 
 /** A thread item: `events` (older, placed by discussion) or `topic_items` (newer, placed by topic). */
@@ -278,16 +250,11 @@ export const LoomioEvent = Schema.Struct({
 })
 
 export const LoomioReader = Schema.Struct({
-  id: Id,
+  ...columns(TopicReader, ["id", "user_id", "inviter_id", "guest", "revoked_at", "created_at"], { guest: false }),
   discussion_id: Ref,
   topic_id: Ref,
   /** convene's addition for the older format: a guest of a poll outside any discussion */
-  poll_id: Ref,
-  user_id: Id,
-  inviter_id: Ref,
-  guest: flag(false),
-  revoked_at: At,
-  created_at: Stamp
+  poll_id: Ref
 })
 
 export const LOOMIO_TABLES = {
