@@ -278,7 +278,10 @@ t.test("bad input: a clear error naming the line and table, exit 1, nothing writ
     ["thread items whose parents form a cycle", good.map((l) => (l.table === "events" && l.record.id === 1102 ? { table: l.table, record: { ...l.record, parent_id: 1103 } } : l)),
       /the events' parent_id values form a cycle/],
     ["a vote for another poll's option", good.map((l) => (l.table === "stance_choices" && l.record.id === 2002 ? { table: l.table, record: { ...l.record, poll_option_id: 705 } } : l)),
-      /\(stance_choices\): poll_option_id 705 is an option of another poll/]
+      /\(stance_choices\): poll_option_id 705 is an option of another poll/],
+    // decisions §5: every way in holds a body to the API's 1 MiB
+    ["a comment longer than the API takes", good.map((l) => (l.table === "comments" && l === good.find((x) => x.table === "comments") ? { table: l.table, record: { ...l.record, body: "word ".repeat(220_000) } } : l)),
+      /^error: line \d+ \(comments\): body is too long \(at most 1 MiB\)/]
   ]
   for (const [name, lines, message] of cases) {
     const file = join(dir, "bad.jsonl")
@@ -289,10 +292,31 @@ t.test("bad input: a clear error naming the line and table, exit 1, nothing writ
     t.same((await footprint(filename)), before, `${name}: nothing written`)
   }
   const json = await runBin(["import", "loomio", join(dir, "bad.jsonl"), "--json", "--db", filename])
-  t.match(JSON.parse(json.stderr), { error: /unknown table|option of another poll/ }, "--json failures are JSON on stderr")
+  t.match(JSON.parse(json.stderr), { error: /body is too long/ }, "--json failures are JSON on stderr")
   const missing = await runBin(["import", "loomio", join(dir, "nope.jsonl"), "--db", filename])
   t.equal(missing.code, 1)
   t.match(missing.stderr, /cannot read/)
+})
+
+t.test("html bodies are stored as the API stores them: sanitised", async (t) => {
+  const { dir, filename } = tempDbFile()
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  await init(filename)
+  const hostile = `<meta http-equiv="refresh" content="0;url=https://evil.example/"><script>alert(1)</script><b>kept</b>`
+  const lines = loomioExport().map((l): Line =>
+    l.table === "discussions" ? { table: l.table, record: { ...l.record, description: hostile, description_format: "html" } }
+    : l.table === "comments" ? { table: l.table, record: { ...l.record, body: hostile, body_format: "html" } }
+    : l.table === "polls" ? { table: l.table, record: { ...l.record, details: hostile, details_format: "html" } }
+    : l.table === "outcomes" ? { table: l.table, record: { ...l.record, statement: hostile, statement_format: "html" } }
+    : l)
+  const file = join(dir, "hostile.jsonl")
+  writeJsonl(file, lines)
+  const r = await runBin(["import", "loomio", file, "--db", filename])
+  t.equal(r.code, 0, r.stderr)
+  const stored = await rows(filename, `SELECT description AS text FROM discussions UNION ALL SELECT body FROM comments
+    UNION ALL SELECT details FROM polls UNION ALL SELECT statement FROM outcomes`)
+  t.ok(stored.length >= 4)
+  t.same([...new Set(stored.map((x) => x.text))], ["<b>kept</b>"], "every html body sanitised, none left raw")
 })
 
 t.test("an older export whose standalone poll has votes: Loomio's unnumbered items numbered in their order", async (t) => {

@@ -180,3 +180,35 @@ t.test("POST /inbound/mail: the raw message with the secret; and convene mail in
   t.match(JSON.parse(stdout), { result: "posted" })
   t.same((await comments(discussion.id)).map((c) => c.body), ["Rain barrels.", "And a pump."])
 })
+
+t.test("a Message-ID is compared without brackets or case; a message without one is known by its sender, date and text", async (t) => {
+  const { discussion, replyTo } = await threadForBea("Seeds")
+  await reply(replyTo, "Tomatoes first.", { messageId: "<m5@x.example.org>" })
+  await reply(replyTo, "Tomatoes first.", { messageId: "<M5@X.EXAMPLE.ORG>" })
+  t.same((await comments(discussion.id)).map((c) => c.body), ["Tomatoes first."], "<M5@X> after <m5@x> posts once")
+
+  const post = (body: Buffer) =>
+    got.post(`${s.url}/inbound/mail`, { body, headers: { authorization: `Bearer ${SECRET}`, "content-type": "message/rfc822" }, throwHttpErrors: false, retry: { limit: 0 } })
+  /** a raw message with no Message-ID header at all */
+  const withoutId = async (text: string, date: string) => {
+    const built = (await new MailComposer({ from: "bea@example.org", to: replyTo, subject: "Re: Seeds", text, date }).compile().build()).toString()
+    const raw = built.replace(/^Message-ID:.*\r\n/im, "")
+    t.notMatch(raw, /^Message-ID:/im)
+    return Buffer.from(raw)
+  }
+  const date = "Sun, 29 Nov 2026 09:00:00 +0000"
+  t.match(JSON.parse((await post(await withoutId("Then beans.", date))).body), { outcome: { result: "posted" } })
+  t.match(JSON.parse((await post(await withoutId("Then beans.", date))).body), { outcome: { result: "duplicate" } }, "the same message again")
+  t.match(JSON.parse((await post(await withoutId("Then peas.", date))).body), { outcome: { result: "posted" } }, "another text is another message")
+  t.same((await comments(discussion.id)).map((c) => c.body), ["Tomatoes first.", "Then beans.", "Then peas."])
+})
+
+t.test("a reply longer than a comment may be is not posted, and a mail says why", async (t) => {
+  const { discussion, replyTo } = await threadForBea("Long")
+  const before = smtp.received.length
+  // 1.5 MiB of words: within the listener's message limit, over a comment's (the API's 1 MiB)
+  await reply(replyTo, "word ".repeat(300_000), { messageId: "<long@example.org>" })
+  const refusal = await smtp.mailTo("bea@example.org", before)
+  t.match(refusal.text, /it is longer than a comment may be \(1 MiB\)/)
+  t.same(await comments(discussion.id), [], "nothing posted")
+})

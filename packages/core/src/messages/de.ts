@@ -325,6 +325,7 @@ export const de: Readonly<Record<MessageKey, string>> = {
   "mail.replyRefused.forbidden": "Ihre Antwort auf „{title}“ wurde nicht veröffentlicht: Sie können in dieser Diskussion nicht mehr kommentieren (sind Sie noch Mitglied der Gruppe?).",
   "mail.replyRefused.noThread": "Ihre Antwort auf „{title}“ wurde nicht veröffentlicht: Es gibt keine Diskussion, in der sie stehen könnte. Öffnen Sie sie stattdessen in convene.",
   "mail.replyRefused.empty": "Ihre Antwort auf „{title}“ wurde nicht veröffentlicht: Sie enthielt keinen eigenen Text, nur Zitate oder eine Signatur.",
+  "mail.replyRefused.tooLong": "Ihre Antwort auf „{title}“ wurde nicht veröffentlicht: Sie ist länger, als ein Kommentar sein darf (1 MiB). Kürzen Sie sie oder veröffentlichen Sie sie in Teilen in convene.",
   "mail.sentence": "{about}.",
   "mail.sentenceIn": "{about} in {group}.",
   "mail.action.group_invitation": "Einladung annehmen",

@@ -327,6 +327,7 @@ export const en = {
   "mail.replyRefused.forbidden": "Your reply to \"{title}\" was not posted: you can no longer comment in this discussion (are you still a member of its group?).",
   "mail.replyRefused.noThread": "Your reply to \"{title}\" was not posted: there is no discussion to comment in. Open it in convene instead.",
   "mail.replyRefused.empty": "Your reply to \"{title}\" was not posted: it had no text of its own, only quoted text or a signature.",
+  "mail.replyRefused.tooLong": "Your reply to \"{title}\" was not posted: it is longer than a comment may be (1 MiB). Shorten it, or post it in convene in parts.",
   "mail.sentence": "{about}.",
   "mail.sentenceIn": "{about} in {group}.",
   "mail.action.group_invitation": "Accept invitation",

@@ -325,6 +325,7 @@ export const fr: Readonly<Record<MessageKey, string>> = {
   "mail.replyRefused.forbidden": "Votre réponse à « {title} » n’a pas été publiée : vous ne pouvez plus commenter dans cette discussion (êtes-vous encore membre du groupe ?).",
   "mail.replyRefused.noThread": "Votre réponse à « {title} » n’a pas été publiée : il n’y a pas de discussion où commenter. Ouvrez-la plutôt dans convene.",
   "mail.replyRefused.empty": "Votre réponse à « {title} » n’a pas été publiée : elle ne contenait pas de texte propre, seulement des citations ou une signature.",
+  "mail.replyRefused.tooLong": "Votre réponse à « {title} » n’a pas été publiée : elle dépasse la longueur permise pour un commentaire (1 Mio). Raccourcissez-la ou publiez-la en plusieurs parties dans convene.",
   "mail.sentence": "{about}.",
   "mail.sentenceIn": "{about} dans {group}.",
   "mail.action.group_invitation": "Accepter l’invitation",

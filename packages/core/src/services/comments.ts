@@ -4,7 +4,7 @@ import type { Comment, Discussion, Id, Topic, User } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
-import { cleanBody } from "../rules/bodies.js"
+import { bodyLengthErrors, changedBody, cleanBody } from "../rules/bodies.js"
 import { CreateComment, DeleteComment, EditComment, type Permit } from "../policies.js"
 import type { TopicContext } from "../rules/topics.js"
 import { nowIso } from "./common.js"
@@ -60,6 +60,8 @@ const postComment = Effect.fnUntraced(function*(
   yield* CreateComment.needed
   const store = yield* Store
   if (isBlank(input.body)) return yield* invalid("body", "can't be blank")
+  const tooLong = bodyLengthErrors(input.body)
+  if (tooLong !== null) return yield* invalid("body", tooLong)
   let parent: Comment | undefined
   if (input.parent_id != null) {
     parent = yield* store.comments.byId(input.parent_id)
@@ -142,11 +144,13 @@ export const updateComment = Effect.fnUntraced(function*(
   return yield* store.transaction(editing(access, id, ({ comment }) => Effect.gen(function*() {
     yield* EditComment.needed
     if (input.body !== undefined && isBlank(input.body)) return yield* invalid("body", "can't be blank")
-    const format = input.body_format ?? (input.body !== undefined ? "md" : comment.body_format)
+    const tooLong = bodyLengthErrors(input.body)
+    if (tooLong !== null) return yield* invalid("body", tooLong)
+    const body = changedBody({ text: comment.body, format: comment.body_format }, { text: input.body, format: input.body_format })
     const now = yield* nowIso
     yield* store.comments.update(comment.id, {
-      body: cleanBody(input.body ?? comment.body, format),
-      body_format: format,
+      body: body.text,
+      body_format: body.format,
       edited_at: now,
       updated_at: now
     })

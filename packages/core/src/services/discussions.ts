@@ -4,7 +4,7 @@ import type { Discussion, Group, Id, Page, ThreadStatus, Topic, User } from "../
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
-import { cleanBody } from "../rules/bodies.js"
+import { changedBody, cleanBody } from "../rules/bodies.js"
 import { DeleteDiscussion, EditDiscussion, type Permit, ShowGroup, ShowTopic, StartDiscussion } from "../policies.js"
 import { groupTopicScope, privacyErrors, privateDefault, type TopicContext } from "../rules/topics.js"
 import { type GroupView, viewGroupsById } from "./groups.js"
@@ -174,8 +174,10 @@ const applyDiscussionEdit = Effect.fnUntraced(function*(access: Access, ctx: Top
     if (privacy !== null) return yield* invalid("private", privacy)
   }
   yield* checkEmails("recipient_emails", input.recipient_emails)
-  const format = input.description_format ?? (input.description !== undefined ? "md" : discussion.description_format)
-  const description = cleanBody(input.description === undefined ? discussion.description : input.description ?? "", format)
+  const { text: description, format } = changedBody(
+    { text: discussion.description, format: discussion.description_format },
+    { text: input.description === null ? "" : input.description, format: input.description_format }
+  )
   const title = input.title ?? discussion.title
   const isPrivate = input.private ?? topic.private
   const changed = title !== discussion.title || description !== discussion.description ||

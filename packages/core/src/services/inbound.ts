@@ -2,13 +2,15 @@
  * A reply by e-mail (decisions §11): a message to `reply+TOKEN@REPLY_HOSTNAME` becomes a comment by the person
  * the address was made for, in the thread it was made for (answering the comment the mail was about), through
  * the same use case and rules as the API. Whatever way the message came (SMTP, IMAP, HTTP, the command line),
- * it is handled here once: by its Message-ID, in the same transaction as the comment.
+ * it is handled here once: by its Message-ID (or, without one, its sender, date and text), in the same
+ * transaction as the comment.
  */
 import { Effect } from "effect"
 import type { Id, Topic, User } from "../domain/records.js"
 import { mailTranslator, type Translate } from "../messages/index.js"
 import { Store } from "../ports/store.js"
-import { isAutomatic, replyTokenOf } from "../rules/inbound.js"
+import { BODY_TOO_LONG } from "../rules/bodies.js"
+import { inboundKey, isAutomatic, replyTokenOf } from "../rules/inbound.js"
 import { hashApiKey as sha256 } from "../rules/keys.js"
 import { plainMarkdown } from "../rules/markdown.js"
 import { normaliseEmail } from "../rules/users.js"
@@ -41,12 +43,14 @@ export type InboundOutcome =
   /** from an address that is not the person's */
   | { readonly _tag: "WrongSender" }
   /** the rules refused (a closed thread, a lost membership, no text): the person was told why by mail */
-  | { readonly _tag: "Refused"; readonly reason: "closed" | "forbidden" | "noThread" | "empty" }
+  | { readonly _tag: "Refused"; readonly reason: RefusalReason }
+
+type RefusalReason = "closed" | "forbidden" | "noThread" | "empty" | "tooLong"
 
 const outcomeName = (o: InboundOutcome) => (o._tag === "Refused" ? `refused:${o.reason}` : o._tag === "Posted" ? `posted:${o.commentId}` : o._tag.toLowerCase())
 
 /** The short mail that says why a reply was not posted (in the person's language). */
-const explainRefusal = Effect.fnUntraced(function*(user: User, title: string, reason: "closed" | "forbidden" | "noThread" | "empty", path: string | null, topic: Topic) {
+const explainRefusal = Effect.fnUntraced(function*(user: User, title: string, reason: RefusalReason, path: string | null, topic: Topic) {
   const store = yield* Store
   const t: Translate = mailTranslator(user)
   yield* store.mail.enqueue({
@@ -66,16 +70,14 @@ const explainRefusal = Effect.fnUntraced(function*(user: User, title: string, re
 export const receiveReply = Effect.fnUntraced(function*(mail: InboundMail, replyHost: string): Effect.fn.Return<InboundOutcome, never, Store> {
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
-    const messageId = mail.messageId?.trim().slice(0, 500) || null
-    if (messageId !== null) {
-      const before = yield* store.inboundMessages.outcomeOf(messageId)
-      if (before !== undefined) return { _tag: "Duplicate", outcome: before } as const
-    }
+    const key = inboundKey(mail)
+    const before = yield* store.inboundMessages.outcomeOf(key)
+    if (before !== undefined) return { _tag: "Duplicate", outcome: before } as const
     const outcome = yield* handle(mail, replyHost)
     // only what had an effect (a comment, a mail back) is remembered: anyone can send the rest, and unremembered
     // it costs nothing to see again
-    if (messageId !== null && (outcome._tag === "Posted" || outcome._tag === "Refused")) {
-      yield* store.inboundMessages.record(messageId, outcomeName(outcome), yield* nowIso)
+    if (outcome._tag === "Posted" || outcome._tag === "Refused") {
+      yield* store.inboundMessages.record(key, outcomeName(outcome), yield* nowIso)
     }
     return outcome
   }))
@@ -94,7 +96,7 @@ const handle = Effect.fnUntraced(function*(mail: InboundMail, replyHost: string)
   const topic = (yield* store.topics.byId(reply.topic_id))!
   const discussion = topic.topicable_type === "Discussion" && topic.topicable_id !== null ? yield* store.discussions.byId(topic.topicable_id) : undefined
   const title = discussion?.title ?? (topic.topicable_id === null ? "" : (yield* store.polls.byId(topic.topicable_id))?.title ?? "")
-  const refuse = (reason: "closed" | "forbidden" | "noThread" | "empty") =>
+  const refuse = (reason: RefusalReason) =>
     Effect.as(explainRefusal(user, title, reason, discussion === undefined ? null : `/d/${discussion.key}`, topic), { _tag: "Refused", reason } as const)
   if (discussion === undefined || topic.discarded_at !== null) return yield* refuse("noThread")
   if (mail.body.trim() === "") return yield* refuse("empty")
@@ -107,6 +109,9 @@ const handle = Effect.fnUntraced(function*(mail: InboundMail, replyHost: string)
     body_format: "md",
     ...(parent !== undefined && parent.discarded_at === null && parent.discussion_id === discussion.id ? { parent_id: parent.id } : {})
   }))
-  if (posted._tag === "Left") return yield* refuse(posted.left._tag === "Invalid" ? "empty" : "forbidden")
+  if (posted._tag === "Left") {
+    const left = posted.left
+    return yield* refuse(left._tag !== "Invalid" ? "forbidden" : left.errors.body?.includes(BODY_TOO_LONG) ? "tooLong" : "empty")
+  }
   return { _tag: "Posted", commentId: posted.right.comment.id }
 })

@@ -5,7 +5,7 @@ import type { Id, User } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
-import { cleanBody } from "../rules/bodies.js"
+import { changedBody, cleanBody } from "../rules/bodies.js"
 import { isIsoDate } from "../rules/dates.js"
 import { type Permit, StateOutcome } from "../policies.js"
 import type { TopicContext } from "../rules/topics.js"
@@ -109,11 +109,11 @@ export const updateOutcome = Effect.fnUntraced(function*(
     if (existing === undefined) return yield* notFound(`Outcome ${id} not found`)
     return yield* stating(access, existing.poll_id, ({ poll }) => Effect.gen(function*() {
       yield* StateOutcome.needed
-      const format = input.statement_format ?? (input.statement !== undefined ? "md" : existing.statement_format)
+      const statement = changedBody({ text: existing.statement, format: existing.statement_format }, { text: input.statement, format: input.statement_format })
       const now = yield* nowIso
       yield* store.outcomes.update(id, {
-        statement: input.statement === undefined ? existing.statement : cleanBody(input.statement, format),
-        statement_format: format,
+        statement: statement.text,
+        statement_format: statement.format,
         ...(input.review_on === undefined ? {} : { review_on: input.review_on, review_sent_at: null }),
         updated_at: now
       })

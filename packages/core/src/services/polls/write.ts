@@ -9,7 +9,7 @@ import { parseDateTime } from "../../rules/dates.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../../errors.js"
 import { Store } from "../../ports/store.js"
 import type { Access } from "../../rules/access.js"
-import { cleanBody } from "../../rules/bodies.js"
+import { changedBody, cleanBody } from "../../rules/bodies.js"
 import { ballotConfig, configErrors, optionsErrors, orderOptions } from "../../rules/pollTypes.js"
 import { isActive, isDraft, pollSettingsErrors } from "../../rules/polls.js"
 import { ClosePoll, DeletePoll, EditPoll, type Permit, ReopenPoll, StartPoll } from "../../policies.js"
@@ -217,11 +217,11 @@ const applyPollEdit = Effect.fnUntraced(function*(
     closingAt = yield* closingTime(input.closing_at, now)
   }
   const opens = isDraft(poll) && closingAt !== null
-  const format = input.details_format ?? (input.details != null ? "md" : poll.details_format)
+  const details = changedBody({ text: poll.details, format: poll.details_format }, { text: input.details, format: input.details_format })
   yield* store.polls.update(poll.id, {
     title: input.title?.trim() ?? poll.title,
-    details: input.details == null ? poll.details : cleanBody(input.details, format),
-    details_format: format,
+    details: details.text,
+    details_format: details.format,
     closing_at: closingAt,
     ...pollSettings(input, false),
     ...(opens ? { opened_at: now } : {}),

@@ -20,6 +20,7 @@ import { privateDefault } from "../../rules/topics.js"
 import { normaliseEmail } from "../../rules/users.js"
 import { type Db, DatabaseError, migrate, openFile } from "../../sqlite/db.js"
 import { deriveThreads, searchInBulk } from "./derive.js"
+import { bodyLengthErrors, cleanBody } from "../../rules/bodies.js"
 import { ImportError, type ImportOptions, type ImportResult, inserter, oldIds, stage, type Staged, staged } from "./stage.js"
 
 export { ImportError, type ImportOptions, type ImportProgress, type ImportResult } from "./stage.js"
@@ -260,6 +261,13 @@ const checkGroups = (w: Writer) => {
   return { groupRows, inFile, roots, depthOf }
 }
 
+/** A body as every way in stores it (decisions §5): at most 1 MiB, html sanitised as the API sanitises it. */
+const storedBody = (text: string, format: "md" | "html", column: string, at: { readonly line: number; readonly table: string }): string => {
+  const tooLong = bodyLengthErrors(text)
+  if (tooLong !== null) throw new ImportError(`${column} ${tooLong}`, at.line, at.table)
+  return cleanBody(text, format)
+}
+
 /** Users: matched by e-mail (any letter case), others created with an API key nobody holds. */
 const writeUsers = (w: Writer) => {
   const { db, ids, insert, warnings, stampOf, updatedOf } = w
@@ -328,7 +336,7 @@ const writeGroups = (w: Writer, { groupRows, inFile, depthOf }: ReturnType<typeo
       key: r.key ?? newRecordKey(),
       handle,
       name: r.name,
-      description: r.description,
+      description: r.description === null ? null : storedBody(r.description, "md", "description", { line: g.line, table: "groups" }),
       parent_id: r.parent_id === null || !inFile.has(r.parent_id) ? null : ids.map("groups").get(r.parent_id),
       creator_id: who(r.creator_id),
       is_visible_to_public: r.is_visible_to_public,
@@ -434,7 +442,7 @@ const writeDiscussions = (w: Writer) => {
       topic_id: topicId,
       author_id: must("users", "author_id", r.author_id, at),
       title: r.title,
-      description: r.description ?? "",
+      description: storedBody(r.description ?? "", r.description_format, "description", at),
       description_format: r.description_format,
       discarded_at: r.discarded_at,
       discarded_by: who(r.discarded_by),
@@ -486,7 +494,7 @@ const writePolls = (w: Writer) => {
       topic_id: topicId,
       author_id: must("users", "author_id", r.author_id, at),
       title: r.title,
-      details: r.details ?? "",
+      details: storedBody(r.details ?? "", r.details_format, "details", at),
       details_format: r.details_format,
       closing_at: r.closing_at,
       opened_at: r.opened_at ?? (r.closing_at === null ? null : stampOf(r)),
@@ -525,7 +533,7 @@ const writeBallots = (w: Writer) => {
       inviter_id: who(r.inviter_id),
       latest: r.latest,
       cast_at: r.cast_at,
-      reason: r.reason,
+      reason: r.reason === null ? null : storedBody(r.reason, r.reason_format, "reason", at),
       reason_format: r.reason_format,
       revoked_at: r.revoked_at,
       revoker_id: who(r.revoker_id),
@@ -562,7 +570,7 @@ const writeOutcomes = (w: Writer) => {
       id: ids.map("outcomes").get(r.id),
       poll_id: must("polls", "poll_id", r.poll_id, at),
       author_id: must("users", "author_id", r.author_id, at),
-      statement: r.statement,
+      statement: storedBody(r.statement, r.statement_format, "statement", at),
       statement_format: r.statement_format,
       poll_option_id: r.poll_option_id === null ? null : ids.map("poll_options").get(r.poll_option_id),
       review_on: reviewOn,
@@ -610,7 +618,7 @@ const writeComments = (w: Writer) => {
       discussion_id: must("discussions", "discussion_id", discussion, at),
       parent_id: replyTo === null ? null : must("comments", "parent_id", replyTo, at),
       author_id: must("users", "user_id", r.user_id, at),
-      body: r.body ?? "",
+      body: storedBody(r.body ?? "", r.body_format, "body", at),
       body_format: r.body_format,
       edited_at: r.edited_at,
       discarded_at: r.discarded_at,
