@@ -4,7 +4,7 @@
  * signed in is told whose invitation it is and may switch or decline, and nothing changes silently. An
  * invitation to an address with no account still signs the new person in.
  */
-import t from "tap"
+import t, { type Test } from "tap"
 import { browserSession, seedUser } from "./helpers.js"
 import { matchExact } from "./match.js"
 import { linkIn, startMailedServer } from "./mailed.js"
@@ -91,4 +91,30 @@ t.test("an address with no account: accepting signs the new person in, even from
   t.ok(accepted.headers.getSetCookie().some((c) => c.startsWith("convene_session=")), "a new session: Fay's")
   t.match((await b.get("/profile")).html, /value="Fay"/, "the browser is now Fay's")
   matchExact(t, await pending("fay@example.org"), [{ accepted_at: String }])
+})
+
+/** The invitation's page and its POST, opened by a browser nobody signed in: the link alone must sign nobody in. */
+const linkAloneSignsNobodyIn = async (t: Test, email: string, path: string) => {
+  const visitor = browserSession(s.url)
+  const shown = await visitor.get(path)
+  t.match(shown.html, new RegExp(`This invitation is for ${email.replace(".", "\\.")}, which already has an account here`))
+  t.notMatch(shown.html, /Your name/, "no name asked: the account is someone's")
+  const forced = await visitor.post(path, { name: "Mallory" })
+  t.equal(forced.status, 403, "accepting without that account signed in is refused")
+  t.notOk(forced.headers.getSetCookie().some((c) => c.startsWith("convene_session=")), "and signs nobody in")
+  matchExact(t, await pending(email), [{ accepted_at: null }], "nothing changed")
+  matchExact(t, await s.sql(`SELECT name FROM users WHERE email = ?`, email), [{ name: null }], "the account's name is untouched")
+}
+
+t.test("an account without a name made by an operator is an existing account: its link signs nobody in", async (t) => {
+  await s.convene.users.create({ email: "gil@example.org" })
+  await linkAloneSignsNobodyIn(t, "gil@example.org", await invite("gil@example.org"))
+})
+
+t.test("a placeholder that has since signed in is an existing account: a second invitation's link signs nobody in", async (t) => {
+  const first = await invite("hal@example.org")
+  matchExact(t, await s.sql(`SELECT placeholder FROM users WHERE email = ?`, "hal@example.org"), [{ placeholder: 1 }], "made by the invitation")
+  await signedIn("hal@example.org")
+  matchExact(t, await s.sql(`SELECT placeholder FROM users WHERE email = ?`, "hal@example.org"), [{ placeholder: 0 }], "signing in makes it someone's")
+  await linkAloneSignsNobodyIn(t, "hal@example.org", first)
 })

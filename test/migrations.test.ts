@@ -36,7 +36,8 @@ const CHECKSUMS = [
   "7158c0097b1aff88807c0affb0e189cabd78fce45586c38de214cf8331e2adc3",
   "926cbbb55419d08ce0eee5dc5ee85a1e83de3dd83158f08ae74b2c71fdb238e9",
   "d08a38311f687d95a30ed6e70075f8a12355e4b31df745c28fb8b7621d36f293",
-  "9446ff4bbf57e99e6fa94b7ea0450104319769dfefdecd173dc66bcb0c15b010"
+  "9446ff4bbf57e99e6fa94b7ea0450104319769dfefdecd173dc66bcb0c15b010",
+  "a4aff34bf9f869565eebe6b37feeb7e08367aa42452e7624ebbb85138416798a"
 ]
 
 /** The same for PostgreSQL's migrations. */
@@ -48,7 +49,8 @@ const PG_CHECKSUMS = [
   "8344654a728b628b402f7c808ba50f42230eee3add27fc743b4dc526d99b481b",
   "cab7176a073d4717fbf84b702e2256fb1605e5a1cd74ffdb4d2cb0d63ddb8615",
   "30957a1119ea44d38c0d60272b97f09247110abea43b2f288f381d1d3e6a182f",
-  "9446ff4bbf57e99e6fa94b7ea0450104319769dfefdecd173dc66bcb0c15b010"
+  "9446ff4bbf57e99e6fa94b7ea0450104319769dfefdecd173dc66bcb0c15b010",
+  "cef4a69169b4b4ecbcc56e17d484e24711875345a04e7c5387ba7fb70731c94d"
 ]
 
 t.test("released migrations never change", async (t) => {
@@ -140,6 +142,28 @@ t.test("an older database is upgraded: its vocabulary is rebuilt from FTS5's tok
   raw.close()
 })
 
+t.test("an older database is upgraded: only accounts an invitation made and nobody used are placeholders (migration 025)", async (t) => {
+  const { dir, filename } = tempDbFile()
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const db = new Database(filename)
+  for (let i = 0; i < 24; i++) db.exec(migrations[i]!)
+  const at = "2019-01-01T00:00:00.000Z"
+  const user = (id: number, name: string | null) =>
+    db.prepare(`INSERT INTO users (id, name, email, api_key_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`).run(id, name, `u${id}@example.org`, `k${id}`, at, at)
+  const invited = (id: number) =>
+    db.prepare(`INSERT INTO invitation_tokens (token_hash, kind, user_id, created_at, expires_at) VALUES (?, 'group', ?, ?, ?)`).run(`t${id}`, id, at, at)
+  user(1, null), invited(1) // invited, never used: a placeholder
+  user(2, null) // an operator's account without a name, never invited
+  user(3, null), invited(3)
+  db.prepare(`INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, expires_at) VALUES ('s3', 3, ?, ?, ?)`).run(at, at, at)
+  user(4, "Named"), invited(4)
+  db.exec(migrations[24]!)
+  t.same(db.prepare(`SELECT id, placeholder FROM users ORDER BY id`).all(), [
+    { id: 1, placeholder: 1 }, { id: 2, placeholder: 0 }, { id: 3, placeholder: 0 }, { id: 4, placeholder: 0 }
+  ], "only the invited account nobody signed in to")
+  db.close()
+})
+
 t.test("an older database is upgraded: only the ballots that count name their voters (migration 019)", async (t) => {
   const { dir, filename } = tempDbFile()
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
@@ -163,7 +187,7 @@ t.test("an older database is upgraded: only the ballots that count name their vo
   db.exec(`ALTER TABLE users DROP COLUMN time_zone; ALTER TABLE users DROP COLUMN locale; DROP TABLE server_secrets; DROP TABLE granted_memberships;
     DROP TABLE reply_tokens; DROP TABLE inbound_messages; DROP TABLE thread_volumes; DROP TABLE group_volumes;
     ALTER TABLE mail_outbox DROP COLUMN topic_id; ALTER TABLE mail_outbox DROP COLUMN comment_id;
-    ALTER TABLE users DROP COLUMN catch_up; ALTER TABLE users DROP COLUMN catch_up_sent_at;
+    ALTER TABLE users DROP COLUMN catch_up; ALTER TABLE users DROP COLUMN catch_up_sent_at; ALTER TABLE users DROP COLUMN placeholder;
     CREATE TABLE group_mutes (user_id INTEGER NOT NULL, group_id INTEGER NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (user_id, group_id));
     DROP TRIGGER stance_choices_counted_insert; DROP TRIGGER stances_counted_update; DROP INDEX stance_choices_counted;
     ALTER TABLE stance_choices DROP COLUMN counted;

@@ -3,7 +3,7 @@ import type { Group, Membership, User } from "@convene/core"
 
 export const aUser = (over: Partial<User> = {}): User => ({
   id: 9, name: "U", username: null, email: "u@x.org", email_sha256: null, country: null, time_zone: null, locale: null, catch_up: null, catch_up_sent_at: null, is_admin: false, bot: false,
-  deactivated_at: null, deactivator_id: null, redacted_at: null, created_at: "", updated_at: "", ...over
+  deactivated_at: null, deactivator_id: null, redacted_at: null, placeholder: false, created_at: "", updated_at: "", ...over
 })
 
 export const aGroup = (id: number, over: Partial<Group> = {}): Group => ({

@@ -31,6 +31,8 @@ export const User = model("User", {
   deactivated_at: NullStamp,
   deactivator_id: NullId,
   redacted_at: NullStamp,
+  /** made by an invitation and not used yet: only such an account is signed in by accepting it (decisions §5) */
+  placeholder: Schema.Boolean,
   created_at: Stamp,
   updated_at: Stamp
 })

@@ -47,6 +47,8 @@ export interface UsersRepo {
     }
   ) => Effect.Effect<User>
   readonly update: (id: Id, patch: Partial<Omit<User, "id">>) => Effect.Effect<void>
+  /** the account is someone's from now on: no longer a placeholder an invitation made (signed in, joined, linked) */
+  readonly claim: (id: Id) => Effect.Effect<void>
   readonly setApiKeyHash: (id: Id, hash: string) => Effect.Effect<void>
   readonly addIdentity: (identity: Omit<Identity, "id">) => Effect.Effect<Identity>
   readonly deleteIdentities: (userId: Id) => Effect.Effect<void>

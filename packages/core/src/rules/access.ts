@@ -34,5 +34,5 @@ export const isAdmin = (access: Access, groupId: Id | null): boolean =>
  */
 export const VISITOR: Access = makeAccess({
   id: 0, name: null, username: null, email: null, email_sha256: null, country: null, time_zone: null, locale: null, catch_up: null, catch_up_sent_at: null, is_admin: false, bot: false,
-  deactivated_at: null, deactivator_id: null, redacted_at: null, created_at: "1970-01-01T00:00:00.000Z", updated_at: "1970-01-01T00:00:00.000Z"
+  deactivated_at: null, deactivator_id: null, redacted_at: null, placeholder: false, created_at: "1970-01-01T00:00:00.000Z", updated_at: "1970-01-01T00:00:00.000Z"
 }, [])

@@ -27,6 +27,7 @@ const accountOf = Effect.fnUntraced(function*(identity: ExternalIdentity): Effec
   const holder = email === null ? undefined : yield* store.users.byEmail(email)
   if (holder !== undefined) {
     yield* store.users.addIdentity({ user_id: holder.id, identity_type: identity.provider, uid: identity.uid, email, name })
+    yield* store.users.claim(holder.id)
     // an invited person who had no name yet takes the provider's
     if (holder.name === null && name !== null) yield* store.users.update(holder.id, { name, updated_at: yield* nowIso })
     return (yield* store.users.byId(holder.id))!
@@ -34,7 +35,7 @@ const accountOf = Effect.fnUntraced(function*(identity: ExternalIdentity): Effec
   const now = yield* nowIso
   // an API key nobody knows: the person makes one on their API access page when they want one
   const user = yield* store.users.insert({
-    name, username: null, email, country: null, is_admin: false, bot: false, api_key_hash: hashApiKey(newApiKey()), created_at: now, updated_at: now
+    name, username: null, email, country: null, is_admin: false, bot: false, api_key_hash: hashApiKey(newApiKey()), placeholder: false, created_at: now, updated_at: now
   })
   // the identity row keeps what the provider said, even an address it did not verify
   yield* store.users.addIdentity({ user_id: user.id, identity_type: identity.provider, uid: identity.uid, email: identityEmail(identity), name })

@@ -60,6 +60,7 @@ export const userForEmail = Effect.fnUntraced(function*(email: string): Effect.f
     is_admin: false,
     bot: false,
     api_key_hash: hashApiKey(newApiKey()),
+    placeholder: true,
     created_at: now,
     updated_at: now
   })
@@ -176,6 +177,7 @@ export const admitMember = Effect.fnUntraced(function*(group: Group, user: User,
     accepted_at: options.pending ? null : now,
     created_at: now
   })
+  if (!options.pending) yield* store.users.claim(user.id)
   yield* ballotsForNewMembers(group, [user.id])
   return membership
 })

@@ -178,8 +178,8 @@ export type Unusable = { readonly _tag: "Unusable"; readonly state: InvitationSt
 
 /**
  * Whose an invitation is, beside who opened it (decisions §5, amended): an invitation addressed to an existing
- * account (the invitee has a name: they made it, or an operator or an earlier invitation gave it) is redeemed
- * only by that account, signed in; one addressed to an address with no account signs the new person in.
+ * account (anything but an invitation made it, or someone has used it: signed in, joined, linked an identity) is
+ * redeemed only by that account, signed in; one addressed to a placeholder an invitation made signs the new person in.
  */
 export type InvitationHolder =
   /** the invitee is a new person: accepting signs them in (and signs out whoever else was) */
@@ -192,7 +192,7 @@ export type InvitationHolder =
   | { readonly _tag: "Invitee" }
 
 export const invitationHolder = (invitee: User, signedIn: User | undefined): InvitationHolder =>
-  invitee.name === null
+  invitee.placeholder
     ? { _tag: "NewPerson" }
     : signedIn === undefined
     ? { _tag: "SignInFirst" }
@@ -224,7 +224,7 @@ export const acceptInvitation = Effect.fnUntraced(function*(
     const holder = invitationHolder(view.invitee, signedIn)
     if (holder._tag === "SignInFirst" || holder._tag === "WrongPerson") return yield* Effect.fail(holder)
     const now = iso(yield* Clock.currentTimeMillis)
-    if (view.invitee.name === null) {
+    if (holder._tag === "NewPerson") {
       const nameProblem = plainLineErrors(name, true)
       if (nameProblem !== null) return yield* invalid("name", nameProblem)
       yield* store.users.update(view.invitee.id, { name: name!.trim().slice(0, 100), updated_at: now })
@@ -399,6 +399,7 @@ export const startSession = Effect.fnUntraced(function*(userId: Id): Effect.fn.R
   const now = yield* Clock.currentTimeMillis
   const token = newSecret()
   yield* store.sessions.insert({ token_hash: sha256(token), user_id: userId, created_at: iso(now), last_seen_at: iso(now), expires_at: iso(now + SESSION_TTL_MS) })
+  yield* store.users.claim(userId)
   return token
 })
 

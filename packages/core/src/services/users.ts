@@ -101,6 +101,8 @@ export const createUser = Effect.fnUntraced(function*(input: NewUser): Effect.fn
       is_admin: input.is_admin ?? false,
       bot: input.bot ?? false,
       api_key_hash: hashApiKey(apiKey),
+      // made by an operator (CLI, b3, embedding): an invitation to it never signs anyone in
+      placeholder: false,
       created_at: now,
       updated_at: now
     })

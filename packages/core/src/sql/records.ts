@@ -10,7 +10,7 @@ import type { OutboxBacklog } from "../ports/outbox.js"
 import type { PollStatus } from "../ports/polls.js"
 
 export const USER_COLUMNS =
-  "id, name, username, email, email_sha256, country, time_zone, locale, catch_up, catch_up_sent_at, is_admin, bot, deactivated_at, deactivator_id, redacted_at, created_at, updated_at"
+  "id, name, username, email, email_sha256, country, time_zone, locale, catch_up, catch_up_sent_at, is_admin, bot, deactivated_at, deactivator_id, redacted_at, placeholder, created_at, updated_at"
 /** A group row with the counters the triggers keep on it. */
 export const countedGroup = (row: Record<string, unknown>): { readonly group: Group; readonly counts: GroupCounts } => ({
   group: Group.fromRow(row),

@@ -48,14 +48,15 @@ export const makeUsersRepo = (c: SqlClient): UsersRepo => {
         : c.all(`SELECT id, user_id, identity_type, uid, email, name FROM identities WHERE ${ids.has("user_id", "ids")} ORDER BY id`, { ids: ids.bind(list) }, Identity.fromRow),
     insert: (u) =>
       Effect.map(
-        c.run(`INSERT INTO users (name, username, email, country, is_admin, bot, api_key_hash, created_at, updated_at)
-               VALUES (@name, @username, @email, @country, @is_admin, @bot, @api_key_hash, @created_at, @updated_at) RETURNING ${USER_COLUMNS}`, User.toRow(u)),
+        c.run(`INSERT INTO users (name, username, email, country, is_admin, bot, api_key_hash, placeholder, created_at, updated_at)
+               VALUES (@name, @username, @email, @country, @is_admin, @bot, @api_key_hash, @placeholder, @created_at, @updated_at) RETURNING ${USER_COLUMNS}`, User.toRow(u)),
         (r) => User.fromRow(r.rows[0])
       ),
     update: (id, patch) => {
       const row = User.toRow(patch)
       return Object.keys(row).length === 0 ? Effect.void : Effect.asVoid(c.run(`UPDATE users SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
     },
+    claim: (id) => Effect.asVoid(c.run(`UPDATE users SET placeholder = FALSE WHERE id = ? AND placeholder = TRUE`, [id])),
     setApiKeyHash: (id, hash) => Effect.asVoid(c.run(`UPDATE users SET api_key_hash = ? WHERE id = ?`, [hash, id])),
     addIdentity: (i) =>
       Effect.map(

@@ -68,7 +68,7 @@ const invitationRoutes = (router: PageRouter, kit: Kit) =>
         title: who.t("invitation.title"),
         template: "@invitation",
         status,
-        data: { token, where, message: view.invitation.message, askName: view.invitee.name === null, errors, holder: holder._tag, email: view.invitee.email ?? "", me, ...viaProvider }
+        data: { token, where, message: view.invitation.message, askName: view.invitee.placeholder, errors, holder: holder._tag, email: view.invitee.email ?? "", me, ...viaProvider }
       })
     })
 
