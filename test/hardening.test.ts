@@ -120,6 +120,39 @@ t.test("behind a trusted proxy each client is counted apart (an IPv6 client by i
   t.equal((await changed.post("/sign-in", { email: "direct-more@example.org" })).status, 429, "a new X-Forwarded-For from an untrusted peer is still that peer")
 })
 
+t.test("behind a trusted proxy that sends only RFC 7239 Forwarded, each client is counted apart", async (t) => {
+  const s = await startTestServer({ trustedProxies: Rules.trustedProxiesFrom("127.0.0.1/32, ::1/128") })
+  t.teardown(s.close)
+  const through = async (forwarded: string) => {
+    const b = browserSession(s.url, { from: "127.0.0.1", headers: { forwarded } })
+    await b.get("/sign-in")
+    return b
+  }
+  const ask = (b: Awaited<ReturnType<typeof through>>, n: number, tag: string) =>
+    Promise.all(Array.from({ length: n }, async (_, i) => (await b.post("/sign-in", { email: `${tag}-${i}@example.org` })).status))
+  const first = await through("for=198.51.100.7")
+  t.same(await ask(first, 30, "fwd-first"), Array(30).fill(200), "one client: its 30")
+  t.equal((await first.post("/sign-in", { email: "fwd-first-more@example.org" })).status, 429, "then refused")
+  const second = await through("for=198.51.100.8;proto=https;by=127.0.0.1")
+  t.equal((await second.post("/sign-in", { email: "fwd-second@example.org" })).status, 200, "another client behind the same proxy is not")
+  // the same client with a port, or as the right-most of several elements (what a client wrote on the left proves nothing)
+  const withPort = await through(`for="198.51.100.7:4711"`)
+  t.equal((await withPort.post("/sign-in", { email: "fwd-port@example.org" })).status, 429, "a port does not make another client")
+  const chained = await through(`for=203.0.113.99, for=198.51.100.7;proto=https`)
+  t.equal((await chained.post("/sign-in", { email: "fwd-chain@example.org" })).status, 429, "the right-most untrusted element is the client")
+  const v6 = await through(`for="[2001:db8:cafe::17]:4711"`)
+  t.same(await ask(v6, 30, "fwd-v6"), Array(30).fill(200), "an IPv6 client, quoted in brackets with a port")
+  const v6same = await through(`For="[2001:db8:cafe::99]"`)
+  t.equal((await v6same.post("/sign-in", { email: "fwd-v6-more@example.org" })).status, 429, "the same /64, without a port")
+  // X-Forwarded-For, when the proxy sends it, is read first; from an untrusted peer neither header counts
+  const direct = browserSession(s.url, { from: "127.0.0.9", headers: { forwarded: "for=198.51.100.77" } })
+  await direct.get("/sign-in")
+  t.same(await ask(direct, 30, "fwd-direct"), Array(30).fill(200))
+  const changed = browserSession(s.url, { from: "127.0.0.9", headers: { forwarded: "for=198.51.100.78" } })
+  await changed.get("/sign-in")
+  t.equal((await changed.post("/sign-in", { email: "fwd-direct-more@example.org" })).status, 429, "an untrusted peer's Forwarded is ignored")
+})
+
 t.test("CONVENE_TRUSTED_PROXIES that is not addresses or CIDRs stops serve, naming the entry", async (t) => {
   const { filename } = tempDbFile()
   const r = await runBin(["serve", "--port", "0", "--db", filename], { CONVENE_TRUSTED_PROXIES: "127.0.0.1/32,proxy.example" })

@@ -1,8 +1,8 @@
 /**
  * Who is on the other end of a request (decisions §6 "Behind a reverse proxy"). Without trusted proxies it
  * is the connection's peer, whatever the request's headers say. When the peer is a trusted proxy, the
- * client is the right-most address of `X-Forwarded-For` that is not itself a trusted proxy: each proxy
- * appends the address it heard from, so everything left of that was written by the client and proves
+ * client is the right-most address of `X-Forwarded-For` (or RFC 7239 `Forwarded`) that is not itself a trusted
+ * proxy: each proxy appends the address it heard from, so everything left of that was written by the client and proves
  * nothing. Limits count an IPv6 client by its /64 (one subscriber's network), an IPv4-mapped address as
  * the IPv4 address it carries.
  */
@@ -34,14 +34,43 @@ export const trustedProxiesFrom = (value: string | undefined): TrustedProxies =>
 const trusted = (ip: ipaddr.IPv4 | ipaddr.IPv6, proxies: TrustedProxies) =>
   proxies.some(([range, bits]) => range.kind() === ip.kind() && ip.match(range, bits))
 
-/** The client's address, given the connection's peer and the request's X-Forwarded-For (all its values). */
-export const clientAddress = (peer: string | undefined, forwardedFor: string | ReadonlyArray<string> | undefined, proxies: TrustedProxies): string => {
+type Header = string | ReadonlyArray<string> | undefined
+const values = (h: Header) => (typeof h === "string" ? [h] : h ?? [])
+
+/**
+ * The node an RFC 7239 `for=` names, without its port: `192.0.2.43`, `192.0.2.43:47011`, `"[2001:db8::17]:4711"`
+ * (quotes and brackets are taken off). `unknown` and obfuscated names (`_hidden`) are kept as they are: no address.
+ */
+const forNode = (value: string): string => {
+  const v = value.trim().replace(/^"(.*)"$/, "$1")
+  if (v.startsWith("[")) return v.slice(1, v.indexOf("]") === -1 ? undefined : v.indexOf("]"))
+  const colon = v.indexOf(":")
+  return colon !== -1 && colon === v.lastIndexOf(":") ? v.slice(0, colon) : v
+}
+
+/** The hops a proxy chain wrote, left to right: `X-Forwarded-For`'s, or when there is none, RFC 7239 `Forwarded`'s `for=`. */
+const hopsOf = (forwardedFor: Header, forwarded: Header): ReadonlyArray<string> => {
+  const xff = values(forwardedFor).flatMap((h) => h.split(",")).map((s) => s.trim()).filter((s) => s !== "")
+  if (xff.length > 0) return xff
+  // elements by commas, pairs by semicolons (a quoted value holds neither in practice: an address and a port)
+  return values(forwarded).flatMap((h) => h.split(",")).map((element) => {
+    const pair = element.split(";").map((p) => p.trim()).find((p) => /^for=/i.test(p))
+    // an element without for= names no client: the chain cannot be followed past it
+    return pair === undefined ? "" : forNode(pair.slice(4))
+  })
+}
+
+/**
+ * The client's address, given the connection's peer and the request's `X-Forwarded-For` (all its values) or, when a
+ * proxy sends only that, its RFC 7239 `Forwarded`.
+ */
+export const clientAddress = (peer: string | undefined, forwardedFor: Header, proxies: TrustedProxies, forwarded?: Header): string => {
   // no proxy trusted: the peer, as the socket gives it (nothing to parse on every request)
   if (proxies.length === 0) return peer ?? "unknown"
   const from = parse(peer ?? "")
   if (from === undefined) return peer ?? "unknown"
   if (!trusted(from, proxies)) return from.toString()
-  const hops = (typeof forwardedFor === "string" ? [forwardedFor] : forwardedFor ?? []).flatMap((h) => h.split(",")).map((s) => s.trim())
+  const hops = hopsOf(forwardedFor, forwarded)
   let client = from
   for (let i = hops.length - 1; i >= 0 && trusted(client, proxies); i--) {
     const hop = parse(hops[i]!)

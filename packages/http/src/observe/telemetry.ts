@@ -57,7 +57,7 @@ export const observeRequests = (server: http.Server, telemetry: TelemetryService
     req.headers["x-request-id"] = id
     res.setHeader("x-request-id", id)
     // who the client is, decided once (behind trusted proxies, from X-Forwarded-For): limits, logs and /metrics read it
-    const client = Rules.clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], proxies)
+    const client = Rules.clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], proxies, req.headers.forwarded)
     req.headers[CLIENT_HEADER] = client
     if (isApi(req.url)) for (const [name, value] of API_HEADERS) res.setHeader(name, value)
     if (!logging && metrics === undefined) return
