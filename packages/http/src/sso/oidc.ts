@@ -56,9 +56,11 @@ export const configure = async (s: SsoSettings): Promise<Client.Configuration> =
   const client = await openid()
   if (s.mode === "oidc") {
     const issuer = new URL(s.issuer!)
+    // the ID token's signature is checked against the provider's JWKS also when it comes straight from the token
+    // endpoint (the library trusts TLS there unless asked): a token signed by another key, or `alg: none`, names nobody
     return client.discovery(issuer, s.clientId, s.clientSecret, undefined, {
       timeout: TIMEOUT_S,
-      ...(loopback(issuer) ? { execute: [client.allowInsecureRequests] } : {})
+      execute: [...(loopback(issuer) ? [client.allowInsecureRequests] : []), client.enableNonRepudiationChecks]
     })
   }
   const e = s.endpoints!
