@@ -190,6 +190,10 @@ export const PollRecord = record("Poll", "A poll; opened_at null: a draft; resul
   decided_voters_count: Schema.Int,
   undecided_voters_count: Schema.Int,
   poll_option_ids: Schema.Array(Id),
+  /** Loomio's: the options' names, in the order shown (clients send them back to change the options) */
+  poll_option_names: Schema.Array(Schema.String),
+  /** Loomio's: each option's total score in priority order; null while the reader may not see results */
+  stance_counts: Schema.NullOr(Schema.Array(Schema.Number)),
   results_visible: Schema.Boolean,
   results: Schema.NullOr(Schema.Array(OptionResult)),
   my_stance_id: NullId,

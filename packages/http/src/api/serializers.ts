@@ -95,6 +95,12 @@ const chatbot = serializer(ChatbotRecord.fields, Chatbot.fields)
 export const chatbotJson = (c: Chatbot) => chatbot(c, {})
 
 const poll = serializer(PollRecord.fields, Poll.fields, ["title", "details"])
+const byPriority = (a: PollOption, b: PollOption) => a.priority - b.priority || a.id - b.id
+/** Loomio's `stance_counts`: the options' totals in priority order (whatever order they are shown in). */
+const stanceCounts = (options: ReadonlyArray<PollOption>, results: ReadonlyArray<{ readonly id: number; readonly score: number }>) => {
+  const score = new Map(results.map((r) => [r.id, r.score]))
+  return [...options].sort(byPriority).map((o) => score.get(o.id) ?? 0)
+}
 /** A poll; results only for readers who may see them now (hide_results). Deleted: details null. */
 export const pollJson = (access: Access, v: Polls.PollView) => {
   const p = v.poll
@@ -105,6 +111,8 @@ export const pollJson = (access: Access, v: Polls.PollView) => {
     decided_voters_count: v.cast_count,
     undecided_voters_count: v.voters_count - v.cast_count,
     poll_option_ids: ordered.map((o) => o.id),
+    poll_option_names: ordered.map((o) => o.name),
+    stance_counts: v.results === null ? null : stanceCounts(v.options, v.results.options),
     results_visible: v.results !== null,
     // results name the first few voters per option, and nobody in an anonymous poll
     results: v.results === null ? null : v.results.options,
