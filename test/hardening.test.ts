@@ -83,6 +83,10 @@ t.test("a 2 MB form on a page route, with its Content-Length or chunked, answers
   t.match(api.body, /^\{"error":/, "as JSON")
 })
 
+/** `n` sign-in requests from one browser, at once: their statuses. */
+const ask = (b: ReturnType<typeof browserSession>, n: number, tag: string) =>
+  Promise.all(Array.from({ length: n }, async (_, i) => (await b.post("/sign-in", { email: `${tag}-${i}@example.org` })).status))
+
 t.test("behind a trusted proxy each client is counted apart (an IPv6 client by its /64); from any other peer the header is ignored", async (t) => {
   const s = await startTestServer({ trustedProxies: Rules.trustedProxiesFrom("127.0.0.1/32, ::1/128") })
   t.teardown(s.close)
@@ -92,8 +96,6 @@ t.test("behind a trusted proxy each client is counted apart (an IPv6 client by i
     await b.get("/sign-in")
     return b
   }
-  const ask = (b: Awaited<ReturnType<typeof through>>, n: number, tag: string) =>
-    Promise.all(Array.from({ length: n }, async (_, i) => (await b.post("/sign-in", { email: `${tag}-${i}@example.org` })).status))
   const first = await through("203.0.113.1")
   t.same(await ask(first, 30, "first"), Array(30).fill(200), "one client: its 30")
   t.equal((await first.post("/sign-in", { email: "first-more@example.org" })).status, 429, "then refused")
@@ -128,8 +130,6 @@ t.test("behind a trusted proxy that sends only RFC 7239 Forwarded, each client i
     await b.get("/sign-in")
     return b
   }
-  const ask = (b: Awaited<ReturnType<typeof through>>, n: number, tag: string) =>
-    Promise.all(Array.from({ length: n }, async (_, i) => (await b.post("/sign-in", { email: `${tag}-${i}@example.org` })).status))
   const first = await through("for=198.51.100.7")
   t.same(await ask(first, 30, "fwd-first"), Array(30).fill(200), "one client: its 30")
   t.equal((await first.post("/sign-in", { email: "fwd-first-more@example.org" })).status, 429, "then refused")
