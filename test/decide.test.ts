@@ -85,7 +85,7 @@ t.test("three people decide, from invitation to shared outcome", async (t) => {
     await axe(t, page, "invitation")
     await page.getByLabel("Your name").fill(name)
     await page.getByRole("button", { name: "Accept invitation" }).click()
-    await page.waitForURL(/\/profile\/api_access$/)
+    await page.waitForURL(new RegExp(`/g/${group.key}$`))
     people[name] = page
   }
   const bea = people.Bea!

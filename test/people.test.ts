@@ -44,7 +44,7 @@ t.test("an invitation is mailed, opened and accepted; the person lands on the AP
 
   const accepted = await bob.post(path, { name: "Bob Builder" })
   t.equal(accepted.status, 303)
-  t.equal(accepted.headers.get("location"), "/profile/api_access")
+  t.equal(accepted.headers.get("location"), `/g/${group.key}`, "to the group's page, not the API access page")
   const setCookie = accepted.headers.getSetCookie().find((c) => c.startsWith("convene_session="))!
   t.match(setCookie, /HttpOnly/i)
   t.match(setCookie, /SameSite=Lax/i)

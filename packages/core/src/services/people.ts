@@ -141,19 +141,21 @@ export interface InvitationView {
 }
 
 /**
- * Where an accepted invitation takes the person (decisions §5): a thread or poll guest to the thread or poll
- * they were invited to, a new member to the API access page.
+ * Where an accepted invitation takes the person (decisions §9, amended): where they were invited, a new member to
+ * the group's page, a thread or poll guest to the thread or poll; the home page when that is gone. Never the API
+ * access page (reachable from the profile).
  */
 export const landingOf = Effect.fnUntraced(function*(view: InvitationView): Effect.fn.Return<string, never, Store> {
   const store = yield* Store
   const topic = view.topic
-  if (view.invitation.kind === "group" || topic === undefined || topic.topicable_id === null) return "/profile/api_access"
+  if (view.invitation.kind === "group") return view.group === undefined ? "/" : `/g/${view.group.key}`
+  if (topic === undefined || topic.topicable_id === null) return "/"
   if (topic.topicable_type === "Discussion") {
     const discussion = yield* store.discussions.byId(topic.topicable_id)
-    return discussion === undefined ? "/profile/api_access" : `/d/${discussion.key}`
+    return discussion === undefined ? "/" : `/d/${discussion.key}`
   }
   const poll = yield* store.polls.byId(topic.topicable_id)
-  return poll === undefined ? "/profile/api_access" : `/p/${poll.key}`
+  return poll === undefined ? "/" : `/p/${poll.key}`
 })
 
 /** What an invitation link shows, or undefined for a token nobody issued. */
