@@ -85,7 +85,7 @@ ol.items,ol.replies{list-style:none;padding:0}ol.replies{margin-left:1rem;border
 .item{border-top:1px solid #e2e2e2;padding:.5rem 0}
 table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:.25rem .4rem;text-align:left;vertical-align:top}
 meter{width:3.5rem;max-width:100%;display:block}
-.table-wrap{overflow-x:auto;max-width:100%}
+@media (max-width:36rem){table.results thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}table.results,table.results tbody,table.results tr,table.results th,table.results td{display:block;width:auto}table.results tr{border:1px solid #ccc;margin-bottom:.5rem}table.results td,table.results th{border:0}table.results td::before{content:attr(data-label) ": ";font-weight:600}}
 .crumbs{margin:.5rem 0}
 pre{background:#f4f4f4;padding:.5rem;overflow-x:auto;white-space:pre-wrap}
 fieldset{border:1px solid #bbb;border-radius:4px;margin:.5rem 0}fieldset.slot{border-color:#ddd}

@@ -62,10 +62,10 @@ ${CSRF}
 </form>
 <% } else if (it.voteNote) { %><p><%= it.voteNote %></p><% } %>
 <h2 id="results-h"><%= it.t("poll.results") %></h2>
-<% if (it.results) { %><div class="table-wrap" role="region" aria-labelledby="results-h" tabindex="0"><table class="results"><caption class="visually-hidden"><%= it.t("poll.results") %></caption>
-<thead><tr><th scope="col"><%= it.t("poll.option") %></th><% for (const h of it.results.columns) { %><th scope="col"><%= h %></th><% } %><th scope="col"><%= it.t("poll.share") %></th><% if (it.results.named) { %><th scope="col"><%= it.t("poll.voters") %></th><% } %></tr></thead><tbody>
-<% for (const r of it.results.rows) { %><tr><th scope="row"><%= r.label %></th><% for (const v of r.values) { %><td><%= v %></td><% } %><td><span class="pct"><%= r.percentText %></span> <meter min="0" max="100" value="<%= r.percent %>" aria-label="<%= r.label %>: <%= r.percentText %>"></meter></td><% if (it.results.named) { %><td><%= r.voters %></td><% } %></tr><% } %>
-</tbody></table></div><% } else { %><p><%= it.hiddenUntil %></p><% } %>
+<% if (it.results) { %><table class="results" role="table"><caption class="visually-hidden"><%= it.t("poll.results") %></caption>
+<thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader"><%= it.t("poll.option") %></th><% for (const h of it.results.columns) { %><th scope="col" role="columnheader"><%= h %></th><% } %><th scope="col" role="columnheader"><%= it.t("poll.share") %></th><% if (it.results.named) { %><th scope="col" role="columnheader"><%= it.t("poll.voters") %></th><% } %></tr></thead><tbody role="rowgroup">
+<% for (const r of it.results.rows) { %><tr role="row"><th scope="row" role="rowheader"><%= r.label %></th><% for (const [i, v] of r.values.entries()) { %><td role="cell" data-label="<%= it.results.columns[i] %>"><%= v %></td><% } %><td role="cell" data-label="<%= it.t("poll.share") %>"><span class="pct"><%= r.percentText %></span> <meter min="0" max="100" value="<%= r.percent %>" aria-label="<%= r.label %>: <%= r.percentText %>"></meter></td><% if (it.results.named) { %><td role="cell" data-label="<%= it.t("poll.voters") %>"><%= r.voters %></td><% } %></tr><% } %>
+</tbody></table><% } else { %><p><%= it.hiddenUntil %></p><% } %>
 <% if (it.may.close) { %><form method="post" action="/p/<%= it.key %>/close">${CSRF}<p><button type="submit"><%= it.t("poll.close") %></button></p></form><% } %>
 <% if (it.may.outcome) { %><h2><%= it.t("poll.shareOutcomeHeading") %></h2>
 <form method="post" action="/p/<%= it.key %>/outcome">
