@@ -6,7 +6,7 @@
  */
 import type { ParsedMail } from "mailparser"
 import t from "tap"
-import { startBrowsing } from "./browsing.js"
+import { startBrowsing, submitted } from "./browsing.js"
 import { seedUser } from "./helpers.js"
 
 const { s, smtp, browser } = await startBrowsing()
@@ -62,13 +62,11 @@ t.test("sign in by code; vote on a poll page; unsubscribe from a mail link", asy
   await page.goto(`${s.url}/p/${poll.key}`)
   await page.getByLabel("Agree", { exact: true }).check()
   await page.getByLabel("Reason (optional)").fill("Fridays suit me")
-  await page.getByRole("button", { name: "Vote" }).click()
-  await page.waitForURL(/done=voted$/)
+  await submitted(page, page.getByRole("button", { name: "Vote" }).click(), "Your vote is recorded.")
   t.match(await page.locator("[role=status]").textContent(), /Your vote is recorded/)
   t.match(await page.locator("table").textContent(), /Agree\s*1\s*100\s*%/, "results show after voting")
   await page.getByLabel("Disagree", { exact: true }).check()
-  await page.getByRole("button", { name: "Change vote" }).click()
-  await page.waitForURL(/done=voted$/)
+  await submitted(page, page.getByRole("button", { name: "Change vote" }).click(), "Your vote is recorded.")
   const mine = ((await s.as(hal.apiKey).get(`api/b2/polls/${poll.id}`)).body as any).stances[0]
   t.same(mine.option_scores, { disagree: 1 }, "the vote changed")
 

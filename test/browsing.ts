@@ -51,3 +51,16 @@ export const codeSignIn = (s: TestServer, smtp: TestSmtp) => async (context: Bro
   await page.waitForURL(`${s.url}/`)
   return page
 }
+
+/**
+ * A form sent in the browser: `action` (a click, a key) submits it; this waits for the page its answer leads to,
+ * which must tell `notice` once (decisions §9, amended: a notice is never carried by the URL).
+ */
+export const submitted = async (page: Page, action: Promise<unknown>, notice: string | RegExp) => {
+  const navigated = page.waitForEvent("framenavigated", (frame) => frame === page.mainFrame())
+  await action
+  await navigated
+  await page.waitForLoadState()
+  if (/[?&]done=/.test(page.url())) throw new Error(`a notice in the URL: ${page.url()}`)
+  await page.getByRole("status").filter({ hasText: notice }).waitFor()
+}

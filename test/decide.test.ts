@@ -9,7 +9,7 @@ import { AxeBuilder } from "@axe-core/playwright"
 import type { ParsedMail } from "mailparser"
 import type { BrowserContext, Page } from "playwright-core"
 import t, { type Test } from "tap"
-import { codeSignIn, startBrowsing } from "./browsing.js"
+import { codeSignIn, startBrowsing, submitted } from "./browsing.js"
 import { browserSession, seedUser, nextYear } from "./helpers.js"
 import { matchExact } from "./match.js"
 
@@ -32,12 +32,16 @@ const axe = async (t: Test, page: Page, state: string) => {
   t.same(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), [], `axe: ${state}`)
 }
 
-/** No page scrolls sideways at 360 px. */
+/** No page scrolls sideways at 360 px, and every column of a poll's results is on the screen (decisions §9, amended). */
 const fitsSmallScreen = async (t: Test, page: Page, state: string) => {
   const size = page.viewportSize()
   await page.setViewportSize({ width: 360, height: 740 })
   const wide = await page.evaluate(() => document.documentElement.scrollWidth)
   t.ok(wide <= 360, `360 px: ${state} is ${wide} px wide`)
+  const cells = await page.evaluate(() =>
+    Array.from(document.querySelectorAll("table.results th, table.results td"), (c) => c.getBoundingClientRect()).map((r) => ({ right: r.right, width: r.width })))
+  const cut = cells.filter((c) => c.right > 360 || c.width === 0)
+  t.same(cut, [], `360 px: ${state}: all ${cells.length} cells of the results on the screen`)
   if (size !== null) await page.setViewportSize(size)
 }
 
@@ -111,8 +115,7 @@ t.test("three people decide, from invitation to shared outcome", async (t) => {
   await cy.goto(linkIn(notice, /(http:\/\/convene\.test\/d\/\S+)/))
   t.equal(cy.url().split("?")[0]!.split("#")[0], threadUrl, "the mail's link opens the thread")
   await cy.getByLabel("Comment", { exact: true }).fill("Tomatoes, surely")
-  await cy.getByRole("button", { name: "Post comment" }).last().click()
-  await cy.waitForURL(/done=commented/)
+  await submitted(cy, cy.getByRole("button", { name: "Post comment" }).last().click(), "Your comment is posted.")
   t.match(await cy.locator("[role=status]").textContent(), /Your comment is posted/)
   await axe(t, cy, "thread page with a comment")
 
@@ -121,8 +124,7 @@ t.test("three people decide, from invitation to shared outcome", async (t) => {
   await adaPage.getByText("Reply", { exact: false }).first().click()
   const replyForm = adaPage.locator("details[open] form")
   await replyForm.getByLabel("Comment").fill("Beans first, then tomatoes")
-  await replyForm.getByRole("button", { name: "Post comment" }).click()
-  await adaPage.waitForURL(/done=commented/)
+  await submitted(adaPage, replyForm.getByRole("button", { name: "Post comment" }).click(), "Your comment is posted.")
   t.equal(await adaPage.locator(".replies li").count(), 1, "the reply sits under the comment it answers")
   t.match(await adaPage.locator(".replies").textContent(), /Beans first/)
 
@@ -141,8 +143,7 @@ t.test("three people decide, from invitation to shared outcome", async (t) => {
   await bea.getByRole("link", { name: "Start a poll" }).click()
   await axe(t, bea, "new poll form")
   await bea.getByLabel("Title").fill("Plant beans first?")
-  await bea.getByRole("button", { name: "Start poll" }).click()
-  await bea.waitForURL(/\/p\/[A-Za-z0-9]+\?done=poll_started$/)
+  await submitted(bea, bea.getByRole("button", { name: "Start poll" }).click(), "The poll is open.")
   const pollUrl = bea.url().split("?")[0]!
   await axe(t, bea, "proposal, open, not voted")
   await fitsSmallScreen(t, bea, "poll page")
@@ -156,12 +157,10 @@ t.test("three people decide, from invitation to shared outcome", async (t) => {
     await page.goto(pollUrl)
     await page.getByLabel(choice, { exact: true }).check()
     await page.getByLabel("Reason (optional)").fill(`${choice} from me`)
-    await page.getByRole("button", { name: "Vote", exact: true }).click()
-    await page.waitForURL(/done=voted$/)
+    await submitted(page, page.getByRole("button", { name: "Vote", exact: true }).click(), "Your vote is recorded.")
   }
   await cy.getByLabel("Abstain", { exact: true }).check()
-  await cy.getByRole("button", { name: "Change vote" }).click()
-  await cy.waitForURL(/done=voted$/)
+  await submitted(cy, cy.getByRole("button", { name: "Change vote" }).click(), "Your vote is recorded.")
   await axe(t, cy, "proposal, voted")
   await cy.goto(`${s.url}/`)
   t.match(await cy.locator("main").textContent(), /Waiting for your vote\s*No poll is waiting for your vote\./, "and no longer once he has")
@@ -173,14 +172,12 @@ t.test("three people decide, from invitation to shared outcome", async (t) => {
 
   // Ada (an admin) closes it and shares the outcome; the mail's link opens the poll
   await adaPage.goto(pollUrl)
-  await adaPage.getByRole("button", { name: "Close poll" }).click()
-  await adaPage.waitForURL(/done=poll_closed$/)
+  await submitted(adaPage, adaPage.getByRole("button", { name: "Close poll" }).click(), "The poll is closed.")
   await adaPage.getByRole("button", { name: "Share outcome" }).click()
   t.equal(await adaPage.locator("#statement:invalid").count(), 1, "an outcome needs words")
   mailsBefore = smtp.received.length
   await adaPage.getByLabel("Outcome").fill("We plant **beans** first.")
-  await adaPage.getByRole("button", { name: "Share outcome" }).click()
-  await adaPage.waitForURL(/done=outcome$/)
+  await submitted(adaPage, adaPage.getByRole("button", { name: "Share outcome" }).click(), "The outcome is shared.")
   t.match(await adaPage.locator(".outcome").textContent(), /We plant beans first\./)
   await axe(t, adaPage, "proposal, closed with an outcome")
   const outcomeMail = await smtp.mailTo("bea@example.org", mailsBefore)
@@ -209,8 +206,7 @@ t.test("the six other poll types, each voted through its page", async (t) => {
   t.match(await halPage.locator("#time_zone-error").textContent(), /Not a time zone/)
   await axe(t, halPage, "profile, refused")
   await halPage.getByLabel("Time zone").fill("America/Los_Angeles")
-  await halPage.getByRole("button", { name: "Save" }).click()
-  await halPage.waitForURL(/done=saved$/)
+  await submitted(halPage, halPage.getByRole("button", { name: "Save" }).click(), "Your profile is saved.")
 
   const start = async (type: string, options: string, settings: Record<string, string> = {}) => {
     await adaPage.goto(`${s.url}/g/${group.key}`)
@@ -219,8 +215,7 @@ t.test("the six other poll types, each voted through its page", async (t) => {
     await adaPage.getByLabel("Title").fill(`A ${type}`)
     await adaPage.getByLabel("Options").fill(options)
     for (const [label, value] of Object.entries(settings)) await adaPage.getByLabel(label).fill(value)
-    await adaPage.getByRole("button", { name: "Start poll" }).click()
-    await adaPage.waitForURL(/\/p\/[A-Za-z0-9]+\?done=poll_started$/)
+    await submitted(adaPage, adaPage.getByRole("button", { name: "Start poll" }).click(), "The poll is open.")
     return adaPage.url().split("?")[0]!
   }
   const ballotOf = async (url: string) => {
@@ -232,8 +227,7 @@ t.test("the six other poll types, each voted through its page", async (t) => {
     await halPage.goto(url)
     await axe(t, halPage, `${state}, not voted`)
     await fill(halPage)
-    await halPage.getByRole("button", { name: "Vote", exact: true }).click()
-    await halPage.waitForURL(/done=voted$/)
+    await submitted(halPage, halPage.getByRole("button", { name: "Vote", exact: true }).click(), "Your vote is recorded.")
     await axe(t, halPage, `${state}, voted`)
     await fitsSmallScreen(t, halPage, state)
   }
@@ -300,12 +294,10 @@ t.test("the six other poll types, each voted through its page", async (t) => {
 
   // Ada closes the dot vote, then reopens it with a new closing date in her zone; Hal may vote again
   await adaPage.goto(dots)
-  await adaPage.getByRole("button", { name: "Close poll" }).click()
-  await adaPage.waitForURL(/done=poll_closed$/)
+  await submitted(adaPage, adaPage.getByRole("button", { name: "Close poll" }).click(), "The poll is closed.")
   t.equal(await adaPage.getByRole("button", { name: "Vote", exact: true }).count(), 0, "a closed poll takes no vote")
   await adaPage.getByLabel("Closing date").fill(`${nextYear()}-06-01T12:00`)
-  await adaPage.getByRole("button", { name: "Reopen poll" }).click()
-  await adaPage.waitForURL(/done=poll_reopened$/)
+  await submitted(adaPage, adaPage.getByRole("button", { name: "Reopen poll" }).click(), "The poll is open again.")
   t.match(await adaPage.locator("main .meta").first().textContent(), new RegExp(`Open · closes .*${nextYear()}`), "open again until the new date")
   await axe(t, adaPage, "dot vote, reopened")
   await halPage.goto(dots)
@@ -361,12 +353,10 @@ t.test("a refused control is not shown, and a forged POST with a valid token wri
   const admin = await signIn(await browser.newContext(), "ivy@example.org")
   await admin.goto(`${s.url}/g/${group.key}/members`)
   await axe(t, admin, "members page, admin")
-  await admin.getByRole("button", { name: "Make Gus an admin" }).click()
-  await admin.waitForURL(/done=admin/)
+  await submitted(admin, admin.getByRole("button", { name: "Make Gus an admin" }).click(), "Gus is now an administrator.")
   t.match(await admin.locator("[role=status]").textContent(), /Gus is now an administrator/)
   matchExact(t, await s.sql(`SELECT admin FROM memberships WHERE user_id = ${gus.user.id} AND group_id = ${group.id}`), [{ admin: 1 }])
-  await admin.getByRole("button", { name: "Remove Gus" }).click()
-  await admin.waitForURL(/done=removed/)
+  await submitted(admin, admin.getByRole("button", { name: "Remove Gus" }).click(), "Gus is no longer a member.")
   t.match(await admin.locator("[role=status]").textContent(), /Gus is no longer a member/)
   matchExact(t, await s.sql(`SELECT revoked_at FROM memberships WHERE user_id = ${gus.user.id} AND group_id = ${group.id}`), [{ revoked_at: String }])
   await page.goto(`${s.url}/g/${group.key}`)
@@ -465,8 +455,7 @@ t.test("German and French pages; the keyboard alone completes the loop", async (
   const page = await signIn(await browser.newContext({ locale: "de-DE" }), "hal@example.org")
   await page.goto(`${s.url}/profile`)
   await page.getByLabel("Sprache").selectOption("fr")
-  await page.getByRole("button", { name: "Speichern" }).click()
-  await page.waitForURL(/done=saved$/)
+  await submitted(page, page.getByRole("button", { name: "Speichern" }).click(), "Votre profil est enregistré.")
   t.equal(await page.locator("html").getAttribute("lang"), "fr")
   t.match(await page.locator("[role=status]").textContent(), /Votre profil est enregistré/)
   // and mail speaks it too: a notification, its button and its footer; a sign-in code
@@ -507,29 +496,24 @@ t.test("German and French pages; the keyboard alone completes the loop", async (
   await tabTo(/^Comment$/)
   await kb.keyboard.type("Typed with keys alone")
   await tabTo(/^Post comment$/)
-  await kb.keyboard.press("Enter")
-  await kb.waitForURL(/done=commented/)
+  await submitted(kb, kb.keyboard.press("Enter"), "Your comment is posted.")
   await tabTo(/^Start a poll$/)
   await kb.keyboard.press("Enter")
   await kb.waitForURL(/polls\/new$/)
   await tabTo(/^Title$/)
   await kb.keyboard.type("Keys only?")
   await tabTo(/^Start poll$/)
-  await kb.keyboard.press("Enter")
-  await kb.waitForURL(/done=poll_started$/)
+  await submitted(kb, kb.keyboard.press("Enter"), "The poll is open.")
   await tabTo(/^Agree$/)
   await kb.keyboard.press("Space")
   await tabTo(/^Vote$/)
-  await kb.keyboard.press("Enter")
-  await kb.waitForURL(/done=voted$/)
+  await submitted(kb, kb.keyboard.press("Enter"), "Your vote is recorded.")
   await tabTo(/^Close poll$/)
-  await kb.keyboard.press("Enter")
-  await kb.waitForURL(/done=poll_closed$/)
+  await submitted(kb, kb.keyboard.press("Enter"), "The poll is closed.")
   await tabTo(/^Outcome$/)
   await kb.keyboard.type("Decided by keyboard")
   await tabTo(/^Share outcome$/)
-  await kb.keyboard.press("Enter")
-  await kb.waitForURL(/done=outcome$/)
+  await submitted(kb, kb.keyboard.press("Enter"), "The outcome is shared.")
   t.match(await kb.locator(".outcome").textContent(), /Decided by keyboard/)
 })
 

@@ -118,3 +118,39 @@ t.test("a placeholder that has since signed in is an existing account: a second 
   matchExact(t, await s.sql(`SELECT placeholder FROM users WHERE email = ?`, "hal@example.org"), [{ placeholder: 0 }], "signing in makes it someone's")
   await linkAloneSignsNobodyIn(t, "hal@example.org", first)
 })
+
+t.test("the members page: a pending invitation by its address, when it was sent, Resend and Cancel; notices told once", async (t) => {
+  const path = await invite("ivy@example.org")
+  const { b } = await signedIn("ada@example.org")
+  const page = await b.get(`/g/${group.key}/members`)
+  t.equal(page.status, 200)
+  const row = /<tr><td>ivy@example\.org<\/td><td>Invited [^<]+<\/td><td>([\s\S]*?)<\/td><\/tr>/.exec(page.html)
+  t.ok(row, "the invitation shown by its address and when it was sent")
+  t.match(row?.[1], /aria-label="Resend the invitation to ivy@example\.org">Resend invitation</)
+  t.match(row?.[1], /aria-label="Cancel the invitation to ivy@example\.org">Cancel invitation</)
+  t.notMatch(row?.[1], /Make admin/, "no Make admin for an invitation")
+  const id = /action="\/g\/\w+\/members\/(\d+)\/resend"/.exec(row?.[1] ?? "")![1]!
+
+  const before = smtp.received.length
+  const resent = await b.post(`/g/${group.key}/members/${id}/resend`, {})
+  t.equal(resent.status, 303)
+  t.equal(resent.headers.get("location"), `/g/${group.key}/members`, "no notice in the URL")
+  t.match((await b.get(`/g/${group.key}/members`)).html, /An invitation was sent to ivy@example\.org less than a day ago/, "sent today already: not again")
+  t.notMatch((await b.get(`/g/${group.key}/members`)).html, /less than a day ago/, "a notice is told once: a reload does not repeat it")
+  t.equal(smtp.received.length, before, "no mail")
+
+  const cancelled = await b.post(`/g/${group.key}/members/${id}/cancel`, {})
+  t.equal(cancelled.status, 303)
+  t.match((await b.get(`/g/${group.key}/members`)).html, /The invitation to ivy@example\.org is cancelled\./)
+  matchExact(t, await s.sql(`SELECT revoked_at FROM memberships WHERE id = ?`, Number(id)), [{ revoked_at: String }], "the membership is ended")
+  t.notMatch((await browserSession(s.url).get(path)).html, /Accept invitation/, "and its link accepts nothing")
+  t.equal((await b.post(`/g/${group.key}/members/${id}/resend`, {})).status, 404, "a cancelled invitation is not sent again")
+
+  // someone who may not invite is refused, and a notice cookie set by anyone else puts no words on a page
+  const { b: dan } = await signedIn("dan@example.org")
+  const refused = await dan.post(`/g/${group.key}/members/${id}/cancel`, {})
+  t.equal(refused.status, 403, "Dan, no member, may not invite")
+  t.match(refused.html, /<title>Not allowed · convene<\/title>/)
+  dan.cookies.set("convene_notice", Buffer.from(`/\n<script>alert(1)</script>`).toString("base64url"))
+  t.notMatch((await dan.get("/")).html, /alert\(1\)|role="status"/)
+})

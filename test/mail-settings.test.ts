@@ -5,7 +5,7 @@
 import { AxeBuilder } from "@axe-core/playwright"
 import type { Page } from "playwright-core"
 import t, { type Test } from "tap"
-import { codeSignIn, startBrowsing } from "./browsing.js"
+import { codeSignIn, startBrowsing, submitted } from "./browsing.js"
 
 t.setTimeout(120_000)
 const { s, smtp, browser } = await startBrowsing()
@@ -31,16 +31,14 @@ t.test("the thread's and the group's volume, from their pages", async (t) => {
   await page.goto(`${s.url}/d/${discussion.key}`)
   t.equal(await pressed(page, "Normal"), "true", "Normal until set")
   await axe(t, page, "a thread with its volume")
-  await page.getByRole("button", { name: "Loud", exact: true }).click()
-  await page.waitForURL(/done=volume/)
+  await submitted(page, page.getByRole("button", { name: "Loud", exact: true }).click(), "Your e-mail setting is saved.")
   t.equal(await pressed(page, "Loud"), "true")
   t.equal(await pressed(page, "Normal"), "false")
   t.match(await page.getByRole("status").innerText().catch(() => page.locator("main").innerText()), /e-mail setting is saved/)
   t.same(await s.sql("SELECT volume FROM thread_volumes WHERE user_id = ?", lea.user.id), [{ volume: "loud" }])
 
   await page.goto(`${s.url}/g/${group.key}`)
-  await page.getByRole("button", { name: "Mute", exact: true }).click()
-  await page.waitForURL(/done=volume/)
+  await submitted(page, page.getByRole("button", { name: "Mute", exact: true }).click(), "Your e-mail setting is saved.")
   t.equal(await pressed(page, "Mute"), "true")
   t.same(await s.sql("SELECT volume FROM group_volumes WHERE user_id = ? AND group_id = ?", lea.user.id, group.id), [{ volume: "mute" }])
   await page.goto(`${s.url}/d/${discussion.key}`)
@@ -53,15 +51,13 @@ t.test("/profile: the catch-up e-mail and each group's volume", async (t) => {
   await axe(t, page, "the profile with mail settings")
   t.equal(await page.getByLabel("Catch-up e-mail").inputValue(), "", "Off")
   await page.getByLabel("Catch-up e-mail").selectOption({ label: "Once a week" })
-  await page.getByRole("button", { name: "Save" }).click()
-  await page.waitForURL(/done=saved/)
+  await submitted(page, page.getByRole("button", { name: "Save" }).click(), "Your profile is saved.")
   t.equal(await page.getByLabel("Catch-up e-mail").inputValue(), "weekly")
   const [row] = await s.sql<{ catch_up: string; catch_up_sent_at: string | null }>("SELECT catch_up, catch_up_sent_at FROM users WHERE id = ?", lea.user.id)
   t.equal(row!.catch_up, "weekly")
   t.ok(row!.catch_up_sent_at, "the first one covers from now")
 
-  await page.getByRole("button", { name: /^Normal · Garden/ }).click()
-  await page.waitForURL(/\/profile\?done=volume/)
+  await submitted(page, page.getByRole("button", { name: /^Normal · Garden/ }).click(), "Your e-mail setting is saved.")
   t.equal(await page.getByRole("button", { name: /^Normal · Garden/ }).getAttribute("aria-pressed"), "true")
   t.same(await s.sql("SELECT volume FROM group_volumes WHERE user_id = ? AND group_id = ?", lea.user.id, group.id), [{ volume: "normal" }])
 })

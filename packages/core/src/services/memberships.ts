@@ -282,6 +282,45 @@ export const removeMembership = Effect.fnUntraced(function*(access: Access, grou
   })))
 })
 
+/**
+ * The members page's actions on an invitation still pending: `step` on it, where Invite allows the caller (whoever
+ * may invite to the group may send an invitation again or take it back, as decisions §9 amended says).
+ */
+const managingInvitation = <A, E, R>(access: Access, groupId: Id, membershipId: Id, step: (group: Group, membership: Membership, invitee: User) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(groupById(groupId), (group) =>
+    Invite.check([access, group], () => forbidden("You may not invite people to this group"))(Effect.gen(function*() {
+      const store = yield* Store
+      const m = yield* store.memberships.byId(membershipId)
+      if (m === undefined || m.group_id !== group.id || m.revoked_at !== null || m.accepted_at !== null) return yield* notFound("Invitation not found")
+      const invitee = yield* store.users.byId(m.user_id)
+      if (invitee === undefined) return yield* notFound("Invitation not found")
+      return yield* step(group, m, invitee)
+    })))
+
+/**
+ * **Resend invitation**: a fresh link by mail (the earlier one stops working), at most once a day per invitation
+ * (`sent` false: it was sent less than a day ago, and nothing is sent).
+ */
+export const resendInvitation = Effect.fnUntraced(function*(access: Access, groupId: Id, membershipId: Id): Effect.fn.Return<{ readonly invitee: User; readonly sent: boolean }, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  return yield* store.transaction(managingInvitation(access, groupId, membershipId, (group, membership, invitee) => Effect.gen(function*() {
+    yield* Invite.needed
+    if (!(yield* People.reinviteAllowed(membership.id))) return { invitee, sent: false }
+    yield* recordGroupInvitation(group, invitee, access.user, null)
+    return { invitee, sent: true }
+  })))
+})
+
+/** **Cancel invitation**: the pending membership ends, and its link with it. */
+export const cancelInvitation = Effect.fnUntraced(function*(access: Access, groupId: Id, membershipId: Id): Effect.fn.Return<{ readonly invitee: User }, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  return yield* store.transaction(managingInvitation(access, groupId, membershipId, (group, membership, invitee) => Effect.gen(function*() {
+    yield* Invite.needed
+    yield* revokeMembership(group, membership, access.user.id)
+    return { invitee }
+  })))
+})
+
 /** A membership of the group with its person, where ManageMembers allowed the caller to see it. */
 const memberOf = Effect.fnUntraced(function*(group: Group, membershipId: Id): Effect.fn.Return<{ readonly membership: Membership; readonly user: User | undefined }, NotFound, Store | Permit<"ManageMembers">> {
   yield* ManageMembers.needed

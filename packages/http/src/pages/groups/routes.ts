@@ -8,7 +8,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Discussions, Groups, Memberships, Polls, Rules, Threads, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { NoFields } from "../layout/forms.js"
-import { fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
+import { doneOf, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
 import { GroupVolumeForm, InviteForm, NewDiscussionForm } from "./forms.js"
 import { pollStateText } from "../polls/routes.js"
 import type { PageRouter } from "../layout/routes.js"
@@ -18,8 +18,8 @@ const LIST = { limit: 100, offset: 0 }
 
 /** After inviting: how many invitations went out. */
 const invitedNotice = (request: HttpServerRequest.HttpServerRequest, who: Reader) => {
-  const n = new URL(request.url, "http://x").searchParams.get("invited")
-  return n !== null && /^[0-9]{1,3}$/.test(n) ? who.t("invite.sent", { count: Number(n) }) : undefined
+  const done = doneOf(request)
+  return done?.what === "invited" && done.n !== undefined ? who.t("invite.sent", { count: done.n }) : undefined
 }
 
 /** Home: signed out, what this is; signed in, the person's groups, polls waiting for their vote, latest threads. */
@@ -91,21 +91,26 @@ const membersRoute = (kit: Kit) => {
   return Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const key = segment(yield* RouteParams, "key")
-    return yield* show(request, yield* reader(request), key, new URL(request.url, "http://x").searchParams)
+    return yield* show(request, yield* reader(request), key)
   })
 }
 
-/** `done`: the admin action just taken (`?done=admin|removed&member=ID`); the page names the member itself. */
+/**
+ * The members page; what was just done to a member (`doneOf`: made admin, removed, an invitation sent again or
+ * cancelled) is told once, the member named from the records. Those who may invite see each pending invitation's
+ * address, when it was made, **Resend invitation** and **Cancel invitation**; **Make admin** is for members.
+ */
 const membersPage = (kit: Kit) => {
   const { respond, run, refused } = kit
-  return Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest, who: Reader, key: string, done: URLSearchParams) {
-    const acted = Number(done.get("member"))
+  return Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest, who: Reader, key: string) {
+    const done = doneOf(request)
+    const acted = done?.n ?? 0
     const shown = yield* Effect.either(run(Effect.gen(function*() {
       const page = yield* Groups.groupPage(who.access, key)
       if (!page.may.members) return yield* Effect.fail({ _tag: "Forbidden" as const })
       const list = yield* Memberships.listMemberships(who.access, page.group.id, { limit: 1000, offset: 0 })
       // the notice names the member from the records, never from the URL (a link cannot put words on this page)
-      const member = page.may.manage && Number.isSafeInteger(acted) && acted > 0
+      const member = (page.may.manage || page.may.invite) && acted > 0
         ? yield* Effect.option(Memberships.groupMember(who.access, page.group.id, acted))
         : undefined
       return { page, list, actedUser: member?._tag === "Some" ? member.value.user : undefined }
@@ -113,26 +118,36 @@ const membersPage = (kit: Kit) => {
     if (shown._tag === "Left") return refused(request, who, shown.left)
     const { actedUser, page, list } = shown.right
     const names = new Map(list.users.map((u) => [u.id, Rules.displayName(u)]))
+    const emails = new Map(list.users.map((u) => [u.id, u.email]))
+    const actedName = actedUser === undefined ? "" : Rules.displayName(actedUser)
     const notice = actedUser === undefined ? undefined
-      : done.get("done") === "admin" ? who.t("members.madeAdmin", { name: Rules.displayName(actedUser) })
-      : done.get("done") === "removed" ? who.t("members.removed", { name: Rules.displayName(actedUser) })
+      : done?.what === "admin" ? who.t("members.madeAdmin", { name: actedName })
+      : done?.what === "removed" ? who.t("members.removed", { name: actedName })
+      : done?.what === "resent" ? who.t("members.resent", { email: actedUser.email ?? "" })
+      : done?.what === "resendTooSoon" ? who.t("members.resendTooSoon", { email: actedUser.email ?? "" })
+      : done?.what === "cancelled" ? who.t("members.cancelled", { email: actedUser.email ?? "" })
       : undefined
-    const members = list.records.map((m) => ({
-      id: m.id,
-      name: names.get(m.user_id) ?? who.t("thread.someone"),
-      admin: m.admin,
-      self: m.user_id === who.user?.id,
-      marks: [
-        m.accepted_at === null ? who.t("members.pending") : m.admin ? who.t("members.admin") : who.t("members.member"),
-        ...(m.delegate ? [who.t("members.delegate")] : [])
-      ].join(", ")
-    }))
+    const members = list.records.map((m) => {
+      const pending = m.accepted_at === null
+      return {
+        id: m.id,
+        // an invitation is shown by its address to those who may invite (no name yet, perhaps no account)
+        name: pending && page.may.invite ? emails.get(m.user_id) ?? who.t("thread.someone") : names.get(m.user_id) ?? who.t("thread.someone"),
+        pending,
+        admin: m.admin,
+        self: m.user_id === who.user?.id,
+        marks: [
+          pending ? who.t("members.invitedAt", { when: who.time(m.created_at) }) : m.admin ? who.t("members.admin") : who.t("members.member"),
+          ...(m.delegate ? [who.t("members.delegate")] : [])
+        ].join(", ")
+      }
+    })
     return respond(request, who, {
       title: who.t("members.title", { group: page.group.name }),
       template: "@members",
       crumbs: [{ href: `/g/${page.group.key}`, label: page.group.name }],
       notice,
-      data: { key: page.group.key, manage: page.may.manage, members }
+      data: { key: page.group.key, manage: page.may.manage, invite: page.may.invite, members }
     })
   })
 }
@@ -151,7 +166,25 @@ const memberAction = (kit: Kit, act: "admin" | "remove") =>
         return { group, membershipId }
       })))
       if (done._tag === "Left") return kit.refused(request, who, done.left)
-      return seeOther(`/g/${done.right.group.key}/members?done=${act === "admin" ? "admin" : "removed"}&member=${done.right.membershipId}`)
+      return kit.seeOtherDone(`/g/${done.right.group.key}/members`, act === "admin" ? "admin" : "removed", done.right.membershipId)
+    }))
+
+/** **Resend invitation** or **Cancel invitation** (whoever may invite: the core asks the rule). */
+const invitationAction = (kit: Kit, act: "resend" | "cancel") =>
+  kit.post(NoFields, (request, who) =>
+    Effect.gen(function*() {
+      const params = yield* RouteParams
+      const id = Number(segment(params, "id"))
+      const membershipId = Number.isSafeInteger(id) ? id : 0
+      const done = yield* Effect.either(kit.run(Effect.gen(function*() {
+        const { group } = yield* Groups.showGroup(who.access, segment(params, "key"))
+        const what = act === "resend"
+          ? ((yield* Memberships.resendInvitation(who.access, group.id, membershipId)).sent ? "resent" as const : "resendTooSoon" as const)
+          : (yield* Memberships.cancelInvitation(who.access, group.id, membershipId), "cancelled" as const)
+        return { group, what }
+      })))
+      if (done._tag === "Left") return kit.refused(request, who, done.left)
+      return kit.seeOtherDone(`/g/${done.right.group.key}/members`, done.right.what, membershipId)
     }))
 
 const invitePage = (who: Reader, group: { key: string; name: string }, form: { emails: string; message: string }, errors?: Record<string, string>, status = 200) => ({
@@ -188,13 +221,13 @@ const invitePageRoute = (kit: Kit) => {
 /** How much mail the group sends the reader (decisions §11). */
 const setVolume = (kit: Kit) => {
   const { run, refused } = kit
-  const back = (next: string | undefined, key: string) => (next === "/profile" ? "/profile?done=volume" : `/g/${encodeURIComponent(key)}?done=volume#volume-title`)
+  const back = (next: string | undefined, key: string) => (next === "/profile" ? "/profile" : `/g/${encodeURIComponent(key)}#volume-title`)
   return kit.post(GroupVolumeForm, (request, who, { volume, next }) =>
     Effect.gen(function*() {
       const key = segment(yield* RouteParams, "key")
       const set = yield* Effect.either(run(Effect.flatMap(Groups.groupPage(who.access, key), (page) => Volumes.setGroupVolume(who.access, page.group.id, volume))))
       if (set._tag === "Left") return refused(request, who, set.left)
-      return seeOther(back(next, key))
+      return kit.seeOtherDone(back(next, key), "volume")
     }),
     // a volume that is none of the choices changes nothing: back where the form was
     (_request, _who, { input }) => Effect.map(RouteParams, (params) => seeOther(back(input.next, segment(params, "key")))))
@@ -222,7 +255,7 @@ const inviteRoute = (kit: Kit) => {
         }
         return respond(request, who, invitePage(who, group, form, errors, 422))
       }
-      return seeOther(`/g/${group.key}?invited=${sent.right.invited.length}`)
+      return kit.seeOtherDone(`/g/${group.key}`, "invited", sent.right.invited.length)
     }))
 }
 
@@ -278,6 +311,8 @@ export const groupRoutes = (router: PageRouter, kit: Kit) =>
     yield* router.get("/g/:key/members", membersRoute(kit))
     yield* router.post("/g/:key/members/:id/admin", memberAction(kit, "admin"))
     yield* router.post("/g/:key/members/:id/remove", memberAction(kit, "remove"))
+    yield* router.post("/g/:key/members/:id/resend", invitationAction(kit, "resend"))
+    yield* router.post("/g/:key/members/:id/cancel", invitationAction(kit, "cancel"))
     yield* router.get("/g/:key/invite", invitePageRoute(kit))
     yield* router.post("/g/:key/volume", setVolume(kit))
     yield* router.post("/g/:key/invite", inviteRoute(kit))

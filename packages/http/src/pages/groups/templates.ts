@@ -32,11 +32,13 @@ define("@group", `<% if (it.parent) { %><p><%= it.t("group.subgroupOf") %> <a hr
 `)
 
 define("@members", `<table><caption class="visually-hidden"><%= it.t("members.caption") %></caption>
-<thead><tr><th scope="col"><%= it.t("apiAccess.name") %></th><th scope="col"><%= it.t("members.role") %></th><% if (it.manage) { %><th scope="col"><%= it.t("members.actions") %></th><% } %></tr></thead><tbody>
-<% for (const m of it.members) { %><tr><td><%= m.name %></td><td><%= m.marks %></td><% if (it.manage) { %><td>
-<% if (!m.admin) { %><form method="post" action="/g/<%= it.key %>/members/<%= m.id %>/admin" class="inline">${CSRF}<button type="submit" aria-label="<%= it.t("members.makeAdminOf", { name: m.name }) %>"><%= it.t("members.makeAdmin") %></button></form><% } %>
+<thead><tr><th scope="col"><%= it.t("apiAccess.name") %></th><th scope="col"><%= it.t("members.role") %></th><% if (it.manage || it.invite) { %><th scope="col"><%= it.t("members.actions") %></th><% } %></tr></thead><tbody>
+<% for (const m of it.members) { %><tr><td><%= m.name %></td><td><%= m.marks %></td><% if (it.manage || it.invite) { %><td>
+<% if (m.pending && it.invite) { %><form method="post" action="/g/<%= it.key %>/members/<%= m.id %>/resend" class="inline">${CSRF}<button type="submit" aria-label="<%= it.t("members.resendOf", { email: m.name }) %>"><%= it.t("members.resend") %></button></form>
+<form method="post" action="/g/<%= it.key %>/members/<%= m.id %>/cancel" class="inline">${CSRF}<button type="submit" class="danger" aria-label="<%= it.t("members.cancelOf", { email: m.name }) %>"><%= it.t("members.cancel") %></button></form>
+<% } else if (!m.pending && it.manage) { %><% if (!m.admin) { %><form method="post" action="/g/<%= it.key %>/members/<%= m.id %>/admin" class="inline">${CSRF}<button type="submit" aria-label="<%= it.t("members.makeAdminOf", { name: m.name }) %>"><%= it.t("members.makeAdmin") %></button></form><% } %>
 <% if (!m.self) { %><form method="post" action="/g/<%= it.key %>/members/<%= m.id %>/remove" class="inline">${CSRF}<button type="submit" class="danger" aria-label="<%= it.t("members.removeOf", { name: m.name }) %>"><%= it.t("members.remove") %></button></form><% } %>
-</td><% } %></tr><% } %>
+<% } %></td><% } %></tr><% } %>
 </tbody></table>
 `)
 

@@ -92,6 +92,27 @@ export type FormInvalid<W extends Reader, R> = (request: HttpServerRequest.HttpS
 
 export const seeOther = (location: string) => HttpServerResponse.empty({ status: 303, headers: { location, ...SECURITY_HEADERS } })
 
+/**
+ * What a POST just did, told once on the page it leads to (decisions §9, amended): a short-lived cookie naming the
+ * page's path, the notice and its number (a member's id, a count), never a URL parameter that a reload or a
+ * bookmark repeats. The page that shows it clears it. Only names from this list are shown (a cookie set by anything
+ * else puts no words on a page; a member is named from the records).
+ */
+const NOTICE_COOKIE = "convene_notice"
+const NOTICE_TTL = "60 seconds"
+export type DoneName = keyof typeof NOTICES | "admin" | "removed" | "invited" | "resent" | "resendTooSoon" | "cancelled"
+const DONE_NAMES: ReadonlySet<string> = new Set<DoneName>(["admin", "removed", "invited", "resent", "resendTooSoon", "cancelled"])
+const pathOf = (url: string) => new URL(url, "http://x").pathname
+
+/** The notice the request's cookie carries for this page, if any. */
+export const doneOf = (request: HttpServerRequest.HttpServerRequest): { readonly what: DoneName; readonly n: number | undefined } | undefined => {
+  const raw = request.cookies[NOTICE_COOKIE]
+  if (raw === undefined || request.method !== "GET") return undefined
+  const [path, what, n] = Buffer.from(raw, "base64url").toString().split("\n")
+  if (path !== pathOf(request.url) || what === undefined || !(what in NOTICES || DONE_NAMES.has(what))) return undefined
+  return { what: what as DoneName, n: n !== undefined && /^[0-9]{1,12}$/.test(n) ? Number(n) : undefined }
+}
+
 /** A path segment of a route (its key or id), as text. */
 export const segment = (params: PathParams, name: string) => String(params[name] ?? "")
 
@@ -150,6 +171,8 @@ export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret:
       headers: Object.assign({}, headers, { "content-language": who.locale, vary: "Accept-Language, Cookie" }, page.headers)
     })
     if (csrf.fresh) response = HttpServerResponse.unsafeSetCookie(response, csrfName, csrf.token, cookie)
+    // the notice was shown here: once
+    if (doneOf(request) !== undefined) response = HttpServerResponse.unsafeSetCookie(response, NOTICE_COOKIE, "", { ...cookie, maxAge: "0 seconds" })
     // a signed-in page read sets the session cookie again, so the browser keeps it as long as the server's sliding
     // session (which still ends 90 days after the sign-in, whatever the cookie says); a POST's answer never does
     const session = request.cookies[SESSION_COOKIE]
@@ -246,6 +269,13 @@ export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret:
       SESSION_COOKIE, session, { ...cookie, maxAge: `${THIRTY_DAYS_S} seconds` }
     )
 
+  /** A POST's answer: on to `location`, where the page tells once what was done. */
+  const seeOtherDone = (location: string, what: DoneName, n?: number) =>
+    HttpServerResponse.unsafeSetCookie(seeOther(location), NOTICE_COOKIE, Buffer.from([pathOf(location), what, n ?? ""].join("\n")).toString("base64url"), {
+      ...cookie,
+      maxAge: NOTICE_TTL
+    })
+
   /** The session ends: its cookie goes, and a new CSRF token for nobody comes. */
   const signedOut = (response: HttpServerResponse.HttpServerResponse) =>
     HttpServerResponse.unsafeSetCookie(
@@ -253,12 +283,12 @@ export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret:
       SESSION_COOKIE, "", { ...cookie, maxAge: "0 seconds" }
     )
 
-  return { run, reader, respond, message, formPost, signInPrompt, notFound, forbidden, refused, post, signedInGet, signedIn, signedOut, currentUser, sso, provider, cookie }
+  return { run, reader, respond, message, formPost, signInPrompt, notFound, forbidden, refused, post, signedInGet, signedIn, signedOut, seeOtherDone, currentUser, sso, provider, cookie }
 }
 
 export type Kit = ReturnType<typeof makeKit>
 
-/** A notice named in a redirect's query (`?done=…`), from this list only. */
+/** The notices a page tells once after a POST (`seeOtherDone`), by name. */
 export const NOTICES = {
   voted: "poll.recorded",
   commented: "comment.posted",
@@ -274,6 +304,6 @@ export const NOTICES = {
 } as const satisfies Record<string, MessageKey>
 
 export const noticeOf = (request: HttpServerRequest.HttpServerRequest, who: Reader): string | undefined => {
-  const done = new URL(request.url, "http://x").searchParams.get("done")
-  return done !== null && done in NOTICES ? who.t(NOTICES[done as keyof typeof NOTICES]) : undefined
+  const done = doneOf(request)
+  return done !== undefined && done.what in NOTICES ? who.t(NOTICES[done.what as keyof typeof NOTICES]) : undefined
 }

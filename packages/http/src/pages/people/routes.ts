@@ -247,7 +247,7 @@ const profileRoutes = (router: PageRouter, kit: Kit) =>
           }
           return respond(request, who, yield* profilePage(who, input, errors, 422))
         }
-        return seeOther("/profile?done=saved")
+        return kit.seeOtherDone("/profile", "saved")
       })))
   })
 

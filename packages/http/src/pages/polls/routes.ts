@@ -280,7 +280,7 @@ const startPollRoutes = (router: PageRouter, kit: Kit) =>
               const e = made.left
               return e._tag === "Invalid" ? yield* again(request, who, typed, fieldMessages(e)) : refused(request, who, e)
             }
-            return seeOther(`/p/${made.right.poll.key}?done=poll_started`)
+            return kit.seeOtherDone(`/p/${made.right.poll.key}`, "poll_started")
           }), (request, who, { errors, input }) => again(request, who, input, errors)))
       })
     yield* newPollRoutes("g")
@@ -344,7 +344,7 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
           if (e._tag !== "Invalid") return refused(request, who, e)
           return yield* pollPage(request, who, key, { errors: { ballot: ballotMessage(who, poll, ballot, Object.values(e.errors).flat().join("; ")) }, ballot })
         }
-        return seeOther(`/p/${encodeURIComponent(key)}?done=voted`)
+        return kit.seeOtherDone(`/p/${encodeURIComponent(key)}`, "voted")
       })))
 
     yield* router.post("/p/:key/close", kit.post(NoFields, (request, who) =>
@@ -352,7 +352,7 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
         const key = segment(yield* RouteParams, "key")
         const closed = yield* Effect.either(run(Polls.closePoll(who.access, key)))
         if (closed._tag === "Left") return closed.left._tag === "Invalid" ? seeOther(`/p/${encodeURIComponent(key)}`) : refused(request, who, closed.left)
-        return seeOther(`/p/${encodeURIComponent(key)}?done=poll_closed`)
+        return kit.seeOtherDone(`/p/${encodeURIComponent(key)}`, "poll_closed")
       })))
 
     yield* router.post("/p/:key/outcome", kit.post(OutcomeForm, (request, who, { statement }) =>
@@ -365,7 +365,7 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
           if (e._tag !== "Invalid") return refused(request, who, e)
           return yield* pollPage(request, who, key, { errors: fieldMessages(e), form: { statement } })
         }
-        return seeOther(`/p/${encodeURIComponent(key)}?done=outcome`)
+        return kit.seeOtherDone(`/p/${encodeURIComponent(key)}`, "outcome")
       }),
       // an empty outcome: the page again (its own rules: a poll the reader may not see is 404)
       (request, who, { errors, input }) =>
@@ -382,7 +382,7 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
           if (e._tag !== "Invalid") return refused(request, who, e)
           return yield* pollPage(request, who, key, { errors: { closing_at: Object.values(e.errors).flat().join("; ") }, form: { closing_at: typed } })
         }
-        return seeOther(`/p/${encodeURIComponent(key)}?done=poll_reopened`)
+        return kit.seeOtherDone(`/p/${encodeURIComponent(key)}`, "poll_reopened")
       })))
   })
 

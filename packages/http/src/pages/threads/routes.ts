@@ -140,7 +140,7 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
           if (e._tag === "Invalid") return seeOther(`/d/${encodeURIComponent(key)}`)
           return refused(request, who, e)
         }
-        return seeOther(`/d/${encodeURIComponent(key)}?done=commented#comment-${posted.right.comment.id}`)
+        return kit.seeOtherDone(`/d/${encodeURIComponent(key)}#comment-${posted.right.comment.id}`, "commented")
       })))
   })
 
@@ -200,7 +200,7 @@ const commentRoutes = (router: PageRouter, kit: Kit) =>
         const id = Number(segment(params, "id"))
         const gone = yield* Effect.either(run(Comments.deleteComment(who.access, Number.isSafeInteger(id) ? id : 0)))
         if (gone._tag === "Left") return refused(request, who, gone.left)
-        return seeOther(`/d/${encodeURIComponent(key)}?done=comment_deleted`)
+        return kit.seeOtherDone(`/d/${encodeURIComponent(key)}`, "comment_deleted")
       })))
   })
 
@@ -214,7 +214,7 @@ const threadStateRoutes = (router: PageRouter, kit: Kit) =>
           const key = segment(yield* RouteParams, "key")
           const done = yield* Effect.either(run(Discussions.setClosed(who.access, key, closed)))
           if (done._tag === "Left") return refused(request, who, done.left)
-          return seeOther(`/d/${encodeURIComponent(done.right.discussion.key)}?done=${closed ? "closed" : "reopened"}`)
+          return kit.seeOtherDone(`/d/${encodeURIComponent(done.right.discussion.key)}`, closed ? "closed" : "reopened")
         }))
 
     // a volume that is none of the choices changes nothing: the thread again
@@ -223,7 +223,7 @@ const threadStateRoutes = (router: PageRouter, kit: Kit) =>
         const key = segment(yield* RouteParams, "key")
         const set = yield* Effect.either(run(Effect.flatMap(Discussions.showDiscussion(who.access, key), ({ topic }) => Volumes.setThreadVolume(who.access, topic.id, volume))))
         if (set._tag === "Left") return refused(request, who, set.left)
-        return seeOther(`/d/${encodeURIComponent(key)}?done=volume#volume-title`)
+        return kit.seeOtherDone(`/d/${encodeURIComponent(key)}#volume-title`, "volume")
       }), () => Effect.map(RouteParams, (params) => seeOther(`/d/${encodeURIComponent(segment(params, "key"))}`))))
 
     yield* router.post("/d/:key/close", closing(true))
