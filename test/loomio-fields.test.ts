@@ -43,3 +43,26 @@ t.test("hidden results: the names, and no counts", async (t) => {
   await A.post(`api/b2/polls/${p.id}/close`)
   matchExact(t, ((await B.get(`api/b2/polls/${p.id}`)).body as any).polls[0].stance_counts, [1, 0, 0], "once closed, the counts")
 })
+
+t.test("stance_data, cast_stances_pct; mentioned_usernames on every text; an outcome's group_id", async (t) => {
+  await s.convene.users.create({ email: "cy@example.org", name: "Cy", username: "cy" })
+  const d = ((await A.post("api/b2/discussions", { json: { group_id: group.id, title: "T", description: "Over to @cy and @Ada." } })).body as any).discussions[0]
+  matchExact(t, d.mentioned_usernames, ["cy", "ada"], "a discussion's")
+  const c = ((await A.post("api/b2/comments", { json: { discussion_id: d.id, body: "Thanks @cy" } })).body as any).comments[0]
+  matchExact(t, c.mentioned_usernames, ["cy"], "a comment's")
+  const html = ((await A.post("api/b2/comments", { json: { discussion_id: d.id, body: "<p>@cy</p>", body_format: "html" } })).body as any).comments[0]
+  matchExact(t, html.mentioned_usernames, [], "none in html, as Loomio")
+  const gone = ((await A.delete(`api/b2/comments/${c.id}`)).body as any).comments[0]
+  matchExact(t, gone.mentioned_usernames, [], "none in a deleted comment")
+
+  const p = await newPoll({ details: "Asking @bob" })
+  matchExact(t, [p.mentioned_usernames, p.stance_data, p.cast_stances_pct], [["bob"], { soup: 0, salad: 0, bread: 0 }, 0])
+  const voted = ((await B.post("api/b2/stances", { json: { poll_id: p.id, option_scores: { bread: 1 }, reason: "ask @ada" } })).body as any)
+  matchExact(t, voted.stances.find((x: any) => x.participant_id === bob.user.id).mentioned_usernames, ["ada"], "a reason's")
+  const shown = ((await A.get(`api/b2/polls/${p.id}`)).body as any).polls[0]
+  matchExact(t, [shown.stance_data, shown.cast_stances_pct], [{ soup: 0, salad: 0, bread: 1 }, 50], "one of two ballots cast")
+
+  await A.post(`api/b2/polls/${p.id}/close`)
+  const o = ((await A.post("api/b2/outcomes", { json: { poll_id: p.id, statement: "Bread, says @bob" } })).body as any).outcomes[0]
+  matchExact(t, [o.group_id, o.mentioned_usernames], [group.id, ["bob"]])
+})

@@ -35,6 +35,9 @@ import { Schema } from "effect"
 const record = <F extends Schema.Struct.Fields>(identifier: string, description: string, fields: F) =>
   Schema.Struct(fields).annotations({ identifier, description })
 
+/** Loomio's: the usernames a markdown text @mentions, in order (none for html, or a text hidden from the reader). */
+const MentionedUsernames = Schema.Array(Schema.String)
+
 export const GroupRecord = record("Group", "A group; counters are exact (spec: Group)", {
   ...fieldsOf(Group, "id", "key", "handle", "name"),
   full_name: Schema.String,
@@ -100,6 +103,7 @@ export const DiscussionRecord = record("Discussion", "A discussion; deleted ones
   title: NullText,
   description: NullText,
   ...fieldsOf(Discussion, "description_format"),
+  mentioned_usernames: MentionedUsernames,
   private: Schema.Boolean,
   closed_at: NullStamp,
   last_activity_at: Stamp,
@@ -109,7 +113,9 @@ export const DiscussionRecord = record("Discussion", "A discussion; deleted ones
 export const CommentRecord = record("Comment", "A comment; parent_id is the comment replied to; deleted ones have body null", {
   ...fieldsOf(Comment, "id", "discussion_id", "topic_id", "parent_id", "author_id"),
   body: NullText,
-  ...fieldsOf(Comment, "body_format", "edited_at", "discarded_at", "discarded_by", "created_at", "updated_at")
+  ...fieldsOf(Comment, "body_format"),
+  mentioned_usernames: MentionedUsernames,
+  ...fieldsOf(Comment, "edited_at", "discarded_at", "discarded_by", "created_at", "updated_at")
 })
 
 export const ThreadItemRecord = record("ThreadItem", "An event of a thread's ordered stream (Loomio's topic item)", {
@@ -194,6 +200,11 @@ export const PollRecord = record("Poll", "A poll; opened_at null: a draft; resul
   poll_option_names: Schema.Array(Schema.String),
   /** Loomio's: each option's total score in priority order; null while the reader may not see results */
   stance_counts: Schema.NullOr(Schema.Array(Schema.Number)),
+  /** Loomio's: each option's total score by its name; null while the reader may not see results */
+  stance_data: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Number })),
+  /** Loomio's: the share of ballots issued that are cast, in whole percent */
+  cast_stances_pct: Schema.Int,
+  mentioned_usernames: MentionedUsernames,
   results_visible: Schema.Boolean,
   results: Schema.NullOr(Schema.Array(OptionResult)),
   my_stance_id: NullId,
@@ -219,13 +230,19 @@ export const StanceRecord = record("Stance", "A ballot (vote); cast_at null: iss
   ...fieldsOf(Stance, "id", "poll_id"),
   participant_id: NullId,
   ...fieldsOf(Stance, "latest", "cast_at", "reason", "reason_format"),
+  mentioned_usernames: MentionedUsernames,
+  inviter_id: NullId.annotations({ description: "Loomio's: who gave the ballot (null in an anonymous poll)" }),
   option_scores: Schema.Record({ key: Schema.String, value: Schema.Int }),
   stance_choices: Schema.Array(Schema.Struct({ poll_option_id: Id, score: Schema.Int })),
   ...fieldsOf(Stance, "revoked_at", "created_at", "updated_at")
 })
 
 export const OutcomeRecord = record("Outcome", "The stated outcome of a closed poll", {
-  ...fieldsOf(Outcome, "id", "poll_id", "author_id", "statement", "statement_format", "poll_option_id"),
+  ...fieldsOf(Outcome, "id", "poll_id"),
+  group_id: NullId.annotations({ description: "Loomio's: the poll's group" }),
+  ...fieldsOf(Outcome, "author_id", "statement", "statement_format"),
+  mentioned_usernames: MentionedUsernames,
+  ...fieldsOf(Outcome, "poll_option_id"),
   review_on: Schema.NullOr(Schema.String.annotations({ jsonSchema: { type: "string", format: "date" } })),
   ...fieldsOf(Outcome, "latest", "created_at", "updated_at")
 })

@@ -60,6 +60,9 @@ export const userJson = (access: Access, u: User) =>
 /** The Server API user (spec: "Server user account"): the core's account view, shared with the CLI. */
 export const serverUserJson: (...args: Parameters<typeof Users.accountJson>) => ServerUserJson = Users.accountJson
 
+/** Loomio's `mentioned_usernames`: of a markdown text the reader sees. */
+const mentions = (text: string | null, format: "md" | "html") => (format === "md" ? Rules.mentionedUsernames(text) : [])
+
 const topic = serializer(TopicRecord.fields, Topic.fields)
 /** A thread (Loomio's TopicSerializer); `locked_at` is the newest name of `closed_at`. */
 export const topicJson = (t: Topic) =>
@@ -72,6 +75,7 @@ const discussion = serializer(DiscussionRecord.fields, Discussion.fields, ["titl
  */
 export const discussionJson = ({ discussion: d, topic: t }: { discussion: Discussion; topic: Topic }) =>
   discussion(d, {
+    mentioned_usernames: mentions(d.discarded_at === null ? d.description : null, d.description_format),
     group_id: t.group_id,
     private: t.private,
     closed_at: t.closed_at,
@@ -81,7 +85,10 @@ export const discussionJson = ({ discussion: d, topic: t }: { discussion: Discus
 
 const comment = serializer(CommentRecord.fields, Comment.fields, ["body"])
 /** A comment; `parent_id` is the comment replied to (null for a reply to the discussion). */
-export const commentJson = (c: Comment) => comment(c, { body: Rules.revealCommentBody(c) })
+export const commentJson = (c: Comment) => {
+  const body = Rules.revealCommentBody(c)
+  return comment(c, { body, mentioned_usernames: mentions(body, c.body_format) })
+}
 
 const item = serializer(ThreadItemRecord.fields, ThreadItem.fields)
 /** A thread item (Loomio's TopicItemSerializer). */
@@ -113,6 +120,9 @@ export const pollJson = (access: Access, v: Polls.PollView) => {
     poll_option_ids: ordered.map((o) => o.id),
     poll_option_names: ordered.map((o) => o.name),
     stance_counts: v.results === null ? null : stanceCounts(v.options, v.results.options),
+    stance_data: v.results === null ? null : Object.fromEntries(v.results.options.map((r) => [r.name, r.score])),
+    cast_stances_pct: v.voters_count === 0 ? 0 : Math.round((v.cast_count / v.voters_count) * 100),
+    mentioned_usernames: mentions(p.discarded_at === null ? p.details : null, p.details_format),
     results_visible: v.results !== null,
     // results name the first few voters per option, and nobody in an anonymous poll
     results: v.results === null ? null : v.results.options,
@@ -138,11 +148,14 @@ export const pollOptionJson = (v: Polls.PollView, o: PollOption) => {
   })
 }
 
-const stance = serializer(StanceRecord.fields, Stance.fields, ["participant_id"])
+const stance = serializer(StanceRecord.fields, Stance.fields, ["participant_id", "inviter_id"])
 /** A ballot; an anonymous poll's ballots carry no participant except the reader's own. */
 export const stanceJson = (access: Access, v: Polls.PollView, s: Stance) => {
   const names = new Map(v.options.map((o) => [o.id, o.name]))
   return stance(s, {
+    mentioned_usernames: mentions(s.reason, s.reason_format),
+    // as Loomio: who gave an anonymous poll's ballot would say whose it is
+    inviter_id: v.poll.anonymous ? null : s.inviter_id,
     participant_id: Rules.revealVoter(access.user.id, v.poll, s),
     option_scores: Object.fromEntries([...s.choices].filter(([id]) => names.has(id)).map(([id, score]) => [names.get(id)!, score])),
     stance_choices: [...s.choices].map(([poll_option_id, score]) => ({ poll_option_id, score }))
@@ -150,7 +163,8 @@ export const stanceJson = (access: Access, v: Polls.PollView, s: Stance) => {
 }
 
 const outcome = serializer(OutcomeRecord.fields, Outcome.fields)
-export const outcomeJson = (o: Outcome) => outcome(o, {})
+/** An outcome; `groupId`: its poll's group (Loomio's `group_id`). */
+export const outcomeJson = (o: Outcome, groupId: number | null) => outcome(o, { group_id: groupId, mentioned_usernames: mentions(o.statement, o.statement_format) })
 
 const searchResult = serializer(SearchResultRecord.fields, SearchResult.fields)
 /** An element of `search_results` (spec: Search result, plus Loomio's extra fields). */

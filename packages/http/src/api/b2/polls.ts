@@ -20,7 +20,7 @@ const document = (access: Access, opts: ResponseOptions, views: ReadonlyArray<Vi
         root: "stances",
         records: views.flatMap((v) => (v.my_stance === undefined ? [] : [stanceJson(access, v, v.my_stance)]))
       },
-      { type: "outcome", root: "outcomes", records: views.flatMap((v) => (v.outcome === undefined ? [] : [outcomeJson(v.outcome)])) },
+      { type: "outcome", root: "outcomes", records: views.flatMap((v) => (v.outcome === undefined ? [] : [outcomeJson(v.outcome, v.poll.group_id)])) },
       { type: "topic", root: "topics", records: views.map((v) => topicJson(v.topic)) },
       { type: "group", root: "groups", records: groups.map(groupJson) },
       { type: "user", root: "users", records: users.map((u) => userJson(access, u)) }

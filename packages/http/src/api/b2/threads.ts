@@ -57,7 +57,7 @@ export const B2ThreadsLive = group(ConveneApi, "b2.threads", requireAccess, (han
         { type: "poll", root: "polls", records: t.polls.map((v) => pollJson(access, v)) },
         { type: "poll_option", root: "poll_options", records: t.polls.flatMap((v) => v.options.map((o) => pollOptionJson(v, o))) },
         { type: "stance", root: "stances", records: t.stances.map((st) => stanceJson(access, polls.get(st.poll_id)!, st)) },
-        { type: "outcome", root: "outcomes", records: t.outcomes.map(outcomeJson) },
+        { type: "outcome", root: "outcomes", records: t.outcomes.map((o) => outcomeJson(o, t.topic.group_id)) },
         { type: "reaction", root: "reactions", records: t.reactions.map(reactionJson) },
         { type: "topic", root: "topics", records: [topicJson(t.topic)] },
         { type: "group", root: "groups", records: groups.map(groupJson) },
