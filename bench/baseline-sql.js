@@ -18,7 +18,20 @@ export const openDatabase = (script, { writable = false } = {}) => {
   } else {
     db.pragma("query_only = ON")
   }
+  // a record's mentioned_usernames in SQL: mentions(text, format) as JSON text
+  db.function("mentions", { deterministic: true }, (text, format) => JSON.stringify(format === "md" && text !== null ? mentions(text) : []))
   return db
+}
+
+// the usernames a markdown text @mentions (convene's rule, rules/mentions.ts: the same work)
+const MENTION = /(^|[^A-Za-z0-9_.@/-])@([A-Za-z0-9][A-Za-z0-9._-]{0,63})/g
+export const mentions = (text) => {
+  const names = new Set()
+  for (const m of text.matchAll(MENTION)) {
+    names.add(m[2].replace(/[.-]+$/, "").toLowerCase())
+    if (names.size >= 50) break
+  }
+  return [...names].filter((n) => n !== "")
 }
 
 /** A 0/1 column as a JSON boolean. */

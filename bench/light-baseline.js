@@ -7,7 +7,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto"
 import * as http from "node:http"
-import { GROUP, openDatabase } from "./baseline-sql.js"
+import { GROUP, mentions, openDatabase } from "./baseline-sql.js"
 
 const db = openDatabase("light-baseline.js")
 const sql = {
@@ -40,6 +40,7 @@ const caller = (req) => {
   return user !== undefined && timingSafeEqual(Buffer.from(user.api_key_hash), Buffer.from(hash)) && user.deactivated_at === null ? user : undefined
 }
 
+
 const discussion = (user, id) => {
   const d = sql.discussion.get(id)
   if (d === undefined || d.discarded_at !== null) return [404, { error: "Not found" }]
@@ -55,7 +56,7 @@ const discussion = (user, id) => {
   return [200, {
     discussions: [{
       id: d.id, key: d.key, topic_id: d.topic_id, group_id: t.group_id, title: d.title, description: d.description,
-      description_format: d.description_format, private: t.private === 1, closed_at: t.closed_at, last_activity_at: t.last_activity_at,
+      description_format: d.description_format, mentioned_usernames: d.description_format === "md" ? mentions(d.description) : [], private: t.private === 1, closed_at: t.closed_at, last_activity_at: t.last_activity_at,
       author_id: d.author_id, discarded_at: d.discarded_at, discarded_by: d.discarded_by, created_at: d.created_at, updated_at: d.updated_at
     }],
     topics: [topic],

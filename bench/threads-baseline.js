@@ -22,7 +22,8 @@ const TOPIC = `json_object('id', t.id, 'group_id', t.group_id, 'topicable_type',
   'closer_id', t.closer_id, 'pinned_at', NULL, 'created_at', t.created_at, 'updated_at', t.updated_at)`
 const DISCUSSION = `json_object('id', d.id, 'key', d.key, 'topic_id', d.topic_id, 'group_id', t.group_id,
   'title', CASE WHEN d.discarded_at IS NULL THEN d.title END, 'description', CASE WHEN d.discarded_at IS NULL THEN d.description END,
-  'description_format', d.description_format, 'private', ${bool("t.private")}, 'closed_at', t.closed_at,
+  'description_format', d.description_format, 'mentioned_usernames', json(mentions(CASE WHEN d.discarded_at IS NULL THEN d.description END, d.description_format)),
+  'private', ${bool("t.private")}, 'closed_at', t.closed_at,
   'last_activity_at', t.last_activity_at, 'author_id', d.author_id, 'discarded_at', d.discarded_at, 'discarded_by', d.discarded_by,
   'created_at', d.created_at, 'updated_at', d.updated_at)`
 const USER = () => `json_object('id', u.id, 'name', coalesce(u.name, u.username, 'Anonymous'), 'username', u.username,
@@ -58,7 +59,8 @@ const q = {
            (SELECT json_group_array(json(${DISCUSSION})) FROM discussions d JOIN topics t ON t.id = d.topic_id WHERE t.id = @topic) AS discussions,
            (SELECT json_group_array(json(x)) FROM (SELECT json_object('id', c.id, 'discussion_id', c.discussion_id, 'topic_id', d.topic_id,
               'parent_id', c.parent_id, 'author_id', c.author_id, 'body', CASE WHEN c.discarded_at IS NULL THEN c.body END,
-              'body_format', c.body_format, 'edited_at', c.edited_at, 'discarded_at', c.discarded_at, 'discarded_by', c.discarded_by,
+              'body_format', c.body_format, 'mentioned_usernames', json(mentions(CASE WHEN c.discarded_at IS NULL THEN c.body END, c.body_format)),
+              'edited_at', c.edited_at, 'discarded_at', c.discarded_at, 'discarded_by', c.discarded_by,
               'created_at', c.created_at, 'updated_at', c.updated_at) AS x
               FROM comments c JOIN discussions d ON d.id = c.discussion_id WHERE d.topic_id = @topic ORDER BY c.id)) AS comments,
            (SELECT coalesce(json_group_array(json(x)), '[]') FROM (SELECT json_object('id', r.id, 'reactable_type', r.reactable_type,

@@ -23,7 +23,7 @@
  * group members (no guests, no public or parent-group visibility); no `reason`; no compact/exclude_types; no
  * `{"stance": {…}}` wrapper or `api_key` body field.
  */
-import { bool, GROUP, openDatabase } from "./baseline-sql.js"
+import { bool, GROUP, mentions, openDatabase } from "./baseline-sql.js"
 import { createHash } from "node:crypto"
 import * as http from "node:http"
 
@@ -138,7 +138,12 @@ const pollDocument = (caller, poll) => {
     minimum_stance_choices: poll.minimum_stance_choices, maximum_stance_choices: poll.maximum_stance_choices,
     dots_per_person: poll.dots_per_person, can_respond_maybe: tf(poll.can_respond_maybe),
     voters_count: voters, decided_voters_count: cast, undecided_voters_count: voters - cast,
-    poll_option_ids: options.map((o) => o.id), results_visible: visible, results: visible ? results : null,
+    poll_option_ids: options.map((o) => o.id), poll_option_names: options.map((o) => o.name),
+    stance_counts: visible ? results.map((r) => r.score) : null,
+    stance_data: visible ? Object.fromEntries(results.map((r) => [r.name, r.score])) : null,
+    cast_stances_pct: voters === 0 ? 0 : Math.round((cast / voters) * 100),
+    mentioned_usernames: poll.details_format === "md" && poll.discarded_at === null ? mentions(poll.details) : [],
+    results_visible: visible, results: visible ? results : null,
     my_stance_id: mine?.id ?? null, current_outcome_id: outcome?.id ?? null, created_at: poll.created_at, updated_at: poll.updated_at
   }
   const optionJson = options.map((o, i) => {
@@ -160,12 +165,15 @@ const pollDocument = (caller, poll) => {
     stances.push({
       id: mine.id, poll_id: mine.poll_id, participant_id: mine.participant_id, latest: true, cast_at: mine.cast_at,
       reason: mine.reason, reason_format: mine.reason_format,
+      mentioned_usernames: mine.reason_format === "md" && mine.reason !== null ? mentions(mine.reason) : [],
+      inviter_id: poll.anonymous === 1 ? null : mine.inviter_id,
       option_scores: Object.fromEntries(choices.filter((c) => names.has(c.poll_option_id)).map((c) => [names.get(c.poll_option_id), c.score])),
       stance_choices: choices, revoked_at: mine.revoked_at, created_at: mine.created_at, updated_at: mine.updated_at
     })
   }
   const outcomes = outcome === undefined ? [] : [{
-    id: outcome.id, poll_id: outcome.poll_id, author_id: outcome.author_id, statement: outcome.statement,
+    id: outcome.id, poll_id: outcome.poll_id, group_id: poll.group_id, author_id: outcome.author_id, statement: outcome.statement,
+    mentioned_usernames: outcome.statement_format === "md" ? mentions(outcome.statement) : [],
     statement_format: outcome.statement_format, poll_option_id: outcome.poll_option_id, review_on: outcome.review_on,
     latest: true, created_at: outcome.created_at, updated_at: outcome.updated_at
   }]

@@ -19,7 +19,7 @@
  *
  * Only what the benchmark needs: markdown bodies, no replies, members only (no guests), no `api_key` body field.
  */
-import { GROUP, openDatabase } from "./baseline-sql.js"
+import { GROUP, mentions, openDatabase } from "./baseline-sql.js"
 import { createHash, randomBytes } from "node:crypto"
 import * as http from "node:http"
 
@@ -77,7 +77,8 @@ const topicJson = (t) => ({
 const userJson = (user) => ({ id: user.id, name: user.name ?? user.username ?? "Anonymous", username: user.username, country: user.country, bot: user.bot === 1, deactivated_at: user.deactivated_at, email: user.email })
 const discussionJson = (d, t) => ({
   id: d.id, key: d.key, topic_id: d.topic_id, group_id: t.group_id, title: d.title, description: d.description,
-  description_format: d.description_format, private: t.private === 1, closed_at: t.closed_at,
+  description_format: d.description_format, mentioned_usernames: d.description_format === "md" ? mentions(d.description) : [],
+  private: t.private === 1, closed_at: t.closed_at,
   last_activity_at: t.last_activity_at, author_id: d.author_id, discarded_at: d.discarded_at, discarded_by: d.discarded_by,
   created_at: d.created_at, updated_at: d.updated_at
 })
@@ -115,7 +116,8 @@ const comment = (user, discussionId, body) => {
     commit.run()
     return [200, {
       comments: [{
-        id, discussion_id: d.id, topic_id: t.id, parent_id: null, author_id: user.id, body, body_format: "md", edited_at: null,
+        id, discussion_id: d.id, topic_id: t.id, parent_id: null, author_id: user.id, body, body_format: "md", mentioned_usernames: mentions(body),
+        edited_at: null,
         discarded_at: null, discarded_by: null, created_at: now, updated_at: now
       }],
       discussions: [discussionJson(d, topic)],
