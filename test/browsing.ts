@@ -4,8 +4,9 @@
  * Everything stops when the test file ends.
  */
 import { type HttpSettings, mailSettingsFromEnv, startMailWorker } from "@convene/http"
+import { AxeBuilder } from "@axe-core/playwright"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
-import t from "tap"
+import t, { type Test } from "tap"
 import { startTestServer, type TestServer } from "./helpers.js"
 import { startSmtp, type TestSmtp } from "./smtp.js"
 
@@ -63,4 +64,14 @@ export const submitted = async (page: Page, action: Promise<unknown>, notice: st
   await page.waitForLoadState()
   if (/[?&]done=/.test(page.url())) throw new Error(`a notice in the URL: ${page.url()}`)
   await page.getByRole("status").filter({ hasText: notice }).waitFor()
+}
+
+/**
+ * A page checked by axe-core against WCAG 2.1 AA (decisions §9), once per state label. What axe checks is the
+ * page's markup, the same whichever store is under it: checked on the SQLite pass.
+ */
+export const axe = async (t: Test, page: Page, state: string) => {
+  if (process.env.CONVENE_TEST_PG !== undefined) return
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze()
+  t.same(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), [], `axe: ${state}`)
 }

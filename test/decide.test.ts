@@ -5,11 +5,10 @@
  * is voted through its page. axe-core checks every page in every state; the refusals, the XSS corpus, the
  * keyboard-only loop, 360 px screens, German and French, and Pacific times are each checked here.
  */
-import { AxeBuilder } from "@axe-core/playwright"
 import type { ParsedMail } from "mailparser"
 import type { BrowserContext, Page } from "playwright-core"
 import t, { type Test } from "tap"
-import { codeSignIn, startBrowsing, submitted } from "./browsing.js"
+import { axe, codeSignIn, startBrowsing, submitted } from "./browsing.js"
 import { browserSession, seedUser, nextYear } from "./helpers.js"
 import { matchExact } from "./match.js"
 
@@ -22,15 +21,6 @@ const { s, smtp, browser } = await startBrowsing()
 const local = (href: string) => `${s.url}${new URL(href).pathname}${new URL(href).search}`
 const linkIn = (mail: ParsedMail, pattern: RegExp) => local(pattern.exec(mail.text ?? "")![1]!)
 
-// what axe checks is the page's markup, the same whichever store is under it: checked on the SQLite pass
-const checkAccessibility = process.env.CONVENE_TEST_PG === undefined
-
-/** Every page checked by axe-core, each once per state label. */
-const axe = async (t: Test, page: Page, state: string) => {
-  if (!checkAccessibility) return
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze()
-  t.same(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), [], `axe: ${state}`)
-}
 
 /** No page scrolls sideways at 360 px, and every column of a poll's results is on the screen (decisions §9, amended). */
 const fitsSmallScreen = async (t: Test, page: Page, state: string) => {

@@ -2,20 +2,15 @@
  * Mail settings in the browser (decisions §11): the thread page's and the group page's Mute / Normal / Loud
  * buttons (the current one pressed), and /profile's catch-up e-mail and each group's volume; checked by axe.
  */
-import { AxeBuilder } from "@axe-core/playwright"
 import type { Page } from "playwright-core"
 import t, { type Test } from "tap"
-import { codeSignIn, startBrowsing, submitted } from "./browsing.js"
+import { axe, codeSignIn, startBrowsing, submitted } from "./browsing.js"
 
 t.setTimeout(120_000)
 const { s, smtp, browser } = await startBrowsing()
 const signIn = codeSignIn(s, smtp)
 
-const axe = async (t: Test, page: Page, state: string) => {
-  if (process.env.CONVENE_TEST_PG !== undefined) return
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze()
-  t.same(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), [], `axe: ${state}`)
-}
+
 
 const ada = await s.convene.users.create({ email: "ada@example.org", name: "Ada" })
 const lea = await s.convene.users.create({ email: "lea@example.org", name: "Lea" })

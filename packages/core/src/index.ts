@@ -88,6 +88,8 @@ export interface ConveneOptions {
   readonly allowPrivateWebhooks?: boolean
   /** How many days an invitation stays valid (INVITATION_TTL_DAYS). Default 30. */
   readonly invitationTtlDays?: number
+  /** Only the server's administrators start groups (FEATURES_DISABLE_CREATE_GROUP=1). Default false: anyone signed in. */
+  readonly onlyAdminsStartGroups?: boolean
 }
 
 /** Builds the core over one SQLite file (or the store given): the Store layer, a runtime, and a Promise-friendly facade. */
@@ -96,7 +98,8 @@ export const makeConvene = (options: ConveneOptions) => {
   const layer = Layer.mergeAll(
     Layer.succeed(Store, store),
     NodeUrlPolicyLive(options.allowPrivateWebhooks ?? false),
-    Layer.succeed(People.InvitationTtlDays, options.invitationTtlDays ?? INVITATION_TTL_DAYS)
+    Layer.succeed(People.InvitationTtlDays, options.invitationTtlDays ?? INVITATION_TTL_DAYS),
+    Layer.succeed(Groups.GroupCreation, { onlyAdmins: options.onlyAdminsStartGroups ?? false })
   )
   const runtime = ManagedRuntime.make(layer)
 

@@ -33,6 +33,7 @@ export const settingsFromEnv = (env: Env, listen: { host: string; port: number }
   allowPrivateWebhooks: env.CONVENE_ALLOW_PRIVATE_WEBHOOKS === "1",
   logLevel: logLevelFromEnv(env.LOG_LEVEL),
   invitationTtlDays: Rules.invitationTtlDaysFrom(env.INVITATION_TTL_DAYS),
+  onlyAdminsStartGroups: env.FEATURES_DISABLE_CREATE_GROUP === "1",
   trustedProxies: Rules.trustedProxiesFrom(env.CONVENE_TRUSTED_PROXIES),
   ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
   ...(sso === undefined ? {} : { sso }),

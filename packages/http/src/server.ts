@@ -1,7 +1,7 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { NodeUrlPolicyLive, People, Rules, Store, type StoreService } from "@convene/core"
+import { Groups, NodeUrlPolicyLive, People, Rules, Store, type StoreService } from "@convene/core"
 import { Cause, Effect, Exit, Fiber, Layer, Option } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -87,6 +87,7 @@ export const serverLayer = (options: ServerOptions, server: http.Server, table: 
   listen(server, table, { port: options.port, host: options.host }).pipe(
     Layer.provide(Layer.succeed(Store, options.store)),
     Layer.provide(Layer.succeed(People.InvitationTtlDays, options.settings.invitationTtlDays ?? Rules.INVITATION_TTL_DAYS)),
+    Layer.provide(Layer.succeed(Groups.GroupCreation, { onlyAdmins: options.settings.onlyAdminsStartGroups ?? false })),
     Layer.provide(Layer.succeed(Telemetry, options.telemetry ?? silentTelemetry())),
     Layer.provide(NodeUrlPolicyLive(options.settings.allowPrivateWebhooks ?? false)),
     Layer.provide(Layer.succeed(Settings, options.settings)),

@@ -20,6 +20,8 @@ export interface HttpSettings {
   readonly metricsToken?: string
   /** INVITATION_TTL_DAYS: how many days an invitation stays valid; default 30. */
   readonly invitationTtlDays?: number
+  /** FEATURES_DISABLE_CREATE_GROUP=1: only the server's administrators start groups (decisions §12) */
+  readonly onlyAdminsStartGroups?: boolean
   /** CONVENE_TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client; none by default. */
   readonly trustedProxies?: Rules.TrustedProxies
   /** The identity provider's configuration (OIDC_* or OAUTH_*, decisions §10); unset, sign-in is by e-mail only. */

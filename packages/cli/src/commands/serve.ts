@@ -56,7 +56,12 @@ export const registerServe = (program: Command) =>
         const schedulerMs = schedulerInterval(cmd)
         const mailSettings = mailSettingsFromEnv(io().env, settings.baseUrl, mailTimeoutMs)
         const allowPrivateWebhooks = settings.allowPrivateWebhooks ?? false
-        convene = await openConvene({ database: dbPath(opts), allowPrivateWebhooks, invitationTtlDays: settings.invitationTtlDays })
+        convene = await openConvene({
+          database: dbPath(opts),
+          allowPrivateWebhooks,
+          invitationTtlDays: settings.invitationTtlDays,
+          onlyAdminsStartGroups: settings.onlyAdminsStartGroups ?? false
+        })
         const admin = await ensureAdmin(convene)
         const telemetry = { log: makeLog(settings.logLevel), metrics: makeMetrics(convene.store) }
         const server = await startServer({ store: convene.store, settings, host, port, telemetry }).catch((e: unknown) => {

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
 import {
   BOOLEAN_GROUP_SETTINGS,
   DISCUSSION_PRIVACY_OPTIONS,
@@ -14,10 +14,11 @@ import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFou
 import { Store } from "../ports/store.js"
 import { plainLineErrors } from "../rules/values.js"
 import type { Access } from "../rules/access.js"
-import { canInvite, canListMembers, canManageMembers, canShowGroup } from "../rules/groups.js"
+import { canInvite, canListMembers, canManageMembers, canShowGroup, canStartGroup, canStartSubgroup, handleErrors, handleFrom } from "../rules/groups.js"
 import { canStartDiscussion } from "../rules/discussions.js"
 import { canStartPoll } from "../rules/polls.js"
-import { ShowGroup } from "../policies.js"
+import { type Permit, ShowGroup, StartGroup, StartSubgroup } from "../policies.js"
+import { bodyLengthErrors } from "../rules/bodies.js"
 import { isHandle } from "../rules/users.js"
 import { nowIso, readLocked } from "./common.js"
 import { newRecordKey } from "../rules/keys.js"
@@ -152,6 +153,89 @@ export const createGroup = Effect.fnUntraced(function*(input: NewGroup): Effect.
   }))
 })
 
+/**
+ * Whether only the server's administrators may start groups (FEATURES_DISABLE_CREATE_GROUP=1, decisions §12); by
+ * default anyone signed in may. The server, the command line or an embedder provides it.
+ */
+export class GroupCreation extends Context.Reference<GroupCreation>()("@convene/core/GroupCreation", {
+  defaultValue: () => ({ onlyAdmins: false })
+}) {}
+
+/** What **Start group** and **Start subgroup** take (decisions §12). */
+export interface GroupStart {
+  readonly name: string
+  /** blank: made from the name */
+  readonly handle: string
+  readonly description: string
+}
+
+/**
+ * The handle a new group gets: the one given (checked, and free), or one made from its name and numbered past those
+ * taken; none where the parent has none.
+ */
+const newHandle = Effect.fnUntraced(function*(given: string, name: string, parent: Group | undefined): Effect.fn.Return<string | null, Invalid, Store> {
+  const store = yield* Store
+  const parentHandle = parent === undefined ? undefined : parent.handle
+  const wanted = given.trim().toLowerCase()
+  if (wanted !== "") {
+    const problem = handleErrors(wanted, parentHandle)
+    if (problem !== null) return yield* invalid("handle", problem)
+    if ((yield* store.groups.byHandle(wanted)) !== undefined) return yield* invalid("handle", "has already been taken")
+    return wanted
+  }
+  if (parentHandle === null) return null
+  const base = handleFrom(name, parentHandle ?? null)
+  for (let n = 0; n < 20 && handleErrors(base, parentHandle) === null; n++) {
+    const candidate = n === 0 ? base : `${base.slice(0, 62 - String(n).length)}-${n}`
+    if ((yield* store.groups.byHandle(candidate)) === undefined) return candidate
+  }
+  return null
+})
+
+/** A group started by a person: its handle, its description, and the person its first administrator. */
+const foundGroup = Effect.fnUntraced(function*(access: Access, input: GroupStart, parent: Group | undefined): Effect.fn.Return<GroupView, Invalid, Store> {
+  const name = input.name.trim()
+  const nameProblem = plainLineErrors(name, true)
+  if (nameProblem !== null) return yield* invalid("name", nameProblem)
+  const description = input.description.trim()
+  const tooLong = bodyLengthErrors(description)
+  if (tooLong !== null) return yield* invalid("description", tooLong)
+  const handle = yield* newHandle(input.handle, name, parent)
+  return yield* createGroup({
+    name,
+    owner: access.user,
+    ...(parent === undefined ? {} : { parent }),
+    ...(handle === null ? {} : { handle }),
+    // new groups are secret, as Loomio's; a subgroup is seen by its parent's members (Loomio's "closed" within a secret parent)
+    settings: { description: description === "" ? null : description, ...(parent === undefined ? {} : { is_visible_to_parent_members: true }) }
+  })
+})
+
+const insertGroup = Effect.fnUntraced(function*(access: Access, input: GroupStart): Effect.fn.Return<GroupView, Invalid, Store | Permit<"StartGroup">> {
+  yield* StartGroup.needed
+  return yield* foundGroup(access, input, undefined)
+})
+
+const insertSubgroup = Effect.fnUntraced(function*(access: Access, input: GroupStart, parent: Group): Effect.fn.Return<GroupView, Invalid, Store | Permit<"StartSubgroup">> {
+  yield* StartSubgroup.needed
+  return yield* foundGroup(access, input, parent)
+})
+
+/** **Start group**: the person becomes the new group's administrator. */
+export const startGroup = Effect.fnUntraced(function*(access: Access, input: GroupStart): Effect.fn.Return<GroupView, Invalid | Forbidden, Store> {
+  const { onlyAdmins } = yield* GroupCreation
+  return yield* StartGroup.check([access, onlyAdmins], () => forbidden("You may not start a group"))(insertGroup(access, input))
+})
+
+/** **Start subgroup** of the group `parentRef` (its administrators; one level deep). */
+export const startSubgroup = Effect.fnUntraced(function*(access: Access, parentRef: string, input: GroupStart): Effect.fn.Return<GroupView, NotFound | Forbidden | Invalid, Store> {
+  const { group: parent } = yield* showGroup(access, parentRef)
+  return yield* StartSubgroup.check([access, parent], () => forbidden("You may not start a subgroup here"))(insertSubgroup(access, input, parent))
+})
+
+/** Whether the person may start a group here (the home page's **Start a group**). */
+export const mayStartGroup = (access: Access): Effect.Effect<boolean> => Effect.map(GroupCreation, ({ onlyAdmins }) => canStartGroup(access, onlyAdmins))
+
 /** Operator changes to a group's settings (CLI). */
 export const updateGroupSettings = Effect.fnUntraced(function*(ref: string, settings: SettingsInput): Effect.fn.Return<GroupView, NotFound | Invalid, Store> {
   const store = yield* Store
@@ -171,7 +255,14 @@ export type { Id }
 /** A group as its page shows it: the group, the subgroups the reader may see, and what the rules let them start there. */
 export interface GroupPage extends GroupView {
   readonly subgroups: ReadonlyArray<Group>
-  readonly may: { readonly discuss: boolean; readonly poll: boolean; readonly invite: boolean; readonly members: boolean; readonly manage: boolean }
+  readonly may: {
+    readonly discuss: boolean
+    readonly poll: boolean
+    readonly invite: boolean
+    readonly members: boolean
+    readonly manage: boolean
+    readonly subgroup: boolean
+  }
 }
 
 export const groupPage = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<GroupPage, NotFound | Forbidden, Store> {
@@ -185,7 +276,8 @@ export const groupPage = Effect.fnUntraced(function*(access: Access, ref: string
       poll: canStartPoll(access, view.group, undefined),
       invite: canInvite(access, view.group),
       members: canListMembers(access, view.group),
-      manage: canManageMembers(access, view.group)
+      manage: canManageMembers(access, view.group),
+      subgroup: canStartSubgroup(access, view.group)
     }
   })
 })

@@ -11,3 +11,6 @@ export const InviteForm = Schema.Struct({ emails: Text, message: Text })
 
 /** **Start discussion**: "Title", "Details" (markdown) and, where the group leaves the choice, its privacy ("0": public). */
 export const NewDiscussionForm = Schema.Struct({ title: Required, description: Text, private: Text })
+
+/** **Start group** and **Start subgroup**: "Group name", "Handle" (optional: made from the name), "Description" (markdown). */
+export const GroupStartForm = Schema.Struct({ name: Required, handle: Text, description: Text })

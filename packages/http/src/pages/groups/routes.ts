@@ -9,7 +9,7 @@ import { Discussions, Groups, Memberships, Polls, Rules, Threads, Volumes } from
 import { Effect } from "effect"
 import { NoFields } from "../layout/forms.js"
 import { doneOf, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
-import { GroupVolumeForm, InviteForm, NewDiscussionForm } from "./forms.js"
+import { GroupStartForm, GroupVolumeForm, InviteForm, NewDiscussionForm } from "./forms.js"
 import { pollStateText } from "../polls/routes.js"
 import type { PageRouter } from "../layout/routes.js"
 import "./templates.js"
@@ -36,6 +36,7 @@ const homePage = (kit: Kit) => {
       const topics = (yield* Threads.listThreads(access, { limit: 10, offset: 0 })).records
       const discussions = yield* Discussions.viewsOfTopics(topics.filter((t) => t.topicable_type === "Discussion"))
       return {
+        mayStartGroup: yield* Groups.mayStartGroup(access),
         groups: groups.map((v) => ({ key: v.group.key, name: v.group.name })),
         waiting: waiting.map((p) => ({ key: p.key, title: p.title, closes: who.time(p.closing_at) })),
         threads: discussions.map((d) => ({ href: `/d/${d.discussion.key}`, title: d.discussion.title, active: who.time(d.topic.last_activity_at) }))
@@ -207,6 +208,63 @@ const newDiscussionPage = (who: Reader, group: { key: string; name: string; disc
   data: { key: group.key, form, errors, privacyChoice: group.discussion_privacy_options === "public_or_private" }
 })
 
+/** **Start a group** (`parent` undefined) or **Start a subgroup** of `parent`: the form, with what was typed and why it was refused. */
+const newGroupPage = (who: Reader, parent: { key: string; name: string; handle: string | null } | undefined, form: Record<string, string>, errors?: Record<string, string>, status = 200) => ({
+  title: parent === undefined ? who.t("newGroup.title") : who.t("newGroup.subgroupTitle", { group: parent.name }),
+  template: "@new-group",
+  status,
+  ...(parent === undefined ? {} : { crumbs: [{ href: `/g/${parent.key}`, label: parent.name }] }),
+  data: {
+    action: parent === undefined ? "/g/new" : `/g/${parent.key}/subgroups/new`,
+    parent: parent !== undefined,
+    handleHint: parent?.handle ? who.t("newGroup.subgroupHandleHint", { handle: parent.handle }) : who.t("newGroup.handleHint"),
+    form,
+    errors
+  }
+})
+const EMPTY_GROUP_FORM = { name: "", handle: "", description: "" }
+
+/** `/g/new`: only to those the core lets start a group (FEATURES_DISABLE_CREATE_GROUP: the server's administrators). */
+const newGroupForm = (kit: Kit) =>
+  kit.signedInGet((request, who) =>
+    Effect.gen(function*() {
+      if (!(yield* kit.run(Groups.mayStartGroup(who.access)))) return kit.refused(request, who, { _tag: "Forbidden" })
+      return kit.respond(request, who, newGroupPage(who, undefined, EMPTY_GROUP_FORM))
+    }))
+
+/** `/g/{key}/subgroups/new`: to the group's administrators (one level deep). */
+const newSubgroupForm = (kit: Kit) =>
+  kit.signedInGet((request, who) =>
+    Effect.gen(function*() {
+      const found = yield* Effect.either(groupFor(kit, who, segment(yield* RouteParams, "key"), (may) => may.subgroup))
+      if (found._tag === "Left") return kit.refused(request, who, found.left)
+      return kit.respond(request, who, newGroupPage(who, found.right, EMPTY_GROUP_FORM))
+    }))
+
+/** **Start group** / **Start subgroup**: the core decides who may (and checks the name and handle); the new group's page next. */
+const startGroupRoute = (kit: Kit, sub: boolean) =>
+  kit.post(GroupStartForm, (request, who, form, input) =>
+    Effect.gen(function*() {
+      const key = sub ? segment(yield* RouteParams, "key") : undefined
+      const made = yield* Effect.either(kit.run(key === undefined ? Groups.startGroup(who.access, form) : Groups.startSubgroup(who.access, key, form)))
+      if (made._tag === "Right") return seeOther(`/g/${made.right.group.key}`)
+      const e = made.left
+      if (e._tag !== "Invalid") return kit.refused(request, who, e)
+      const parent = key === undefined ? undefined : yield* Effect.either(kit.run(Groups.showGroup(who.access, key)))
+      return kit.respond(request, who, newGroupPage(who, parent?._tag === "Right" ? parent.right.group : undefined, input, fieldMessages(e), 422))
+    }),
+    // a form that could not be read: refused as the page would be, else shown again with its messages
+    (request, who, { errors, input }) =>
+      Effect.gen(function*() {
+        if (!sub) {
+          if (!(yield* kit.run(Groups.mayStartGroup(who.access)))) return kit.refused(request, who, { _tag: "Forbidden" })
+          return kit.respond(request, who, newGroupPage(who, undefined, input, errors, 422))
+        }
+        const found = yield* Effect.either(groupFor(kit, who, segment(yield* RouteParams, "key"), (may) => may.subgroup))
+        if (found._tag === "Left") return kit.refused(request, who, found.left)
+        return kit.respond(request, who, newGroupPage(who, found.right, input, errors, 422))
+      }))
+
 /** The invitation form (administrators, or members where the group lets them add members). */
 const invitePageRoute = (kit: Kit) => {
   const { respond, refused } = kit
@@ -307,7 +365,11 @@ const startDiscussion = (kit: Kit) => {
 export const groupRoutes = (router: PageRouter, kit: Kit) =>
   Effect.gen(function*() {
     yield* router.get("/", homePage(kit))
+    yield* router.get("/g/new", newGroupForm(kit))
+    yield* router.post("/g/new", startGroupRoute(kit, false))
     yield* router.get("/g/:key", groupPage(kit))
+    yield* router.get("/g/:key/subgroups/new", newSubgroupForm(kit))
+    yield* router.post("/g/:key/subgroups/new", startGroupRoute(kit, true))
     yield* router.get("/g/:key/members", membersRoute(kit))
     yield* router.post("/g/:key/members/:id/admin", memberAction(kit, "admin"))
     yield* router.post("/g/:key/members/:id/remove", memberAction(kit, "remove"))

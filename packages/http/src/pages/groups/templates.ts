@@ -9,6 +9,7 @@ define("@home", `<% if (!it.signedIn) { %>
 <% if (it.waiting.length === 0) { %><p><%= it.t("home.waitingNone") %></p><% } else { %><ul><% for (const p of it.waiting) { %><li><a href="/p/<%= p.key %>"><%= p.title %></a> · <%= it.t("poll.closesAt", { time: p.closes }) %></li><% } %></ul><% } %>
 <h2><%= it.t("home.groups") %></h2>
 <% if (it.groups.length === 0) { %><p><%= it.t("home.groupsNone") %></p><% } else { %><ul><% for (const g of it.groups) { %><li><a href="/g/<%= g.key %>"><%= g.name %></a></li><% } %></ul><% } %>
+<% if (it.mayStartGroup) { %><p><a class="button" href="/g/new"><%= it.t("home.startGroup") %></a></p><% } %>
 <h2><%= it.t("home.threads") %></h2>
 <% if (it.threads.length === 0) { %><p><%= it.t("home.threadsNone") %></p><% } else { %><ul><% for (const d of it.threads) { %><li><a href="<%= d.href %>"><%= d.title %></a> · <%= it.t("home.active", { time: d.active }) %></li><% } %></ul><% } %>
 <% } %>
@@ -16,10 +17,11 @@ define("@home", `<% if (!it.signedIn) { %>
 
 define("@group", `<% if (it.parent) { %><p><%= it.t("group.subgroupOf") %> <a href="/g/<%= it.parent.key %>"><%= it.parent.name %></a></p><% } %>
 <% if (it.descriptionHtml) { %><div class="body"><%~ it.descriptionHtml %></div><% } %>
-<% if (it.may.discuss || it.may.poll || it.may.invite || it.may.members) { %><ul class="actions">
+<% if (it.may.discuss || it.may.poll || it.may.invite || it.may.members || it.may.subgroup) { %><ul class="actions">
 <% if (it.may.discuss) { %><li><a class="button" href="/g/<%= it.key %>/discussions/new"><%= it.t("group.startDiscussion") %></a></li><% } %>
 <% if (it.may.poll) { %><li><a class="button" href="/g/<%= it.key %>/polls/new"><%= it.t("group.startPoll") %></a></li><% } %>
 <% if (it.may.invite) { %><li><a class="button" href="/g/<%= it.key %>/invite"><%= it.t("group.invite") %></a></li><% } %>
+<% if (it.may.subgroup) { %><li><a class="button" href="/g/<%= it.key %>/subgroups/new"><%= it.t("group.startSubgroup") %></a></li><% } %>
 <% if (it.may.members) { %><li><a href="/g/<%= it.key %>/members"><%= it.t("group.members", { count: it.membersCount }) %></a></li><% } %>
 </ul><% } %>
 <h2><%= it.t("group.openThreads") %></h2>
@@ -64,5 +66,20 @@ ${ERR("title")}
 <p><input type="radio" id="private-0" name="private" value="0"<%= it.form.private === "0" ? " checked" : "" %>> <label for="private-0"><%= it.t("discussion.public") %></label></p>
 </fieldset>${ERR("private")}<% } %>
 <p><button type="submit"><%= it.t("discussion.start") %></button></p>
+</form>
+`)
+
+define("@new-group", `<form method="post" action="<%= it.action %>">
+${CSRF}
+<p><label for="name"><%= it.t("newGroup.name") %></label><br><input id="name" name="name" required maxlength="250" value="<%= it.form.name %>"${DESCRIBED("name")}></p>
+${ERR("name")}
+<p><label for="handle"><%= it.t("newGroup.handle") %></label><br><input id="handle" name="handle" maxlength="63" value="<%= it.form.handle %>" aria-describedby="handle-hint<%= it.errors && it.errors.handle ? " handle-error" : "" %>"<%= it.errors && it.errors.handle ? " aria-invalid=true" : "" %>></p>
+<p class="hint" id="handle-hint"><%= it.handleHint %></p>
+${ERR("handle")}
+<p><label for="description"><%= it.t("newGroup.description") %></label><br><textarea id="description" name="description" rows="5" aria-describedby="markdown-hint<%= it.errors && it.errors.description ? " description-error" : "" %>"><%= it.form.description %></textarea></p>
+<p class="hint" id="markdown-hint"><%= it.t("form.markdown") %></p>
+${ERR("description")}
+<p class="hint"><%= it.t("newGroup.secret") %></p>
+<p><button type="submit"><%= it.parent ? it.t("newGroup.startSubgroup") : it.t("newGroup.start") %></button></p>
 </form>
 `)

@@ -1,0 +1,133 @@
+/**
+ * Running a group in the browser (decisions §12): a person starts a group from home (secret, they its administrator,
+ * a handle made from its name), then a subgroup (its handle begins with the parent's); the forms keep what was typed
+ * and say what is wrong beside the field; a forged POST and a person the rules do not allow write nothing;
+ * FEATURES_DISABLE_CREATE_GROUP leaves starting groups to the server's administrators.
+ */
+import t from "tap"
+import { axe, codeSignIn, startBrowsing } from "./browsing.js"
+import { browserSession, seedUser } from "./helpers.js"
+import { matchExact } from "./match.js"
+
+t.setTimeout(120_000)
+
+const { s, smtp, browser } = await startBrowsing()
+const signIn = codeSignIn(s, smtp)
+await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
+const boUser = (await seedUser(s.convene, { name: "Bo", email: "bo@example.org" })).user
+const groupsNamed = (name: string) =>
+  s.sql<Record<string, unknown>>(`SELECT id, key, handle, parent_id, is_visible_to_public, is_visible_to_parent_members, discussion_privacy_options, description
+    FROM groups WHERE name = ? ORDER BY id`, name)
+
+t.test("a person starts a group from home, then a subgroup", async (t) => {
+  const page = await signIn(await browser.newContext(), "ada@example.org")
+  await page.getByRole("link", { name: "Start a group" }).click()
+  await page.waitForURL(`${s.url}/g/new`)
+  await axe(t, page, "start a group")
+  t.equal(await page.locator("h1").textContent(), "Start a group")
+
+  // a name of spaces only (the browser itself stops an empty one): the form again, what was typed kept, the message beside the field
+  await page.getByLabel("Group name").fill("   ")
+  await page.getByLabel("Description").fill("Where the **garden** is decided.")
+  await page.getByRole("button", { name: "Start group" }).click()
+  await page.waitForLoadState()
+  t.match(await page.locator("#name-error").textContent(), /Please fill this in/)
+  t.equal(await page.getByLabel("Description").inputValue(), "Where the **garden** is decided.", "the description kept")
+  await axe(t, page, "start a group, refused")
+
+  await page.getByLabel("Group name").fill("Garden Club")
+  await page.getByRole("button", { name: "Start group" }).click()
+  await page.waitForURL(/\/g\/[A-Za-z0-9]+$/)
+  t.equal(await page.locator("h1").textContent(), "Garden Club")
+  t.match(await page.locator("main").innerHTML(), /<strong>garden<\/strong>/, "the description as markdown")
+  const [garden] = await groupsNamed("Garden Club")
+  matchExact(t, garden, {
+    id: Number, key: page.url().split("/g/")[1], handle: "garden-club", parent_id: null,
+    is_visible_to_public: 0, is_visible_to_parent_members: 0, discussion_privacy_options: "private_only", description: "Where the **garden** is decided."
+  }, "secret, with a handle made from its name")
+  matchExact(t, await s.sql(`SELECT u.email, m.admin, m.accepted_at IS NOT NULL AS accepted FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.group_id = ?`, garden!.id),
+    [{ email: "ada@example.org", admin: 1, accepted: 1 }], "Ada its administrator")
+  await page.goto(`${s.url}/`)
+  t.equal(await page.getByRole("link", { name: "Garden Club" }).count(), 1, "home lists it")
+
+  // a subgroup: a handle that does not begin with the parent's is refused; left empty, it is made
+  await page.goto(`${s.url}/g/${garden!.key}`)
+  await page.getByRole("link", { name: "Start a subgroup" }).click()
+  await axe(t, page, "start a subgroup")
+  t.match(await page.locator("#handle-hint").textContent(), /begins with garden-club-/)
+  await page.getByLabel("Group name").fill("Tools")
+  await page.getByLabel("Handle").fill("tools")
+  await page.getByRole("button", { name: "Start subgroup" }).click()
+  await page.waitForLoadState()
+  t.match(await page.locator("#handle-error").textContent(), /must begin with garden-club-/)
+  await page.getByLabel("Handle").fill("")
+  await page.getByRole("button", { name: "Start subgroup" }).click()
+  await page.waitForURL(/\/g\/[A-Za-z0-9]+$/)
+  t.match(await page.locator("main").textContent(), /A subgroup of\s*Garden Club/)
+  matchExact(t, (await groupsNamed("Tools")).map((g) => [g.handle, g.parent_id, g.is_visible_to_parent_members]), [["garden-club-tools", garden!.id, 1]])
+  t.equal(await page.getByRole("link", { name: "Start a subgroup" }).count(), 0, "no subgroup of a subgroup (one level deep)")
+
+  // the same name again: the handle numbered past the one taken
+  await page.goto(`${s.url}/g/new`)
+  await page.getByLabel("Group name").fill("Garden Club")
+  await page.getByLabel("Handle").fill("garden-club")
+  await page.getByRole("button", { name: "Start group" }).click()
+  await page.waitForLoadState()
+  t.match(await page.locator("#handle-error").textContent(), /has already been taken/)
+  await page.getByLabel("Handle").fill("")
+  await page.getByRole("button", { name: "Start group" }).click()
+  await page.waitForURL(/\/g\/[A-Za-z0-9]+$/)
+  matchExact(t, (await groupsNamed("Garden Club")).map((g) => g.handle), ["garden-club", "garden-club-1"])
+
+  await page.setViewportSize({ width: 360, height: 740 })
+  await page.goto(`${s.url}/g/new`)
+  t.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, "360 px: the form does not scroll sideways")
+})
+
+t.test("refused: a forged POST, a subgroup by a non-administrator, a visitor", async (t) => {
+  const [garden] = await groupsNamed("Garden Club")
+  const count = async () => (await s.sql<{ n: number }>("SELECT count(*) AS n FROM groups"))[0]!.n
+  const before = await count()
+  const bo = browserSession(s.url)
+  await bo.get("/sign-in")
+  const code = async () => {
+    const sent = smtp.received.length
+    await bo.post("/sign-in", { email: "bo@example.org" })
+    return /\b(\d{6})\b/.exec((await smtp.mailTo("bo@example.org", sent)).subject ?? "")![1]!
+  }
+  await bo.post("/sign-in/code", { email: "bo@example.org", code: await code() })
+  t.equal((await bo.post("/g/new", { name: "No token" }, { csrf: false })).status, 403, "no CSRF token")
+  t.equal((await bo.post(`/g/${garden!.key}/subgroups/new`, { name: "Bo's" })).status, 403, "not a member of the secret group")
+  await s.convene.members.add({ group: (await s.convene.groups.list()).find((g) => g.group.id === garden!.id)!.group, user: boUser })
+  t.equal((await bo.post(`/g/${garden!.key}/subgroups/new`, { name: "Bo's" })).status, 403, "a member, not an administrator")
+  t.equal((await bo.get(`/g/${garden!.key}/subgroups/new`)).status, 404)
+  const visitor = browserSession(s.url)
+  const prompt = await visitor.get("/g/new")
+  t.equal(prompt.status, 303, "a visitor is sent to sign in")
+  t.equal(prompt.headers.get("location"), "/sign-in")
+  t.equal(await count(), before, "nothing written")
+})
+
+t.test("FEATURES_DISABLE_CREATE_GROUP: only the server's administrators start groups", async (t) => {
+  const only = await startBrowsingAdminsOnly()
+  const bo = await only.signIn(await only.browser.newContext(), "bo@example.org")
+  t.equal(await bo.getByRole("link", { name: "Start a group" }).count(), 0, "no Start a group for Bo")
+  const refused = await bo.request.post(`${only.s.url}/g/new`, { form: { name: "Bo's", csrf: (await bo.context().cookies()).find((c) => c.name === "convene_csrf")!.value } })
+  t.equal(refused.status(), 403)
+  const admin = await only.signIn(await only.browser.newContext(), "root@example.org")
+  await admin.getByRole("link", { name: "Start a group" }).click()
+  await admin.getByLabel("Group name").fill("Staff")
+  await admin.getByRole("button", { name: "Start group" }).click()
+  await admin.waitForURL(/\/g\/[A-Za-z0-9]+$/)
+  matchExact(t, (await only.s.sql("SELECT name FROM groups ORDER BY id")), [{ name: "Staff" }], "the administrator's group, not Bo's")
+})
+
+/** A second server whose settings say FEATURES_DISABLE_CREATE_GROUP=1 (read by settingsFromEnv, as `convene serve` does). */
+async function startBrowsingAdminsOnly() {
+  const { settingsFromEnv } = await import("@convene/http")
+  const fromEnv = settingsFromEnv({ FEATURES_DISABLE_CREATE_GROUP: "1" }, { host: "127.0.0.1", port: 0 })
+  const other = await startBrowsing({ onlyAdminsStartGroups: fromEnv.onlyAdminsStartGroups })
+  await seedUser(other.s.convene, { name: "Bo", email: "bo@example.org" })
+  await seedUser(other.s.convene, { name: "Root", email: "root@example.org", is_admin: true })
+  return { ...other, signIn: codeSignIn(other.s, other.smtp) }
+}
