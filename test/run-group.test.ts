@@ -122,6 +122,27 @@ t.test("FEATURES_DISABLE_CREATE_GROUP: only the server's administrators start gr
   matchExact(t, (await only.s.sql("SELECT name FROM groups ORDER BY id")), [{ name: "Staff" }], "the administrator's group, not Bo's")
 })
 
+t.test("the API: POST /api/b2/groups starts a group or a subgroup (an extension), with the same rules", async (t) => {
+  const cy = await seedUser(s.convene, { name: "Cy", email: "cy@example.org" })
+  const C = s.as(cy.apiKey)
+  const made = await C.post("api/b2/groups", { json: { group: { name: "Orchard", description: "Apples" } } })
+  t.equal(made.statusCode, 200)
+  const body = made.body as any
+  t.match(body.groups[0], { name: "Orchard", handle: "orchard", parent_id: null, description: "Apples", is_visible_to_public: false })
+  t.match(body.memberships[0], { group_id: body.groups[0].id, user_id: cy.user.id, admin: true })
+  const sub = await C.post("api/b2/groups", { json: { name: "Pears", parent_id: body.groups[0].id } })
+  t.equal(sub.statusCode, 200)
+  t.match((sub.body as any).groups[0], { handle: "orchard-pears", parent_id: body.groups[0].id })
+  const before = (await s.sql<{ n: number }>("SELECT count(*) AS n FROM groups"))[0]!.n
+  t.match(await C.post("api/b2/groups", { json: { name: " " } }), { statusCode: 422, body: { errors: { name: [String] } } })
+  t.match(await C.post("api/b2/groups", { json: { name: "X", handle: "Not A Handle" } }), { statusCode: 422, body: { errors: { handle: [/lowercase/] } } })
+  t.match(await C.post("api/b2/groups", { json: { name: "X", parent_id: (sub.body as any).groups[0].id } }), { statusCode: 403 }, "no subgroup of a subgroup")
+  t.match(await s.as((await seedUser(s.convene, { name: "Di" })).apiKey).post("api/b2/groups", { json: { name: "X", parent_id: body.groups[0].id } }), { statusCode: 403 },
+    "a subgroup only by the parent's administrators")
+  t.match(await C.post("api/b2/groups", { json: { handle: "x" } }), { statusCode: 400, body: { error: /name/ } })
+  t.equal((await s.sql<{ n: number }>("SELECT count(*) AS n FROM groups"))[0]!.n, before, "nothing written")
+})
+
 /** A second server whose settings say FEATURES_DISABLE_CREATE_GROUP=1 (read by settingsFromEnv, as `convene serve` does). */
 async function startBrowsingAdminsOnly() {
   const { settingsFromEnv } = await import("@convene/http")

@@ -84,6 +84,14 @@ export const ReactionInput = Schema.Struct({
   reaction: Str.annotations({ description: "An emoji or a shortcode" })
 }).annotations({ identifier: "ReactionInput" })
 
+/** **Start group** (decisions §12), an extension: a subgroup when `parent_id` names a group the caller administers. */
+export const GroupInput = Schema.Struct({
+  name: Str.annotations({ description: "The group's name" }),
+  handle: Schema.optional(Str.annotations({ description: "2-63 lowercase letters, digits or '-' (a subgroup's begins with its parent's and '-'); left out: made from the name" })),
+  description: Schema.optional(Str.annotations({ description: "Markdown" })),
+  parent_id: Schema.optional(Int.annotations({ description: "Start a subgroup of this group (one level deep; its administrators)" }))
+}).annotations({ identifier: "GroupInput" })
+
 export const MembershipsInput = Schema.Struct({
   group_id: Int,
   emails: EmailArray,

@@ -11,6 +11,7 @@ import {
   type User
 } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
+import type { GroupInput } from "../domain/inputs.js"
 import { Store } from "../ports/store.js"
 import { plainLineErrors } from "../rules/values.js"
 import type { Access } from "../rules/access.js"
@@ -161,13 +162,8 @@ export class GroupCreation extends Context.Reference<GroupCreation>()("@convene/
   defaultValue: () => ({ onlyAdmins: false })
 }) {}
 
-/** What **Start group** and **Start subgroup** take (decisions §12). */
-export interface GroupStart {
-  readonly name: string
-  /** blank: made from the name */
-  readonly handle: string
-  readonly description: string
-}
+/** What **Start group** and **Start subgroup** take (decisions §12): the API's input (domain/inputs.ts), a blank handle made from the name. */
+export type GroupStart = Omit<typeof GroupInput.Type, "parent_id">
 
 /**
  * The handle a new group gets: the one given (checked, and free), or one made from its name and numbered past those
@@ -197,10 +193,10 @@ const foundGroup = Effect.fnUntraced(function*(access: Access, input: GroupStart
   const name = input.name.trim()
   const nameProblem = plainLineErrors(name, true)
   if (nameProblem !== null) return yield* invalid("name", nameProblem)
-  const description = input.description.trim()
+  const description = (input.description ?? "").trim()
   const tooLong = bodyLengthErrors(description)
   if (tooLong !== null) return yield* invalid("description", tooLong)
-  const handle = yield* newHandle(input.handle, name, parent)
+  const handle = yield* newHandle(input.handle ?? "", name, parent)
   return yield* createGroup({
     name,
     owner: access.user,

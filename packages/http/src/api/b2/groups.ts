@@ -1,5 +1,5 @@
 import { group } from "../group.js"
-import { type Access, Groups, type Groups as G, Volumes } from "@convene/core"
+import { type Access, Groups, type Groups as G, loadAccess, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
@@ -42,6 +42,11 @@ export const B2GroupsLive = group(ConveneApi, "b2.groups", requireAccess, (handl
       const opts = responseOptions(urlParams)
       const view = yield* Groups.showGroup(access, path.id)
       return yield* groupsDocument(access, opts, [view])
+    }))
+    .handle("createGroup", Effect.fnUntraced(function*({ access, payload: { parent_id, ...input } }) {
+      const view = yield* (parent_id === undefined ? Groups.startGroup(access, input) : Groups.startSubgroup(access, String(parent_id), input))
+      // the caller's new membership, side-loaded as on every groups document
+      return yield* groupsDocument(yield* loadAccess(access.user), responseOptions({}), [view])
     }))
     .handle("setGroupVolume", Effect.fnUntraced(function*({ access, path, payload: { volume } }) {
       const view = yield* Groups.showGroup(access, path.id)
