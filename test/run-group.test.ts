@@ -13,7 +13,7 @@ t.setTimeout(120_000)
 
 const { s, smtp, browser } = await startBrowsing()
 const signIn = codeSignIn(s, smtp)
-await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
+const adaKey = (await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })).apiKey
 const boUser = (await seedUser(s.convene, { name: "Bo", email: "bo@example.org" })).user
 const groupsNamed = (name: string) =>
   s.sql<Record<string, unknown>>(`SELECT id, key, handle, parent_id, is_visible_to_public, is_visible_to_parent_members, discussion_privacy_options, description
@@ -134,13 +134,73 @@ t.test("the API: POST /api/b2/groups starts a group or a subgroup (an extension)
   t.equal(sub.statusCode, 200)
   t.match((sub.body as any).groups[0], { handle: "orchard-pears", parent_id: body.groups[0].id })
   const before = (await s.sql<{ n: number }>("SELECT count(*) AS n FROM groups"))[0]!.n
-  t.match(await C.post("api/b2/groups", { json: { name: " " } }), { statusCode: 422, body: { errors: { name: [String] } } })
-  t.match(await C.post("api/b2/groups", { json: { name: "X", handle: "Not A Handle" } }), { statusCode: 422, body: { errors: { handle: [/lowercase/] } } })
+  const blank = await C.post("api/b2/groups", { json: { name: " " } })
+  matchExact(t, [blank.statusCode, Object.keys((blank.body as any).errors)], [422, ["name"]])
+  const badHandle = await C.post("api/b2/groups", { json: { name: "X", handle: "Not A Handle" } })
+  matchExact(t, [badHandle.statusCode, (badHandle.body as any).errors], [422, { handle: ["must be 2-63 lowercase letters, digits or '-'"] }])
   t.match(await C.post("api/b2/groups", { json: { name: "X", parent_id: (sub.body as any).groups[0].id } }), { statusCode: 403 }, "no subgroup of a subgroup")
   t.match(await s.as((await seedUser(s.convene, { name: "Di" })).apiKey).post("api/b2/groups", { json: { name: "X", parent_id: body.groups[0].id } }), { statusCode: 403 },
     "a subgroup only by the parent's administrators")
   t.match(await C.post("api/b2/groups", { json: { handle: "x" } }), { statusCode: 400, body: { error: /name/ } })
   t.equal((await s.sql<{ n: number }>("SELECT count(*) AS n FROM groups"))[0]!.n, before, "nothing written")
+})
+
+t.test("group settings: name, privacy with its threads, permissions; only administrators", async (t) => {
+  const [garden] = await groupsNamed("Garden Club")
+  const [tools] = await groupsNamed("Tools")
+  const thread = ((await s.as(adaKey).post("api/b2/discussions", { json: { group_id: garden!.id, title: "Compost" } })).body as any).discussions[0]
+  const page = await signIn(await browser.newContext(), "ada@example.org")
+  await page.goto(`${s.url}/g/${garden!.key}`)
+  await page.getByRole("link", { name: "Group settings" }).click()
+  await axe(t, page, "group settings")
+  t.ok(await page.getByLabel("Secret").isChecked(), "the group's privacy as stored")
+  t.notOk(await page.getByLabel("Members can create subgroups").isChecked())
+
+  // open: listed, its threads public; members may start subgroups
+  await page.getByLabel("Group name").fill("Garden Club (open)")
+  await page.getByLabel("Open", { exact: true }).check()
+  await page.getByLabel("Members can create subgroups").check()
+  await page.getByLabel("Members can start polls").uncheck()
+  await page.getByRole("button", { name: "Save settings" }).click()
+  await page.getByRole("status").filter({ hasText: "The group's settings are saved." }).waitFor()
+  t.equal(await page.locator("h1").textContent(), "Garden Club (open)")
+  matchExact(t, (await s.sql(`SELECT name, is_visible_to_public, discussion_privacy_options, members_can_create_subgroups, members_can_raise_motions FROM groups WHERE id = ?`, garden!.id)),
+    [{ name: "Garden Club (open)", is_visible_to_public: 1, discussion_privacy_options: "public_only", members_can_create_subgroups: 1, members_can_raise_motions: 0 }])
+  matchExact(t, await s.sql(`SELECT private FROM topics WHERE id = ?`, thread.topic_id), [{ private: 0 }], "its thread public")
+
+  // a blank name: refused beside the field, what was chosen kept, nothing written
+  await page.goto(`${s.url}/g/${garden!.key}/settings`)
+  await page.getByLabel("Group name").fill("   ")
+  await page.getByLabel("Secret").check()
+  await page.getByRole("button", { name: "Save settings" }).click()
+  await page.waitForLoadState()
+  t.match(await page.locator("#name-error").textContent(), /Please fill this in/)
+  t.ok(await page.getByLabel("Secret").isChecked(), "the choice kept")
+  t.ok(await page.getByLabel("Members can create subgroups").isChecked(), "the checkboxes as they were sent")
+  await axe(t, page, "group settings, refused")
+
+  // secret: hidden, the threads private, the subgroup closed (seen by the parent's members only)
+  await page.getByLabel("Group name").fill("Garden Club")
+  await page.getByRole("button", { name: "Save settings" }).click()
+  await page.getByRole("status").filter({ hasText: "The group's settings are saved." }).waitFor()
+  matchExact(t, await s.sql(`SELECT is_visible_to_public, discussion_privacy_options FROM groups WHERE id = ?`, garden!.id), [{ is_visible_to_public: 0, discussion_privacy_options: "private_only" }])
+  matchExact(t, await s.sql(`SELECT private FROM topics WHERE id = ?`, thread.topic_id), [{ private: 1 }], "its thread private")
+  matchExact(t, await s.sql(`SELECT is_visible_to_public, is_visible_to_parent_members FROM groups WHERE id = ?`, tools!.id), [{ is_visible_to_public: 0, is_visible_to_parent_members: 1 }])
+
+  // a subgroup of a secret group cannot be open
+  const sub = await s.as(adaKey).patch(`api/b2/groups/${tools!.id}`, { json: { group_privacy: "open" } })
+  matchExact(t, [sub.statusCode, (sub.body as any).errors], [422, { group_privacy: ["can only be closed or secret in a secret parent group"] }])
+
+  // Bo, a member: may start a subgroup now, may not change the settings
+  const bo = await signIn(await browser.newContext(), "bo@example.org")
+  await bo.goto(`${s.url}/g/${garden!.key}`)
+  t.equal(await bo.getByRole("link", { name: "Start a subgroup" }).count(), 1, "members_can_create_subgroups lets members start one")
+  t.equal(await bo.getByRole("link", { name: "Group settings" }).count(), 0)
+  t.equal((await bo.goto(`${s.url}/g/${garden!.key}/settings`))!.status(), 404)
+  const token = (await bo.context().cookies()).find((c) => c.name === "convene_csrf")!.value
+  const forged = await bo.request.post(`${s.url}/g/${garden!.key}/settings`, { form: { csrf: token, name: "Bo's club", group_privacy: "open" } })
+  t.equal(forged.status(), 403)
+  t.equal((await s.sql<{ name: string }>(`SELECT name FROM groups WHERE id = ?`, garden!.id))[0]!.name, "Garden Club", "nothing written")
 })
 
 /** A second server whose settings say FEATURES_DISABLE_CREATE_GROUP=1 (read by settingsFromEnv, as `convene serve` does). */

@@ -8,7 +8,7 @@
 import { Effect } from "effect"
 import { canCreateComment, canDeleteComment, canEditComment, canReact, canRemoveReaction } from "./rules/comments.js"
 import { canDeleteDiscussion, canEditDiscussion, canStartDiscussion } from "./rules/discussions.js"
-import { canInvite, canListMembers, canManageMembers, canManageWebhooks, canShowGroup, canStartGroup, canStartSubgroup } from "./rules/groups.js"
+import { canInvite, canListMembers, canManageGroup, canManageMembers, canManageWebhooks, canShowGroup, canStartGroup, canStartSubgroup } from "./rules/groups.js"
 import {
   canClosePoll,
   canDeletePoll,
@@ -103,5 +103,6 @@ export const ManageMembers = policy("ManageMembers", canManageMembers)
 export const Invite = policy("Invite", canInvite)
 export const StartGroup = policy("StartGroup", canStartGroup)
 export const StartSubgroup = policy("StartSubgroup", canStartSubgroup)
+export const ManageGroup = policy("ManageGroup", canManageGroup)
 export const ManageWebhooks = policy("ManageWebhooks", canManageWebhooks)
 export const SetGroupVolume = policy("SetGroupVolume", canSetGroupVolume)

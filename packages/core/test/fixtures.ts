@@ -11,7 +11,7 @@ export const aGroup = (id: number, over: Partial<Group> = {}): Group => ({
   description: null, enabled: true, is_visible_to_public: false, is_visible_to_parent_members: false,
   discussion_privacy_options: "private_only", parent_members_can_see_discussions: false, members_can_start_discussions: true,
   members_can_edit_discussions: true, members_can_edit_comments: true, members_can_raise_motions: true, members_can_vote: true,
-  members_can_add_members: false, admins_can_edit_user_content: true, ...over
+  members_can_add_members: false, members_can_create_subgroups: false, admins_can_edit_user_content: true, ...over
 })
 
 /** An accepted, live membership. */

@@ -92,6 +92,28 @@ export const GroupInput = Schema.Struct({
   parent_id: Schema.optional(Int.annotations({ description: "Start a subgroup of this group (one level deep; its administrators)" }))
 }).annotations({ identifier: "GroupInput" })
 
+/** The flags a group's settings change (decisions §12), with Loomio's labels on the settings page. */
+export const GROUP_PERMISSIONS = [
+  "members_can_add_members",
+  "members_can_start_discussions",
+  "members_can_raise_motions",
+  "members_can_edit_comments",
+  "members_can_edit_discussions",
+  "members_can_create_subgroups",
+  "admins_can_edit_user_content"
+] as const
+
+/** **Save settings** (decisions §12), an extension: what is left out stays as it is. */
+export const GroupSettingsInput = Schema.Struct({
+  name: Schema.optional(Str),
+  handle: Schema.optional(Schema.NullOr(Str).annotations({ description: "null or empty: no handle" })),
+  description: Schema.optional(Schema.NullOr(Str).annotations({ description: "Markdown" })),
+  group_privacy: Schema.optional(oneOf(["open", "closed", "secret"]).annotations({
+    description: "Loomio's: open (listed, public threads), closed (listed, private threads), secret (hidden, private threads)"
+  })),
+  ...Object.fromEntries(GROUP_PERMISSIONS.map((flag) => [flag, Schema.optional(Bool)])) as { readonly [K in (typeof GROUP_PERMISSIONS)[number]]: Schema.optional<typeof Bool> }
+}).annotations({ identifier: "GroupSettingsInput" })
+
 export const MembershipsInput = Schema.Struct({
   group_id: Int,
   emails: EmailArray,

@@ -65,6 +65,7 @@ const groupSettings = {
   members_can_raise_motions: Schema.Boolean,
   members_can_vote: Schema.Boolean,
   members_can_add_members: Schema.Boolean,
+  members_can_create_subgroups: Schema.Boolean,
   admins_can_edit_user_content: Schema.Boolean
 }
 export type GroupSettings = Schema.Struct.Type<typeof groupSettings>
@@ -83,6 +84,7 @@ export const GROUP_DEFAULTS: GroupSettings = {
   members_can_raise_motions: true,
   members_can_vote: true,
   members_can_add_members: false,
+  members_can_create_subgroups: false,
   admins_can_edit_user_content: true
 }
 

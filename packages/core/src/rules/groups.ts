@@ -35,8 +35,45 @@ export const canManageWebhooks = (access: Access, group: Group): boolean => isAd
 export const canStartGroup = (access: Access, onlyAdmins: boolean): boolean =>
   access.user.id !== 0 && access.user.deactivated_at === null && (!onlyAdmins || access.user.is_admin)
 
-/** A subgroup: one level deep (Loomio's `limit_inheritance`), started by the parent's administrators. */
-export const canStartSubgroup = (access: Access, parent: Group): boolean => parent.parent_id === null && isAdmin(access, parent.id)
+/**
+ * A subgroup: one level deep (Loomio's `limit_inheritance`), started by the parent's administrators, or its members
+ * where `members_can_create_subgroups` is on.
+ */
+export const canStartSubgroup = (access: Access, parent: Group): boolean =>
+  parent.parent_id === null && (isAdmin(access, parent.id) || (parent.members_can_create_subgroups && isMember(access, parent.id)))
+
+/** A group's settings (name, handle, description, privacy, permissions) are its administrators'. */
+export const canManageGroup = (access: Access, group: Group): boolean => isAdmin(access, group.id)
+
+export const GROUP_PRIVACIES = ["open", "closed", "secret"] as const
+export type GroupPrivacy = (typeof GROUP_PRIVACIES)[number]
+
+/**
+ * Loomio's `group_privacy`, read from the columns it writes: hidden from the public is secret (a subgroup its parent's
+ * members see is closed); listed with private threads only is closed; else open.
+ */
+export const privacyOf = (g: Pick<Group, "is_visible_to_public" | "is_visible_to_parent_members" | "discussion_privacy_options" | "parent_id">): GroupPrivacy =>
+  !g.is_visible_to_public
+    ? g.parent_id !== null && g.is_visible_to_parent_members ? "closed" : "secret"
+    : g.discussion_privacy_options === "private_only" ? "closed" : "open"
+
+/**
+ * What choosing a privacy writes (Loomio's `group_privacy=`, decisions §12): open is listed with public threads;
+ * closed is listed (under a secret parent: seen by the parent's members) with private threads (a group that let each
+ * thread choose keeps that); secret is hidden with private threads. `threadsPrivate`: what every thread of the group
+ * becomes. A subgroup of a secret parent cannot be open.
+ */
+export const privacyColumns = (privacy: GroupPrivacy, g: Pick<Group, "discussion_privacy_options">, parent: Group | undefined) => {
+  const underSecret = parent !== undefined && !parent.is_visible_to_public
+  if (privacy === "open") {
+    return underSecret ? undefined : { is_visible_to_public: true, is_visible_to_parent_members: true, discussion_privacy_options: "public_only" as const, threadsPrivate: false }
+  }
+  if (privacy === "closed") {
+    const options = g.discussion_privacy_options === "public_or_private" ? "public_or_private" as const : "private_only" as const
+    return { is_visible_to_public: !underSecret, is_visible_to_parent_members: true, discussion_privacy_options: options, threadsPrivate: options === "private_only" ? true : undefined }
+  }
+  return { is_visible_to_public: false, is_visible_to_parent_members: false, discussion_privacy_options: "private_only" as const, threadsPrivate: true }
+}
 
 const HANDLE_MAX = 63
 

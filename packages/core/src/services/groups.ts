@@ -11,14 +11,25 @@ import {
   type User
 } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
-import type { GroupInput } from "../domain/inputs.js"
+import { GROUP_PERMISSIONS, type GroupInput, type GroupSettingsInput } from "../domain/inputs.js"
 import { Store } from "../ports/store.js"
 import { plainLineErrors } from "../rules/values.js"
 import type { Access } from "../rules/access.js"
-import { canInvite, canListMembers, canManageMembers, canShowGroup, canStartGroup, canStartSubgroup, handleErrors, handleFrom } from "../rules/groups.js"
+import {
+  canInvite,
+  canListMembers,
+  canManageGroup,
+  canManageMembers,
+  canShowGroup,
+  canStartGroup,
+  canStartSubgroup,
+  handleErrors,
+  handleFrom,
+  privacyColumns
+} from "../rules/groups.js"
 import { canStartDiscussion } from "../rules/discussions.js"
 import { canStartPoll } from "../rules/polls.js"
-import { type Permit, ShowGroup, StartGroup, StartSubgroup } from "../policies.js"
+import { ManageGroup, type Permit, ShowGroup, StartGroup, StartSubgroup } from "../policies.js"
 import { bodyLengthErrors } from "../rules/bodies.js"
 import { isHandle } from "../rules/users.js"
 import { nowIso, readLocked } from "./common.js"
@@ -232,6 +243,69 @@ export const startSubgroup = Effect.fnUntraced(function*(access: Access, parentR
 /** Whether the person may start a group here (the home page's **Start a group**). */
 export const mayStartGroup = (access: Access): Effect.Effect<boolean> => Effect.map(GroupCreation, ({ onlyAdmins }) => canStartGroup(access, onlyAdmins))
 
+/**
+ * **Save settings** (decisions §12): name, handle, description, privacy with all that Loomio's privacy change writes
+ * (the group's threads public or private in bulk; a group made secret makes its subgroups closed and their threads
+ * private), and the permission flags. What is left out stays.
+ */
+export const changeGroupSettings = Effect.fnUntraced(function*(access: Access, ref: string, input: typeof GroupSettingsInput.Type): Effect.fn.Return<GroupView, NotFound | Forbidden | Invalid, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const { group } = yield* showGroup(access, ref)
+    return yield* ManageGroup.check([access, group], () => forbidden("Only the group's administrators change its settings"))(applyGroupSettings(group, input))
+  }))
+})
+
+const applyGroupSettings = Effect.fnUntraced(function*(group: Group, input: typeof GroupSettingsInput.Type): Effect.fn.Return<GroupView, Invalid, Store | Permit<"ManageGroup">> {
+  yield* ManageGroup.needed
+  const store = yield* Store
+  const parent = group.parent_id === null ? undefined : yield* store.groups.byId(group.parent_id)
+  const patch: Record<string, unknown> = {}
+  if (input.name !== undefined) {
+    const name = input.name.trim()
+    const problem = plainLineErrors(name, true)
+    if (problem !== null) return yield* invalid("name", problem)
+    patch.name = name
+  }
+  if (input.handle !== undefined) {
+    const wanted = (input.handle ?? "").trim().toLowerCase()
+    if (wanted !== "" && wanted !== group.handle) {
+      const problem = handleErrors(wanted, parent === undefined ? undefined : parent.handle)
+      if (problem !== null) return yield* invalid("handle", problem)
+      if ((yield* store.groups.byHandle(wanted)) !== undefined) return yield* invalid("handle", "has already been taken")
+    }
+    patch.handle = wanted === "" ? null : wanted
+  }
+  if (input.description !== undefined) {
+    const description = (input.description ?? "").trim()
+    const tooLong = bodyLengthErrors(description)
+    if (tooLong !== null) return yield* invalid("description", tooLong)
+    patch.description = description === "" ? null : description
+  }
+  for (const flag of GROUP_PERMISSIONS) if (input[flag] !== undefined) patch[flag] = input[flag]
+  const now = yield* nowIso
+  let threadsPrivate: boolean | undefined
+  if (input.group_privacy !== undefined) {
+    const columns = privacyColumns(input.group_privacy, group, parent)
+    if (columns === undefined) return yield* invalid("group_privacy", "can only be closed or secret in a secret parent group")
+    const { threadsPrivate: threads, ...written } = columns
+    Object.assign(patch, written)
+    threadsPrivate = threads
+  }
+  yield* store.groups.update(group.id, { ...patch, updated_at: now })
+  if (threadsPrivate !== undefined) yield* store.topics.setPrivacyIn([group.id], threadsPrivate, now)
+  // a group made secret hides its subgroups from the public too: each closed, its threads private
+  if (input.group_privacy === "secret") {
+    const subgroups = yield* store.groups.children([group.id])
+    for (const sub of subgroups) {
+      const { threadsPrivate: threads, ...written } = privacyColumns("closed", sub, { ...group, is_visible_to_public: false })!
+      yield* store.groups.update(sub.id, { ...written, updated_at: now })
+      if (threads !== undefined) yield* store.topics.setPrivacyIn([sub.id], threads, now)
+    }
+  }
+  return (yield* viewGroups([(yield* store.groups.byId(group.id))!]))[0]!
+})
+
 /** Operator changes to a group's settings (CLI). */
 export const updateGroupSettings = Effect.fnUntraced(function*(ref: string, settings: SettingsInput): Effect.fn.Return<GroupView, NotFound | Invalid, Store> {
   const store = yield* Store
@@ -258,6 +332,7 @@ export interface GroupPage extends GroupView {
     readonly members: boolean
     readonly manage: boolean
     readonly subgroup: boolean
+    readonly settings: boolean
   }
 }
 
@@ -273,7 +348,8 @@ export const groupPage = Effect.fnUntraced(function*(access: Access, ref: string
       invite: canInvite(access, view.group),
       members: canListMembers(access, view.group),
       manage: canManageMembers(access, view.group),
-      subgroup: canStartSubgroup(access, view.group)
+      subgroup: canStartSubgroup(access, view.group),
+      settings: canManageGroup(access, view.group)
     }
   })
 })

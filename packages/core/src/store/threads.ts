@@ -4,6 +4,7 @@ import { Comment, Discussion, type Id, Reaction, ThreadItem, Topic, type TopicFi
 import type { CommentsRepo, DiscussionsRepo, ItemsRepo, ReactionsRepo, ReadersRepo, TopicsRepo } from "../ports/store.js"
 import { positionSegment, SELECT_COMMENT } from "../sql/records.js"
 import { type IdList, scopeParams, scopeWhere, withPage } from "../sql/scope.js"
+import { columnValue } from "../domain/model.js"
 import { insertRow, returned, type Row, setClause, type SqlClient } from "./client.js"
 import { groupAhead } from "./groups.js"
 
@@ -27,6 +28,12 @@ export const makeTopicsRepo = (c: SqlClient): TopicsRepo => {
         withPage(params(scope, filter), page), Topic.fromRow),
     countVisible: (scope, filter) => Effect.map(c.get(`SELECT count(*) AS n ${where(filter)}`, params(scope, filter)), (r) => Number(r!.n)),
     insert: (t) => Effect.map(insertRow(c, "topics", Topic.toRow({ ...t, updated_at: t.created_at })), (r) => Topic.fromRow(r.rows[0])),
+    setPrivacyIn: (groupIds, isPrivate, at) =>
+      groupIds.length === 0 ? Effect.succeed(0) : Effect.map(
+        c.run(`UPDATE topics SET private = @private, updated_at = @at WHERE ${ids.has("group_id", "ids")} AND private <> @private`,
+          { ids: ids.bind(groupIds), private: columnValue(isPrivate), at }),
+        (r) => r.changes
+      ),
     update: (id, patch) => {
       const row = Topic.toRow(patch)
       return Effect.asVoid(c.run(`UPDATE topics SET ${setClause(row)} WHERE id = @id`, { ...row, id }))

@@ -56,6 +56,7 @@ export const GroupRecord = record("Group", "A group; counters are exact (spec: G
     "members_can_raise_motions",
     "members_can_vote",
     "members_can_add_members",
+    "members_can_create_subgroups",
     "admins_can_edit_user_content"
   ),
   ...GroupCounts.fields,

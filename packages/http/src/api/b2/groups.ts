@@ -48,6 +48,10 @@ export const B2GroupsLive = group(ConveneApi, "b2.groups", requireAccess, (handl
       // the caller's new membership, side-loaded as on every groups document
       return yield* groupsDocument(yield* loadAccess(access.user), responseOptions({}), [view])
     }))
+    .handle("updateGroup", Effect.fnUntraced(function*({ access, path, payload }) {
+      const view = yield* Groups.changeGroupSettings(access, path.id, payload)
+      return yield* groupsDocument(access, responseOptions({}), [view])
+    }))
     .handle("setGroupVolume", Effect.fnUntraced(function*({ access, path, payload: { volume } }) {
       const view = yield* Groups.showGroup(access, path.id)
       const set = yield* Volumes.setGroupVolume(access, view.group.id, volume)

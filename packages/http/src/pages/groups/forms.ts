@@ -1,7 +1,7 @@
 /** The group pages' forms (decisions §9, §11), each declared once (layout/forms.ts). */
-import { Rules } from "@convene/core"
+import { Inputs, Rules } from "@convene/core"
 import { Schema } from "effect"
-import { OneOf, Required, Text } from "../layout/forms.js"
+import { Checkbox, OneOf, Required, Text } from "../layout/forms.js"
 
 /** How much mail the group sends the reader; `next` is where the form was (the profile lists every group's). */
 export const GroupVolumeForm = Schema.Struct({ volume: OneOf(...Rules.VOLUMES), next: Text })
@@ -14,3 +14,12 @@ export const NewDiscussionForm = Schema.Struct({ title: Required, description: T
 
 /** **Start group** and **Start subgroup**: "Group name", "Handle" (optional: made from the name), "Description" (markdown). */
 export const GroupStartForm = Schema.Struct({ name: Required, handle: Text, description: Text })
+
+/** **Save settings**: "Group name", "Handle", "Description", "Privacy" and one checkbox per permission (decisions §12). */
+export const GroupSettingsForm = Schema.Struct({
+  name: Required,
+  handle: Text,
+  description: Text,
+  group_privacy: OneOf(...Rules.GROUP_PRIVACIES),
+  ...Object.fromEntries(Inputs.GROUP_PERMISSIONS.map((flag) => [flag, Checkbox])) as { readonly [K in (typeof Inputs.GROUP_PERMISSIONS)[number]]: typeof Checkbox }
+})

@@ -5,11 +5,11 @@
  */
 import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Discussions, Groups, Memberships, Polls, Rules, Threads, Volumes } from "@convene/core"
+import { Discussions, type Group, Groups, Inputs, Memberships, Polls, Rules, Threads, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { NoFields } from "../layout/forms.js"
 import { doneOf, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
-import { GroupStartForm, GroupVolumeForm, InviteForm, NewDiscussionForm } from "./forms.js"
+import { GroupSettingsForm, GroupStartForm, GroupVolumeForm, InviteForm, NewDiscussionForm } from "./forms.js"
 import { pollStateText } from "../polls/routes.js"
 import type { PageRouter } from "../layout/routes.js"
 import "./templates.js"
@@ -265,6 +265,59 @@ const startGroupRoute = (kit: Kit, sub: boolean) =>
         return kit.respond(request, who, newGroupPage(who, found.right, input, errors, 422))
       }))
 
+/** The settings form of a group, as stored or as typed, with each field's message. */
+const settingsPage = (who: Reader, group: Group, form: Record<string, string | boolean>, errors?: Record<string, string>, status = 200) => ({
+  title: who.t("settings.title", { group: group.name }),
+  template: "@group-settings",
+  status,
+  crumbs: [{ href: `/g/${group.key}`, label: group.name }],
+  data: {
+    key: group.key,
+    form,
+    errors,
+    privacies: Rules.GROUP_PRIVACIES.map((value) => ({ value, label: who.t(`settings.${value}`), hint: who.t(`settings.${value}Hint`) })),
+    flags: Inputs.GROUP_PERMISSIONS.map((name) => ({ name, label: who.t(`settings.${name}`), on: form[name] === true }))
+  }
+})
+const storedSettings = (g: Group) => ({
+  name: g.name,
+  handle: g.handle ?? "",
+  description: g.description ?? "",
+  group_privacy: Rules.privacyOf(g),
+  ...Object.fromEntries(Inputs.GROUP_PERMISSIONS.map((flag) => [flag, g[flag]]))
+})
+
+/** `/g/{key}/settings`: the group's administrators only (the page, and the POST again in the core). */
+const settingsForm = (kit: Kit) =>
+  kit.signedInGet((request, who) =>
+    Effect.gen(function*() {
+      const found = yield* Effect.either(groupFor(kit, who, segment(yield* RouteParams, "key"), (may) => may.settings))
+      if (found._tag === "Left") return kit.refused(request, who, found.left)
+      return kit.respond(request, who, settingsPage(who, found.right, storedSettings(found.right)))
+    }))
+
+/** **Save settings**: the core checks who and what; the group's page says once that they are saved. */
+const saveSettings = (kit: Kit) =>
+  kit.post(GroupSettingsForm, (request, who, form, input) =>
+    Effect.gen(function*() {
+      const key = segment(yield* RouteParams, "key")
+      const saved = yield* Effect.either(kit.run(Groups.changeGroupSettings(who.access, key, form)))
+      if (saved._tag === "Right") return kit.seeOtherDone(`/g/${saved.right.group.key}`, "settings_saved")
+      const e = saved.left
+      if (e._tag !== "Invalid") return kit.refused(request, who, e)
+      const group = yield* Effect.either(groupFor(kit, who, key, (may) => may.settings))
+      if (group._tag === "Left") return kit.refused(request, who, group.left)
+      return kit.respond(request, who, settingsPage(who, group.right, { ...input, ...checked(form) }, fieldMessages(e), 422))
+    }),
+    (request, who, { errors, input }) =>
+      Effect.gen(function*() {
+        const found = yield* Effect.either(groupFor(kit, who, segment(yield* RouteParams, "key"), (may) => may.settings))
+        if (found._tag === "Left") return kit.refused(request, who, found.left)
+        return kit.respond(request, who, settingsPage(who, found.right, { ...input, ...checked(input) }, errors, 422))
+      }))
+/** The permission checkboxes as typed ("1": on). */
+const checked = (typed: Record<string, unknown>) => Object.fromEntries(Inputs.GROUP_PERMISSIONS.map((flag) => [flag, typed[flag] === true || typed[flag] === "1"]))
+
 /** The invitation form (administrators, or members where the group lets them add members). */
 const invitePageRoute = (kit: Kit) => {
   const { respond, refused } = kit
@@ -369,6 +422,8 @@ export const groupRoutes = (router: PageRouter, kit: Kit) =>
     yield* router.post("/g/new", startGroupRoute(kit, false))
     yield* router.get("/g/:key", groupPage(kit))
     yield* router.get("/g/:key/subgroups/new", newSubgroupForm(kit))
+    yield* router.get("/g/:key/settings", settingsForm(kit))
+    yield* router.post("/g/:key/settings", saveSettings(kit))
     yield* router.post("/g/:key/subgroups/new", startGroupRoute(kit, true))
     yield* router.get("/g/:key/members", membersRoute(kit))
     yield* router.post("/g/:key/members/:id/admin", memberAction(kit, "admin"))

@@ -17,11 +17,12 @@ define("@home", `<% if (!it.signedIn) { %>
 
 define("@group", `<% if (it.parent) { %><p><%= it.t("group.subgroupOf") %> <a href="/g/<%= it.parent.key %>"><%= it.parent.name %></a></p><% } %>
 <% if (it.descriptionHtml) { %><div class="body"><%~ it.descriptionHtml %></div><% } %>
-<% if (it.may.discuss || it.may.poll || it.may.invite || it.may.members || it.may.subgroup) { %><ul class="actions">
+<% if (it.may.discuss || it.may.poll || it.may.invite || it.may.members || it.may.subgroup || it.may.settings) { %><ul class="actions">
 <% if (it.may.discuss) { %><li><a class="button" href="/g/<%= it.key %>/discussions/new"><%= it.t("group.startDiscussion") %></a></li><% } %>
 <% if (it.may.poll) { %><li><a class="button" href="/g/<%= it.key %>/polls/new"><%= it.t("group.startPoll") %></a></li><% } %>
 <% if (it.may.invite) { %><li><a class="button" href="/g/<%= it.key %>/invite"><%= it.t("group.invite") %></a></li><% } %>
 <% if (it.may.subgroup) { %><li><a class="button" href="/g/<%= it.key %>/subgroups/new"><%= it.t("group.startSubgroup") %></a></li><% } %>
+<% if (it.may.settings) { %><li><a href="/g/<%= it.key %>/settings"><%= it.t("group.settings") %></a></li><% } %>
 <% if (it.may.members) { %><li><a href="/g/<%= it.key %>/members"><%= it.t("group.members", { count: it.membersCount }) %></a></li><% } %>
 </ul><% } %>
 <h2><%= it.t("group.openThreads") %></h2>
@@ -81,5 +82,24 @@ ${ERR("handle")}
 ${ERR("description")}
 <p class="hint"><%= it.t("newGroup.secret") %></p>
 <p><button type="submit"><%= it.parent ? it.t("newGroup.startSubgroup") : it.t("newGroup.start") %></button></p>
+</form>
+`)
+
+define("@group-settings", `<form method="post" action="/g/<%= it.key %>/settings">
+${CSRF}
+<p><label for="name"><%= it.t("newGroup.name") %></label><br><input id="name" name="name" required maxlength="250" value="<%= it.form.name %>"${DESCRIBED("name")}></p>
+${ERR("name")}
+<p><label for="handle"><%= it.t("newGroup.handle") %></label><br><input id="handle" name="handle" maxlength="63" value="<%= it.form.handle %>"${DESCRIBED("handle")}></p>
+${ERR("handle")}
+<p><label for="description"><%= it.t("newGroup.description") %></label><br><textarea id="description" name="description" rows="5" aria-describedby="markdown-hint<%= it.errors && it.errors.description ? " description-error" : "" %>"><%= it.form.description %></textarea></p>
+<p class="hint" id="markdown-hint"><%= it.t("form.markdown") %></p>
+${ERR("description")}
+<fieldset><legend><%= it.t("settings.privacy") %></legend>
+<% for (const p of it.privacies) { %><p><input type="radio" id="privacy-<%= p.value %>" name="group_privacy" value="<%= p.value %>" aria-describedby="privacy-<%= p.value %>-hint"<%= it.form.group_privacy === p.value ? " checked" : "" %>> <label for="privacy-<%= p.value %>"><%= p.label %></label><br><span class="hint" id="privacy-<%= p.value %>-hint"><%= p.hint %></span></p><% } %>
+</fieldset>${ERR("group_privacy")}
+<fieldset><legend><%= it.t("settings.permissions") %></legend>
+<% for (const f of it.flags) { %><p><input type="checkbox" id="<%= f.name %>" name="<%= f.name %>" value="1"<%= f.on ? " checked" : "" %>> <label for="<%= f.name %>"><%= f.label %></label></p><% } %>
+</fieldset>
+<p><button type="submit"><%= it.t("settings.save") %></button></p>
 </form>
 `)

@@ -300,6 +300,7 @@ export const NOTICES = {
   outcome: "poll.outcomeShared",
   poll_started: "poll.started",
   saved: "profile.saved",
+  settings_saved: "settings.saved",
   volume: "volume.saved"
 } as const satisfies Record<string, MessageKey>
 
