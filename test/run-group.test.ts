@@ -6,14 +6,15 @@
  */
 import t from "tap"
 import { axe, codeSignIn, startBrowsing } from "./browsing.js"
-import { browserSession, seedUser } from "./helpers.js"
+import { browserSession, future, seedUser } from "./helpers.js"
 import { matchExact } from "./match.js"
 
 t.setTimeout(120_000)
 
 const { s, smtp, browser } = await startBrowsing()
 const signIn = codeSignIn(s, smtp)
-const adaKey = (await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })).apiKey
+const adaSeed = await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
+const adaKey = adaSeed.apiKey
 const boUser = (await seedUser(s.convene, { name: "Bo", email: "bo@example.org" })).user
 const groupsNamed = (name: string) =>
   s.sql<Record<string, unknown>>(`SELECT id, key, handle, parent_id, is_visible_to_public, is_visible_to_parent_members, discussion_privacy_options, description
@@ -201,6 +202,42 @@ t.test("group settings: name, privacy with its threads, permissions; only admini
   const forged = await bo.request.post(`${s.url}/g/${garden!.key}/settings`, { form: { csrf: token, name: "Bo's club", group_privacy: "open" } })
   t.equal(forged.status(), 403)
   t.equal((await s.sql<{ name: string }>(`SELECT name FROM groups WHERE id = ?`, garden!.id))[0]!.name, "Garden Club", "nothing written")
+})
+
+t.test("leave group: after a confirmation, out of the group and its subgroups; votes cast stay, ballots not cast go", async (t) => {
+  const eve = await seedUser(s.convene, { name: "Eve", email: "eve@example.org" })
+  const { group: club } = await s.convene.groups.create({ name: "Bees", owner: adaSeed.user, handle: "bees" })
+  await s.convene.members.add({ group: club, user: eve.user })
+  const hive = ((await s.as(adaKey).post("api/b2/groups", { json: { name: "Hive", parent_id: club.id } })).body as any).groups[0]
+  await s.convene.members.add({ group: (await s.convene.groups.list()).find((g) => g.group.id === hive.id)!.group, user: eve.user })
+  const poll = async (title: string) =>
+    ((await s.as(adaKey).post("api/b2/polls", { json: { group_id: club.id, title, poll_type: "proposal", closing_at: future() } })).body as any).polls[0]
+  const voted = await poll("Voted")
+  const notVoted = await poll("Not voted")
+  t.equal((await s.as(eve.apiKey).post("api/b2/stances", { json: { poll_id: voted.id, option_scores: { agree: 1 } } })).statusCode, 200)
+
+  const page = await signIn(await browser.newContext(), "eve@example.org")
+  await page.goto(`${s.url}/g/${club.key}`)
+  await page.getByRole("link", { name: "Leave group" }).click()
+  await axe(t, page, "leave group")
+  t.equal(await page.locator("h1").textContent(), "Leave Bees?")
+  t.equal(await page.getByText(/last administrator/).count(), 0, "Eve is no administrator")
+  await page.getByRole("button", { name: "Leave group" }).click()
+  await page.getByRole("status").filter({ hasText: "You have left the group." }).waitFor()
+  t.equal(page.url(), `${s.url}/`)
+  matchExact(t, await s.sql(`SELECT group_id, revoked_at IS NOT NULL AS revoked FROM memberships WHERE user_id = ? ORDER BY group_id`, eve.user.id),
+    [{ group_id: club.id, revoked: 1 }, { group_id: hive.id, revoked: 1 }], "out of the group and its subgroup")
+  matchExact(t, await s.sql(`SELECT poll_id, cast_at IS NOT NULL AS cast, revoked_at IS NOT NULL AS revoked FROM stances WHERE participant_id = ? AND latest = 1 ORDER BY poll_id`, eve.user.id),
+    [{ poll_id: voted.id, cast: 1, revoked: 0 }, { poll_id: notVoted.id, cast: 0, revoked: 1 }], "the vote cast stays; the ballot not cast goes")
+  t.match(((await s.as(adaKey).get(`api/b2/polls/${voted.id}`)).body as any).polls[0], { decided_voters_count: 1 }, "and is still counted")
+  t.equal((await page.goto(`${s.url}/g/${club.key}/leave`))!.status(), 404, "no more to leave")
+  t.equal((await s.as(eve.apiKey).post(`api/b2/groups/${club.id}/leave`)).statusCode, 404)
+
+  // the last administrator is told, and may leave
+  const ada = await signIn(await browser.newContext(), "ada@example.org")
+  await ada.goto(`${s.url}/g/${club.key}/leave`)
+  t.equal(await ada.getByText(/You are its last administrator/).count(), 1)
+  matchExact(t, (await s.as(adaKey).post(`api/b2/groups/${hive.id}/leave`)).body, { success: true }, "over the API too")
 })
 
 /** A second server whose settings say FEATURES_DISABLE_CREATE_GROUP=1 (read by settingsFromEnv, as `convene serve` does). */

@@ -8,7 +8,17 @@
 import { Effect } from "effect"
 import { canCreateComment, canDeleteComment, canEditComment, canReact, canRemoveReaction } from "./rules/comments.js"
 import { canDeleteDiscussion, canEditDiscussion, canStartDiscussion } from "./rules/discussions.js"
-import { canInvite, canListMembers, canManageGroup, canManageMembers, canManageWebhooks, canShowGroup, canStartGroup, canStartSubgroup } from "./rules/groups.js"
+import {
+  canInvite,
+  canLeaveGroup,
+  canListMembers,
+  canManageGroup,
+  canManageMembers,
+  canManageWebhooks,
+  canShowGroup,
+  canStartGroup,
+  canStartSubgroup
+} from "./rules/groups.js"
 import {
   canClosePoll,
   canDeletePoll,
@@ -104,5 +114,6 @@ export const Invite = policy("Invite", canInvite)
 export const StartGroup = policy("StartGroup", canStartGroup)
 export const StartSubgroup = policy("StartSubgroup", canStartSubgroup)
 export const ManageGroup = policy("ManageGroup", canManageGroup)
+export const LeaveGroup = policy("LeaveGroup", canLeaveGroup)
 export const ManageWebhooks = policy("ManageWebhooks", canManageWebhooks)
 export const SetGroupVolume = policy("SetGroupVolume", canSetGroupVolume)

@@ -92,3 +92,6 @@ export const handleErrors = (handle: string, parentHandle: string | null | undef
     : parentHandle !== undefined && !handle.startsWith(`${parentHandle}-`)
     ? `must begin with ${parentHandle}-`
     : null
+
+/** Leaving is a member's own choice (the last administrator too: the group then has none). */
+export const canLeaveGroup = (access: Access, group: Group): boolean => isMember(access, group.id)

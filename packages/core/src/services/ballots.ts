@@ -63,11 +63,11 @@ export const ballotsForNewMembers = Effect.fnUntraced(function*(group: Group, us
 })
 
 /** A member who leaves loses their ballots (cast or not) in the group's open polls. */
-export const revokeBallots = Effect.fnUntraced(function*(groupId: Id, userId: Id, revokerId: Id | null) {
+export const revokeBallots = Effect.fnUntraced(function*(groupId: Id, userId: Id, revokerId: Id | null, keepVotes = false) {
   const store = yield* Store
   const now = yield* nowIso
   for (const poll of yield* store.polls.openInGroup(groupId)) {
     const held = yield* store.stances.latestFor(poll.id, userId)
-    if (held !== undefined && held.revoked_at === null) yield* store.stances.revoke(held.id, now, revokerId)
+    if (held !== undefined && held.revoked_at === null && !(keepVotes && held.cast_at !== null)) yield* store.stances.revoke(held.id, now, revokerId)
   }
 })

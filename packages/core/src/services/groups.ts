@@ -17,6 +17,7 @@ import { plainLineErrors } from "../rules/values.js"
 import type { Access } from "../rules/access.js"
 import {
   canInvite,
+  canLeaveGroup,
   canListMembers,
   canManageGroup,
   canManageMembers,
@@ -333,6 +334,7 @@ export interface GroupPage extends GroupView {
     readonly manage: boolean
     readonly subgroup: boolean
     readonly settings: boolean
+    readonly leave: boolean
   }
 }
 
@@ -349,7 +351,8 @@ export const groupPage = Effect.fnUntraced(function*(access: Access, ref: string
       members: canListMembers(access, view.group),
       manage: canManageMembers(access, view.group),
       subgroup: canStartSubgroup(access, view.group),
-      settings: canManageGroup(access, view.group)
+      settings: canManageGroup(access, view.group),
+      leave: canLeaveGroup(access, view.group)
     }
   })
 })

@@ -3,12 +3,13 @@ import type { Group, Id, Membership, Page, User } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
-import { Invite, ListMembers, ManageMembers, type Permit } from "../policies.js"
+import { Invite, LeaveGroup, ListMembers, ManageMembers, type Permit } from "../policies.js"
 import { planMembershipSync } from "../rules/memberships.js"
 import { normaliseEmail } from "../rules/users.js"
 import { checkEmails, nowIso, type Paged } from "./common.js"
 import { hashApiKey, newApiKey } from "../rules/keys.js"
 import { ballotsForNewMembers, revokeBallots } from "./ballots.js"
+import { findGroup } from "./groups.js"
 import { recordGroupInvitation } from "./mail.js"
 import * as People from "./people.js"
 
@@ -201,11 +202,11 @@ export const addMember = Effect.fnUntraced(function*(input: NewMember): Effect.f
  * A membership ends: the person's ballots in the group's open polls go with it, and so does a pending
  * invitation's link (it answers 410 from now on: a revoked invitation signs nobody in). Call inside a transaction.
  */
-export const revokeMembership = Effect.fnUntraced(function*(group: Group, m: Membership, revokerId: Id | null) {
+export const revokeMembership = Effect.fnUntraced(function*(group: Group, m: Membership, revokerId: Id | null, keepVotes = false) {
   const store = yield* Store
   const now = yield* nowIso
   yield* store.memberships.revoke(m.id, now, revokerId)
-  yield* revokeBallots(group.id, m.user_id, revokerId)
+  yield* revokeBallots(group.id, m.user_id, revokerId, keepVotes)
   yield* store.invitations.supersede(m.user_id, "group", group.id, now)
 })
 
@@ -334,4 +335,48 @@ const memberOf = Effect.fnUntraced(function*(group: Group, membershipId: Id): Ef
 export const groupMember = Effect.fnUntraced(function*(access: Access, groupId: Id, membershipId: Id): Effect.fn.Return<{ readonly membership: Membership; readonly user: User | undefined }, NotFound | Forbidden, Store> {
   const group = yield* groupById(groupId)
   return yield* ManageMembers.check([access, group], () => forbidden("User is not an admin"))(memberOf(group, membershipId))
+})
+
+/** What **Leave group** asks before it leaves: the group, and whether the person is its last administrator (it will have none). */
+export interface Leaving {
+  readonly group: Group
+  readonly lastAdmin: boolean
+}
+
+const leavingOf = Effect.fnUntraced(function*(access: Access, group: Group): Effect.fn.Return<Leaving, never, Store> {
+  const store = yield* Store
+  const mine = access.memberships.get(group.id)
+  const admins = mine?.admin === true ? (yield* store.groups.withCounts([group.id]))[0]?.counts.admin_memberships_count ?? 0 : 0
+  return { group, lastAdmin: mine?.admin === true && admins <= 1 }
+})
+
+/** The confirmation page of **Leave group**, to a member. */
+export const leavingGroup = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<Leaving, NotFound | Forbidden, Store> {
+  const group = yield* findGroup(ref)
+  return yield* LeaveGroup.check([access, group], () => notFound("Group not found"))(Effect.zipRight(LeaveGroup.needed, leavingOf(access, group)))
+})
+
+const departing = Effect.fnUntraced(function*(access: Access, group: Group): Effect.fn.Return<Leaving, never, Store | Permit<"LeaveGroup">> {
+  yield* LeaveGroup.needed
+  const store = yield* Store
+  const leaving = yield* leavingOf(access, group)
+  for (const g of [group, ...(yield* store.groups.children([group.id]))]) {
+    const m = yield* store.memberships.activeFor(g.id, access.user.id)
+    // the votes cast stay counted; the ballots not cast go with the membership
+    if (m !== undefined) yield* revokeMembership(g, m, access.user.id, true)
+  }
+  return leaving
+})
+
+/**
+ * **Leave group** (decisions §12): the person's membership of the group and of its subgroups ends, and their ballots
+ * not cast in its open polls with it (a vote cast stays). A last administrator may leave: the group then has none.
+ */
+export const leaveGroup = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<Leaving, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const group = yield* findGroup(ref)
+    yield* store.lock({ table: "groups", id: group.id })
+    return yield* LeaveGroup.check([access, group], () => notFound("Group not found"))(departing(access, group))
+  }))
 })

@@ -1,5 +1,5 @@
 import { group } from "../group.js"
-import { type Access, Groups, type Groups as G, loadAccess, Volumes } from "@convene/core"
+import { type Access, Groups, type Groups as G, loadAccess, Memberships, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
@@ -51,6 +51,10 @@ export const B2GroupsLive = group(ConveneApi, "b2.groups", requireAccess, (handl
     .handle("updateGroup", Effect.fnUntraced(function*({ access, path, payload }) {
       const view = yield* Groups.changeGroupSettings(access, path.id, payload)
       return yield* groupsDocument(access, responseOptions({}), [view])
+    }))
+    .handle("leaveGroup", Effect.fnUntraced(function*({ access, path }) {
+      yield* Memberships.leaveGroup(access, path.id)
+      return { success: true as const }
     }))
     .handle("setGroupVolume", Effect.fnUntraced(function*({ access, path, payload: { volume } }) {
       const view = yield* Groups.showGroup(access, path.id)

@@ -318,6 +318,29 @@ const saveSettings = (kit: Kit) =>
 /** The permission checkboxes as typed ("1": on). */
 const checked = (typed: Record<string, unknown>) => Object.fromEntries(Inputs.GROUP_PERMISSIONS.map((flag) => [flag, typed[flag] === true || typed[flag] === "1"]))
 
+/** **Leave group**, asked first: what leaving does, and a word to the last administrator. */
+const leavePage = (kit: Kit) =>
+  kit.signedInGet((request, who) =>
+    Effect.gen(function*() {
+      const leaving = yield* Effect.either(kit.run(Memberships.leavingGroup(who.access, segment(yield* RouteParams, "key"))))
+      if (leaving._tag === "Left") return kit.refused(request, who, leaving.left)
+      const { group, lastAdmin } = leaving.right
+      return kit.respond(request, who, {
+        title: who.t("leave.title", { group: group.name }),
+        template: "@leave",
+        crumbs: [{ href: `/g/${group.key}`, label: group.name }],
+        data: { key: group.key, name: group.name, lastAdmin }
+      })
+    }))
+
+const leave = (kit: Kit) =>
+  kit.post(NoFields, (request, who) =>
+    Effect.gen(function*() {
+      const left = yield* Effect.either(kit.run(Memberships.leaveGroup(who.access, segment(yield* RouteParams, "key"))))
+      if (left._tag === "Left") return kit.refused(request, who, left.left)
+      return kit.seeOtherDone("/", "left")
+    }))
+
 /** The invitation form (administrators, or members where the group lets them add members). */
 const invitePageRoute = (kit: Kit) => {
   const { respond, refused } = kit
@@ -423,6 +446,8 @@ export const groupRoutes = (router: PageRouter, kit: Kit) =>
     yield* router.get("/g/:key", groupPage(kit))
     yield* router.get("/g/:key/subgroups/new", newSubgroupForm(kit))
     yield* router.get("/g/:key/settings", settingsForm(kit))
+    yield* router.get("/g/:key/leave", leavePage(kit))
+    yield* router.post("/g/:key/leave", leave(kit))
     yield* router.post("/g/:key/settings", saveSettings(kit))
     yield* router.post("/g/:key/subgroups/new", startGroupRoute(kit, true))
     yield* router.get("/g/:key/members", membersRoute(kit))

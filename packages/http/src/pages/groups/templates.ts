@@ -17,12 +17,13 @@ define("@home", `<% if (!it.signedIn) { %>
 
 define("@group", `<% if (it.parent) { %><p><%= it.t("group.subgroupOf") %> <a href="/g/<%= it.parent.key %>"><%= it.parent.name %></a></p><% } %>
 <% if (it.descriptionHtml) { %><div class="body"><%~ it.descriptionHtml %></div><% } %>
-<% if (it.may.discuss || it.may.poll || it.may.invite || it.may.members || it.may.subgroup || it.may.settings) { %><ul class="actions">
+<% if (it.may.discuss || it.may.poll || it.may.invite || it.may.members || it.may.subgroup || it.may.settings || it.may.leave) { %><ul class="actions">
 <% if (it.may.discuss) { %><li><a class="button" href="/g/<%= it.key %>/discussions/new"><%= it.t("group.startDiscussion") %></a></li><% } %>
 <% if (it.may.poll) { %><li><a class="button" href="/g/<%= it.key %>/polls/new"><%= it.t("group.startPoll") %></a></li><% } %>
 <% if (it.may.invite) { %><li><a class="button" href="/g/<%= it.key %>/invite"><%= it.t("group.invite") %></a></li><% } %>
 <% if (it.may.subgroup) { %><li><a class="button" href="/g/<%= it.key %>/subgroups/new"><%= it.t("group.startSubgroup") %></a></li><% } %>
 <% if (it.may.settings) { %><li><a href="/g/<%= it.key %>/settings"><%= it.t("group.settings") %></a></li><% } %>
+<% if (it.may.leave) { %><li><a href="/g/<%= it.key %>/leave"><%= it.t("group.leave") %></a></li><% } %>
 <% if (it.may.members) { %><li><a href="/g/<%= it.key %>/members"><%= it.t("group.members", { count: it.membersCount }) %></a></li><% } %>
 </ul><% } %>
 <h2><%= it.t("group.openThreads") %></h2>
@@ -102,4 +103,9 @@ ${ERR("description")}
 </fieldset>
 <p><button type="submit"><%= it.t("settings.save") %></button></p>
 </form>
+`)
+
+define("@leave", `<p><%= it.t("leave.text", { group: it.name }) %></p>
+<% if (it.lastAdmin) { %><p class="notice" role="note"><%= it.t("leave.lastAdmin") %></p><% } %>
+<form method="post" action="/g/<%= it.key %>/leave">${CSRF}<div class="actions"><button type="submit" class="danger"><%= it.t("group.leave") %></button> <a href="/g/<%= it.key %>"><%= it.t("leave.stay") %></a></div></form>
 `)

@@ -301,6 +301,7 @@ export const NOTICES = {
   poll_started: "poll.started",
   saved: "profile.saved",
   settings_saved: "settings.saved",
+  left: "leave.done",
   volume: "volume.saved"
 } as const satisfies Record<string, MessageKey>
 
