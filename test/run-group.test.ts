@@ -227,7 +227,7 @@ t.test("leave group: after a confirmation, out of the group and its subgroups; v
   t.equal(page.url(), `${s.url}/`)
   matchExact(t, await s.sql(`SELECT group_id, revoked_at IS NOT NULL AS revoked FROM memberships WHERE user_id = ? ORDER BY group_id`, eve.user.id),
     [{ group_id: club.id, revoked: 1 }, { group_id: hive.id, revoked: 1 }], "out of the group and its subgroup")
-  matchExact(t, await s.sql(`SELECT poll_id, cast_at IS NOT NULL AS cast, revoked_at IS NOT NULL AS revoked FROM stances WHERE participant_id = ? AND latest = 1 ORDER BY poll_id`, eve.user.id),
+  matchExact(t, await s.sql(`SELECT poll_id, cast_at IS NOT NULL AS cast, revoked_at IS NOT NULL AS revoked FROM stances WHERE participant_id = ? AND latest = TRUE ORDER BY poll_id`, eve.user.id),
     [{ poll_id: voted.id, cast: 1, revoked: 0 }, { poll_id: notVoted.id, cast: 0, revoked: 1 }], "the vote cast stays; the ballot not cast goes")
   t.match(((await s.as(adaKey).get(`api/b2/polls/${voted.id}`)).body as any).polls[0], { decided_voters_count: 1 }, "and is still counted")
   t.equal((await page.goto(`${s.url}/g/${club.key}/leave`))!.status(), 404, "no more to leave")
