@@ -240,6 +240,45 @@ t.test("leave group: after a confirmation, out of the group and its subgroups; v
   matchExact(t, (await s.as(adaKey).post(`api/b2/groups/${hive.id}/leave`)).body, { success: true }, "over the API too")
 })
 
+t.test("your account: Download my data; Delete my account, its comments kept under the placeholder name", async (t) => {
+  const fay = await seedUser(s.convene, { name: "Fay", email: "fay@example.org" })
+  const [garden] = await groupsNamed("Garden Club")
+  await s.convene.members.add({ group: (await s.convene.groups.list()).find((g) => g.group.id === garden!.id)!.group, user: fay.user })
+  const F = s.as(fay.apiKey)
+  const d = ((await F.post("api/b2/discussions", { json: { group_id: garden!.id, title: "Fay's thread", description: "Mine" } })).body as any).discussions[0]
+  const c = ((await F.post("api/b2/comments", { json: { discussion_id: d.id, body: "Fay was here" } })).body as any).comments[0]
+
+  const page = await signIn(await browser.newContext(), "fay@example.org")
+  await page.goto(`${s.url}/profile`)
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download my data" }).click()])
+  t.equal(download.suggestedFilename(), "convene-data.json")
+  const data = JSON.parse(await (await import("node:fs/promises")).readFile((await download.path())!, "utf8"))
+  t.match(data.profile, { id: fay.user.id, name: "Fay", email: "fay@example.org" })
+  t.notMatch(JSON.stringify(data), /api_key|hash|token/, "nothing secret")
+  t.match(data.memberships.find((m: any) => m.group === "Garden Club"), { link: `http://convene.test/g/${garden!.key}` })
+  matchExact(t, data.discussions.map((x: any) => [x.title, x.link]), [["Fay's thread", `http://convene.test/d/${d.key}`]])
+  matchExact(t, data.comments.map((x: any) => [x.body, x.link]), [["Fay was here", `http://convene.test/d/${d.key}#comment-${c.id}`]])
+
+  await page.getByRole("link", { name: "Delete my account" }).click()
+  await axe(t, page, "delete my account")
+  await page.getByLabel("Type your e-mail address to confirm").fill("someone@example.org")
+  await page.getByRole("button", { name: "Delete my account" }).click()
+  await page.waitForLoadState()
+  t.match(await page.locator("#email-error").textContent(), /not your e-mail address/)
+  matchExact(t, await s.sql(`SELECT redacted_at FROM users WHERE id = ?`, fay.user.id), [{ redacted_at: null }], "nothing changed")
+  await axe(t, page, "delete my account, refused")
+  await page.getByLabel("Type your e-mail address to confirm").fill("FAY@example.org")
+  await page.getByRole("button", { name: "Delete my account" }).click()
+  await page.getByRole("status").filter({ hasText: "Your account is deleted." }).waitFor()
+  t.equal(await page.getByRole("link", { name: "Sign in" }).count() > 0, true, "signed out")
+  matchExact(t, await s.sql(`SELECT name, email, redacted_at IS NOT NULL AS redacted FROM users WHERE id = ?`, fay.user.id), [{ name: null, email: null, redacted: 1 }])
+  t.equal((await s.sql(`SELECT count(*) AS n FROM sessions WHERE user_id = ?`, fay.user.id))[0]!.n, 0, "every session ended")
+  const thread = (await s.as(adaKey).get(`api/b2/discussions/${d.id}`)).body as any
+  t.match(thread.users.find((u: any) => u.id === fay.user.id), { name: "Anonymous" }, "her thread kept under the placeholder name")
+  t.equal((await s.sql<{ body: string }>(`SELECT body FROM comments WHERE id = ?`, c.id))[0]!.body, "Fay was here", "and her comment")
+  t.equal((await F.get("api/b2/groups")).statusCode, 403, "her API key no longer works")
+})
+
 /** A second server whose settings say FEATURES_DISABLE_CREATE_GROUP=1 (read by settingsFromEnv, as `convene serve` does). */
 async function startBrowsingAdminsOnly() {
   const { settingsFromEnv } = await import("@convene/http")

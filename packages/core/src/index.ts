@@ -18,6 +18,7 @@ import { makeSqliteStore } from "./sqlite/index.js"
 import { isPostgresUrl, makePgStore } from "./postgres/index.js"
 import * as Users from "./services/users.js"
 import * as Groups from "./services/groups.js"
+import * as Account from "./services/account.js"
 import * as Memberships from "./services/memberships.js"
 import * as Mail from "./services/mail.js"
 import * as Auth from "./services/auth.js"
@@ -59,7 +60,7 @@ export { databaseInUse, inspectDatabase, type RestoreResult } from "./sqlite/mai
 export * as Rules from "./rules/index.js"
 export * as Policies from "./policies.js"
 export * as Messages from "./messages/index.js"
-export { Users, Groups, Memberships, Mail, Auth }
+export { Users, Groups, Memberships, Mail, Auth, Account }
 export { Discussions, Comments, Threads, Reactions }
 export { Chatbots, Events, Deliveries, Polls, Stances, Outcomes, Scheduler }
 export { Search, Reports, People, Identities, Inbound, Volumes, Digest }

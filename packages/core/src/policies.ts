@@ -32,6 +32,7 @@ import {
 } from "./rules/polls.js"
 import { canListGroupPolls, canShowTopic } from "./rules/topics.js"
 import { canSetGroupVolume } from "./rules/volume.js"
+import { canManageOwnAccount } from "./rules/users.js"
 
 declare const PermitTypeId: unique symbol
 
@@ -115,5 +116,8 @@ export const StartGroup = policy("StartGroup", canStartGroup)
 export const StartSubgroup = policy("StartSubgroup", canStartSubgroup)
 export const ManageGroup = policy("ManageGroup", canManageGroup)
 export const LeaveGroup = policy("LeaveGroup", canLeaveGroup)
+
+// people
+export const OwnAccount = policy("OwnAccount", canManageOwnAccount)
 export const ManageWebhooks = policy("ManageWebhooks", canManageWebhooks)
 export const SetGroupVolume = policy("SetGroupVolume", canSetGroupVolume)

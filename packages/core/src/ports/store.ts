@@ -26,11 +26,23 @@ import type {
   TopicScope,
   User
 } from "../domain/records.js"
+import type { Outcome, Poll, Stance } from "../domain/polls.js"
 
 /**
  * The storage port. Services depend on this interface only; `sqlite/` implements it.
  * Every method that writes must run inside `transaction` (the adapter enforces it).
  */
+/** Everything a person wrote, as the records (Download my data). */
+export interface WrittenBy {
+  readonly discussions: ReadonlyArray<Discussion>
+  readonly comments: ReadonlyArray<Comment>
+  readonly polls: ReadonlyArray<Poll>
+  /** the ballots they cast (without their choices) */
+  readonly stances: ReadonlyArray<typeof Stance.Type>
+  readonly outcomes: ReadonlyArray<Outcome>
+  readonly reactions: ReadonlyArray<Reaction>
+}
+
 export interface UsersRepo {
   readonly byId: (id: Id) => Effect.Effect<User | undefined>
   readonly byIds: (ids: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<User>>
@@ -47,6 +59,8 @@ export interface UsersRepo {
     }
   ) => Effect.Effect<User>
   readonly update: (id: Id, patch: Partial<Omit<User, "id">>) => Effect.Effect<void>
+  /** What a person wrote (Download my data): their threads, comments, polls, votes cast, outcomes and reactions, oldest first. */
+  readonly writtenBy: (id: Id) => Effect.Effect<WrittenBy>
   /** the account is someone's from now on: no longer a placeholder an invitation made (signed in, joined, linked) */
   readonly claim: (id: Id) => Effect.Effect<void>
   readonly setApiKeyHash: (id: Id, hash: string) => Effect.Effect<void>

@@ -1,8 +1,9 @@
 /** People: users and their identities. */
 import { Effect } from "effect"
-import { type Id, Identity, User } from "../domain/records.js"
+import { Outcome, Poll, Stance } from "../domain/polls.js"
+import { Comment, Discussion, type Id, Identity, Reaction, User } from "../domain/records.js"
 import type { UsersRepo } from "../ports/store.js"
-import { USER_COLUMNS } from "../sql/records.js"
+import { SELECT_COMMENT, SELECT_POLL, USER_COLUMNS } from "../sql/records.js"
 import { epochCache } from "./cache.js"
 import { type Row, setClause, type SqlClient } from "./client.js"
 
@@ -56,6 +57,15 @@ export const makeUsersRepo = (c: SqlClient): UsersRepo => {
       const row = User.toRow(patch)
       return Object.keys(row).length === 0 ? Effect.void : Effect.asVoid(c.run(`UPDATE users SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
     },
+    writtenBy: (id) =>
+      Effect.all({
+        discussions: c.all(`SELECT * FROM discussions WHERE author_id = ? ORDER BY id`, [id], Discussion.fromRow),
+        comments: c.all(`${SELECT_COMMENT} WHERE c.author_id = ? ORDER BY c.id`, [id], Comment.fromRow),
+        polls: c.all(`${SELECT_POLL} WHERE p.author_id = ? ORDER BY p.id`, [id], Poll.fromRow),
+        stances: c.all(`SELECT * FROM stances WHERE participant_id = ? AND cast_at IS NOT NULL ORDER BY id`, [id], Stance.fromRow),
+        outcomes: c.all(`SELECT * FROM outcomes WHERE author_id = ? ORDER BY id`, [id], Outcome.fromRow),
+        reactions: c.all(`SELECT * FROM reactions WHERE user_id = ? ORDER BY id`, [id], Reaction.fromRow)
+      }),
     claim: (id) => Effect.asVoid(c.run(`UPDATE users SET placeholder = FALSE WHERE id = ? AND placeholder = TRUE`, [id])),
     setApiKeyHash: (id, hash) => Effect.asVoid(c.run(`UPDATE users SET api_key_hash = ? WHERE id = ?`, [hash, id])),
     addIdentity: (i) =>

@@ -28,7 +28,7 @@ const homePage = (kit: Kit) => {
   return Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const who = yield* reader(request)
-    if (who.user === undefined) return respond(request, who, { title: who.t("home.title"), template: "@home", data: {} })
+    if (who.user === undefined) return respond(request, who, { title: who.t("home.title"), template: "@home", data: {}, notice: noticeOf(request, who) })
     const access = who.access
     const data = yield* run(Effect.gen(function*() {
       const groups = (yield* Groups.listGroupsFor(access)).filter((v) => access.memberships.get(v.group.id)?.accepted_at != null)

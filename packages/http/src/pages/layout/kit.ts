@@ -302,6 +302,7 @@ export const NOTICES = {
   saved: "profile.saved",
   settings_saved: "settings.saved",
   left: "leave.done",
+  account_deleted: "account.deleted",
   volume: "volume.saved"
 } as const satisfies Record<string, MessageKey>
 

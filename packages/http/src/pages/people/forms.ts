@@ -31,3 +31,6 @@ export const ProviderSignInForm = Schema.Struct({
   next: Next,
   invitation: Schema.transform(Text, Schema.UndefinedOr(Schema.String), { strict: true, decode: tokenOf, encode: (t) => t ?? "" })
 })
+
+/** **Delete my account**, confirmed by typing one's e-mail address. */
+export const DeleteAccountForm = Schema.Struct({ email: Trimmed })

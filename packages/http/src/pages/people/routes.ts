@@ -8,6 +8,7 @@ import { Groups, loadAccess, People, Rules, type Store, type User, Users, Volume
 import { Effect } from "effect"
 import { clientOf } from "../../observe/telemetry.js"
 import type { HttpSettings } from "../../settings.js"
+import { accountRoutes } from "./account.js"
 import { serverZone } from "../layout/i18n.js"
 import { NoFields } from "../layout/forms.js"
 import { fieldMessages, type Kit, noticeOf, type Page, type Reader, seeOther, segment } from "../layout/kit.js"
@@ -258,4 +259,5 @@ export const sessionRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
     yield* unsubscribeRoutes(router, kit)
     yield* apiAccessRoutes(router, kit, settings)
     yield* profileRoutes(router, kit)
+    yield* accountRoutes(router, kit, settings)
   })

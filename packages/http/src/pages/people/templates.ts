@@ -102,5 +102,16 @@ ${ERR("catch_up")}
 <% for (const v of ["mute", "normal", "loud"]) { %><button type="submit" name="volume" value="<%= v %>" aria-pressed="<%= g.volume === v ? "true" : "false" %>"><%= it.t("volume." + v) %><span class="visually-hidden"> · <%= g.name %></span></button> <% } %>
 </form></section><% } %>
 <p class="hint"><%= it.t("volume.help.mute") %> <%= it.t("volume.help.normal") %> <%= it.t("volume.help.loud") %></p><% } %>
+<h2><%= it.t("account.heading") %></h2>
+<ul class="actions"><li><a href="/profile/data" download><%= it.t("account.download") %></a></li><li><a href="/profile/delete"><%= it.t("account.delete") %></a></li></ul>
 <p><a href="/profile/api_access"><%= it.t("profile.apiAccess") %></a></p>
+`)
+
+define("@delete-account", `<p><%= it.t("account.deleteText") %></p>
+<form method="post" action="/profile/delete">
+${CSRF}
+<p><label for="email"><%= it.t("account.confirmEmail") %></label><br><input id="email" name="email" type="email" required autocomplete="off" value="<%= it.form.email %>"${DESCRIBED("email")}></p>
+${ERR("email")}
+<p><button type="submit" class="danger"><%= it.t("account.delete") %></button></p>
+</form>
 `)
