@@ -279,6 +279,53 @@ t.test("your account: Download my data; Delete my account, its comments kept und
   t.equal((await F.get("api/b2/groups")).statusCode, 403, "her API key no longer works")
 })
 
+t.test("change e-mail address: a link to the new address, the old one told, nothing changed until the link is used", async (t) => {
+  const gil = await seedUser(s.convene, { name: "Gil", email: "gil@example.org" })
+  const page = await signIn(await browser.newContext(), "gil@example.org")
+  await page.goto(`${s.url}/profile`)
+  await page.getByRole("link", { name: "Change e-mail address" }).click()
+  await axe(t, page, "change e-mail address")
+  const before = smtp.received.length
+  await page.getByLabel("New e-mail address").fill("Gil.New@example.org")
+  await page.getByRole("button", { name: "Change e-mail address" }).click()
+  await page.getByRole("status").filter({ hasText: "A link is on its way to the new address" }).waitFor()
+  const toNew = await smtp.mailTo("gil.new@example.org", before)
+  const toOld = await smtp.mailTo("gil@example.org", before)
+  t.match(toOld.text, /asked to use gil\.new@example\.org/, "the present address is told")
+  t.notMatch(toOld.text, /\/profile\/email\//, "without the link")
+  const link = /http:\/\/convene\.test(\/profile\/email\/[A-Za-z0-9_-]+)/.exec(toNew.text ?? "")![1]!
+  matchExact(t, await s.sql(`SELECT email FROM users WHERE id = ?`, gil.user.id), [{ email: "gil@example.org" }], "nothing changed yet")
+  matchExact(t, await s.sql(`SELECT token_hash IS NOT NULL AS hashed FROM email_changes WHERE user_id = ?`, gil.user.id), [{ hashed: 1 }])
+  t.notOk(JSON.stringify(await s.sql(`SELECT * FROM email_changes`)).includes(link.split("/").pop()!), "the token stored only hashed")
+
+  // the link shows what it does; the button changes the address, once
+  const visitor = browserSession(s.url)
+  const shown = await visitor.get(link)
+  t.equal(shown.status, 200)
+  t.match(shown.html, /Use gil\.new@example\.org\?/)
+  matchExact(t, await s.sql(`SELECT email FROM users WHERE id = ?`, gil.user.id), [{ email: "gil@example.org" }], "opening the link changes nothing")
+  const used = await visitor.post(link, {})
+  t.equal(used.status, 200)
+  t.match(used.html, /Your e-mail address is now gil\.new@example\.org/)
+  matchExact(t, await s.sql(`SELECT email FROM users WHERE id = ?`, gil.user.id), [{ email: "gil.new@example.org" }])
+  t.equal((await visitor.post(link, {})).status, 410, "a link works once")
+  t.equal((await visitor.get("/profile/email/not-a-token-at-all-xx")).status, 410)
+
+  // refused: an address someone else has, one's own; nothing sent
+  const b = browserSession(s.url)
+  await b.get("/sign-in")
+  const sent = smtp.received.length
+  await b.post("/sign-in", { email: "gil.new@example.org" })
+  const code = /\b(\d{6})\b/.exec((await smtp.mailTo("gil.new@example.org", sent)).subject ?? "")![1]!
+  await b.post("/sign-in/code", { email: "gil.new@example.org", code })
+  const taken = await b.post("/profile/email", { email: "ada@example.org" })
+  t.equal(taken.status, 422)
+  t.match(taken.html, /id="email-error">can&#39;t be used/)
+  t.equal((await b.post("/profile/email", { email: "gil.new@example.org" })).status, 422, "already one's address")
+  t.equal((await b.post("/profile/email", { email: "x" }, { csrf: false })).status, 403, "a forged POST")
+  t.equal(await s.sql(`SELECT count(*) AS n FROM email_changes WHERE user_id = ?`, gil.user.id).then((r: any) => r[0].n), 1, "no new request")
+})
+
 /** A second server whose settings say FEATURES_DISABLE_CREATE_GROUP=1 (read by settingsFromEnv, as `convene serve` does). */
 async function startBrowsingAdminsOnly() {
   const { settingsFromEnv } = await import("@convene/http")

@@ -36,6 +36,26 @@ export interface Session {
   readonly expires_at: string
 }
 
+/** A change of address waiting for its link (decisions §12). */
+export interface EmailChange {
+  readonly id: Id
+  readonly user_id: Id
+  readonly new_email: string
+  readonly created_at: string
+  readonly expires_at: string
+  readonly used_at: string | null
+}
+
+export interface EmailChangesRepo {
+  /** a new request; the person's earlier ones stop working */
+  readonly insert: (x: Omit<EmailChange, "id" | "used_at">) => Effect.Effect<EmailChange>
+  /** the person's latest request whose link is not made yet (the mail worker makes it when it sends) */
+  readonly awaitingLink: (userId: Id) => Effect.Effect<EmailChange | undefined>
+  readonly setTokenHash: (id: Id, hash: string) => Effect.Effect<void>
+  readonly byTokenHash: (hash: string) => Effect.Effect<EmailChange | undefined>
+  readonly markUsed: (id: Id, at: string) => Effect.Effect<void>
+}
+
 export interface InvitationsRepo {
   readonly insert: (t: Omit<InvitationToken, "id" | "used_at"> & { readonly token_hash: string }) => Effect.Effect<InvitationToken>
   readonly byHash: (hash: string) => Effect.Effect<InvitationToken | undefined>
@@ -148,6 +168,7 @@ export interface PeopleRepos {
   readonly invitations: InvitationsRepo
   readonly loginCodes: LoginCodesRepo
   readonly sessions: SessionsRepo
+  readonly emailChanges: EmailChangesRepo
   readonly rateEvents: RateEventsRepo
   readonly serverSecrets: ServerSecretsRepo
   readonly grantedMemberships: GrantedMembershipsRepo

@@ -106,6 +106,14 @@ export const mintSecrets = Effect.fnUntraced(function*(m: MailMessage, t: Transl
     yield* store.invitations.rehash(m.invitation_id, sha256(token))
     return { ...m, path: `/invitations/${token}` }
   }
+  if (m.kind === "email_change" && m.recipient_user_id !== null) {
+    const change = yield* store.emailChanges.awaitingLink(m.recipient_user_id)
+    // a newer request superseded this one: its message goes without a link
+    if (change === undefined || change.new_email !== m.recipient_email) return m
+    const token = newSecret()
+    yield* store.emailChanges.setTokenHash(change.id, sha256(token))
+    return { ...m, path: `/profile/email/${token}` }
+  }
   if (m.kind === "sign_in" && m.recipient_user_id !== null) {
     const now = yield* Clock.currentTimeMillis
     const code = String(randomInt(100_000, 1_000_000))

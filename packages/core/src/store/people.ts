@@ -1,9 +1,11 @@
 /** People's tokens: invitations, sign-in codes, sessions, unsubscribe links, volumes, reply addresses, rate events. */
 import { Effect } from "effect"
 import { type Id, User } from "../domain/records.js"
-import type { InvitationToken, LoginCode, PeopleRepos, Session, Volume } from "../ports/people.js"
+import type { EmailChange, InvitationToken, LoginCode, PeopleRepos, Session, Volume } from "../ports/people.js"
 import { INVITATION_COLUMNS, LOGIN_CODE_COLUMNS, SESSION_COLUMNS, USER_COLUMNS } from "../sql/records.js"
 import { asRecord, returned, type SqlClient } from "./client.js"
+
+const EMAIL_CHANGE_COLUMNS = "id, user_id, new_email, created_at, expires_at, used_at"
 
 
 export const makePeopleRepos = (c: SqlClient): PeopleRepos => {
@@ -52,6 +54,20 @@ export const makePeopleRepos = (c: SqlClient): PeopleRepos => {
     byHash: (hash) => c.get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE token_hash = ?`, [hash], asRecord<Session>()),
     touch: (id, lastSeenAt, expiresAt) => Effect.asVoid(c.run(`UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id = ?`, [lastSeenAt, expiresAt, id])),
     deleteForUser: (userId) => Effect.asVoid(c.run(`DELETE FROM sessions WHERE user_id = ?`, [userId]))
+  },
+  emailChanges: {
+    insert: (x) =>
+      Effect.flatMap(
+        // an earlier request stops working: only the latest link changes the address
+        c.run(`UPDATE email_changes SET used_at = @created_at WHERE user_id = @user_id AND used_at IS NULL`, x),
+        () => Effect.map(c.run<EmailChange>(`INSERT INTO email_changes (user_id, new_email, created_at, expires_at)
+               VALUES (@user_id, @new_email, @created_at, @expires_at) RETURNING ${EMAIL_CHANGE_COLUMNS}`, x), returned)
+      ),
+    awaitingLink: (userId) =>
+      c.get(`SELECT ${EMAIL_CHANGE_COLUMNS} FROM email_changes WHERE user_id = ? AND token_hash IS NULL AND used_at IS NULL ORDER BY id DESC LIMIT 1`, [userId], asRecord<EmailChange>()),
+    setTokenHash: (id, hash) => Effect.asVoid(c.run(`UPDATE email_changes SET token_hash = ? WHERE id = ?`, [hash, id])),
+    byTokenHash: (hash) => c.get(`SELECT ${EMAIL_CHANGE_COLUMNS} FROM email_changes WHERE token_hash = ?`, [hash], asRecord<EmailChange>()),
+    markUsed: (id, at) => Effect.asVoid(c.run(`UPDATE email_changes SET used_at = ? WHERE id = ?`, [at, id]))
   },
   mutes: {
     // a group's unsubscribe is its volume Mute

@@ -303,6 +303,7 @@ export const NOTICES = {
   settings_saved: "settings.saved",
   left: "leave.done",
   account_deleted: "account.deleted",
+  email_link_sent: "account.emailLinkSent",
   volume: "volume.saved"
 } as const satisfies Record<string, MessageKey>
 

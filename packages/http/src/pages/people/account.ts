@@ -3,13 +3,16 @@
  * and everything the person wrote, each with its link) and **Delete my account** (confirmed by typing one's
  * address; as `convene users redact`). The core decides who may (the OwnAccount policy).
  */
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Account } from "@convene/core"
 import { Effect } from "effect"
 import type { HttpSettings } from "../../settings.js"
-import { type Kit, type Reader } from "../layout/kit.js"
+import { fieldMessages, type Kit, type Reader } from "../layout/kit.js"
 import type { PageRouter } from "../layout/routes.js"
-import { DeleteAccountForm } from "./forms.js"
+import { DeleteAccountForm, EmailChangeForm } from "./forms.js"
+import { NoFields } from "../layout/forms.js"
+import { RouteParams } from "../../routes.js"
 
 /** The download: plain records with absolute links, nothing secret (no key, no hash, no token). */
 const dataJson = (d: Account.AccountData, base: string) => {
@@ -44,8 +47,48 @@ const deletePage = (who: Reader, form: { email: string }, errors?: Record<string
   data: { form, errors }
 })
 
+const emailPage = (who: Reader, form: { email: string }, errors?: Record<string, string>, status = 200) => ({
+  title: who.t("account.changeEmail"),
+  template: "@change-email",
+  status,
+  crumbs: [{ href: "/profile", label: who.t("profile.title") }],
+  data: { form, errors }
+})
+
+/** A change link's token as a link carries it, or "" (no stored hash matches it). */
+const tokenIn = (params: Record<string, string | undefined>) => (/^[A-Za-z0-9_-]{16,64}$/.test(params.token ?? "") ? params.token! : "")
+
 export const accountRoutes = (router: PageRouter, kit: Kit, settings: HttpSettings) =>
   Effect.gen(function*() {
+    yield* router.get("/profile/email", kit.signedInGet((request, who) => Effect.succeed(kit.respond(request, who, emailPage(who, { email: "" })))))
+
+    yield* router.post("/profile/email", kit.post(EmailChangeForm, (request, who, form) =>
+      Effect.gen(function*() {
+        const asked = yield* Effect.either(kit.run(Account.requestEmailChange(who.access, form.email)))
+        if (asked._tag === "Right") return kit.seeOtherDone("/profile", "email_link_sent")
+        const e = asked.left
+        if (e._tag !== "Invalid") return kit.refused(request, who, e)
+        return kit.respond(request, who, emailPage(who, form, fieldMessages(e), 422))
+      })))
+
+    // the link shows what it does; only the button changes the address (a mail scanner's GET changes nothing)
+    yield* router.get("/profile/email/:token", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const who = yield* kit.reader(request)
+      const email = yield* kit.run(Account.showEmailChange(tokenIn(yield* RouteParams)))
+      return kit.respond(request, who, email === undefined
+        ? kit.message(who, "account.changeEmail", who.t("account.emailLinkInvalid"), 410, { href: "/profile", label: who.t("profile.title") })
+        : { title: who.t("account.confirmEmailTitle", { email }), template: "@confirm-email", data: { email } })
+    }))
+
+    yield* router.post("/profile/email/:token", kit.formPost(NoFields, (request, who) =>
+      Effect.gen(function*() {
+        const email = yield* kit.run(Account.confirmEmailChange(tokenIn(yield* RouteParams)))
+        return kit.respond(request, who, email === undefined
+          ? kit.message(who, "account.changeEmail", who.t("account.emailLinkInvalid"), 410, { href: "/profile", label: who.t("profile.title") })
+          : kit.message(who, "account.changeEmail", who.t("account.emailChanged", { email }), 200, { href: "/", label: who.t("error.home") }))
+      })))
+
     const base = settings.baseUrl.replace(/\/$/, "")
 
     yield* router.get("/profile/data", kit.signedInGet((request, who) =>

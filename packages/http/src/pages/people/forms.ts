@@ -34,3 +34,6 @@ export const ProviderSignInForm = Schema.Struct({
 
 /** **Delete my account**, confirmed by typing one's e-mail address. */
 export const DeleteAccountForm = Schema.Struct({ email: Trimmed })
+
+/** **Change e-mail address**: "New e-mail address". */
+export const EmailChangeForm = Schema.Struct({ email: Trimmed })

@@ -103,7 +103,7 @@ ${ERR("catch_up")}
 </form></section><% } %>
 <p class="hint"><%= it.t("volume.help.mute") %> <%= it.t("volume.help.normal") %> <%= it.t("volume.help.loud") %></p><% } %>
 <h2><%= it.t("account.heading") %></h2>
-<ul class="actions"><li><a href="/profile/data" download><%= it.t("account.download") %></a></li><li><a href="/profile/delete"><%= it.t("account.delete") %></a></li></ul>
+<ul class="actions"><li><a href="/profile/email"><%= it.t("account.changeEmail") %></a></li><li><a href="/profile/data" download><%= it.t("account.download") %></a></li><li><a href="/profile/delete"><%= it.t("account.delete") %></a></li></ul>
 <p><a href="/profile/api_access"><%= it.t("profile.apiAccess") %></a></p>
 `)
 
@@ -114,4 +114,17 @@ ${CSRF}
 ${ERR("email")}
 <p><button type="submit" class="danger"><%= it.t("account.delete") %></button></p>
 </form>
+`)
+
+define("@change-email", `<p><%= it.t("account.changeEmailText") %></p>
+<form method="post" action="/profile/email">
+${CSRF}
+<p><label for="email"><%= it.t("account.newEmail") %></label><br><input id="email" name="email" type="email" required autocomplete="email" value="<%= it.form.email %>"${DESCRIBED("email")}></p>
+${ERR("email")}
+<p><button type="submit"><%= it.t("account.changeEmail") %></button></p>
+</form>
+`)
+
+define("@confirm-email", `<p><%= it.t("account.confirmEmailText", { email: it.email }) %></p>
+<form method="post">${CSRF}<p><button type="submit"><%= it.t("account.changeEmail") %></button></p></form>
 `)
