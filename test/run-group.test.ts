@@ -326,6 +326,48 @@ t.test("change e-mail address: a link to the new address, the old one told, noth
   t.equal(await s.sql(`SELECT count(*) AS n FROM email_changes WHERE user_id = ?`, gil.user.id).then((r: any) => r[0].n), 1, "no new request")
 })
 
+t.test("edit poll: title, options (a voted one removed after confirming, the results recounted), the voters told", async (t) => {
+  const [garden] = await groupsNamed("Garden Club")
+  const poll = ((await s.as(adaKey).post("api/b2/polls", {
+    json: { group_id: garden!.id, title: "Lunch", poll_type: "poll", options: ["soup", "salad", "bread"], closing_at: future() }
+  })).body as any).polls[0]
+  const boKey = (await s.sql<{ id: number }>(`SELECT id FROM users WHERE email = 'bo@example.org'`))[0]!.id
+  t.equal(boKey, boUser.id)
+  const bo = await signIn(await browser.newContext(), "bo@example.org")
+  await bo.goto(`${s.url}/p/${poll.key}`)
+  await bo.getByLabel("salad", { exact: true }).check()
+  await bo.getByRole("button", { name: "Vote", exact: true }).click()
+  await bo.getByRole("status").waitFor()
+  t.equal(await bo.getByRole("link", { name: "Edit poll" }).count(), 0, "not Bo's to edit")
+  t.equal((await bo.goto(`${s.url}/p/${poll.key}/edit`))!.status(), 404)
+
+  const page = await signIn(await browser.newContext(), "ada@example.org")
+  await page.goto(`${s.url}/p/${poll.key}`)
+  await page.getByRole("link", { name: "Edit poll" }).click()
+  await axe(t, page, "edit poll")
+  t.equal(await page.getByLabel("Options").inputValue(), "soup\nsalad\nbread")
+  await page.getByLabel("Title").fill("Lunch on Friday")
+  await page.getByLabel("Options").fill("soup\nbread\npasta")
+  await page.getByLabel("What's changed? (optional)").fill("Salad is off; pasta is on.")
+  await page.getByLabel("Tell the voters by e-mail").check()
+  await page.getByRole("button", { name: "Save poll" }).click()
+  await page.waitForLoadState()
+  t.match(await page.locator("#options-error").textContent(), /removes the votes for it/, "a voted option: asked first")
+  await axe(t, page, "edit poll, confirming")
+  matchExact(t, (await s.sql(`SELECT name FROM poll_options WHERE poll_id = ? ORDER BY priority`, poll.id)).map((o: any) => o.name), ["soup", "salad", "bread"], "nothing changed yet")
+  const before = smtp.received.length
+  await page.getByLabel("Remove salad, and the votes for them").check()
+  await page.getByRole("button", { name: "Save poll" }).click()
+  await page.getByRole("status").filter({ hasText: "The poll is saved." }).waitFor()
+  t.equal(await page.locator("h1").textContent(), "Lunch on Friday")
+  matchExact(t, (await s.sql(`SELECT name FROM poll_options WHERE poll_id = ? ORDER BY priority`, poll.id)).map((o: any) => o.name), ["soup", "bread", "pasta"])
+  const shown = ((await s.as(adaKey).get(`api/b2/polls/${poll.id}`)).body as any).polls[0]
+  matchExact(t, shown.stance_data, { soup: 0, bread: 0, pasta: 0 }, "recounted: the removed option's vote is gone")
+  const told = await smtp.mailTo("bo@example.org", before)
+  t.match(told.subject, /Ada edited the poll Lunch on Friday/)
+  t.match(told.text, /Salad is off; pasta is on\./)
+})
+
 /** A second server whose settings say FEATURES_DISABLE_CREATE_GROUP=1 (read by settingsFromEnv, as `convene serve` does). */
 async function startBrowsingAdminsOnly() {
   const { settingsFromEnv } = await import("@convene/http")

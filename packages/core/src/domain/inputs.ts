@@ -157,7 +157,10 @@ export const PollInput = Schema.Struct({
   can_respond_maybe: Schema.optional(Bool.annotations({ description: "extension (Loomio): meetings offer 'maybe'" }))
 }).annotations({ identifier: "PollInput" })
 
-export const PollPatchInput = Schema.Struct(pollFields).annotations({
+export const PollPatchInput = Schema.Struct({
+  ...pollFields,
+  notify_voters: Schema.optional(Bool.annotations({ description: "extension: tell the voters of the edit by mail, with recipient_message (\"What's changed?\")" }))
+}).annotations({
   identifier: "PollUpdateInput",
   description: "poll_type, group_id, discussion_id and topic_id are accepted when unchanged; anonymous only from false to true"
 })

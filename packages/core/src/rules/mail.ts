@@ -8,7 +8,7 @@ import { escapeHtml, mailMarkdownToHtml } from "./markdown.js"
 
 /** Notifications can be unsubscribed from (per group); invitations and sign-in codes cannot. */
 const NOTIFICATIONS = new Set([
-  "new_discussion", "discussion_edited", "comment_replied_to", "poll_created", "poll_closing_soon", "outcome_review_due", "outcome_created",
+  "new_discussion", "discussion_edited", "comment_replied_to", "poll_created", "poll_edited", "poll_closing_soon", "outcome_review_due", "outcome_created",
   "new_comment", "stance_created", "user_mentioned"
 ])
 export const isNotification = (kind: string): boolean => NOTIFICATIONS.has(kind)
@@ -52,6 +52,7 @@ const ACTION: Readonly<Record<string, MailWord>> = {
   thread_invitation: "mail.action.thread_invitation",
   poll_invitation: "mail.action.vote",
   poll_created: "mail.action.vote",
+  poll_edited: "mail.action.vote",
   poll_closing_soon: "mail.action.vote",
   outcome_review_due: "mail.action.outcome_review_due"
 }

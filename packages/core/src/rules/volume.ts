@@ -15,7 +15,8 @@ export const effectiveVolume = (thread: Volume | undefined, group: Volume | unde
 
 /** What Normal brings: new threads and polls, outcomes, closing-soon reminders, mentions and replies to you. */
 const NORMAL: ReadonlySet<string> = new Set([
-  "new_discussion", "discussion_edited", "poll_created", "poll_closing_soon", "outcome_created", "outcome_review_due", "comment_replied_to", "user_mentioned"
+  "new_discussion", "discussion_edited", "poll_created", "poll_edited", "poll_closing_soon", "outcome_created", "outcome_review_due", "comment_replied_to",
+  "user_mentioned"
 ])
 /** What Loud adds: every comment and every vote. */
 const LOUD: ReadonlySet<string> = new Set([...NORMAL, "new_comment", "stance_created"])

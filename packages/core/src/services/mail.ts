@@ -113,6 +113,7 @@ export interface ThreadMessage {
     | "thread_invitation"
     | "comment_replied_to"
     | "poll_created"
+    | "poll_edited"
     | "poll_invitation"
     | "poll_closing_soon"
     | "outcome_review_due"

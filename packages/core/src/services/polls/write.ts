@@ -233,7 +233,18 @@ const applyPollEdit = Effect.fnUntraced(function*(
   yield* invite(updated, ctx, access.user, { ...recipientsOf(input), notify: input.notify_recipients ?? false })
   if (opens) yield* openPoll(updated, ctx.group, access.user)
   else yield* pollEvent("poll_edited", updated, access.user, input.recipient_message ?? null)
+  if (input.notify_voters === true && !opens) yield* tellVoters(updated, ctx, access.user, input.recipient_message ?? null)
   return yield* reload(access, poll.id)
+})
+
+/** "What's changed?" told by mail to everyone who holds a ballot of the poll (its editor aside), at the volume they chose. */
+const tellVoters = Effect.fnUntraced(function*(poll: Poll, ctx: TopicContext, actor: User, message: string | null) {
+  const store = yield* Store
+  const ids = [...new Set((yield* store.stances.latestOf([poll.id])).filter((s) => s.revoked_at === null).map((s) => s.participant_id))].filter((id) => id !== actor.id)
+  for (const voter of yield* store.users.byIds(ids)) {
+    if (voter.deactivated_at !== null) continue
+    yield* recordThreadMessage(voter, { kind: "poll_edited", group: ctx.group, topicId: ctx.topic.id, title: poll.title, actor, message, path: `/p/${poll.key}` })
+  }
 })
 
 /** DELETE /polls/{id}: soft delete; a poll's own thread goes with it. */

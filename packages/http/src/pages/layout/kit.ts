@@ -304,6 +304,7 @@ export const NOTICES = {
   left: "leave.done",
   account_deleted: "account.deleted",
   email_link_sent: "account.emailLinkSent",
+  poll_saved: "poll.saved",
   volume: "volume.saved"
 } as const satisfies Record<string, MessageKey>
 

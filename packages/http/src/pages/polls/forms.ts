@@ -63,3 +63,17 @@ export const OutcomeForm = Schema.Struct({ statement: Filled })
 
 /** **Reopen poll**: a new "Closing date", in the reader's zone. */
 export const ReopenForm = Schema.Struct({ closing_at: Text })
+
+/**
+ * **Save poll** (decisions §12): "Title", "Details", "Closing date" (in the reader's zone), "Options" (one per line; a
+ * proposal's are fixed), "What's changed?" with "Tell the voters", and the confirmation that removes voted options.
+ */
+export const EditPollForm = Schema.Struct({
+  title: Required,
+  details: Text,
+  closing_at: Text,
+  options: Text,
+  change: Text,
+  notify: Checkbox,
+  confirm_removal: Checkbox
+})

@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { type MessageKey, percentText, utcToZonedInput, zonedToUtc } from "../layout/i18n.js"
 import { type FormInput, NoFields } from "../layout/forms.js"
 import { fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
-import { NewPollForm, OutcomeForm, ReopenForm, VoteForm } from "./forms.js"
+import { EditPollForm, NewPollForm, OutcomeForm, ReopenForm, VoteForm } from "./forms.js"
 import type { PageRouter } from "../layout/routes.js"
 import { bodyHtml } from "../layout/bodies.js"
 import "./templates.js"
@@ -153,7 +153,7 @@ const pollPageData = (who: Reader, view: Polls.ShownPoll, users: ReadonlyMap<num
       by: who.t("poll.outcomeBy", { name: users.get(view.outcome.author_id) ?? who.t("thread.someone"), time: who.time(view.outcome.created_at) }),
       html: bodyHtml(view.outcome.statement, view.outcome.statement_format)
     },
-    may: { close: view.may.close, reopen: view.may.reopen, outcome: view.may.outcome && view.outcome === undefined },
+    may: { close: view.may.close, reopen: view.may.reopen, outcome: view.may.outcome && view.outcome === undefined, edit: view.may.edit },
     form,
     zone: who.zone
   }
@@ -287,6 +287,77 @@ const startPollRoutes = (router: PageRouter, kit: Kit) =>
     yield* newPollRoutes("d")
   })
 
+/** The edit form of a poll as stored: the closing date in the reader's zone, a meeting's times too. */
+const storedPollForm = (who: Reader, view: Polls.PollView) => ({
+  title: view.poll.title,
+  details: view.poll.details,
+  closing_at: view.poll.closing_at === null ? "" : utcToZonedInput(view.poll.closing_at, who.zone),
+  options: view.options.map((o) => (view.poll.poll_type === "meeting" && o.name.includes("T") ? utcToZonedInput(o.name, who.zone) : o.name)).join("\n"),
+  change: "",
+  notify: false
+})
+
+/**
+ * **Edit poll** (decisions §12): title, details, closing date, options (not a proposal's), "What's changed?"; an
+ * option removed asks to confirm first (its votes go). The core checks who (EditPoll) and what (the type's rules).
+ */
+const editPollRoutes = (router: PageRouter, kit: Kit) =>
+  Effect.gen(function*() {
+    const editPage = (who: Reader, view: Polls.PollView, form: Record<string, string | boolean>, errors?: Record<string, string>, removing?: string, status = 200) => ({
+      title: who.t("poll.editTitle", { title: view.poll.title }),
+      template: "@edit-poll",
+      status,
+      crumbs: [{ href: `/p/${view.poll.key}`, label: view.poll.title }],
+      data: { key: view.poll.key, form, errors, optionsEditable: view.poll.poll_type !== "proposal", removing }
+    })
+    const editable = (who: Reader, key: string) =>
+      kit.run(Effect.flatMap(Polls.showPoll(who.access, key), (view) => (view.may.edit ? Effect.succeed(view) : Effect.fail({ _tag: "Forbidden" as const }))))
+
+    yield* router.get("/p/:key/edit", kit.signedInGet((request, who) =>
+      Effect.gen(function*() {
+        const found = yield* Effect.either(editable(who, segment(yield* RouteParams, "key")))
+        if (found._tag === "Left") return kit.refused(request, who, found.left)
+        return kit.respond(request, who, editPage(who, found.right, storedPollForm(who, found.right)))
+      })))
+
+    yield* router.post("/p/:key/edit", kit.post(EditPollForm, (request, who, form, input) =>
+      Effect.gen(function*() {
+        const key = segment(yield* RouteParams, "key")
+        const found = yield* Effect.either(editable(who, key))
+        if (found._tag === "Left") return kit.refused(request, who, found.left)
+        const view = found.right
+        const again = (errors: Record<string, string>, removing?: string) =>
+          kit.respond(request, who, editPage(who, view, { ...input, notify: form.notify }, errors, removing, 422))
+        const closing = zonedToUtc(form.closing_at, who.zone)
+        if (closing === undefined) return again({ closing_at: who.t("poll.badDate") })
+        let options: Array<string> | undefined
+        if (view.poll.poll_type !== "proposal") {
+          const lines = form.options.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "")
+          const converted = view.poll.poll_type === "meeting" ? lines.map((l) => (/^\d{4}-\d{2}-\d{2}$/.test(l) ? l : zonedToUtc(l, who.zone))) : lines
+          const bad = lines.find((_, i) => converted[i] === undefined)
+          if (bad !== undefined) return again({ options: who.t("poll.badMeetingTime", { line: bad }) })
+          options = converted as Array<string>
+          // an option taken away takes its votes: said, and done only once confirmed
+          const removed = view.options.filter((o) => !options!.includes(o.name)).map((o) => o.name)
+          if (removed.length > 0 && !form.confirm_removal) return again({ options: who.t("poll.removalNeedsConfirming") }, removed.join(", "))
+          if (options.join("\n") === view.options.map((o) => o.name).join("\n")) options = undefined
+        }
+        const saved = yield* Effect.either(kit.run(Polls.updatePoll(who.access, key, {
+          title: form.title,
+          details: form.details,
+          details_format: "md",
+          closing_at: closing,
+          ...(options === undefined ? {} : { options }),
+          ...(form.change.trim() === "" ? {} : { recipient_message: form.change.trim() }),
+          notify_voters: form.notify
+        })))
+        if (saved._tag === "Right") return kit.seeOtherDone(`/p/${saved.right.poll.key}`, "poll_saved")
+        const e = saved.left
+        if (e._tag !== "Invalid") return kit.refused(request, who, e)
+        return again(fieldMessages(e))
+      })))
+  })
+
 /** The poll page: voting, closing, the outcome, reopening. */
 const pollPageRoutes = (router: PageRouter, kit: Kit) =>
   Effect.gen(function*() {
@@ -390,4 +461,5 @@ export const pollRoutes = (router: PageRouter, kit: Kit) =>
   Effect.gen(function*() {
     yield* startPollRoutes(router, kit)
     yield* pollPageRoutes(router, kit)
+    yield* editPollRoutes(router, kit)
   })

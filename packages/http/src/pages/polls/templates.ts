@@ -66,6 +66,7 @@ ${CSRF}
 <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader"><%= it.t("poll.option") %></th><% for (const h of it.results.columns) { %><th scope="col" role="columnheader"><%= h %></th><% } %><th scope="col" role="columnheader"><%= it.t("poll.share") %></th><% if (it.results.named) { %><th scope="col" role="columnheader"><%= it.t("poll.voters") %></th><% } %></tr></thead><tbody role="rowgroup">
 <% for (const r of it.results.rows) { %><tr role="row"><th scope="row" role="rowheader"><%= r.label %></th><% for (const [i, v] of r.values.entries()) { %><td role="cell" data-label="<%= it.results.columns[i] %>"><%= v %></td><% } %><td role="cell" data-label="<%= it.t("poll.share") %>"><span class="pct"><%= r.percentText %></span> <meter min="0" max="100" value="<%= r.percent %>" aria-label="<%= r.label %>: <%= r.percentText %>"></meter></td><% if (it.results.named) { %><td role="cell" data-label="<%= it.t("poll.voters") %>"><%= r.voters %></td><% } %></tr><% } %>
 </tbody></table><% } else { %><p><%= it.hiddenUntil %></p><% } %>
+<% if (it.may.edit) { %><p><a href="/p/<%= it.key %>/edit"><%= it.t("poll.edit") %></a></p><% } %>
 <% if (it.may.close) { %><form method="post" action="/p/<%= it.key %>/close">${CSRF}<p><button type="submit"><%= it.t("poll.close") %></button></p></form><% } %>
 <% if (it.may.outcome) { %><h2><%= it.t("poll.shareOutcomeHeading") %></h2>
 <form method="post" action="/p/<%= it.key %>/outcome">
@@ -81,4 +82,21 @@ ${CSRF}
 ${ERR("closing_at")}
 <p><button type="submit"><%= it.t("poll.reopen") %></button></p>
 </form><% } %>
+`)
+
+define("@edit-poll", `<form method="post" action="/p/<%= it.key %>/edit">
+${CSRF}
+<p><label for="title"><%= it.t("discussion.title") %></label><br><input id="title" name="title" required maxlength="250" value="<%= it.form.title %>"${DESCRIBED("title")}></p>
+${ERR("title")}
+<p><label for="details"><%= it.t("discussion.details") %></label><br><textarea id="details" name="details" rows="5" aria-describedby="markdown-hint"><%= it.form.details %></textarea></p>
+<p class="hint" id="markdown-hint"><%= it.t("form.markdown") %></p>
+<p><label for="closing_at"><%= it.t("poll.closingDate") %></label><br><input id="closing_at" name="closing_at" type="datetime-local" required value="<%= it.form.closing_at %>"${DESCRIBED("closing_at")}></p>
+${ERR("closing_at")}
+<% if (it.optionsEditable) { %><p><label for="options"><%= it.t("poll.options") %></label><br><textarea id="options" name="options" rows="5"${DESCRIBED("options")}><%= it.form.options %></textarea></p>
+${ERR("options")}
+<% if (it.removing) { %><p><input type="checkbox" id="confirm_removal" name="confirm_removal" value="1"> <label for="confirm_removal"><%= it.t("poll.confirmRemoval", { options: it.removing }) %></label></p><% } %><% } %>
+<p><label for="change"><%= it.t("poll.whatChanged") %></label><br><textarea id="change" name="change" rows="3"><%= it.form.change %></textarea></p>
+<p><input type="checkbox" id="notify" name="notify" value="1"<%= it.form.notify ? " checked" : "" %>> <label for="notify"><%= it.t("poll.notifyVoters") %></label></p>
+<p><button type="submit"><%= it.t("poll.save") %></button></p>
+</form>
 `)
