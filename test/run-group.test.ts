@@ -368,6 +368,32 @@ t.test("edit poll: title, options (a voted one removed after confirming, the res
   t.match(told.text, /Salad is off; pasta is on\./)
 })
 
+t.test("pin thread: first in its group's list until unpinned; over the API too; not by someone who may not edit it", async (t) => {
+  const [garden] = await groupsNamed("Garden Club")
+  const A = s.as(adaKey)
+  const older = ((await A.post("api/b2/discussions", { json: { group_id: garden!.id, title: "Older thread" } })).body as any).discussions[0]
+  await A.post("api/b2/discussions", { json: { group_id: garden!.id, title: "Newer thread" } })
+  const page = await signIn(await browser.newContext(), "ada@example.org")
+  const listed = async () => {
+    await page.goto(`${s.url}/g/${garden!.key}`)
+    return (await page.locator("main ul").nth(1).locator("li").allTextContents()).filter((x) => /Older thread|Newer thread/.test(x)).map((x) => x.trim())
+  }
+  t.same((await listed()).slice(0, 2), ["Newer thread", "Older thread"], "latest activity first")
+  await page.goto(`${s.url}/d/${older.key}`)
+  await page.getByRole("button", { name: "Pin thread" }).click()
+  await page.getByRole("status").filter({ hasText: "The thread is pinned" }).waitFor()
+  await axe(t, page, "a pinned thread")
+  t.same((await listed())[0], "Older thread · pinned", "pinned first")
+  matchExact(t, ((await A.get(`api/b2/discussions/${older.id}`)).body as any).topics[0].pinned_at, String, "the topic's pinned_at")
+
+  const gil = s.as((await seedUser(s.convene, { name: "Hal" })).apiKey)
+  t.ok([403, 404].includes((await gil.post(`api/b2/discussions/${older.id}/unpin`)).statusCode), "someone who cannot see the thread cannot unpin it")
+  const unpinned = await A.post(`api/b2/discussions/${older.id}/unpin`)
+  t.equal(unpinned.statusCode, 200)
+  matchExact(t, (unpinned.body as any).topics[0].pinned_at, null)
+  t.same((await listed()).slice(0, 2), ["Newer thread", "Older thread"], "back in its place")
+})
+
 /** A second server whose settings say FEATURES_DISABLE_CREATE_GROUP=1 (read by settingsFromEnv, as `convene serve` does). */
 async function startBrowsingAdminsOnly() {
   const { settingsFromEnv } = await import("@convene/http")

@@ -198,6 +198,8 @@ export const Topic = model("Topic", {
   last_activity_at: Stamp,
   closed_at: NullStamp,
   closer_id: NullId,
+  /** pinned first in a group's lists (null: not pinned) */
+  pinned_at: NullStamp,
   discarded_at: NullStamp,
   created_at: Stamp,
   updated_at: Stamp

@@ -128,12 +128,12 @@ export interface TopicsRepo {
   /** Threads in `scope` matching `filter`, latest activity first. */
   readonly visible: (scope: TopicScope, filter: TopicFilter, page: Page) => Effect.Effect<ReadonlyArray<Topic>>
   readonly countVisible: (scope: TopicScope, filter: TopicFilter) => Effect.Effect<number>
-  readonly insert: (t: Omit<Topic, "id" | "items_count" | "closed_at" | "closer_id" | "discarded_at" | "updated_at">) => Effect.Effect<Topic>
+  readonly insert: (t: Omit<Topic, "id" | "items_count" | "closed_at" | "closer_id" | "pinned_at" | "discarded_at" | "updated_at">) => Effect.Effect<Topic>
   /** Every thread of these groups public or private (a group's privacy changed); returns how many changed. */
   readonly setPrivacyIn: (groupIds: ReadonlyArray<Id>, isPrivate: boolean, at: string) => Effect.Effect<number>
   readonly update: (
     id: Id,
-    patch: Partial<Pick<Topic, "topicable_id" | "private" | "tags" | "last_activity_at" | "closed_at" | "closer_id" | "discarded_at">> & {
+    patch: Partial<Pick<Topic, "topicable_id" | "private" | "tags" | "last_activity_at" | "closed_at" | "closer_id" | "pinned_at" | "discarded_at">> & {
       updated_at: string
     }
   ) => Effect.Effect<void>

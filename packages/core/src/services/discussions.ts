@@ -269,6 +269,25 @@ export const setClosed = Effect.fnUntraced(function*(
   }))
 })
 
+/** A thread pinned or unpinned, where EditDiscussion allowed it (repeating is a no-op). */
+const pinDiscussion = Effect.fnUntraced(function*(discussion: Discussion, topic: Topic, pinned: boolean): Effect.fn.Return<DiscussionView, never, Store | Permit<"EditDiscussion">> {
+  yield* EditDiscussion.needed
+  const store = yield* Store
+  if ((topic.pinned_at !== null) === pinned) return { discussion, topic }
+  const now = yield* nowIso
+  yield* store.topics.update(topic.id, { pinned_at: pinned ? now : null, updated_at: now })
+  return yield* reload(discussion.id)
+})
+
+/** **Pin thread** / **Unpin thread** (decisions §12), POST /discussions/{id}/pin and /unpin (extension): who may edit may pin. */
+export const setPinned = Effect.fnUntraced(function*(access: Access, ref: string, pinned: boolean): Effect.fn.Return<DiscussionView, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const { ctx, discussion, topic } = yield* loadKept(access, ref)
+    return yield* EditDiscussion.check([access, ctx, discussion], () => forbidden(`Not authorized to ${pinned ? "pin" : "unpin"} Discussion.`))(pinDiscussion(discussion, topic, pinned))
+  }))
+})
+
 /** The discussions of discussion threads (GET /threads side-loads them), in the threads' order. */
 export const viewsOfTopics = Effect.fnUntraced(function*(topics: ReadonlyArray<Topic>): Effect.fn.Return<ReadonlyArray<DiscussionView>, never, Store> {
   const store = yield* Store

@@ -94,7 +94,7 @@ export const TopicRecord = record("Topic", "A thread (Loomio's topic); locked_at
   ...fieldsOf(Topic, "max_depth", "last_activity_at", "closed_at"),
   locked_at: NullStamp,
   ...fieldsOf(Topic, "closer_id"),
-  pinned_at: Schema.Null,
+  ...fieldsOf(Topic, "pinned_at"),
   ...fieldsOf(Topic, "created_at", "updated_at")
 })
 

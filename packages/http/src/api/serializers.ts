@@ -66,7 +66,7 @@ const mentions = (text: string | null, format: "md" | "html") => (format === "md
 const topic = serializer(TopicRecord.fields, Topic.fields)
 /** A thread (Loomio's TopicSerializer); `locked_at` is the newest name of `closed_at`. */
 export const topicJson = (t: Topic) =>
-  topic(t, { replies_count: Math.max(t.items_count - 1, 0), locked_at: t.closed_at, pinned_at: null })
+  topic(t, { replies_count: Math.max(t.items_count - 1, 0), locked_at: t.closed_at })
 
 const discussion = serializer(DiscussionRecord.fields, Discussion.fields, ["title", "description"])
 /**

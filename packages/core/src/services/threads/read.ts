@@ -97,7 +97,7 @@ export const threadMarkdown = Effect.fnUntraced(function*(access: Access, topicI
 export interface DiscussionRights {
   readonly discussion: Discussion
   readonly ctx: TopicContext
-  readonly may: { readonly comment: boolean; readonly close: boolean; readonly reopen: boolean; readonly poll: boolean }
+  readonly may: { readonly comment: boolean; readonly close: boolean; readonly reopen: boolean; readonly poll: boolean; readonly pin: boolean }
 }
 
 /** A discussion the reader may see, with their rights in it, without its contents. */
@@ -109,7 +109,7 @@ export const discussionRights = Effect.fnUntraced(function*(access: Access, ref:
   return {
     discussion,
     ctx,
-    may: { comment: canCreateComment(access, ctx, discussion), close: edit && !closed, reopen: edit && closed, poll: canStartPoll(access, ctx.group, ctx) }
+    may: { comment: canCreateComment(access, ctx, discussion), close: edit && !closed, reopen: edit && closed, poll: canStartPoll(access, ctx.group, ctx), pin: edit }
   }
 })
 

@@ -53,6 +53,8 @@ export const B2DiscussionsLive = group(ConveneApi, "b2.discussions", requireAcce
     .handle("deleteDiscussion", ({ access, path }) => Effect.flatMap(Discussions.deleteDiscussion(access, path.id), one(access)))
     .handle("closeDiscussion", ({ access, path }) => Effect.flatMap(Discussions.setClosed(access, path.id, true), one(access)))
     .handle("reopenDiscussion", ({ access, path }) => Effect.flatMap(Discussions.setClosed(access, path.id, false), one(access)))
+    .handle("pinDiscussion", ({ access, path }) => Effect.flatMap(Discussions.setPinned(access, path.id, true), one(access)))
+    .handle("unpinDiscussion", ({ access, path }) => Effect.flatMap(Discussions.setPinned(access, path.id, false), one(access)))
     .handle("setDiscussionVolume", Effect.fnUntraced(function*({ access, path, payload }) {
       const { discussion, topic } = yield* Discussions.showDiscussion(access, path.id)
       const set = yield* Volumes.setThreadVolume(access, topic.id, payload.volume)

@@ -75,7 +75,11 @@ const groupPage = (kit: Kit) => {
         descriptionHtml: g.description === null || g.description === "" ? "" : Rules.markdownToHtml(g.description),
         may: page.may,
         membersCount: page.counts.accepted_memberships_count,
-        open: threads.filter((d) => d.topic.closed_at === null).map((d) => ({ key: d.discussion.key, title: d.discussion.title })),
+        // pinned threads first (most recently pinned first), then the others as listed: latest activity first
+        open: threads.filter((d) => d.topic.closed_at === null)
+          .map((d, i) => ({ d, i }))
+          .sort((a, b) => (b.d.topic.pinned_at ?? "").localeCompare(a.d.topic.pinned_at ?? "") || a.i - b.i)
+          .map(({ d }) => ({ key: d.discussion.key, title: d.discussion.title, pinned: d.topic.pinned_at !== null })),
         closed: threads.filter((d) => d.topic.closed_at !== null).map((d) => ({ key: d.discussion.key, title: d.discussion.title })),
         polls: polls.map((p) => ({ key: p.poll.key, title: p.poll.title, state: pollStateText(who, p.poll) })),
         subgroups: page.subgroups.map((s) => ({ key: s.key, name: s.name })),

@@ -27,7 +27,7 @@ define("@group", `<% if (it.parent) { %><p><%= it.t("group.subgroupOf") %> <a hr
 <% if (it.may.members) { %><li><a href="/g/<%= it.key %>/members"><%= it.t("group.members", { count: it.membersCount }) %></a></li><% } %>
 </ul><% } %>
 <h2><%= it.t("group.openThreads") %></h2>
-<% if (it.open.length === 0) { %><p><%= it.t("group.none") %></p><% } else { %><ul><% for (const d of it.open) { %><li><a href="/d/<%= d.key %>"><%= d.title %></a></li><% } %></ul><% } %>
+<% if (it.open.length === 0) { %><p><%= it.t("group.none") %></p><% } else { %><ul><% for (const d of it.open) { %><li><a href="/d/<%= d.key %>"><%= d.title %></a><% if (d.pinned) { %> · <%= it.t("thread.pinned") %><% } %></li><% } %></ul><% } %>
 <% if (it.closed.length > 0) { %><h2><%= it.t("group.closedThreads") %></h2><ul><% for (const d of it.closed) { %><li><a href="/d/<%= d.key %>"><%= d.title %></a></li><% } %></ul><% } %>
 <h2><%= it.t("group.polls") %></h2>
 <% if (it.polls.length === 0) { %><p><%= it.t("group.none") %></p><% } else { %><ul><% for (const p of it.polls) { %><li><a href="/p/<%= p.key %>"><%= p.title %></a> · <%= p.state %></li><% } %></ul><% } %>

@@ -305,6 +305,8 @@ export const NOTICES = {
   account_deleted: "account.deleted",
   email_link_sent: "account.emailLinkSent",
   poll_saved: "poll.saved",
+  pinned: "thread.pinnedNotice",
+  unpinned: "thread.unpinnedNotice",
   volume: "volume.saved"
 } as const satisfies Record<string, MessageKey>
 

@@ -117,6 +117,7 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
           closed: t.topic.closed_at === null ? "" : who.time(t.topic.closed_at),
           descriptionHtml: bodyHtml(d.description, d.description_format),
           may: t.may,
+          pinned: t.topic.pinned_at !== null,
           volume,
           items: threadItems(who, t)
         }
@@ -226,8 +227,18 @@ const threadStateRoutes = (router: PageRouter, kit: Kit) =>
         return kit.seeOtherDone(`/d/${encodeURIComponent(key)}#volume-title`, "volume")
       }), () => Effect.map(RouteParams, (params) => seeOther(`/d/${encodeURIComponent(segment(params, "key"))}`))))
 
+    const pinning = (pinned: boolean) =>
+      kit.post(NoFields, (request, who) =>
+        Effect.gen(function*() {
+          const done = yield* Effect.either(run(Discussions.setPinned(who.access, segment(yield* RouteParams, "key"), pinned)))
+          if (done._tag === "Left") return refused(request, who, done.left)
+          return kit.seeOtherDone(`/d/${encodeURIComponent(done.right.discussion.key)}`, pinned ? "pinned" : "unpinned")
+        }))
+
     yield* router.post("/d/:key/close", closing(true))
     yield* router.post("/d/:key/reopen", closing(false))
+    yield* router.post("/d/:key/pin", pinning(true))
+    yield* router.post("/d/:key/unpin", pinning(false))
   })
 
 export const threadRoutes = (router: PageRouter, kit: Kit) =>

@@ -9,10 +9,11 @@ ${CSRF}
 
 define("@thread", `<p class="meta"><%= it.t("thread.started", { name: it.author, time: it.started }) %><% if (it.closed) { %> · <strong><%= it.t("thread.closed", { time: it.closed }) %></strong><% } %></p>
 <% if (it.descriptionHtml) { %><div class="body"><%~ it.descriptionHtml %></div><% } %>
-<% if (it.may.close || it.may.reopen || it.may.poll) { %><div class="actions">
+<% if (it.may.close || it.may.reopen || it.may.poll || it.may.pin) { %><div class="actions">
 <% if (it.may.poll) { %><a class="button" href="/d/<%= it.key %>/polls/new"><%= it.t("group.startPoll") %></a><% } %>
 <% if (it.may.close) { %><form method="post" action="/d/<%= it.key %>/close" class="inline">${CSRF}<button type="submit"><%= it.t("thread.close") %></button></form><% } %>
 <% if (it.may.reopen) { %><form method="post" action="/d/<%= it.key %>/reopen" class="inline">${CSRF}<button type="submit"><%= it.t("thread.reopen") %></button></form><% } %>
+<% if (it.may.pin) { %><form method="post" action="/d/<%= it.key %>/<%= it.pinned ? "unpin" : "pin" %>" class="inline">${CSRF}<button type="submit"><%= it.pinned ? it.t("thread.unpin") : it.t("thread.pin") %></button></form><% } %>
 </div><% } %>
 <h2><%= it.t("thread.activity") %></h2>
 <% if (it.items.length === 0) { %><p><%= it.t("thread.nothingYet") %></p><% } %>
