@@ -25,6 +25,9 @@ export const makeAccess = (user: User, memberships: ReadonlyArray<Membership>): 
 export const isMember = (access: Access, groupId: Id | null): boolean =>
   groupId !== null && access.user.deactivated_at === null && access.memberships.has(groupId)
 
+/** A signed-in person whose account is active (not the visitor, id 0, of the pages). */
+export const isActivePerson = (access: Access): boolean => access.user.id !== 0 && access.user.deactivated_at === null
+
 export const isAdmin = (access: Access, groupId: Id | null): boolean =>
   isMember(access, groupId) && access.memberships.get(groupId!)!.admin
 

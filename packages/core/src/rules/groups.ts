@@ -1,5 +1,6 @@
 import type { Group } from "../domain/records.js"
-import { type Access, isAdmin, isMember } from "./access.js"
+import { type Access, isActivePerson, isAdmin, isMember } from "./access.js"
+import { isHandle } from "./users.js"
 
 /** Loomio `ability/group.rb` show: public groups, members, and parent members where the group allows it. */
 export const canShowGroup = (access: Access, group: Group): boolean =>
@@ -33,7 +34,7 @@ export const canManageWebhooks = (access: Access, group: Group): boolean => isAd
  * (`onlyAdmins`: Loomio's FEATURES_DISABLE_CREATE_GROUP).
  */
 export const canStartGroup = (access: Access, onlyAdmins: boolean): boolean =>
-  access.user.id !== 0 && access.user.deactivated_at === null && (!onlyAdmins || access.user.is_admin)
+  isActivePerson(access) && (!onlyAdmins || access.user.is_admin)
 
 /**
  * A subgroup: one level deep (Loomio's `limit_inheritance`), started by the parent's administrators, or its members
@@ -85,7 +86,7 @@ export const handleFrom = (name: string, parentHandle: string | null): string =>
 
 /** Why a handle cannot be a new group's (decisions §12: a subgroup's begins with its parent's and '-'), or null. */
 export const handleErrors = (handle: string, parentHandle: string | null | undefined): string | null =>
-  !/^[a-z0-9][a-z0-9-]{1,62}$/.test(handle)
+  !isHandle(handle)
     ? "must be 2-63 lowercase letters, digits or '-'"
     : parentHandle === null
     ? "can only be given when the parent group has one"

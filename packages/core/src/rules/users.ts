@@ -1,6 +1,6 @@
 /** Input rules for user records that every path (HTTP, CLI, embedding) shares. */
-import type { CatchUp, User } from "../domain/records.js"
-import type { Access } from "./access.js"
+import type { CatchUp } from "../domain/records.js"
+import { type Access, isActivePerson } from "./access.js"
 /**
  * The HTML standard's "valid e-mail address" (printable ASCII only: no control characters, no bidi
  * overrides), with a dot required in the domain; at most 254 characters.
@@ -65,6 +65,5 @@ export const profileErrors = (p: ProfileInput): Record<string, string> => {
   return errors
 }
 
-/** A person's own account (their data, its deletion) is theirs alone, while it is active. */
-export const canManageOwnAccount = (access: Access, user: User): boolean =>
-  access.user.id !== 0 && access.user.id === user.id && access.user.deactivated_at === null
+/** A person's own account (their data, its address, its deletion) is theirs, while it is active: the caller's alone. */
+export const canManageOwnAccount = (access: Access): boolean => isActivePerson(access)

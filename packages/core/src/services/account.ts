@@ -46,7 +46,7 @@ const gather = Effect.fnUntraced(function*(access: Access): Effect.fn.Return<Acc
 
 /** **Download my data**: everything about the signed-in person, to take away. */
 export const accountData = (access: Access): Effect.Effect<AccountData, Forbidden, Store> =>
-  OwnAccount.check([access, access.user], () => forbidden("Sign in to download your data"))(gather(access))
+  OwnAccount.check([access], () => forbidden("Sign in to download your data"))(gather(access))
 
 const closing = Effect.fnUntraced(function*(access: Access): Effect.fn.Return<User, NotFound, Store | Permit<"OwnAccount">> {
   yield* OwnAccount.needed
@@ -59,7 +59,7 @@ const closing = Effect.fnUntraced(function*(access: Access): Effect.fn.Return<Us
  */
 export const deleteOwnAccount = Effect.fnUntraced(function*(access: Access, confirmation: string): Effect.fn.Return<User, Invalid | Forbidden | NotFound, Store> {
   if (access.user.email === null || normaliseEmail(confirmation) !== access.user.email) return yield* invalid("email", "is not your e-mail address")
-  return yield* OwnAccount.check([access, access.user], () => forbidden("Only you can delete your account"))(closing(access))
+  return yield* OwnAccount.check([access], () => forbidden("Only you can delete your account"))(closing(access))
 })
 
 
@@ -101,7 +101,7 @@ export const requestEmailChange = Effect.fnUntraced(function*(access: Access, em
   const address = normaliseEmail(email)
   if (!isEmail(address)) return yield* invalid("email", "is not a valid e-mail address")
   const store = yield* Store
-  return yield* store.transaction(OwnAccount.check([access, access.user], () => forbidden("Only you can change your address"))(askingForNewAddress(access, address)))
+  return yield* store.transaction(OwnAccount.check([access], () => forbidden("Only you can change your address"))(askingForNewAddress(access, address)))
 })
 
 /** What a change link shows before it is used: the new address, or undefined (unknown, used, expired). */

@@ -32,7 +32,6 @@ import { canStartDiscussion } from "../rules/discussions.js"
 import { canStartPoll } from "../rules/polls.js"
 import { ManageGroup, type Permit, ShowGroup, StartGroup, StartSubgroup } from "../policies.js"
 import { bodyLengthErrors } from "../rules/bodies.js"
-import { isHandle } from "../rules/users.js"
 import { nowIso, readLocked } from "./common.js"
 import { newRecordKey } from "../rules/keys.js"
 
@@ -138,10 +137,7 @@ export const createGroup = Effect.fnUntraced(function*(input: NewGroup): Effect.
   }
   yield* checkSettings(settings)
   return yield* store.transaction(Effect.gen(function*() {
-    if (input.handle !== undefined) {
-      if (!isHandle(input.handle)) return yield* invalid("handle", "must be 2-63 lowercase letters, digits or '-'")
-      if ((yield* store.groups.byHandle(input.handle)) !== undefined) return yield* invalid("handle", "has already been taken")
-    }
+    if (input.handle !== undefined) yield* freeHandle(input.handle, undefined)
     const now = yield* nowIso
     const group = yield* store.groups.insert({
       ...settings,
@@ -177,9 +173,16 @@ export class GroupCreation extends Context.Reference<GroupCreation>()("@convene/
 /** What **Start group** and **Start subgroup** take (decisions §12): the API's input (domain/inputs.ts), a blank handle made from the name. */
 export type GroupStart = Omit<typeof GroupInput.Type, "parent_id">
 
+/** A handle typed for a group: its form (under its parent: `parentHandle`), and no other group's. */
+const freeHandle = Effect.fnUntraced(function*(wanted: string, parentHandle: string | null | undefined): Effect.fn.Return<void, Invalid, Store> {
+  const problem = handleErrors(wanted, parentHandle)
+  if (problem !== null) return yield* invalid("handle", problem)
+  if ((yield* (yield* Store).groups.byHandle(wanted)) !== undefined) return yield* invalid("handle", "has already been taken")
+})
+
 /**
- * The handle a new group gets: the one given (checked, and free), or one made from its name and numbered past those
- * taken; none where the parent has none.
+ * The handle a new group gets: the one given (its form checked here under the parent, its freedom by createGroup),
+ * or one made from its name and numbered past those taken; none where the parent has none.
  */
 const newHandle = Effect.fnUntraced(function*(given: string, name: string, parent: Group | undefined): Effect.fn.Return<string | null, Invalid, Store> {
   const store = yield* Store
@@ -187,9 +190,7 @@ const newHandle = Effect.fnUntraced(function*(given: string, name: string, paren
   const wanted = given.trim().toLowerCase()
   if (wanted !== "") {
     const problem = handleErrors(wanted, parentHandle)
-    if (problem !== null) return yield* invalid("handle", problem)
-    if ((yield* store.groups.byHandle(wanted)) !== undefined) return yield* invalid("handle", "has already been taken")
-    return wanted
+    return problem === null ? wanted : yield* invalid("handle", problem)
   }
   if (parentHandle === null) return null
   const base = handleFrom(name, parentHandle ?? null)
@@ -202,6 +203,7 @@ const newHandle = Effect.fnUntraced(function*(given: string, name: string, paren
 
 /** A group started by a person: its handle, its description, and the person its first administrator. */
 const foundGroup = Effect.fnUntraced(function*(access: Access, input: GroupStart, parent: Group | undefined): Effect.fn.Return<GroupView, Invalid, Store> {
+  // the name first, as createGroup will: a blank name is the form's first message
   const name = input.name.trim()
   const nameProblem = plainLineErrors(name, true)
   if (nameProblem !== null) return yield* invalid("name", nameProblem)
@@ -270,11 +272,7 @@ const applyGroupSettings = Effect.fnUntraced(function*(group: Group, input: type
   }
   if (input.handle !== undefined) {
     const wanted = (input.handle ?? "").trim().toLowerCase()
-    if (wanted !== "" && wanted !== group.handle) {
-      const problem = handleErrors(wanted, parent === undefined ? undefined : parent.handle)
-      if (problem !== null) return yield* invalid("handle", problem)
-      if ((yield* store.groups.byHandle(wanted)) !== undefined) return yield* invalid("handle", "has already been taken")
-    }
+    if (wanted !== "" && wanted !== group.handle) yield* freeHandle(wanted, parent === undefined ? undefined : parent.handle)
     patch.handle = wanted === "" ? null : wanted
   }
   if (input.description !== undefined) {
