@@ -17,6 +17,9 @@ export const revealCommentBody = (c: Comment): string | null => (c.discarded_at 
 export const revealPollText = (p: Poll): { title: string | null; details: string | null } =>
   p.discarded_at === null ? { title: p.title, details: p.details } : { title: null, details: null }
 
+/** Who gave a ballot (Loomio's `inviter_id`): nobody in an anonymous poll, where it would say whose the ballot is. */
+export const revealInviter = (p: Poll, s: Stance): Id | null => (p.anonymous ? null : s.inviter_id)
+
 /** Who cast a ballot: nobody in an anonymous poll, but readers always see their own. */
 export const revealVoter = (readerId: Id, p: Poll, s: Stance): Id | null =>
   p.anonymous && s.participant_id !== readerId ? null : s.participant_id

@@ -154,8 +154,7 @@ export const stanceJson = (access: Access, v: Polls.PollView, s: Stance) => {
   const names = new Map(v.options.map((o) => [o.id, o.name]))
   return stance(s, {
     mentioned_usernames: mentions(s.reason, s.reason_format),
-    // as Loomio: who gave an anonymous poll's ballot would say whose it is
-    inviter_id: v.poll.anonymous ? null : s.inviter_id,
+    inviter_id: Rules.revealInviter(v.poll, s),
     participant_id: Rules.revealVoter(access.user.id, v.poll, s),
     option_scores: Object.fromEntries([...s.choices].filter(([id]) => names.has(id)).map(([id, score]) => [names.get(id)!, score])),
     stance_choices: [...s.choices].map(([poll_option_id, score]) => ({ poll_option_id, score }))

@@ -122,8 +122,12 @@ const membersPage = (kit: Kit) => {
     })))
     if (shown._tag === "Left") return refused(request, who, shown.left)
     const { actedUser, page, list } = shown.right
-    const names = new Map(list.users.map((u) => [u.id, Rules.displayName(u)]))
-    const emails = new Map(list.users.map((u) => [u.id, u.email]))
+    const users = new Map(list.users.map((u) => [u.id, u]))
+    // an invitation is shown by its address to those who may invite (no name yet, perhaps no account)
+    const shownName = (userId: number, pending: boolean) => {
+      const u = users.get(userId)
+      return (u === undefined ? undefined : pending && page.may.invite ? u.email : Rules.displayName(u)) ?? who.t("thread.someone")
+    }
     const actedName = actedUser === undefined ? "" : Rules.displayName(actedUser)
     const notice = actedUser === undefined ? undefined
       : done?.what === "admin" ? who.t("members.madeAdmin", { name: actedName })
@@ -136,8 +140,7 @@ const membersPage = (kit: Kit) => {
       const pending = m.accepted_at === null
       return {
         id: m.id,
-        // an invitation is shown by its address to those who may invite (no name yet, perhaps no account)
-        name: pending && page.may.invite ? emails.get(m.user_id) ?? who.t("thread.someone") : names.get(m.user_id) ?? who.t("thread.someone"),
+        name: shownName(m.user_id, pending),
         pending,
         admin: m.admin,
         self: m.user_id === who.user?.id,

@@ -39,21 +39,18 @@ const dataJson = (d: Account.AccountData, base: string) => {
   }
 }
 
-const deletePage = (who: Reader, form: { email: string }, errors?: Record<string, string>, status = 200) => ({
-  title: who.t("account.deleteTitle"),
-  template: "@delete-account",
-  status,
-  crumbs: [{ href: "/profile", label: who.t("profile.title") }],
-  data: { form, errors }
-})
+/** A form of "Your account" (its one field an address), under the profile. */
+const accountPage = (title: "account.deleteTitle" | "account.changeEmail", template: string) =>
+  (who: Reader, form: { email: string }, errors?: Record<string, string>, status = 200) => ({
+    title: who.t(title),
+    template,
+    status,
+    crumbs: [{ href: "/profile", label: who.t("profile.title") }],
+    data: { form, errors }
+  })
+const deletePage = accountPage("account.deleteTitle", "@delete-account")
+const emailPage = accountPage("account.changeEmail", "@change-email")
 
-const emailPage = (who: Reader, form: { email: string }, errors?: Record<string, string>, status = 200) => ({
-  title: who.t("account.changeEmail"),
-  template: "@change-email",
-  status,
-  crumbs: [{ href: "/profile", label: who.t("profile.title") }],
-  data: { form, errors }
-})
 
 /** A change link's token as a link carries it, or "" (no stored hash matches it). */
 const tokenIn = (params: Record<string, string | undefined>) => (/^[A-Za-z0-9_-]{16,64}$/.test(params.token ?? "") ? params.token! : "")
