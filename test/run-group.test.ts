@@ -105,7 +105,7 @@ t.test("refused: a forged POST, a subgroup by a non-administrator, a visitor", a
   const visitor = browserSession(s.url)
   const prompt = await visitor.get("/g/new")
   t.equal(prompt.status, 303, "a visitor is sent to sign in")
-  t.equal(prompt.headers.get("location"), "/sign-in")
+  t.equal(prompt.headers.get("location"), "/sign-in?next=%2Fg%2Fnew", "and brought back after")
   t.equal(await count(), before, "nothing written")
 })
 

@@ -105,5 +105,5 @@ t.test("a signed-in page sets the session cookie again; a session ends 90 days a
   await s.sql("UPDATE sessions SET created_at = ?, last_seen_at = ? WHERE user_id = ?", ago(91 * DAY), ago(60_000), user.id)
   const late = await b.get("/profile/api_access")
   t.equal(late.status, 303, "day 91: signed out, however recently used")
-  t.equal(late.headers.get("location"), "/sign-in")
+  t.equal(late.headers.get("location"), "/sign-in?next=%2Fprofile%2Fapi_access", "to sign in, then back")
 })

@@ -19,6 +19,9 @@ import { isPostgresUrl, makePgStore } from "./postgres/index.js"
 import * as Users from "./services/users.js"
 import * as Groups from "./services/groups.js"
 import * as Account from "./services/account.js"
+import * as Joining from "./services/joining.js"
+import * as GroupDeletion from "./services/groupDeletion.js"
+import * as ThreadAdmin from "./services/threadAdmin.js"
 import * as Memberships from "./services/memberships.js"
 import * as Mail from "./services/mail.js"
 import * as Auth from "./services/auth.js"
@@ -60,8 +63,8 @@ export { databaseInUse, inspectDatabase, type RestoreResult } from "./sqlite/mai
 export * as Rules from "./rules/index.js"
 export * as Policies from "./policies.js"
 export * as Messages from "./messages/index.js"
-export { Users, Groups, Memberships, Mail, Auth, Account }
-export { Discussions, Comments, Threads, Reactions }
+export { Users, Groups, Memberships, Mail, Auth, Account, Joining, GroupDeletion }
+export { Discussions, Comments, Threads, Reactions, ThreadAdmin }
 export { Chatbots, Events, Deliveries, Polls, Stances, Outcomes, Scheduler }
 export { Search, Reports, People, Identities, Inbound, Volumes, Digest }
 export { type ExternalIdentity, type IdentityProvider, ProviderFailed, type ProviderStart } from "./ports/identity.js"

@@ -9,8 +9,13 @@ import { Effect } from "effect"
 import { canCreateComment, canDeleteComment, canEditComment, canReact, canRemoveReaction } from "./rules/comments.js"
 import { canDeleteDiscussion, canEditDiscussion, canStartDiscussion } from "./rules/discussions.js"
 import {
+  canAskToJoin,
+  canDeleteGroup,
   canInvite,
+  canJoinByLink,
+  canJoinGroup,
   canLeaveGroup,
+  canManageJoining,
   canListMembers,
   canManageGroup,
   canManageMembers,
@@ -116,6 +121,12 @@ export const StartGroup = policy("StartGroup", canStartGroup)
 export const StartSubgroup = policy("StartSubgroup", canStartSubgroup)
 export const ManageGroup = policy("ManageGroup", canManageGroup)
 export const LeaveGroup = policy("LeaveGroup", canLeaveGroup)
+export const JoinGroup = policy("JoinGroup", canJoinGroup)
+export const AskToJoin = policy("AskToJoin", canAskToJoin)
+/** Answering requests to join, and the shareable link: whoever may invite. */
+export const ManageJoining = policy("ManageJoining", canManageJoining)
+export const JoinByLink = policy("JoinByLink", canJoinByLink)
+export const DeleteGroup = policy("DeleteGroup", canDeleteGroup)
 
 // people
 export const OwnAccount = policy("OwnAccount", canManageOwnAccount)

@@ -1,5 +1,5 @@
 /** Records for pure-rule tests: complete defaults, overridden per case. */
-import type { Group, Membership, User } from "@convene/core"
+import { type Group, GROUP_DEFAULTS, type Membership, type User } from "@convene/core"
 
 export const aUser = (over: Partial<User> = {}): User => ({
   id: 9, name: "U", username: null, email: "u@x.org", email_sha256: null, country: null, time_zone: null, locale: null, catch_up: null, catch_up_sent_at: null, is_admin: false, bot: false,
@@ -8,10 +8,7 @@ export const aUser = (over: Partial<User> = {}): User => ({
 
 export const aGroup = (id: number, over: Partial<Group> = {}): Group => ({
   id, key: `k${id}`, handle: null, name: `G${id}`, parent_id: null, creator_id: null, created_at: "", updated_at: "",
-  description: null, enabled: true, is_visible_to_public: false, is_visible_to_parent_members: false,
-  discussion_privacy_options: "private_only", parent_members_can_see_discussions: false, members_can_start_discussions: true,
-  members_can_edit_discussions: true, members_can_edit_comments: true, members_can_raise_motions: true, members_can_vote: true,
-  members_can_add_members: false, members_can_create_subgroups: false, admins_can_edit_user_content: true, ...over
+  ...GROUP_DEFAULTS, join_link_epoch: 0, archived_at: null, ...over
 })
 
 /** An accepted, live membership. */

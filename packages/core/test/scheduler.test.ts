@@ -25,24 +25,24 @@ t.test("scheduler: reminder 24 h before, close at closing time, outcome review; 
   })))
   await at(T0 + HOUR)(Effect.flatMap(loadAccess(author), (a) => Stances.castVote(a, { poll_id: view.poll.id, option_scores: { agree: 1 } })))
 
-  t.same(await at(T0 + 2 * HOUR)(Scheduler.runScheduler), { expired: 0, reminded: 0, reviews: 0, digests: 0 }, "nothing due yet")
-  t.same(await at(T0 + 25 * HOUR)(Scheduler.runScheduler), { expired: 0, reminded: 1, reviews: 0, digests: 0 }, "reminder inside the last 24 hours")
-  t.same(await at(T0 + 26 * HOUR)(Scheduler.runScheduler), { expired: 0, reminded: 0, reviews: 0, digests: 0 }, "reminded once")
+  t.same(await at(T0 + 2 * HOUR)(Scheduler.runScheduler), { expired: 0, reminded: 0, reviews: 0, digests: 0, purged: 0 }, "nothing due yet")
+  t.same(await at(T0 + 25 * HOUR)(Scheduler.runScheduler), { expired: 0, reminded: 1, reviews: 0, digests: 0, purged: 0 }, "reminder inside the last 24 hours")
+  t.same(await at(T0 + 26 * HOUR)(Scheduler.runScheduler), { expired: 0, reminded: 0, reviews: 0, digests: 0, purged: 0 }, "reminded once")
   const mail = await convene.run(Effect.flatMap(Store, (s) => s.mail.list(undefined, { limit: 100, offset: 0 })))
   t.same(mail.filter((m) => m.kind === "poll_closing_soon").map((m) => m.recipient_email), ["voter@example.org"], "only undecided voters")
 
-  t.same(await at(T0 + 48 * HOUR)(Scheduler.runScheduler), { expired: 1, reminded: 0, reviews: 0, digests: 0 }, "closed at closing time")
+  t.same(await at(T0 + 48 * HOUR)(Scheduler.runScheduler), { expired: 1, reminded: 0, reviews: 0, digests: 0, purged: 0 }, "closed at closing time")
   const closed = await convene.run(Effect.flatMap(Store, (s) => s.polls.byId(view.poll.id)))
   t.equal(closed!.closed_at, new Date(T0 + 48 * HOUR).toISOString())
 
   await at(T0 + 49 * HOUR)(Effect.flatMap(loadAccess(author), (a) => Outcomes.createOutcome(a, view.poll.id, { statement: "Lunch it is", review_on: "2019-06-10" })))
-  t.same(await at(Date.parse("2019-06-09T23:00:00Z"))(Scheduler.runScheduler), { expired: 0, reminded: 0, reviews: 0, digests: 0 })
-  t.same(await at(Date.parse("2019-06-10T00:30:00Z"))(Scheduler.runScheduler), { expired: 0, reminded: 0, reviews: 1, digests: 0 }, "review raised on its day")
+  t.same(await at(Date.parse("2019-06-09T23:00:00Z"))(Scheduler.runScheduler), { expired: 0, reminded: 0, reviews: 0, digests: 0, purged: 0 })
+  t.same(await at(Date.parse("2019-06-10T00:30:00Z"))(Scheduler.runScheduler), { expired: 0, reminded: 0, reviews: 1, digests: 0, purged: 0 }, "review raised on its day")
 
   // a restart (a new process on the same file) finds nothing left to do
   await convene.close()
   convene = makeConvene({ filename })
-  t.same(await at(Date.parse("2019-06-11T00:00:00Z"))(Scheduler.runScheduler), { expired: 0, reminded: 0, reviews: 0, digests: 0 }, "idempotent across restarts")
+  t.same(await at(Date.parse("2019-06-11T00:00:00Z"))(Scheduler.runScheduler), { expired: 0, reminded: 0, reviews: 0, digests: 0, purged: 0 }, "idempotent across restarts")
   const Database = (await import("better-sqlite3")).default
   const db = new Database(filename, { readonly: true })
   t.same(db.prepare("SELECT kind FROM webhook_events ORDER BY id").all().map((r: any) => r.kind),

@@ -34,6 +34,7 @@ export const settingsFromEnv = (env: Env, listen: { host: string; port: number }
   logLevel: logLevelFromEnv(env.LOG_LEVEL),
   invitationTtlDays: Rules.invitationTtlDaysFrom(env.INVITATION_TTL_DAYS),
   onlyAdminsStartGroups: env.FEATURES_DISABLE_CREATE_GROUP === "1",
+  explorePublicGroups: env.FEATURES_EXPLORE_PUBLIC_GROUPS === "1",
   trustedProxies: Rules.trustedProxiesFrom(env.CONVENE_TRUSTED_PROXIES),
   ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
   ...(sso === undefined ? {} : { sso }),

@@ -22,6 +22,8 @@ export interface HttpSettings {
   readonly invitationTtlDays?: number
   /** FEATURES_DISABLE_CREATE_GROUP=1: only the server's administrators start groups (decisions §12) */
   readonly onlyAdminsStartGroups?: boolean
+  /** FEATURES_EXPLORE_PUBLIC_GROUPS=1: `/explore` lists open groups (decisions §12); off by default */
+  readonly explorePublicGroups?: boolean
   /** CONVENE_TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client; none by default. */
   readonly trustedProxies?: Rules.TrustedProxies
   /** The identity provider's configuration (OIDC_* or OAUTH_*, decisions §10); unset, sign-in is by e-mail only. */

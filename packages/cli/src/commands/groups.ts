@@ -1,5 +1,5 @@
 /** `convene groups …`: creating groups and changing their settings as the operator. */
-import { Groups } from "@convene/core"
+import { GroupDeletion, Groups } from "@convene/core"
 import type { Command } from "commander"
 import { Effect } from "effect"
 import { collect, type CommonOptions, findUserSpec, parseUserSpec, type UserSpec, withConvene } from "../common.js"
@@ -70,4 +70,13 @@ export const registerGroups = (program: Command) => {
         printGroup(out, view)
       })
     })
+
+  groups.command("restore")
+    .description("bring back a deleted group (and the subgroups deleted with it) before it is purged, 14 days after its deletion")
+    .argument("<group>", "group id, key or handle")
+    .action((ref: string, opts: CommonOptions) =>
+      withConvene(opts, async (c, out) => {
+        const [view] = await c.run(Effect.flatMap(GroupDeletion.restoreGroup(ref), (g) => Groups.viewGroups([g])))
+        printGroup(out, view!)
+      }))
 }

@@ -68,6 +68,7 @@ export const DiscussionInput = Schema.Struct({
   description: Schema.optional(Schema.NullOr(Str)),
   description_format: Schema.optional(BodyFormat),
   private: Schema.optional(Bool).annotations({ description: "Loomio's privacy flag; checked against the group's discussion_privacy_options" }),
+  tags: Schema.optional(Schema.Array(Str).annotations({ description: "Loomio's: the thread's tag names; a name the group has no tag for makes one" })),
   ...recipients
 }).annotations({ identifier: "DiscussionInput" })
 
@@ -98,8 +99,11 @@ export const GROUP_PERMISSIONS = [
   "members_can_start_discussions",
   "members_can_raise_motions",
   "members_can_edit_comments",
+  "members_can_delete_comments",
   "members_can_edit_discussions",
   "members_can_create_subgroups",
+  "members_can_announce",
+  "members_can_add_guests",
   "admins_can_edit_user_content"
 ] as const
 
@@ -111,8 +115,32 @@ export const GroupSettingsInput = Schema.Struct({
   group_privacy: Schema.optional(oneOf(["open", "closed", "secret"]).annotations({
     description: "Loomio's: open (listed, public threads), closed (listed, private threads), secret (hidden, private threads)"
   })),
+  membership_granted_upon: Schema.optional(oneOf(["request", "approval", "invitation"]).annotations({
+    description: "Who can join (Loomio's): request (anyone, at once), approval (ask to join), invitation (only); a closed group is always approval, a secret one invitation"
+  })),
   ...Object.fromEntries(GROUP_PERMISSIONS.map((flag) => [flag, Schema.optional(Bool)])) as { readonly [K in (typeof GROUP_PERMISSIONS)[number]]: Schema.optional<typeof Bool> }
 }).annotations({ identifier: "GroupSettingsInput" })
+
+/** **Ask to join** (decisions §12), an extension. */
+export const MembershipRequestInput = Schema.Struct({
+  introduction: Str.annotations({ description: "Why do you want to join? (required, at most 250 characters)" })
+}).annotations({ identifier: "MembershipRequestInput" })
+
+/** **Decline** a request to join, an extension: the reason is mailed to the requester. */
+export const DeclineInput = Schema.Struct({
+  reason: Schema.optional(Str.annotations({ description: "Optional, at most 500 characters; mailed to the requester" }))
+}).annotations({ identifier: "DeclineInput" })
+
+/** **Move thread** (decisions §12), an extension. */
+export const MoveInput = Schema.Struct({
+  group_id: Int.annotations({ description: "The group the thread moves to (one where the caller may start threads)" })
+}).annotations({ identifier: "MoveInput" })
+
+/** A group's tag (decisions §12), an extension. */
+export const TagInput = Schema.Struct({
+  name: Str.annotations({ description: "Unique in the group whatever its case; at most 50 characters" }),
+  color: Schema.optional(Str.annotations({ description: "#rrggbb; left out: one of a palette" }))
+}).annotations({ identifier: "TagInput" })
 
 export const MembershipsInput = Schema.Struct({
   group_id: Int,

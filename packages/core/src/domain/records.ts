@@ -50,6 +50,9 @@ export type Identity = typeof Identity.Type
 
 export const DISCUSSION_PRIVACY_OPTIONS = ["public_only", "private_only", "public_or_private"] as const
 export type DiscussionPrivacyOptions = (typeof DISCUSSION_PRIVACY_OPTIONS)[number]
+/** Loomio's `membership_granted_upon` ("Who can join"): `request` joins at once, `approval` asks, `invitation` only invited. */
+export const MEMBERSHIP_GRANTED_UPON = ["request", "approval", "invitation"] as const
+export type MembershipGrantedUpon = (typeof MEMBERSHIP_GRANTED_UPON)[number]
 
 /** Group settings that an administrator may change (decisions.md §2). */
 const groupSettings = {
@@ -58,6 +61,7 @@ const groupSettings = {
   is_visible_to_public: Schema.Boolean,
   is_visible_to_parent_members: Schema.Boolean,
   discussion_privacy_options: Schema.Literal(...DISCUSSION_PRIVACY_OPTIONS),
+  membership_granted_upon: Schema.Literal(...MEMBERSHIP_GRANTED_UPON),
   parent_members_can_see_discussions: Schema.Boolean,
   members_can_start_discussions: Schema.Boolean,
   members_can_edit_discussions: Schema.Boolean,
@@ -66,6 +70,9 @@ const groupSettings = {
   members_can_vote: Schema.Boolean,
   members_can_add_members: Schema.Boolean,
   members_can_create_subgroups: Schema.Boolean,
+  members_can_add_guests: Schema.Boolean,
+  members_can_announce: Schema.Boolean,
+  members_can_delete_comments: Schema.Boolean,
   admins_can_edit_user_content: Schema.Boolean
 }
 export type GroupSettings = Schema.Struct.Type<typeof groupSettings>
@@ -77,6 +84,7 @@ export const GROUP_DEFAULTS: GroupSettings = {
   is_visible_to_public: false,
   is_visible_to_parent_members: false,
   discussion_privacy_options: "private_only",
+  membership_granted_upon: "invitation",
   parent_members_can_see_discussions: false,
   members_can_start_discussions: true,
   members_can_edit_discussions: true,
@@ -85,6 +93,9 @@ export const GROUP_DEFAULTS: GroupSettings = {
   members_can_vote: true,
   members_can_add_members: false,
   members_can_create_subgroups: false,
+  members_can_add_guests: true,
+  members_can_announce: true,
+  members_can_delete_comments: true,
   admins_can_edit_user_content: true
 }
 
@@ -101,6 +112,10 @@ export const Group = model("Group", {
   parent_id: NullId,
   ...groupSettings,
   creator_id: NullId,
+  /** raised by **Reset link**: the shareable link's token is derived from it, and the old one stops working */
+  join_link_epoch: Schema.Int,
+  /** **Delete group**: gone from every page, list and the API at once, purged 14 days later */
+  archived_at: NullStamp,
   created_at: Stamp,
   updated_at: Stamp
 })
@@ -135,6 +150,46 @@ export const Membership = model("Membership", {
   updated_at: Stamp
 })
 export type Membership = typeof Membership.Type
+
+/** **Ask to join** (decisions §12; Loomio's `membership_requests`): waiting while `response` is null. */
+export const MembershipRequest = model("MembershipRequest", {
+  id: IdField,
+  group_id: IdField,
+  requestor_id: IdField,
+  introduction: Schema.String,
+  response: Schema.NullOr(Schema.Literal("approved", "declined")),
+  responder_id: NullId,
+  /** a decline's reason, mailed to the requester */
+  response_message: NullText,
+  responded_at: NullStamp,
+  created_at: Stamp
+})
+export type MembershipRequest = typeof MembershipRequest.Type
+
+/** A group's tag (decisions §12): a name unique in the group, whatever its case, and a colour (#rrggbb). */
+export const Tag = model("Tag", {
+  id: IdField,
+  group_id: IdField,
+  name: Schema.String,
+  color: Schema.String,
+  created_at: Stamp
+})
+export type Tag = typeof Tag.Type
+
+/** A field's value in an edit: text, a number (an id), a flag, nothing, or a list of names (tags). */
+const VersionValue = Schema.Union(Schema.String, Schema.Number, Schema.Boolean, Schema.Null, Schema.Array(Schema.String))
+
+/** One edit of a record (Loomio's paper-trail version): who, when, and each changed field's [before, after]. */
+export const Version = model("Version", {
+  id: IdField,
+  item_type: Schema.Literal("Discussion"),
+  item_id: IdField,
+  whodunnit: NullId,
+  /** each changed field's [before, after] */
+  object_changes: Schema.Record({ key: Schema.String, value: Schema.Array(VersionValue) }),
+  created_at: Stamp
+})
+export type Version = typeof Version.Type
 
 export const MAIL_STATUSES = ["pending", "sent", "failed", "dead"] as const
 export type MailStatus = (typeof MAIL_STATUSES)[number]
@@ -254,7 +309,9 @@ export const THREAD_ITEM_KINDS = [
   "poll_edited",
   "poll_closed_by_user",
   "poll_expired",
-  "poll_reopened"
+  "poll_reopened",
+  // beyond Loomio's stream as the spec lists it (decisions §12): the thread came from another group
+  "discussion_moved"
 ] as const
 export type ThreadItemKind = (typeof THREAD_ITEM_KINDS)[number]
 
@@ -326,4 +383,6 @@ export interface TopicFilter {
   readonly groupId?: Id
   readonly topicableType?: TopicableType
   readonly status?: ThreadStatus
+  /** threads carrying this tag (`?tag=`) */
+  readonly tag?: string
 }

@@ -17,7 +17,10 @@ export const EVENT_KINDS = [
   "outcome_updated",
   "outcome_review_due",
   "stance_created",
-  "stance_updated"
+  "stance_updated",
+  // beyond the spec's list (decisions §12): a thread moved to another group, and a request to join
+  "discussion_moved",
+  "membership_requested"
 ] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
 

@@ -17,14 +17,17 @@ import type {
   MailStatus,
   NewMailMessage,
   Membership,
+  MembershipRequest,
   Page,
-  Reaction,
+Reaction,
+  Tag,
   ThreadItem,
   Topic,
   TopicFilter,
   TopicReader,
   TopicScope,
-  User
+  User,
+  Version
 } from "../domain/records.js"
 import type { Outcome, Poll, Stance } from "../domain/polls.js"
 
@@ -85,8 +88,50 @@ export interface GroupsRepo {
     group: Omit<Group, "id" | "created_at" | "updated_at"> & { created_at: string }
   ) => Effect.Effect<Group>
   readonly update: (id: Id, patch: Partial<GroupSettings> & { name?: string; handle?: string | null; updated_at: string }) => Effect.Effect<void>
-  /** Direct subgroups of the given groups. */
+  /** Direct subgroups of the given groups (a deleted one left out). */
   readonly children: (parentIds: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<Group>>
+  /**
+   * **Delete group** (`at`) or its restoring (null, only those deleted at `was`): the groups and their members' access
+   * change at once (their memberships are touched: the memberships cache reads again).
+   */
+  readonly setArchived: (ids: ReadonlyArray<Id>, at: string | null, now: string, was?: string) => Effect.Effect<void>
+  /** Deleted groups due for purging (archived at or before `at`), subgroups first. */
+  readonly archivedBy: (at: string) => Effect.Effect<ReadonlyArray<Group>>
+  /** Deletes up to `limit` of the group's threads with all they hold; how many went. */
+  readonly purgeTopics: (groupId: Id, limit: number) => Effect.Effect<number>
+  /** Deletes the group (its memberships, requests, tags, webhooks with it). */
+  readonly delete: (id: Id) => Effect.Effect<void>
+  /** `/explore`: open top-level groups whose name or description holds `q` (any case), largest first. */
+  readonly explore: (q: string, page: Page) => Effect.Effect<ReadonlyArray<{ readonly group: Group; readonly counts: GroupCounts }>>
+  /** **Reset link**: the shareable link's epoch moves on, and the old link stops working. */
+  readonly nextJoinLink: (id: Id, at: string) => Effect.Effect<void>
+}
+
+export interface MembershipRequestsRepo {
+  readonly insert: (r: Pick<MembershipRequest, "group_id" | "requestor_id" | "introduction" | "created_at">) => Effect.Effect<MembershipRequest>
+  /** The person's request to the group that waits for an answer. */
+  readonly waiting: (groupId: Id, userId: Id) => Effect.Effect<MembershipRequest | undefined>
+  readonly byId: (id: Id) => Effect.Effect<MembershipRequest | undefined>
+  /** The group's requests: those waiting, oldest first, then up to `answered` answered ones, newest first. */
+  readonly inGroup: (groupId: Id, answered: number) => Effect.Effect<ReadonlyArray<MembershipRequest>>
+  /** Answers a waiting request; false when it had been answered already. */
+  readonly respond: (id: Id, answer: Pick<MembershipRequest, "response" | "responder_id" | "response_message" | "responded_at">) => Effect.Effect<boolean>
+}
+
+export interface TagsRepo {
+  readonly inGroup: (groupId: Id) => Effect.Effect<ReadonlyArray<Tag>>
+  readonly byId: (id: Id) => Effect.Effect<Tag | undefined>
+  readonly insert: (t: Omit<Tag, "id">) => Effect.Effect<Tag>
+  readonly update: (id: Id, patch: Pick<Tag, "name" | "color">) => Effect.Effect<void>
+  readonly delete: (id: Id) => Effect.Effect<void>
+  /** A tag renamed (`to`) or deleted (null) on every thread of the group that carries it (threads carry tags by name). */
+  readonly retag: (groupId: Id, from: string, to: string | null, at: string) => Effect.Effect<number>
+}
+
+export interface VersionsRepo {
+  readonly insert: (v: Omit<Version, "id">) => Effect.Effect<Version>
+  /** A record's versions, oldest first. */
+  readonly of: (itemType: Version["item_type"], itemId: Id) => Effect.Effect<ReadonlyArray<Version>>
 }
 
 export interface MembershipsRepo {
@@ -133,7 +178,7 @@ export interface TopicsRepo {
   readonly setPrivacyIn: (groupIds: ReadonlyArray<Id>, isPrivate: boolean, at: string) => Effect.Effect<number>
   readonly update: (
     id: Id,
-    patch: Partial<Pick<Topic, "topicable_id" | "private" | "tags" | "last_activity_at" | "closed_at" | "closer_id" | "pinned_at" | "discarded_at">> & {
+    patch: Partial<Pick<Topic, "group_id" | "topicable_id" | "private" | "tags" | "last_activity_at" | "closed_at" | "closer_id" | "pinned_at" | "discarded_at">> & {
       updated_at: string
     }
   ) => Effect.Effect<void>
@@ -235,6 +280,9 @@ export interface StoreService extends PeopleRepos {
   readonly users: UsersRepo
   readonly groups: GroupsRepo
   readonly memberships: MembershipsRepo
+  readonly membershipRequests: MembershipRequestsRepo
+  readonly tags: TagsRepo
+  readonly versions: VersionsRepo
   readonly mail: MailRepo
   readonly topics: TopicsRepo
   readonly discussions: DiscussionsRepo

@@ -12,5 +12,6 @@ export const PG_DIALECT: Dialect = {
   eventKindIn: (column, param) => `${column} @> jsonb_build_array(@${param}::text)`,
   greater: (a, b) => `GREATEST(${a}, ${b})`,
   lateral: true,
-  ballotsOf: (polls, user) => `poll_id = ANY(@${polls}::bigint[]) AND participant_id = @${user} AND latest = TRUE AND revoked_at IS NULL`
+  ballotsOf: (polls, user) => `poll_id = ANY(@${polls}::bigint[]) AND participant_id = @${user} AND latest = TRUE AND revoked_at IS NULL`,
+  tagged: "t.tags @> jsonb_build_array(@tag::text)"
 }

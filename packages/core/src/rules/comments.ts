@@ -21,12 +21,12 @@ export const canEditComment = (access: Access, ctx: TopicContext, d: Discussion,
   ((ctx.group?.members_can_edit_comments === true && c.author_id === access.user.id && isDiscussionMember(access, ctx)) ||
     (ctx.group?.admins_can_edit_user_content === true && isDiscussionAdmin(access, ctx)))
 
-/** discard: (author and member) or admin. */
+/** discard: (author and member, where the group's `members_can_delete_comments`) or admin. */
 export const canDeleteComment = (access: Access, ctx: TopicContext, d: Discussion, c: Comment): boolean =>
   c.discarded_at === null &&
   open(ctx, d) &&
   canShowTopic(access, ctx) &&
-  ((c.author_id === access.user.id && isDiscussionMember(access, ctx)) || isDiscussionAdmin(access, ctx))
+  ((c.author_id === access.user.id && isDiscussionMember(access, ctx) && ctx.group?.members_can_delete_comments !== false) || isDiscussionAdmin(access, ctx))
 
 /** A reaction is removed by the person who made it, and nobody else. */
 export const canRemoveReaction = (access: Access, reaction: Pick<Reaction, "user_id">): boolean => reaction.user_id === access.user.id

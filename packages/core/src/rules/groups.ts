@@ -2,11 +2,15 @@ import type { Group } from "../domain/records.js"
 import { type Access, isActivePerson, isAdmin, isMember } from "./access.js"
 import { isHandle } from "./users.js"
 
-/** Loomio `ability/group.rb` show: public groups, members, and parent members where the group allows it. */
+/**
+ * Loomio `ability/group.rb` show: public groups, members, and parent members where the group allows it; a deleted
+ * (archived) group to nobody.
+ */
 export const canShowGroup = (access: Access, group: Group): boolean =>
-  group.is_visible_to_public ||
-  isMember(access, group.id) ||
-  (group.is_visible_to_parent_members && isMember(access, group.parent_id))
+  group.archived_at === null && (
+    group.is_visible_to_public ||
+    isMember(access, group.id) ||
+    (group.is_visible_to_parent_members && isMember(access, group.parent_id)))
 
 /** Adding and removing members through the API needs a group administrator (spec: Authentication 7). */
 export const canManageMembers = (access: Access, group: Group): boolean => isAdmin(access, group.id)
@@ -76,6 +80,13 @@ export const privacyColumns = (privacy: GroupPrivacy, g: Pick<Group, "discussion
   return { is_visible_to_public: false, is_visible_to_parent_members: false, discussion_privacy_options: "private_only" as const, threadsPrivate: true }
 }
 
+/**
+ * Who can join, as the privacy allows it (Loomio's `group_privacy=`): a closed group is asked to join, a secret one
+ * only by invitation; an open group as chosen.
+ */
+export const joiningUnder = (privacy: GroupPrivacy, chosen: Group["membership_granted_upon"]): Group["membership_granted_upon"] =>
+  privacy === "closed" ? "approval" : privacy === "secret" ? "invitation" : chosen
+
 const HANDLE_MAX = 63
 
 /** A handle made from a group's name (Loomio's parameterize): lowercase letters and digits joined by '-'; a subgroup's begins with its parent's. */
@@ -96,3 +107,41 @@ export const handleErrors = (handle: string, parentHandle: string | null | undef
 
 /** Leaving is a member's own choice (the last administrator too: the group then has none). */
 export const canLeaveGroup = (access: Access, group: Group): boolean => isMember(access, group.id)
+
+/** **Join group**: an active person who sees the group and is not in it, where anyone can join (Loomio's `request`). */
+export const canJoinGroup = (access: Access, group: Group): boolean =>
+  isActivePerson(access) && !isMember(access, group.id) && canShowGroup(access, group) &&
+  (group.membership_granted_upon === "request" || isAdmin(access, group.parent_id))
+
+/** **Ask to join**: an active person who sees the group and is not in it, where joining is approved (Loomio's `approval`). */
+export const canAskToJoin = (access: Access, group: Group): boolean =>
+  isActivePerson(access) && !isMember(access, group.id) && canShowGroup(access, group) && group.membership_granted_upon === "approval" &&
+  !isAdmin(access, group.parent_id)
+
+/** Following the shareable link: any active person signed in (the link is the group's invitation, whatever its privacy). */
+export const canJoinByLink = (access: Access): boolean => isActivePerson(access)
+
+/** Requests to join and the shareable link are for those who may invite (Loomio's `MembershipRequest` ability). */
+export const canManageJoining = canInvite
+
+/** **Delete group**: its administrators. */
+export const canDeleteGroup = (access: Access, group: Group): boolean => isAdmin(access, group.id)
+
+/** **Notify everyone in the group**: administrators, or members where `members_can_announce`. */
+export const canNotifyGroup = (access: Access, group: Group): boolean =>
+  isAdmin(access, group.id) || (group.members_can_announce && isMember(access, group.id))
+
+/** Inviting people from outside the group into a thread or poll: administrators, or members where `members_can_add_guests`. */
+export const canInviteGuests = (access: Access, group: Group): boolean =>
+  isAdmin(access, group.id) || (group.members_can_add_guests && isMember(access, group.id))
+
+/** Listed in `/explore` (decisions §12): open top-level groups. */
+export const isExplorable = (group: Group): boolean =>
+  group.archived_at === null && group.parent_id === null && privacyOf(group) === "open"
+
+/** Why an introduction cannot go with a request to join (Loomio: required, at most 250 characters), or null. */
+export const introductionErrors = (text: string): string | null =>
+  text.trim() === "" ? "can't be blank" : [...text.trim()].length > 250 ? "is too long (at most 250 characters)" : null
+
+/** Why a decline's reason (mailed to the requester) cannot go, or null: at most 500 characters. */
+export const declineReasonErrors = (text: string): string | null => ([...text].length > 500 ? "is too long (at most 500 characters)" : null)

@@ -35,6 +35,8 @@ export const headlineFor = (kind: EventKind, actor: string, pollType = "poll"): 
     case "outcome_review_due": return `An outcome is due for review`
     case "stance_created": return `${actor} voted`
     case "stance_updated": return `${actor} changed their vote`
+    case "discussion_moved": return `${actor} moved a discussion here`
+    case "membership_requested": return `${actor} asked to join`
   }
 }
 

@@ -7,7 +7,9 @@ import type { Access } from "../rules/access.js"
 import { changedBody, cleanBody } from "../rules/bodies.js"
 import { DeleteDiscussion, EditDiscussion, type Permit, ShowGroup, ShowTopic, StartDiscussion } from "../policies.js"
 import { groupTopicScope, privacyErrors, privateDefault, type TopicContext } from "../rules/topics.js"
-import { type GroupView, viewGroupsById } from "./groups.js"
+import { findGroup, type GroupView, viewGroupsById } from "./groups.js"
+import { discussionVersions, ensureTags, recordVersion } from "./threadAdmin.js"
+import { tagNamesFrom, threadTagsErrors } from "../rules/tags.js"
 import { checkEmails, nowIso, type Paged } from "./common.js"
 import { newRecordKey } from "../rules/keys.js"
 import { announce, hasRecipients, recipientsOf, recordItem, threadEvent, topicById, topicContext } from "./threads/kernel.js"
@@ -64,11 +66,11 @@ export interface DiscussionList extends Paged<DiscussionView> {
 }
 
 /** A visible group's discussions the caller may read, where ShowGroup allowed them to see the group. */
-const groupDiscussions = Effect.fnUntraced(function*(access: Access, group: Group, status: ThreadStatus, page: Page): Effect.fn.Return<DiscussionList, never, Store | Permit<"ShowGroup">> {
+const groupDiscussions = Effect.fnUntraced(function*(access: Access, group: Group, status: ThreadStatus, page: Page, tag: string | undefined): Effect.fn.Return<DiscussionList, never, Store | Permit<"ShowGroup">> {
   yield* ShowGroup.needed
   const store = yield* Store
   const scope = groupTopicScope(access, group)
-  const filter = { groupId: group.id, topicableType: "Discussion" as const, status }
+  const filter = { groupId: group.id, topicableType: "Discussion" as const, status, ...(tag === undefined ? {} : { tag }) }
   const topics = yield* store.topics.visible(scope, filter, page)
   const total = yield* store.topics.countVisible(scope, filter)
   return { group, total, records: yield* viewsOfTopics(topics) }
@@ -79,12 +81,13 @@ export const listDiscussions = Effect.fnUntraced(function*(
   access: Access,
   groupId: Id,
   status: ThreadStatus,
-  page: Page
+  page: Page,
+  /** only threads carrying this tag (`?tag=`) */
+  tag?: string
 ): Effect.fn.Return<DiscussionList, NotFound | Forbidden, Store> {
-  const store = yield* Store
-  const group = yield* store.groups.byId(groupId)
-  if (group === undefined) return yield* notFound(`Group ${groupId} not found`)
-  return yield* ShowGroup.check([access, group], () => forbidden("Not authorized to show Group."))(groupDiscussions(access, group, status, page))
+  // a deleted group is not found
+  const group = yield* findGroup(String(groupId))
+  return yield* ShowGroup.check([access, group], () => forbidden("Not authorized to show Group."))(groupDiscussions(access, group, status, page, tag))
 })
 
 /** Groups (with counters and parents) and people that discussion documents side-load. */
@@ -180,12 +183,27 @@ const applyDiscussionEdit = Effect.fnUntraced(function*(access: Access, ctx: Top
   )
   const title = input.title ?? discussion.title
   const isPrivate = input.private ?? topic.private
+  let tags = topic.tags
+  if (input.tags !== undefined) {
+    const names = tagNamesFrom(input.tags)
+    const problem = threadTagsErrors(names)
+    if (problem !== null) return yield* invalid("tags", problem)
+    tags = ctx.group === undefined ? names : yield* ensureTags(ctx.group, names)
+  }
+  const tagsChanged = JSON.stringify(tags) !== JSON.stringify(topic.tags)
   const changed = title !== discussion.title || description !== discussion.description ||
-    format !== discussion.description_format || isPrivate !== topic.private
+    format !== discussion.description_format || isPrivate !== topic.private || tagsChanged
   const now = yield* nowIso
   if (changed) {
     yield* store.discussions.update(discussion.id, { title, description, description_format: format, updated_at: now })
-    if (isPrivate !== topic.private) yield* store.topics.update(topic.id, { private: isPrivate, updated_at: now })
+    if (isPrivate !== topic.private || tagsChanged) yield* store.topics.update(topic.id, { private: isPrivate, tags: [...tags], updated_at: now })
+    // Show edits: each field's before and after (Loomio's paper-trail version)
+    yield* recordVersion(discussion.id, access.user, {
+      title: [discussion.title, title],
+      description: [discussion.description, description],
+      private: [topic.private, isPrivate],
+      tags: [topic.tags, tags]
+    })
     yield* recordItem({
       topic,
       kind: "discussion_edited",
@@ -235,6 +253,54 @@ export const deleteDiscussion = Effect.fnUntraced(function*(access: Access, ref:
     const { ctx, discussion, topic } = yield* loadKept(access, ref)
     return yield* DeleteDiscussion.check([access, ctx, discussion], () => forbidden("Not authorized to destroy Discussion."))(discardDiscussion(access, discussion, topic))
   }))
+})
+
+/** The privacy a thread takes in the group it moves to: what the group allows, else as it was. */
+const privacyIn = (group: Group, was: boolean): boolean =>
+  group.discussion_privacy_options === "private_only" ? true : group.discussion_privacy_options === "public_only" ? false : was
+
+const moving = Effect.fnUntraced(function*(access: Access, topic: Topic, discussion: Discussion, to: Group): Effect.fn.Return<void, never, Store | Permit<"EditDiscussion"> | Permit<"StartDiscussion">> {
+  yield* EditDiscussion.needed
+  yield* StartDiscussion.needed
+  const store = yield* Store
+  const now = yield* nowIso
+  const isPrivate = privacyIn(to, topic.private)
+  // the thread's tags come along, as the target group's tags
+  const tags = yield* ensureTags(to, topic.tags)
+  yield* store.topics.update(topic.id, { group_id: to.id, private: isPrivate, tags: [...tags], updated_at: now })
+  yield* recordVersion(discussion.id, access.user, { group_id: [topic.group_id, to.id], private: [topic.private, isPrivate] })
+  const moved = (yield* store.topics.byId(topic.id))!
+  yield* recordItem({ topic: moved, kind: "discussion_moved", itemable_type: "Discussion", itemable_id: discussion.id, actor: access.user, parent: "thread", bump: true })
+  yield* threadEvent("discussion_moved", moved, discussion, access.user, {})
+})
+
+/**
+ * **Move thread** (decisions §12): to a group where the person may start threads, by whoever may edit the thread; its
+ * polls come with it (they belong to the thread), its privacy follows the target, a thread item records it.
+ */
+export const moveDiscussion = Effect.fnUntraced(function*(access: Access, discussionRef: string, groupRef: string): Effect.fn.Return<DiscussionView, NotFound | Forbidden | Invalid, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const { ctx, discussion: found, topic } = yield* loadKept(access, discussionRef)
+    const target = yield* findGroup(groupRef)
+    if (target.id === topic.group_id) return yield* invalid("group_id", "is the thread's group already")
+    return yield* EditDiscussion.check([access, ctx, found], () => forbidden("Not authorized to move Discussion."))(
+      StartDiscussion.check([access, target], () => forbidden("You may not start threads in that group"))(
+        Effect.zipRight(moving(access, topic, found, target), reload(found.id))
+      )
+    )
+  }))
+})
+
+/** **Show edits**: the thread's edits, newest first, with who made them and the groups a move names; to whoever reads it. */
+export const discussionEdits = Effect.fnUntraced(function*(access: Access, ref: string) {
+  const store = yield* Store
+  const view = yield* showDiscussion(access, ref)
+  const versions = [...(yield* discussionVersions(view.discussion.id))].reverse()
+  const people = yield* store.users.byIds([...new Set(versions.flatMap((v) => (v.whodunnit === null ? [] : [v.whodunnit])))])
+  const groupIds = versions.flatMap((v) => (v.object_changes.group_id ?? []).filter((x): x is number => typeof x === "number"))
+  const groups = yield* store.groups.byIds([...new Set(groupIds)])
+  return { view, versions, people, groups }
 })
 
 /** A thread closed or reopened, with its item, where EditDiscussion allowed it (repeating is a no-op). */

@@ -5,6 +5,7 @@ import {
   type DiscussionPrivacyOptions,
   type Group,
   GROUP_DEFAULTS,
+  MEMBERSHIP_GRANTED_UPON,
   type GroupCounts,
   type GroupSettings,
   type Id,
@@ -16,8 +17,13 @@ import { Store } from "../ports/store.js"
 import { plainLineErrors } from "../rules/values.js"
 import type { Access } from "../rules/access.js"
 import {
+  canAskToJoin,
+  canDeleteGroup,
   canInvite,
+  canJoinGroup,
   canLeaveGroup,
+  canManageJoining,
+  canNotifyGroup,
   canListMembers,
   canManageGroup,
   canManageMembers,
@@ -26,7 +32,9 @@ import {
   canStartSubgroup,
   handleErrors,
   handleFrom,
-  privacyColumns
+  joiningUnder,
+  privacyColumns,
+  privacyOf
 } from "../rules/groups.js"
 import { canStartDiscussion } from "../rules/discussions.js"
 import { canStartPoll } from "../rules/polls.js"
@@ -68,7 +76,9 @@ export const viewGroupsById = (ids: ReadonlyArray<Id>): Effect.Effect<ReadonlyAr
 /** A group by id, key or handle; in a write, locked (ports/store.ts `lock`): its members and settings change in turn. */
 export const findGroup = (ref: string): Effect.Effect<Group, NotFound, Store> =>
   Effect.flatMap(Store, (store) =>
-    Effect.flatMap(readLocked("groups", store.groups.byRef(ref), store.groups.byId), (g) => (g === undefined ? Effect.fail(notFound(`Group ${ref} not found`)) : Effect.succeed(g))))
+    // a deleted group is not found (decisions §12: archived at once, purged later)
+    Effect.flatMap(readLocked("groups", store.groups.byRef(ref), store.groups.byId), (g) =>
+      g === undefined || g.archived_at !== null ? Effect.fail(notFound(`Group ${ref} not found`)) : Effect.succeed(g)))
 
 /** GET /groups: every group where the caller has a live membership, not paginated. */
 export const listGroupsFor = (access: Access) =>
@@ -98,6 +108,9 @@ export const parseSettings = Effect.fnUntraced(function*(pairs: ReadonlyArray<st
         return yield* invalid(key, `must be one of ${DISCUSSION_PRIVACY_OPTIONS.join(", ")}`)
       }
       out[key] = value as DiscussionPrivacyOptions
+    } else if (key === "membership_granted_upon") {
+      if (!(MEMBERSHIP_GRANTED_UPON as ReadonlyArray<string>).includes(value)) return yield* invalid(key, `must be one of ${MEMBERSHIP_GRANTED_UPON.join(", ")}`)
+      out[key] = value
     } else if (key === "description") {
       out[key] = value
     } else {
@@ -132,7 +145,7 @@ export const createGroup = Effect.fnUntraced(function*(input: NewGroup): Effect.
   if (input.owner.deactivated_at !== null) return yield* invalid("owner", "is deactivated")
   const settings: GroupSettings = {
     ...GROUP_DEFAULTS,
-    ...(input.public ? { is_visible_to_public: true, discussion_privacy_options: "public_or_private" as const } : {}),
+    ...(input.public ? { is_visible_to_public: true, discussion_privacy_options: "public_or_private" as const, membership_granted_upon: "approval" as const } : {}),
     ...input.settings
   }
   yield* checkSettings(settings)
@@ -146,6 +159,8 @@ export const createGroup = Effect.fnUntraced(function*(input: NewGroup): Effect.
       name,
       parent_id: input.parent?.id ?? null,
       creator_id: input.owner.id,
+      join_link_epoch: 0,
+      archived_at: null,
       created_at: now
     })
     yield* store.memberships.insert({
@@ -291,6 +306,9 @@ const applyGroupSettings = Effect.fnUntraced(function*(group: Group, input: type
     Object.assign(patch, written)
     threadsPrivate = threads
   }
+  // who can join follows the privacy (a closed group asks, a secret one invites); an open group's is chosen
+  const privacy = input.group_privacy ?? privacyOf(group)
+  patch.membership_granted_upon = joiningUnder(privacy, input.membership_granted_upon ?? group.membership_granted_upon)
   yield* store.groups.update(group.id, { ...patch, updated_at: now })
   if (threadsPrivate !== undefined) yield* store.topics.setPrivacyIn([group.id], threadsPrivate, now)
   // a group made secret hides its subgroups from the public too: each closed, its threads private
@@ -298,7 +316,7 @@ const applyGroupSettings = Effect.fnUntraced(function*(group: Group, input: type
     const subgroups = yield* store.groups.children([group.id])
     for (const sub of subgroups) {
       const { threadsPrivate: threads, ...written } = privacyColumns("closed", sub, { ...group, is_visible_to_public: false })!
-      yield* store.groups.update(sub.id, { ...written, updated_at: now })
+      yield* store.groups.update(sub.id, { ...written, membership_granted_upon: joiningUnder("closed", sub.membership_granted_upon), updated_at: now })
       if (threads !== undefined) yield* store.topics.setPrivacyIn([sub.id], threads, now)
     }
   }
@@ -333,6 +351,13 @@ export interface GroupPage extends GroupView {
     readonly subgroup: boolean
     readonly settings: boolean
     readonly leave: boolean
+    /** notify everyone in the group when starting a thread or poll (members_can_announce) */
+    readonly announce: boolean
+    readonly join: boolean
+    readonly ask: boolean
+    /** requests to join and the shareable link */
+    readonly requests: boolean
+    readonly delete: boolean
   }
 }
 
@@ -350,7 +375,12 @@ export const groupPage = Effect.fnUntraced(function*(access: Access, ref: string
       manage: canManageMembers(access, view.group),
       subgroup: canStartSubgroup(access, view.group),
       settings: canManageGroup(access, view.group),
-      leave: canLeaveGroup(access, view.group)
+      leave: canLeaveGroup(access, view.group),
+      announce: canNotifyGroup(access, view.group),
+      join: canJoinGroup(access, view.group),
+      ask: canAskToJoin(access, view.group),
+      requests: canManageJoining(access, view.group),
+      delete: canDeleteGroup(access, view.group)
     }
   })
 })

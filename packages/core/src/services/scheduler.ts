@@ -12,6 +12,7 @@ import { Store } from "../ports/store.js"
 import { outcomeEvent } from "./outcomes.js"
 import { closeNow, pollEvent } from "./polls/index.js"
 import { sendDigests } from "./digest.js"
+import { purgeDeletedGroups } from "./groupDeletion.js"
 import { recordThreadMessage } from "./mail.js"
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -22,6 +23,8 @@ export interface SchedulerReport {
   readonly reviews: number
   /** catch-up e-mails made */
   readonly digests: number
+  /** deleted groups purged (14 days after their deletion) */
+  readonly purged: number
 }
 
 /** Who gets the 24 h reminder (`notify_on_closing_soon`). */
@@ -86,7 +89,8 @@ export const runScheduler: Effect.Effect<SchedulerReport, never, Store> = Effect
     }))
   }
   const digests = yield* sendDigests()
-  return { expired, reminded, reviews, digests }
+  const purged = yield* purgeDeletedGroups
+  return { expired, reminded, reviews, digests, purged }
 })
 
 /**
@@ -97,7 +101,7 @@ export const schedulerLoop = (intervalMs: number, onTick: (report: SchedulerRepo
   runScheduler.pipe(
     Effect.tap((report) => {
       onTick(report)
-      const busy = report.expired + report.reminded + report.reviews + report.digests > 0
+      const busy = report.expired + report.reminded + report.reviews + report.digests + report.purged > 0
       return busy ? Effect.logInfo("scheduler ran", { ...report }) : Effect.logDebug("scheduler ran", { ...report })
     }),
     Effect.catchAllDefect((d) => Effect.logError("scheduler tick failed", { err: String(d) })),

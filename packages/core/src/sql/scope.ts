@@ -11,18 +11,20 @@ export interface IdList {
  * The WHERE clause of `rules/topics.ts` TopicScope plus a filter. The SQL text depends only on which
  * filters are present (typed code), so each variant is prepared once; values are bound.
  */
-export const scopeWhere = (filter: TopicFilter, ids: IdList) => {
+export const scopeWhere = (filter: TopicFilter, ids: IdList, tagged = "") => {
   const clauses = ["t.discarded_at IS NULL"]
   if (filter.groupId !== undefined) clauses.push("t.group_id = @group_id")
   if (filter.topicableType !== undefined) clauses.push("t.topicable_type = @topicable_type")
   if (filter.status === "open") clauses.push("t.closed_at IS NULL")
   if (filter.status === "closed") clauses.push("t.closed_at IS NOT NULL")
+  if (filter.tag !== undefined) clauses.push(tagged)
   clauses.push(`(
     ${ids.has("t.group_id", "all_in")}
     OR (t.private = FALSE AND (${ids.has("t.group_id", "public_in")}
-                           OR (@public_groups = 1 AND EXISTS (SELECT 1 FROM groups g WHERE g.id = t.group_id AND g.is_visible_to_public = TRUE))))
-    OR EXISTS (SELECT 1 FROM topic_readers r
-               WHERE r.topic_id = t.id AND r.user_id = @guest AND r.guest = TRUE AND r.revoked_at IS NULL))`)
+                           OR (@public_groups = 1 AND EXISTS (SELECT 1 FROM groups g WHERE g.id = t.group_id AND g.is_visible_to_public = TRUE AND g.archived_at IS NULL))))
+    OR (EXISTS (SELECT 1 FROM topic_readers r
+                WHERE r.topic_id = t.id AND r.user_id = @guest AND r.guest = TRUE AND r.revoked_at IS NULL)
+        AND NOT EXISTS (SELECT 1 FROM groups g WHERE g.id = t.group_id AND g.archived_at IS NOT NULL)))`)
   return `FROM topics t WHERE ${clauses.join(" AND ")}`
 }
 
@@ -38,5 +40,6 @@ export const scopeParams = (scope: TopicScope, filter: TopicFilter, ids: IdList)
   }
   if (filter.groupId !== undefined) values.group_id = filter.groupId
   if (filter.topicableType !== undefined) values.topicable_type = filter.topicableType
+  if (filter.tag !== undefined) values.tag = filter.tag
   return values
 }

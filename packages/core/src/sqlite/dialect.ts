@@ -16,5 +16,6 @@ export const SQLITE_DIALECT: Dialect = {
   // person holds in any poll (bench/growth.js: a poll's document 0.65 as fast at ten times the ballots)
   ballotsOf: (polls, user) =>
     `id IN (SELECT s.id FROM json_each(@${polls}) j CROSS JOIN stances s ON s.poll_id = j.value
-            WHERE s.participant_id = @${user} AND s.latest = 1 AND s.revoked_at IS NULL)`
+            WHERE s.participant_id = @${user} AND s.latest = 1 AND s.revoked_at IS NULL)`,
+  tagged: "EXISTS (SELECT 1 FROM json_each(t.tags) WHERE value = @tag)"
 }

@@ -36,6 +36,8 @@ export interface Dialect {
    * (poll, participant) index poll by poll rather than every ballot the person holds in any poll.
    */
   readonly ballotsOf: (pollsParam: string, userParam: string) => string
+  /** whether thread `t`'s tags (a JSON list of names) hold the bound `@tag` */
+  readonly tagged: string
 }
 
 export interface SqlClient {

@@ -1,8 +1,8 @@
 /** Groups, with the counters the triggers keep on their rows, and memberships. */
 import { Effect } from "effect"
-import { Group, GroupCounts, type Id, Membership } from "../domain/records.js"
+import { Group, GroupCounts, type Id, Membership, MembershipRequest, Tag, Version } from "../domain/records.js"
 import { columnValue } from "../domain/model.js"
-import type { GroupsRepo, MembershipsRepo } from "../ports/store.js"
+import type { GroupsRepo, MembershipRequestsRepo, MembershipsRepo, TagsRepo, VersionsRepo } from "../ports/store.js"
 import { countedGroup } from "../sql/records.js"
 import { epochCache } from "./cache.js"
 import { insertRow, setClause, type SqlClient } from "./client.js"
@@ -50,7 +50,7 @@ export const makeGroupsRepo = (c: SqlClient): GroupsRepo => {
     byHandle: (handle) => c.get(`SELECT * FROM groups WHERE handle = ?`, [handle], Group.fromRow),
     list: () => c.all(`SELECT * FROM groups ORDER BY id`, [], Group.fromRow),
     forUser: (userId) =>
-      c.all(`SELECT g.* FROM groups g JOIN memberships m ON m.group_id = g.id WHERE m.user_id = ? AND m.revoked_at IS NULL ORDER BY g.id`, [userId], Group.fromRow),
+      c.all(`SELECT g.* FROM groups g JOIN memberships m ON m.group_id = g.id WHERE m.user_id = ? AND m.revoked_at IS NULL AND g.archived_at IS NULL ORDER BY g.id`, [userId], Group.fromRow),
     withCounts,
     insert: (g) => Effect.map(insertRow(c, "groups", Group.toRow(Object.assign({}, g, { updated_at: g.created_at }))), (r) => Group.fromRow(r.rows[0])),
     update: (id, patch) => {
@@ -58,9 +58,79 @@ export const makeGroupsRepo = (c: SqlClient): GroupsRepo => {
       return Effect.asVoid(c.run(`UPDATE groups SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
     },
     children: (parents) =>
-      parents.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM groups WHERE ${ids.has("parent_id", "ids")} ORDER BY id`, { ids: ids.bind(parents) }, Group.fromRow)
+      parents.length === 0
+        ? Effect.succeed([])
+        : c.all(`SELECT * FROM groups WHERE ${ids.has("parent_id", "ids")} AND archived_at IS NULL ORDER BY id`, { ids: ids.bind(parents) }, Group.fromRow),
+    setArchived: (list, at, now, was) =>
+      list.length === 0 ? Effect.void : Effect.gen(function*() {
+        const only = at === null ? " AND archived_at = @was" : ""
+        yield* c.run(`UPDATE groups SET archived_at = @at, updated_at = @now WHERE ${ids.has("id", "ids")}${only}`, { at, now, ids: ids.bind(list), ...(at === null ? { was: was ?? null } : {}) })
+        // the members' access is read from their memberships (activeForUser): touching them moves its cache on
+        yield* c.run(`UPDATE memberships SET updated_at = @now WHERE ${ids.has("group_id", "ids")} AND revoked_at IS NULL`, { now, ids: ids.bind(list) })
+      }),
+    archivedBy: (at) =>
+      c.all(`SELECT * FROM groups WHERE archived_at IS NOT NULL AND archived_at <= ? ORDER BY CASE WHEN parent_id IS NULL THEN 1 ELSE 0 END, id`, [at], Group.fromRow),
+    purgeTopics: (groupId, limit) =>
+      Effect.map(c.run(`DELETE FROM topics WHERE id IN (SELECT id FROM topics WHERE group_id = ? ORDER BY id LIMIT ?)`, [groupId, limit]), (r) => r.changes),
+    delete: (id) => Effect.asVoid(c.run(`DELETE FROM groups WHERE id = ?`, [id])),
+    explore: (q, page) => {
+      const like = `%${q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
+      return c.all(
+        `SELECT * FROM groups WHERE parent_id IS NULL AND archived_at IS NULL AND is_visible_to_public = TRUE AND discussion_privacy_options <> 'private_only'
+         AND (lower(name) LIKE @like ESCAPE '\\' OR lower(coalesce(description, '')) LIKE @like ESCAPE '\\')
+         ORDER BY accepted_memberships_count DESC, id LIMIT @limit OFFSET @offset`,
+        { like, limit: page.limit, offset: page.offset },
+        countedGroup
+      )
+    },
+    nextJoinLink: (id, at) => Effect.asVoid(c.run(`UPDATE groups SET join_link_epoch = join_link_epoch + 1, updated_at = ? WHERE id = ?`, [at, id]))
   }
 }
+
+export const makeMembershipRequestsRepo = (c: SqlClient): MembershipRequestsRepo => ({
+  insert: (r) =>
+    Effect.map(c.run(`INSERT INTO membership_requests (group_id, requestor_id, introduction, created_at)
+                      VALUES (@group_id, @requestor_id, @introduction, @created_at) RETURNING *`, r), (x) => MembershipRequest.fromRow(x.rows[0])),
+  waiting: (groupId, userId) =>
+    c.get(`SELECT * FROM membership_requests WHERE group_id = ? AND requestor_id = ? AND response IS NULL`, [groupId, userId], MembershipRequest.fromRow),
+  byId: (id) => c.get(`SELECT * FROM membership_requests WHERE id = ?`, [id], MembershipRequest.fromRow),
+  inGroup: (groupId, answered) =>
+    Effect.zipWith(
+      c.all(`SELECT * FROM membership_requests WHERE group_id = ? AND response IS NULL ORDER BY id`, [groupId], MembershipRequest.fromRow),
+      c.all(`SELECT * FROM membership_requests WHERE group_id = ? AND response IS NOT NULL ORDER BY responded_at DESC, id DESC LIMIT ?`, [groupId, answered], MembershipRequest.fromRow),
+      (waiting, done) => [...waiting, ...done]
+    ),
+  respond: (id, a) =>
+    Effect.map(c.run(`UPDATE membership_requests SET response = @response, responder_id = @responder_id, response_message = @response_message,
+                      responded_at = @responded_at WHERE id = @id AND response IS NULL`, { ...a, id }), (r) => r.changes > 0)
+})
+
+export const makeTagsRepo = (c: SqlClient): TagsRepo => {
+  return {
+    inGroup: (groupId) => c.all(`SELECT * FROM tags WHERE group_id = ? ORDER BY lower(name), id`, [groupId], Tag.fromRow),
+    byId: (id) => c.get(`SELECT * FROM tags WHERE id = ?`, [id], Tag.fromRow),
+    insert: (t) => Effect.map(c.run(`INSERT INTO tags (group_id, name, color, created_at) VALUES (@group_id, @name, @color, @created_at) RETURNING *`, t), (r) => Tag.fromRow(r.rows[0])),
+    update: (id, t) => Effect.asVoid(c.run(`UPDATE tags SET name = ?, color = ? WHERE id = ?`, [t.name, t.color, id])),
+    delete: (id) => Effect.asVoid(c.run(`DELETE FROM tags WHERE id = ?`, [id])),
+    retag: (groupId, from, to, at) =>
+      Effect.gen(function*() {
+        const rows = yield* c.all(`SELECT id, tags FROM topics t WHERE group_id = @group_id AND ${c.dialect.tagged}`, { group_id: groupId, tag: from },
+          (r) => ({ id: Number(r.id), tags: (typeof r.tags === "string" ? JSON.parse(r.tags) : r.tags) as Array<string> }))
+        for (const { id, tags } of rows) {
+          const next = [...new Set(tags.flatMap((t) => (t === from ? (to === null ? [] : [to]) : [t])))]
+          yield* c.run(`UPDATE topics SET tags = ?, updated_at = ? WHERE id = ?`, [JSON.stringify(next), at, id])
+        }
+        return rows.length
+      })
+  }
+}
+
+export const makeVersionsRepo = (c: SqlClient): VersionsRepo => ({
+  insert: (v) =>
+    Effect.map(c.run(`INSERT INTO versions (item_type, item_id, whodunnit, object_changes, created_at) VALUES (@item_type, @item_id, @whodunnit, @object_changes, @created_at) RETURNING *`,
+      Version.toRow(v)), (r) => Version.fromRow(r.rows[0])),
+  of: (itemType, itemId) => c.all(`SELECT * FROM versions WHERE item_type = ? AND item_id = ? ORDER BY id`, [itemType, itemId], Version.fromRow)
+})
 
 export const makeMembershipsRepo = (c: SqlClient): MembershipsRepo => {
   // a user's live memberships, read by every authenticated request (the permission rules' Access), as last read
@@ -71,7 +141,9 @@ export const makeMembershipsRepo = (c: SqlClient): MembershipsRepo => {
     // remembered for the snapshot too, as a key's owner (users.ts)
     activeForUser: (userId) =>
       c.remembered(`memberships:user:${userId}`, byUser.through(userId,
-        Effect.map(c.all(`SELECT * FROM memberships WHERE user_id = ? AND revoked_at IS NULL ORDER BY id`, [userId], (row) => Object.freeze(Membership.fromRow(row))),
+        // a deleted group's memberships give nothing (its archiving touches them: this is read again)
+        Effect.map(c.all(`SELECT m.* FROM memberships m JOIN groups g ON g.id = m.group_id
+                          WHERE m.user_id = ? AND m.revoked_at IS NULL AND g.archived_at IS NULL ORDER BY m.id`, [userId], (row) => Object.freeze(Membership.fromRow(row))),
           (list): ReadonlyArray<Membership> => Object.freeze(list)))),
     activeFor: (groupId, userId) =>
       c.get(`SELECT * FROM memberships WHERE group_id = ? AND user_id = ? AND revoked_at IS NULL`, [groupId, userId], Membership.fromRow),

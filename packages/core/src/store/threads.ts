@@ -10,14 +10,14 @@ import { groupAhead } from "./groups.js"
 
 
 /** The visible-threads clause (rules/topics.ts TopicScope) in a dialect, and its values. */
-export const topicScope = (ids: IdList) => ({
-  where: (filter: TopicFilter) => scopeWhere(filter, ids),
+export const topicScope = (ids: IdList, tagged = "") => ({
+  where: (filter: TopicFilter) => scopeWhere(filter, ids, tagged),
   params: (scope: TopicScope, filter: TopicFilter) => scopeParams(scope, filter, ids)
 })
 
 export const makeTopicsRepo = (c: SqlClient): TopicsRepo => {
-  const { ids } = c.dialect
-  const { where, params } = topicScope(ids)
+  const { ids, tagged } = c.dialect
+  const { where, params } = topicScope(ids, tagged)
   return {
     // remembered: a thread's record read with its discussion or poll is not read again in the request
     byId: (id) => c.remembered(topicKey(id), c.get(`SELECT * FROM topics WHERE id = ?`, [id], Topic.fromRow)),

@@ -33,6 +33,9 @@ import {
   DiscussionRecord,
   GroupRecord,
   MembershipRecord,
+  MembershipRequestRecord,
+  TagRecord,
+  VersionRecord,
   OutcomeRecord,
   PollOptionRecord,
   PollRecord,
@@ -144,6 +147,12 @@ const ReportDocument = Schema.Struct(
   Schema.Record({ key: Schema.String, value: AnyJson })
 ).annotations({ identifier: "ParticipationReport", description: "A plain JSON object; base and countries sections have their own fields" })
 const Success = Schema.Struct({ success: Schema.Literal(true) }).annotations({ identifier: "Success" })
+const MembershipRequestsResult = Schema.Struct({ membership_requests: Schema.Array(MembershipRequestRecord) }).annotations({ identifier: "MembershipRequests" })
+const JoinLinkResult = Schema.Struct({
+  join_link: Schema.Struct({ url: Schema.String.annotations({ description: "Whoever follows it and signs in becomes a member, whatever the group's privacy" }) })
+}).annotations({ identifier: "JoinLink" })
+const TagsResult = Schema.Struct({ tags: Schema.Array(TagRecord) }).annotations({ identifier: "Tags" })
+const VersionsResult = Schema.Struct({ versions: Schema.Array(VersionRecord) }).annotations({ identifier: "Versions" })
 
 // Path parameters: text on the wire (a malformed id names no record: 404), documented as Loomio's contract does.
 
@@ -153,6 +162,8 @@ const idOrKey = (description: string) =>
   HttpApiSchema.param("id", Schema.String.annotations({ description, jsonSchema: { oneOf: [{ type: "integer" }, { type: "string" }] } }))
 
 const groupRef = idOrKey("Numeric id, key or handle")
+const requestId = numeric("request_id", "The request's id")
+const tagId = numeric("tag_id", "The tag's id")
 const recordRef = idOrKey("Numeric id or stable record key")
 const recordId = numeric("id", "Numeric id")
 const topicId = numeric("id", "Topic id (topic_id)")
@@ -174,6 +185,30 @@ export class B2Groups extends HttpApiGroup.make("b2.groups", { topLevel: true })
       .annotate(OpenApi.Summary, "Extension: start a group (secret; the caller its administrator), or with parent_id a subgroup; FEATURES_DISABLE_CREATE_GROUP leaves top-level groups to server administrators"))
     .add(HttpApiEndpoint.patch("setGroupVolume")`/api/b2/groups/${groupRef}/set_volume`.setPayload(Inputs.VolumeInput).annotate(BodyRoot, "volume").addSuccess(VolumeResult)
       .annotate(OpenApi.Summary, "Extension: how much mail the caller (a member) wants from the group: mute, normal or loud"))
+    .add(HttpApiEndpoint.del("deleteGroup")`/api/b2/groups/${groupRef}`.addSuccess(Success)
+      .annotate(OpenApi.Summary, "Extension: delete the group (its administrators): gone at once with its subgroups, purged after 14 days; `convene groups restore` brings it back before then"))
+    .add(HttpApiEndpoint.post("joinGroup")`/api/b2/groups/${groupRef}/join`.addSuccess(GroupsDocument)
+      .annotate(OpenApi.Summary, "Extension: join an open group that anyone can join (membership_granted_upon request)"))
+    .add(HttpApiEndpoint.post("askToJoin")`/api/b2/groups/${groupRef}/membership_requests`.setPayload(Inputs.MembershipRequestInput).annotate(BodyRoot, "membership_request")
+      .addSuccess(MembershipRequestsResult).annotate(OpenApi.Summary, "Extension: ask to join a group whose joining is approved (membership_granted_upon approval); one request waits at a time"))
+    .add(HttpApiEndpoint.get("listMembershipRequests")`/api/b2/groups/${groupRef}/membership_requests`.addSuccess(MembershipRequestsResult)
+      .annotate(OpenApi.Summary, "Extension: the group's requests to join, waiting first (those who may invite)"))
+    .add(HttpApiEndpoint.post("approveMembershipRequest")`/api/b2/groups/${groupRef}/membership_requests/${requestId}/approve`.addSuccess(MembershipRequestsResult)
+      .annotate(OpenApi.Summary, "Extension: approve a request: the requester becomes a member and is told by mail"))
+    .add(HttpApiEndpoint.post("declineMembershipRequest")`/api/b2/groups/${groupRef}/membership_requests/${requestId}/decline`.setPayload(Inputs.DeclineInput)
+      .annotate(BodyRoot, "membership_request").addSuccess(MembershipRequestsResult).annotate(OpenApi.Summary, "Extension: decline a request; the requester is told by mail, with the reason"))
+    .add(HttpApiEndpoint.get("getJoinLink")`/api/b2/groups/${groupRef}/join_link`.addSuccess(JoinLinkResult)
+      .annotate(OpenApi.Summary, "Extension: the group's shareable link (those who may invite)"))
+    .add(HttpApiEndpoint.post("resetJoinLink")`/api/b2/groups/${groupRef}/join_link/reset`.addSuccess(JoinLinkResult)
+      .annotate(OpenApi.Summary, "Extension: a new shareable link; the old one stops working"))
+    .add(HttpApiEndpoint.get("listTags")`/api/b2/groups/${groupRef}/tags`.addSuccess(TagsResult)
+      .annotate(OpenApi.Summary, "Extension: the group's tags (whoever sees the group)"))
+    .add(HttpApiEndpoint.post("createTag")`/api/b2/groups/${groupRef}/tags`.setPayload(Inputs.TagInput).annotate(BodyRoot, "tag").addSuccess(TagsResult)
+      .annotate(OpenApi.Summary, "Extension: add a tag (the group's administrators)"))
+    .add(HttpApiEndpoint.patch("updateTag")`/api/b2/groups/${groupRef}/tags/${tagId}`.setPayload(Inputs.TagInput).annotate(BodyRoot, "tag").addSuccess(TagsResult)
+      .annotate(OpenApi.Summary, "Extension: rename or recolour a tag; its threads carry the new name"))
+    .add(HttpApiEndpoint.del("deleteTag")`/api/b2/groups/${groupRef}/tags/${tagId}`.addSuccess(Success)
+      .annotate(OpenApi.Summary, "Extension: delete a tag; it leaves every thread of the group"))
     .annotate(OpenApi.Title, "Groups").annotate(OpenApi.Description, "Groups the caller belongs to")
     .middleware(B2Auth) {}
 
@@ -215,6 +250,10 @@ export class B2Discussions extends HttpApiGroup.make("b2.discussions", { topLeve
       .annotate(OpenApi.Summary, "Extension: pin the thread (first in its group's lists)"))
     .add(HttpApiEndpoint.post("unpinDiscussion")`/api/b2/discussions/${recordRef}/unpin`.addSuccess(DiscussionsDocument)
       .annotate(OpenApi.Summary, "Extension: unpin the thread"))
+    .add(HttpApiEndpoint.post("moveDiscussion")`/api/b2/discussions/${recordRef}/move`.setPayload(Inputs.MoveInput).annotate(BodyRoot, "discussion").addSuccess(DiscussionsDocument)
+      .annotate(OpenApi.Summary, "Extension: move the thread to another group where the caller may start threads; its polls follow, its privacy follows the group"))
+    .add(HttpApiEndpoint.get("listDiscussionVersions")`/api/b2/discussions/${recordRef}/versions`.addSuccess(VersionsResult)
+      .annotate(OpenApi.Summary, "Extension: the thread's edits, oldest first (who, when, each field's [before, after])"))
     .add(HttpApiEndpoint.patch("setDiscussionVolume")`/api/b2/discussions/${recordRef}/set_volume`.setPayload(Inputs.VolumeInput).annotate(BodyRoot, "volume").addSuccess(VolumeResult)
       .annotate(OpenApi.Summary, "Extension: how much mail the caller wants from this thread (it wins over the group's volume), as Loomio's set_volume"))
     .annotate(OpenApi.Title, "Discussions").annotate(OpenApi.Description, "Discussions: the threads people talk in")

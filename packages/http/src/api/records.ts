@@ -15,6 +15,7 @@ import {
   Identity,
   IdField as Id,
   Membership,
+  MembershipRequest,
   NullId,
   NullStamp,
   NullText,
@@ -25,9 +26,11 @@ import {
   SearchResult,
   Stamp,
   Stance,
+  Tag,
   ThreadItem,
   Topic,
-  User
+  User,
+  Version
 } from "@convene/core"
 import { Schema } from "effect"
 
@@ -49,6 +52,7 @@ export const GroupRecord = record("Group", "A group; counters are exact (spec: G
     "is_visible_to_public",
     "is_visible_to_parent_members",
     "discussion_privacy_options",
+    "membership_granted_upon",
     "parent_members_can_see_discussions",
     "members_can_start_discussions",
     "members_can_edit_discussions",
@@ -57,6 +61,9 @@ export const GroupRecord = record("Group", "A group; counters are exact (spec: G
     "members_can_vote",
     "members_can_add_members",
     "members_can_create_subgroups",
+    "members_can_add_guests",
+    "members_can_announce",
+    "members_can_delete_comments",
     "admins_can_edit_user_content"
   ),
   ...GroupCounts.fields,
@@ -289,3 +296,12 @@ export const ReportUserRowRecord = record("ParticipationReportUserRow", "A perso
 })
 
 export type ServerUserJson = typeof ServerUserRecord.Type
+
+/** **Ask to join** (decisions §12), an extension: waiting while `response` is null. */
+export const MembershipRequestRecord = record("MembershipRequest", "A request to join a group (Loomio's membership_request)", MembershipRequest.fields)
+
+/** A group's tag (decisions §12), an extension: threads carry their tags' names (`tags`). */
+export const TagRecord = record("Tag", "A group's tag and its colour", fieldsOf(Tag, "id", "group_id", "name", "color", "created_at"))
+
+/** One edit of a thread (decisions §12, "Show edits"), an extension: each changed field's [before, after]. */
+export const VersionRecord = record("Version", "An edit: who (whodunnit, a user id), when, and each field's [before, after]", Version.fields)

@@ -83,6 +83,7 @@ export const makeMetrics = (store: StoreService): Metrics => {
       schedulerJobs.inc({ job: "poll_expired" }, report.expired)
       schedulerJobs.inc({ job: "poll_closing_soon" }, report.reminded)
       schedulerJobs.inc({ job: "outcome_review_due" }, report.reviews)
+      schedulerJobs.inc({ job: "group_purged" }, report.purged)
     }
   }
 }

@@ -8,6 +8,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { People, Store } from "@convene/core"
 import { Effect } from "effect"
 import { Settings } from "../settings.js"
+import { RouteParams } from "../routes.js"
 import { groupRoutes } from "./groups/routes.js"
 import { makeKit, plainPage } from "./layout/kit.js"
 import { pollRoutes } from "./polls/routes.js"
@@ -42,9 +43,19 @@ export const pageRoutes = (pages: PageRouter) =>
       contentType: "text/css; charset=utf-8",
       headers: { "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" }
     })))
+    // a tag's colour as a small square (the pages' CSP allows no inline style)
+    yield* pages.get("/assets/swatch/:hex", Effect.map(RouteParams, (params) => {
+      const hex = /^([0-9a-f]{6})\.svg$/.exec(String(params.hex ?? ""))?.[1]
+      return hex === undefined
+        ? notFoundPage()
+        : HttpServerResponse.text(`<svg xmlns="http://www.w3.org/2000/svg" width="12" height="12"><rect width="12" height="12" rx="2" fill="#${hex}"/></svg>`, {
+          contentType: "image/svg+xml",
+          headers: { "cache-control": "public, max-age=86400", "x-content-type-options": "nosniff" }
+        })
+    }))
     yield* sessionRoutes(pages, kit, settings)
     if (provider !== undefined) yield* ssoRoutes(pages, kit, settings, provider, yield* secret("sso"))
-    yield* groupRoutes(pages, kit)
+    yield* groupRoutes(pages, kit, settings)
     yield* threadRoutes(pages, kit)
     yield* pollRoutes(pages, kit)
   })

@@ -156,7 +156,8 @@ const insertPoll = Effect.fnUntraced(function*(
     parent: thread === undefined ? null : "thread",
     bump: true
   })
-  const ctx = yield* topicContext(access, placed)
+  // its group was found, not deleted, in this transaction
+  const ctx = yield* Effect.orDie(topicContext(access, placed))
   yield* invite(poll, ctx, access.user, { ...recipientsOf(input), notify: input.notify_recipients ?? false })
   if (poll.opened_at !== null) yield* openPoll(poll, group, access.user)
   return yield* reload(access, poll.id)

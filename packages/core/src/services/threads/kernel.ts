@@ -7,7 +7,8 @@ import { Effect } from "effect"
 import type { Comment, Discussion, Group, Id, ThreadItem, ThreadItemKind, Topic, User } from "../../domain/records.js"
 import { type Invalid, invalid, notFound, type NotFound } from "../../errors.js"
 import { type Appended, Store } from "../../ports/store.js"
-import { type Access, isMember } from "../../rules/access.js"
+import { type Access, isMember, makeAccess } from "../../rules/access.js"
+import { canInviteGuests, canNotifyGroup } from "../../rules/groups.js"
 import { isGroupAudience } from "../../rules/recipients.js"
 import { bodyMarkdown } from "../../rules/threadMarkdown.js"
 import { headlineFor } from "../../rules/webhookPayloads.js"
@@ -20,9 +21,11 @@ import { recordThreadMessage, type ThreadMessage } from "../mail.js"
 import { userForEmail } from "../memberships.js"
 
 /** The thread, its group and the caller's reader row: what `rules/topics.ts` decides on. */
-export const topicContext = Effect.fnUntraced(function*(access: Access, topic: Topic): Effect.fn.Return<TopicContext, never, Store> {
+export const topicContext = Effect.fnUntraced(function*(access: Access, topic: Topic): Effect.fn.Return<TopicContext, NotFound, Store> {
   const store = yield* Store
   const group = topic.group_id === null ? undefined : yield* store.groups.byId(topic.group_id)
+  // a deleted group's threads are not found by anyone (decisions §12: gone at once, purged later)
+  if (group?.archived_at != null) return yield* notFound()
   const reader = yield* store.readers.find(topic.id, access.user.id)
   return { topic, group, reader }
 })
@@ -100,7 +103,7 @@ export const hasRecipients = (r: Recipients) =>
  * discussion_edited, comment → new_comment), published in the writing transaction.
  */
 export const threadEvent = (
-  kind: "new_discussion" | "discussion_edited" | "new_comment",
+  kind: "new_discussion" | "discussion_edited" | "discussion_moved" | "new_comment",
   topic: Topic,
   discussion: Discussion,
   actor: User,
@@ -168,6 +171,17 @@ export const resolveRecipients = Effect.fnUntraced(function*(
   for (const email of r.emails ?? []) {
     const user = yield* userForEmail(normaliseEmail(email))
     add(user, yield* memberOf(user))
+  }
+  if (group !== undefined) {
+    // the group's settings say who may notify everyone, and who may bring in people from outside it
+    const mine = yield* store.memberships.activeFor(group.id, actor.id)
+    const acting = makeAccess(actor, mine === undefined ? [] : [mine])
+    if (r.audience === "group" && !canNotifyGroup(acting, group)) {
+      return yield* invalid("recipient_audience", "only the group's administrators may notify everyone in this group")
+    }
+    if (out.some((x) => !x.member) && !canInviteGuests(acting, group)) {
+      return yield* invalid(r.emails?.length ? "recipient_emails" : "recipient_user_ids", "only the group's administrators may invite people from outside the group here")
+    }
   }
   return out
 })

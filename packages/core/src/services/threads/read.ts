@@ -11,6 +11,7 @@ import { topicScope, type TopicContext } from "../../rules/topics.js"
 import type { Paged } from "../common.js"
 import { type PollView, viewPolls } from "../polls/read.js"
 import { candidateGroups, findThread, topicContext } from "./kernel.js"
+import { canNotifyGroup } from "../../rules/groups.js"
 import type { Forbidden } from "../../errors.js"
 import { canCreateComment, canDeleteComment, canEditComment } from "../../rules/comments.js"
 import { canEditDiscussion } from "../../rules/discussions.js"
@@ -97,7 +98,17 @@ export const threadMarkdown = Effect.fnUntraced(function*(access: Access, topicI
 export interface DiscussionRights {
   readonly discussion: Discussion
   readonly ctx: TopicContext
-  readonly may: { readonly comment: boolean; readonly close: boolean; readonly reopen: boolean; readonly poll: boolean; readonly pin: boolean }
+  readonly may: {
+    readonly comment: boolean
+    readonly close: boolean
+    readonly reopen: boolean
+    readonly poll: boolean
+    readonly pin: boolean
+    /** **Edit thread** and **Move thread** (the EditDiscussion rule) */
+    readonly edit: boolean
+    /** notify everyone in the thread's group (members_can_announce) */
+    readonly announce: boolean
+  }
 }
 
 /** A discussion the reader may see, with their rights in it, without its contents. */
@@ -109,7 +120,15 @@ export const discussionRights = Effect.fnUntraced(function*(access: Access, ref:
   return {
     discussion,
     ctx,
-    may: { comment: canCreateComment(access, ctx, discussion), close: edit && !closed, reopen: edit && closed, poll: canStartPoll(access, ctx.group, ctx), pin: edit }
+    may: {
+      comment: canCreateComment(access, ctx, discussion),
+      close: edit && !closed,
+      reopen: edit && closed,
+      poll: canStartPoll(access, ctx.group, ctx),
+      pin: edit,
+      edit,
+      announce: ctx.group !== undefined && canNotifyGroup(access, ctx.group)
+    }
   }
 })
 

@@ -1,10 +1,11 @@
 import { group } from "../group.js"
-import { type Access, Groups, type Groups as G, loadAccess, Memberships, Volumes } from "@convene/core"
+import { type Access, GroupDeletion, Groups, type Groups as G, Joining, loadAccess, Memberships, ThreadAdmin, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
 import { envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
 import { groupJson, membershipJson } from "../serializers.js"
+import { Settings } from "../../settings.js"
 
 /** Groups with their parents (under `parent_groups`) and the caller's own memberships. */
 const groupsDocument = (access: Access, opts: ResponseOptions, views: ReadonlyArray<G.GroupView>) => {
@@ -60,4 +61,32 @@ export const B2GroupsLive = group(ConveneApi, "b2.groups", requireAccess, (handl
       const view = yield* Groups.showGroup(access, path.id)
       const set = yield* Volumes.setGroupVolume(access, view.group.id, volume)
       return { volume: { group_id: view.group.id, volume: set, effective: set } }
-    })))
+    }))
+    .handle("deleteGroup", ({ access, path }) => Effect.as(GroupDeletion.deleteGroup(access, path.id), { success: true as const }))
+    .handle("joinGroup", Effect.fnUntraced(function*({ access, path }) {
+      const view = yield* Joining.joinGroup(access, path.id)
+      return yield* groupsDocument(yield* loadAccess(access.user), responseOptions({}), [view])
+    }))
+    .handle("askToJoin", ({ access, path, payload }) =>
+      Effect.map(Joining.askToJoin(access, path.id, payload.introduction), (request) => ({ membership_requests: [request] })))
+    .handle("listMembershipRequests", ({ access, path }) =>
+      Effect.map(Joining.listRequests(access, path.id), ({ requests }) => ({ membership_requests: requests.map((r) => r.request) })))
+    .handle("approveMembershipRequest", ({ access, path }) =>
+      Effect.map(Joining.answerRequest(access, path.id, requestIdOf(path.request_id), true), (r) => ({ membership_requests: [r.request] })))
+    .handle("declineMembershipRequest", ({ access, path, payload }) =>
+      Effect.map(Joining.answerRequest(access, path.id, requestIdOf(path.request_id), false, payload.reason ?? ""), (r) => ({ membership_requests: [r.request] })))
+    .handle("getJoinLink", Effect.fnUntraced(function*({ access, path }) {
+      return { join_link: { url: joinUrl(yield* Settings, yield* Joining.joinLink(access, path.id)) } }
+    }))
+    .handle("resetJoinLink", Effect.fnUntraced(function*({ access, path }) {
+      return { join_link: { url: joinUrl(yield* Settings, yield* Joining.resetJoinLink(access, path.id)) } }
+    }))
+    .handle("listTags", ({ access, path }) => Effect.map(ThreadAdmin.groupTags(access, path.id), ({ tags }) => ({ tags })))
+    .handle("createTag", ({ access, path, payload }) => Effect.map(ThreadAdmin.addTag(access, path.id, payload), (tag) => ({ tags: [tag] })))
+    .handle("updateTag", ({ access, path, payload }) => Effect.map(ThreadAdmin.changeTag(access, path.id, requestIdOf(path.tag_id), payload), (tag) => ({ tags: [tag] })))
+    .handle("deleteTag", ({ access, path }) => Effect.as(ThreadAdmin.removeTag(access, path.id, requestIdOf(path.tag_id)), { success: true as const })))
+
+/** A numeric path segment (a malformed one names no record: 0, not found). */
+const requestIdOf = (raw: string) => (/^[0-9]{1,15}$/.test(raw) ? Number(raw) : 0)
+
+const joinUrl = (settings: { readonly baseUrl: string }, token: string) => new URL(`/join/${token}`, settings.baseUrl).toString()

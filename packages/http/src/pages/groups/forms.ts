@@ -1,5 +1,5 @@
 /** The group pages' forms (decisions §9, §11), each declared once (layout/forms.ts). */
-import { Inputs, Rules } from "@convene/core"
+import { Inputs, MEMBERSHIP_GRANTED_UPON, Rules } from "@convene/core"
 import { Schema } from "effect"
 import { Checkbox, OneOf, Required, Text } from "../layout/forms.js"
 
@@ -15,11 +15,21 @@ export const NewDiscussionForm = Schema.Struct({ title: Required, description: T
 /** **Start group** and **Start subgroup**: "Group name", "Handle" (optional: made from the name), "Description" (markdown). */
 export const GroupStartForm = Schema.Struct({ name: Required, handle: Text, description: Text })
 
-/** **Save settings**: "Group name", "Handle", "Description", "Privacy" and one checkbox per permission (decisions §12). */
+/** **Save settings**: "Group name", "Handle", "Description", "Privacy", "Who can join" and one checkbox per permission (decisions §12). */
 export const GroupSettingsForm = Schema.Struct({
   name: Required,
   handle: Text,
   description: Text,
   group_privacy: OneOf(...Rules.GROUP_PRIVACIES),
+  membership_granted_upon: OneOf(...MEMBERSHIP_GRANTED_UPON),
   ...Object.fromEntries(Inputs.GROUP_PERMISSIONS.map((flag) => [flag, Checkbox])) as { readonly [K in (typeof Inputs.GROUP_PERMISSIONS)[number]]: typeof Checkbox }
 })
+
+/** **Ask to join**: "Why do you want to join?" (required; the core holds it to 250 characters). */
+export const AskToJoinForm = Schema.Struct({ introduction: Text })
+
+/** **Decline** a request to join: an optional reason, mailed to the requester. */
+export const DeclineForm = Schema.Struct({ reason: Text })
+
+/** **Delete group**: the group's name typed to confirm. */
+export const DeleteGroupForm = Schema.Struct({ confirmation: Text })

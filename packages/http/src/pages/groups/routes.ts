@@ -5,13 +5,15 @@
  */
 import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Discussions, type Group, Groups, Inputs, Memberships, Polls, Rules, Threads, Volumes } from "@convene/core"
+import { Discussions, type Group, Groups, Inputs, Joining, MEMBERSHIP_GRANTED_UPON, Memberships, Polls, Rules, ThreadAdmin, Threads, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { NoFields } from "../layout/forms.js"
 import { doneOf, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
 import { GroupSettingsForm, GroupStartForm, GroupVolumeForm, InviteForm, NewDiscussionForm } from "./forms.js"
 import { pollStateText } from "../polls/routes.js"
 import type { PageRouter } from "../layout/routes.js"
+import type { HttpSettings } from "../../settings.js"
+import { joiningRoutes, shareableLink } from "./joining.js"
 import "./templates.js"
 
 const LIST = { limit: 100, offset: 0 }
@@ -53,17 +55,21 @@ const groupPage = (kit: Kit) => {
     const request = yield* HttpServerRequest.HttpServerRequest
     const key = segment(yield* RouteParams, "key")
     const who = yield* reader(request)
+    // `?tag=`: only the threads carrying that tag
+    const tag = new URL(request.url, "http://x").searchParams.get("tag")?.trim().slice(0, 50) || undefined
     const shown = yield* Effect.either(run(Effect.gen(function*() {
       const page = yield* Groups.groupPage(who.access, key)
-      const threads = yield* Discussions.listDiscussions(who.access, page.group.id, "all", LIST)
+      const threads = yield* Discussions.listDiscussions(who.access, page.group.id, "all", LIST, tag)
+      const { tags } = yield* ThreadAdmin.groupTags(who.access, page.group.key)
       const polls = yield* Polls.listPolls(who.access, page.group.id, "all", LIST)
       // a member sets how much mail the group sends them
       const member = who.access.memberships.get(page.group.id)?.accepted_at != null
       const volume = member ? yield* Volumes.groupVolume(who.access, page.group) : undefined
-      return { page, threads: threads.records, polls: polls.records, volume }
+      const joining = yield* Joining.joiningOptions(who.access, page.group)
+      return { page, threads: threads.records, polls: polls.records, volume, joining, tags }
     })))
     if (shown._tag === "Left") return refused(request, who, shown.left)
-    const { page, threads, polls, volume } = shown.right
+    const { joining, page, threads, polls, volume, tags } = shown.right
     const g = page.group
     return respond(request, who, {
       title: g.name,
@@ -74,6 +80,9 @@ const groupPage = (kit: Kit) => {
         parent: page.parent === undefined ? undefined : { key: page.parent.key, name: page.parent.name },
         descriptionHtml: g.description === null || g.description === "" ? "" : Rules.markdownToHtml(g.description),
         may: page.may,
+        joining,
+        tag,
+        tags: tags.map((t) => ({ name: t.name, href: `/g/${g.key}?tag=${encodeURIComponent(t.name)}`, swatch: t.color.slice(1).toLowerCase(), current: t.name === tag })),
         membersCount: page.counts.accepted_memberships_count,
         // pinned threads first (most recently pinned first), then the others as listed: latest activity first
         open: threads.filter((d) => d.topic.closed_at === null)
@@ -195,12 +204,13 @@ const invitationAction = (kit: Kit, act: "resend" | "cancel") =>
       return kit.seeOtherDone(`/g/${done.right.group.key}/members`, done.right.what, membershipId)
     }))
 
-const invitePage = (who: Reader, group: { key: string; name: string }, form: { emails: string; message: string }, errors?: Record<string, string>, status = 200) => ({
+/** The invitation form, and the shareable link with **Reset link** (`link`: shown to those who may invite). */
+const invitePage = (who: Reader, group: { key: string; name: string }, link: string | undefined, form: { emails: string; message: string }, errors?: Record<string, string>, status = 200) => ({
   title: who.t("invite.title", { group: group.name }),
   template: "@invite",
   status,
   crumbs: [{ href: `/g/${group.key}`, label: group.name }],
-  data: { key: group.key, form, errors }
+  data: { key: group.key, form, errors, link }
 })
 
 /** The group page's group, when the rule named allows this reader that action. */
@@ -283,6 +293,7 @@ const settingsPage = (who: Reader, group: Group, form: Record<string, string | b
     form,
     errors,
     privacies: Rules.GROUP_PRIVACIES.map((value) => ({ value, label: who.t(`settings.${value}`), hint: who.t(`settings.${value}Hint`) })),
+    joinings: MEMBERSHIP_GRANTED_UPON.map((value) => ({ value, label: who.t(`settings.${value}`) })),
     flags: Inputs.GROUP_PERMISSIONS.map((name) => ({ name, label: who.t(`settings.${name}`), on: form[name] === true }))
   }
 })
@@ -291,6 +302,7 @@ const storedSettings = (g: Group) => ({
   handle: g.handle ?? "",
   description: g.description ?? "",
   group_privacy: Rules.privacyOf(g),
+  membership_granted_upon: g.membership_granted_upon,
   ...Object.fromEntries(Inputs.GROUP_PERMISSIONS.map((flag) => [flag, g[flag]]))
 })
 
@@ -349,13 +361,14 @@ const leave = (kit: Kit) =>
     }))
 
 /** The invitation form (administrators, or members where the group lets them add members). */
-const invitePageRoute = (kit: Kit) => {
+const invitePageRoute = (kit: Kit, settings: HttpSettings) => {
   const { respond, refused } = kit
   return kit.signedInGet((request, who) =>
     Effect.gen(function*() {
       const found = yield* Effect.either(groupFor(kit, who, segment(yield* RouteParams, "key"), (may) => may.invite))
       if (found._tag === "Left") return refused(request, who, found.left)
-      return respond(request, who, invitePage(who, found.right, { emails: "", message: "" }))
+      const link = yield* shareableLink(kit, settings, who, found.right.key)
+      return respond(request, who, { ...invitePage(who, found.right, link, { emails: "", message: "" }), notice: noticeOf(request, who) })
     }))
 }
 
@@ -375,7 +388,7 @@ const setVolume = (kit: Kit) => {
 }
 
 /** Inviting people by e-mail: a refused address is named beside the field. */
-const inviteRoute = (kit: Kit) => {
+const inviteRoute = (kit: Kit, settings: HttpSettings) => {
   const { respond, run, refused } = kit
   return kit.post(InviteForm, (request, who, form) =>
     Effect.gen(function*() {
@@ -394,7 +407,7 @@ const inviteRoute = (kit: Kit) => {
           ...(raw.emails ? { emails: emails.length === 0 ? who.t("error.blank") : bad !== undefined ? who.t("invite.badEmail", { email: bad }) : who.t("invite.tooMany") } : {}),
           ...(raw.message ? { message: raw.message } : {})
         }
-        return respond(request, who, invitePage(who, group, form, errors, 422))
+        return respond(request, who, invitePage(who, group, yield* shareableLink(kit, settings, who, group.key), form, errors, 422))
       }
       return kit.seeOtherDone(`/g/${group.key}`, "invited", sent.right.invited.length)
     }))
@@ -425,8 +438,8 @@ const startDiscussion = (kit: Kit) => {
         title: form.title,
         description: form.description,
         description_format: "md",
-        // as Loomio's form does by default: the group hears of a new discussion
-        recipient_audience: "group",
+        // as Loomio's form does by default: the group hears of a new discussion (where the reader may notify everyone)
+        ...(Rules.canNotifyGroup(who.access, group) ? { recipient_audience: "group" as const } : {}),
         ...(group.discussion_privacy_options === "public_or_private" ? { private: form.private !== "0" } : {})
       })))
       if (made._tag === "Left") {
@@ -445,8 +458,9 @@ const startDiscussion = (kit: Kit) => {
       }))
 }
 
-export const groupRoutes = (router: PageRouter, kit: Kit) =>
+export const groupRoutes = (router: PageRouter, kit: Kit, settings: HttpSettings) =>
   Effect.gen(function*() {
+    yield* joiningRoutes(router, kit, settings)
     yield* router.get("/", homePage(kit))
     yield* router.get("/g/new", newGroupForm(kit))
     yield* router.post("/g/new", startGroupRoute(kit, false))
@@ -462,9 +476,9 @@ export const groupRoutes = (router: PageRouter, kit: Kit) =>
     yield* router.post("/g/:key/members/:id/remove", memberAction(kit, "remove"))
     yield* router.post("/g/:key/members/:id/resend", invitationAction(kit, "resend"))
     yield* router.post("/g/:key/members/:id/cancel", invitationAction(kit, "cancel"))
-    yield* router.get("/g/:key/invite", invitePageRoute(kit))
+    yield* router.get("/g/:key/invite", invitePageRoute(kit, settings))
     yield* router.post("/g/:key/volume", setVolume(kit))
-    yield* router.post("/g/:key/invite", inviteRoute(kit))
+    yield* router.post("/g/:key/invite", inviteRoute(kit, settings))
     yield* router.get("/g/:key/discussions/new", newDiscussionForm(kit))
     yield* router.post("/g/:key/discussions/new", startDiscussion(kit))
   })

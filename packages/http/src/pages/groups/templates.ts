@@ -17,16 +17,20 @@ define("@home", `<% if (!it.signedIn) { %>
 
 define("@group", `<% if (it.parent) { %><p><%= it.t("group.subgroupOf") %> <a href="/g/<%= it.parent.key %>"><%= it.parent.name %></a></p><% } %>
 <% if (it.descriptionHtml) { %><div class="body"><%~ it.descriptionHtml %></div><% } %>
-<% if (it.may.discuss || it.may.poll || it.may.invite || it.may.members || it.may.subgroup || it.may.settings || it.may.leave) { %><ul class="actions">
+<% if (it.joining.join) { %><form method="post" action="/g/<%= it.key %>/join">${CSRF}<p><button type="submit"><%= it.t("group.join") %></button></p></form><% } %>
+<% if (it.joining.requested) { %><p class="notice" role="note"><%= it.t("group.requested") %></p><% } else if (it.joining.ask) { %><p><a class="button" href="/g/<%= it.key %>/ask"><%= it.t("group.ask") %></a></p><% } %>
+<% if (it.may.discuss || it.may.poll || it.may.invite || it.may.members || it.may.subgroup || it.may.settings || it.may.leave || it.may.requests) { %><ul class="actions">
 <% if (it.may.discuss) { %><li><a class="button" href="/g/<%= it.key %>/discussions/new"><%= it.t("group.startDiscussion") %></a></li><% } %>
 <% if (it.may.poll) { %><li><a class="button" href="/g/<%= it.key %>/polls/new"><%= it.t("group.startPoll") %></a></li><% } %>
 <% if (it.may.invite) { %><li><a class="button" href="/g/<%= it.key %>/invite"><%= it.t("group.invite") %></a></li><% } %>
 <% if (it.may.subgroup) { %><li><a class="button" href="/g/<%= it.key %>/subgroups/new"><%= it.t("group.startSubgroup") %></a></li><% } %>
-<% if (it.may.settings) { %><li><a href="/g/<%= it.key %>/settings"><%= it.t("group.settings") %></a></li><% } %>
+<% if (it.may.requests) { %><li><a href="/g/<%= it.key %>/requests"><%= it.t("group.requests") %></a></li><% } %>
+<% if (it.may.settings) { %><li><a href="/g/<%= it.key %>/settings"><%= it.t("group.settings") %></a></li><li><a href="/g/<%= it.key %>/tags"><%= it.t("tags.manage") %></a></li><% } %>
 <% if (it.may.leave) { %><li><a href="/g/<%= it.key %>/leave"><%= it.t("group.leave") %></a></li><% } %>
 <% if (it.may.members) { %><li><a href="/g/<%= it.key %>/members"><%= it.t("group.members", { count: it.membersCount }) %></a></li><% } %>
 </ul><% } %>
-<h2><%= it.t("group.openThreads") %></h2>
+<h2><%= it.tag ? it.t("tags.filteredBy", { tag: it.tag }) : it.t("group.openThreads") %></h2>
+<% if (it.tags.length > 0) { %><nav aria-label="<%= it.t("thread.tags") %>"><p class="tags"><% if (it.tag) { %><a href="/g/<%= it.key %>"><%= it.t("tags.all") %></a> <% } %><% for (const tag of it.tags) { %><a class="tag" href="<%= tag.href %>"<%= tag.current ? ' aria-current="page"' : "" %>><img src="/assets/swatch/<%= tag.swatch %>.svg" alt="" width="12" height="12"> <%= tag.name %></a> <% } %></p></nav><% } %>
 <% if (it.open.length === 0) { %><p><%= it.t("group.none") %></p><% } else { %><ul><% for (const d of it.open) { %><li><a href="/d/<%= d.key %>"><%= d.title %></a><% if (d.pinned) { %> · <%= it.t("thread.pinned") %><% } %></li><% } %></ul><% } %>
 <% if (it.closed.length > 0) { %><h2><%= it.t("group.closedThreads") %></h2><ul><% for (const d of it.closed) { %><li><a href="/d/<%= d.key %>"><%= d.title %></a></li><% } %></ul><% } %>
 <h2><%= it.t("group.polls") %></h2>
@@ -55,6 +59,10 @@ ${ERR("emails")}
 ${ERR("message")}
 <p><button type="submit"><%= it.t("invite.send") %></button></p>
 </form>
+<% if (it.link) { %><section aria-labelledby="link-title"><h2 id="link-title"><%= it.t("link.title") %></h2>
+<p><label for="join-link"><%= it.t("link.label") %></label><br><input id="join-link" readonly value="<%= it.link %>" aria-describedby="join-link-hint"></p>
+<p class="hint" id="join-link-hint"><%= it.t("link.hint") %></p>
+<form method="post" action="/g/<%= it.key %>/link/reset">${CSRF}<p><button type="submit"><%= it.t("link.reset") %></button></p></form></section><% } %>
 `)
 
 define("@new-discussion", `<form method="post" action="/g/<%= it.key %>/discussions/new">
@@ -98,14 +106,57 @@ ${ERR("description")}
 <fieldset><legend><%= it.t("settings.privacy") %></legend>
 <% for (const p of it.privacies) { %><p><input type="radio" id="privacy-<%= p.value %>" name="group_privacy" value="<%= p.value %>" aria-describedby="privacy-<%= p.value %>-hint"<%= it.form.group_privacy === p.value ? " checked" : "" %>> <label for="privacy-<%= p.value %>"><%= p.label %></label><br><span class="hint" id="privacy-<%= p.value %>-hint"><%= p.hint %></span></p><% } %>
 </fieldset>${ERR("group_privacy")}
+<fieldset aria-describedby="joining-hint"><legend><%= it.t("settings.whoCanJoin") %></legend>
+<p class="hint" id="joining-hint"><%= it.t("settings.whoCanJoinHint") %></p>
+<% for (const j of it.joinings) { %><p><input type="radio" id="joining-<%= j.value %>" name="membership_granted_upon" value="<%= j.value %>"<%= it.form.membership_granted_upon === j.value ? " checked" : "" %>> <label for="joining-<%= j.value %>"><%= j.label %></label></p><% } %>
+</fieldset>${ERR("membership_granted_upon")}
 <fieldset><legend><%= it.t("settings.permissions") %></legend>
 <% for (const f of it.flags) { %><p><input type="checkbox" id="<%= f.name %>" name="<%= f.name %>" value="1"<%= f.on ? " checked" : "" %>> <label for="<%= f.name %>"><%= f.label %></label></p><% } %>
 </fieldset>
 <p><button type="submit"><%= it.t("settings.save") %></button></p>
 </form>
+<p><a href="/g/<%= it.key %>/delete"><%= it.t("group.delete") %></a></p>
 `)
 
 define("@leave", `<p><%= it.t("leave.text", { group: it.name }) %></p>
 <% if (it.lastAdmin) { %><p class="notice" role="note"><%= it.t("leave.lastAdmin") %></p><% } %>
 <form method="post" action="/g/<%= it.key %>/leave">${CSRF}<div class="actions"><button type="submit" class="danger"><%= it.t("group.leave") %></button> <a href="/g/<%= it.key %>"><%= it.t("leave.stay") %></a></div></form>
+`)
+
+define("@ask-to-join", `<form method="post" action="/g/<%= it.key %>/ask">
+${CSRF}
+<p><label for="introduction"><%= it.t("ask.introduction") %></label><br><textarea id="introduction" name="introduction" rows="4" required maxlength="250" aria-describedby="introduction-hint<%= it.errors && it.errors.introduction ? " introduction-error" : "" %>"<%= it.errors && it.errors.introduction ? " aria-invalid=true" : "" %>><%= it.form.introduction %></textarea></p>
+<p class="hint" id="introduction-hint"><%= it.t("ask.introductionHint") %></p>
+${ERR("introduction")}
+<p><button type="submit"><%= it.t("group.ask") %></button></p>
+</form>
+`)
+
+define("@requests", `<h2><%= it.t("requests.waiting") %></h2>
+<% if (it.waiting.length === 0) { %><p><%= it.t("requests.none") %></p><% } %>
+<% for (const r of it.waiting) { %><section class="request" aria-labelledby="request-<%= r.id %>"><h3 id="request-<%= r.id %>"><%= r.name %></h3>
+<p class="meta"><%= it.t("requests.asked", { when: r.asked }) %></p>
+<blockquote><p><%= r.introduction %></p></blockquote>
+<form method="post" action="/g/<%= it.key %>/requests/<%= r.id %>/approve" class="inline">${CSRF}<button type="submit" aria-label="<%= it.t("requests.approveOf", { name: r.name }) %>"><%= it.t("requests.approve") %></button></form>
+<form method="post" action="/g/<%= it.key %>/requests/<%= r.id %>/decline">${CSRF}
+<p><label for="reason-<%= r.id %>"><%= it.t("requests.reason", { name: r.name }) %></label><br><textarea id="reason-<%= r.id %>" name="reason" rows="2" maxlength="500"></textarea></p>
+<p><button type="submit" class="danger" aria-label="<%= it.t("requests.declineOf", { name: r.name }) %>"><%= it.t("requests.decline") %></button></p></form>
+</section><% } %>
+<% if (it.answered.length > 0) { %><h2><%= it.t("requests.previous") %></h2><ul><% for (const r of it.answered) { %><li><%= r.name %> · <%= r.answer %></li><% } %></ul><% } %>
+`)
+
+define("@join-link", `<p><%= it.t("joinLink.text", { group: it.name }) %></p>
+<form method="post">${CSRF}<p><button type="submit"><%= it.t("group.join") %></button></p></form>
+`)
+
+define("@delete-group", `<p><%= it.t("deleteGroup.text") %></p>
+<form method="post" action="/g/<%= it.key %>/delete">${CSRF}
+<p><label for="confirmation"><%= it.t("deleteGroup.confirm", { name: it.name }) %></label><br><input id="confirmation" name="confirmation" required autocomplete="off" value="<%= it.form.confirmation %>"${DESCRIBED("confirmation")}></p>
+${ERR("confirmation")}
+<div class="actions"><button type="submit" class="danger"><%= it.t("group.delete") %></button> <a href="/g/<%= it.key %>"><%= it.t("deleteGroup.keep") %></a></div></form>
+`)
+
+define("@explore", `<form method="get" action="/explore" role="search"><p><label for="q"><%= it.t("explore.search") %></label><br><input id="q" name="q" type="search" maxlength="100" value="<%= it.q %>"> <button type="submit"><%= it.t("explore.submit") %></button></p></form>
+<% if (it.groups.length === 0) { %><p><%= it.t("explore.none") %></p><% } else { %><ul class="groups"><% for (const g of it.groups) { %><li><a href="/g/<%= g.key %>"><%= g.name %></a> · <%= g.members %><% if (g.description) { %><br><span class="hint"><%= g.description %></span><% } %></li><% } %></ul><% } %>
+<% if (it.previous || it.next) { %><nav aria-label="<%= it.t("explore.title") %>"><ul class="actions"><% if (it.previous) { %><li><a href="<%= it.previous %>"><%= it.t("explore.previous") %></a></li><% } %><% if (it.next) { %><li><a href="<%= it.next %>"><%= it.t("explore.next") %></a></li><% } %></ul></nav><% } %>
 `)

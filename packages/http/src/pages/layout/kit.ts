@@ -100,8 +100,8 @@ export const seeOther = (location: string) => HttpServerResponse.empty({ status:
  */
 const NOTICE_COOKIE = "convene_notice"
 const NOTICE_TTL = "60 seconds"
-export type DoneName = keyof typeof NOTICES | "admin" | "removed" | "invited" | "resent" | "resendTooSoon" | "cancelled"
-const DONE_NAMES: ReadonlySet<string> = new Set<DoneName>(["admin", "removed", "invited", "resent", "resendTooSoon", "cancelled"])
+export type DoneName = keyof typeof NOTICES | "admin" | "removed" | "invited" | "resent" | "resendTooSoon" | "cancelled" | "approved" | "declined"
+const DONE_NAMES: ReadonlySet<string> = new Set<DoneName>(["admin", "removed", "invited", "resent", "resendTooSoon", "cancelled", "approved", "declined"])
 const pathOf = (url: string) => new URL(url, "http://x").pathname
 
 /** The notice the request's cookie carries for this page, if any. */
@@ -258,7 +258,8 @@ export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret:
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const who = yield* reader(request)
-      if (who.user === undefined) return seeOther("/sign-in")
+      // signed in, the person comes back here (a shared link to join a group, a form they were sent to)
+      if (who.user === undefined) return seeOther(`/sign-in?next=${encodeURIComponent(pathOf(request.url))}`)
       return yield* show(request, who as Reader & { user: User })
     })
 
@@ -306,6 +307,13 @@ export const NOTICES = {
   email_link_sent: "account.emailLinkSent",
   poll_saved: "poll.saved",
   pinned: "thread.pinnedNotice",
+  joined: "group.joined",
+  asked: "group.asked",
+  link_reset: "link.resetDone",
+  group_deleted: "deleteGroup.done",
+  thread_saved: "thread.savedNotice",
+  thread_moved: "thread.movedNotice",
+  tags_saved: "tags.saved",
   unpinned: "thread.unpinnedNotice",
   volume: "volume.saved"
 } as const satisfies Record<string, MessageKey>

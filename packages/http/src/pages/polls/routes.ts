@@ -236,16 +236,16 @@ const startPollRoutes = (router: PageRouter, kit: Kit) =>
     })
 
     /** Where the poll goes: a group (by its page's rule) or a discussion (by its thread's rule). */
-    type Place = { readonly name: string; readonly back: string; readonly input: { group_id?: number; discussion_id?: number } }
+    type Place = { readonly name: string; readonly back: string; readonly announce: boolean; readonly input: { group_id?: number; discussion_id?: number } }
     const placeOf = (who: Reader, where: "g" | "d", key: string) =>
       run<Place, { readonly _tag: string }>(where === "g"
         ? Effect.flatMap(Groups.groupPage(who.access, key), (page) =>
           page.may.poll
-            ? Effect.succeed({ name: page.group.name, back: `/g/${page.group.key}`, input: { group_id: page.group.id } })
+            ? Effect.succeed({ name: page.group.name, back: `/g/${page.group.key}`, announce: page.may.announce, input: { group_id: page.group.id } })
             : Effect.fail({ _tag: "Forbidden" as const }))
         : Effect.flatMap(Threads.discussionRights(who.access, key), (t) =>
           t.may.poll
-            ? Effect.succeed({ name: t.discussion.title, back: `/d/${t.discussion.key}`, input: { discussion_id: t.discussion.id } })
+            ? Effect.succeed({ name: t.discussion.title, back: `/d/${t.discussion.key}`, announce: t.may.announce, input: { discussion_id: t.discussion.id } })
             : Effect.fail({ _tag: "Forbidden" as const })))
 
     const newPollRoutes = (where: "g" | "d") =>
@@ -275,7 +275,9 @@ const startPollRoutes = (router: PageRouter, kit: Kit) =>
             if (place._tag === "Left") return refused(request, who, place.left)
             const { input, errors } = pollInputFromForm(who, form)
             if (input === undefined) return yield* again(request, who, typed, errors)
-            const made = yield* Effect.either(run(Polls.createPoll(who.access, { ...input, ...place.right.input })))
+            // the group hears of it where the reader may notify everyone (members_can_announce)
+            const { recipient_audience: _everyone, ...quiet } = input
+            const made = yield* Effect.either(run(Polls.createPoll(who.access, { ...(place.right.announce ? input : quiet), ...place.right.input })))
             if (made._tag === "Left") {
               const e = made.left
               return e._tag === "Invalid" ? yield* again(request, who, typed, fieldMessages(e)) : refused(request, who, e)

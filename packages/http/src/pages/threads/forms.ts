@@ -18,3 +18,12 @@ export const EditCommentForm = Schema.Struct({ body: Filled })
 
 /** How much mail the thread sends the reader. */
 export const ThreadVolumeForm = Schema.Struct({ volume: OneOf(...Rules.VOLUMES) })
+
+/** **Save thread**: "Title", "Details" (markdown), "Tags" (comma-separated) and an optional "What's changed?". */
+export const EditThreadForm = Schema.Struct({ title: Filled, description: Text, tags: Text, change: Text })
+
+/** **Move thread**: the group it goes to. */
+export const MoveThreadForm = Schema.Struct({ group: Trimmed })
+
+/** A group's tag: its name and colour (`#rrggbb`). */
+export const TagForm = Schema.Struct({ name: Text, color: Trimmed })

@@ -5,7 +5,7 @@
  */
 import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Comments, Discussions, type Id, Rules, Threads, type User, Volumes } from "@convene/core"
+import { Comments, Discussions, type Id, Rules, ThreadAdmin, Threads, type User, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { NoFields } from "../layout/forms.js"
 import { fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
@@ -13,6 +13,7 @@ import { CommentForm, EditCommentForm, ThreadVolumeForm } from "./forms.js"
 import { bodyHtml } from "../layout/bodies.js"
 import { pollSummary } from "../polls/routes.js"
 import type { PageRouter } from "../layout/routes.js"
+import { threadAdminRoutes } from "./admin.js"
 import "./templates.js"
 
 interface CommentNode {
@@ -84,6 +85,7 @@ const threadItems = (who: Reader, t: Threads.DiscussionThread) => {
       case "Discussion":
         if (item.kind === "discussion_closed") top.push({ kind: "event", anchor, text: who.t("thread.discussionClosed", { name: nameOf(item.actor_id) }) })
         if (item.kind === "discussion_reopened") top.push({ kind: "event", anchor, text: who.t("thread.discussionReopened", { name: nameOf(item.actor_id) }) })
+        if (item.kind === "discussion_moved") top.push({ kind: "event", anchor, text: who.t("thread.discussionMovedHere", { name: nameOf(item.actor_id) }) })
         break
     }
   }
@@ -104,6 +106,8 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
       const d = t.discussion
       // a signed-in reader sets how much mail this thread sends them
       const volume = who.user === undefined ? undefined : (yield* run(Volumes.threadVolume(who.access, t.topic))).effective
+      const groupTags = t.group === undefined || t.topic.tags.length === 0 ? [] : (yield* run(Effect.orElseSucceed(ThreadAdmin.groupTags(who.access, t.group.key), () => ({ tags: [] })))).tags
+      const edited = (yield* run(ThreadAdmin.discussionVersions(d.id))).length > 0
       const author = t.users.find((u) => u.id === d.author_id)
       return respond(request, who, {
         title: d.title,
@@ -118,6 +122,12 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
           descriptionHtml: bodyHtml(d.description, d.description_format),
           may: t.may,
           pinned: t.topic.pinned_at !== null,
+          edited,
+          tags: t.topic.tags.map((name) => ({
+            name,
+            href: t.group === undefined ? "#" : `/g/${t.group.key}?tag=${encodeURIComponent(name)}`,
+            swatch: (groupTags.find((g) => g.name === name)?.color ?? "#37474f").slice(1).toLowerCase()
+          })),
           volume,
           items: threadItems(who, t)
         }
@@ -246,4 +256,5 @@ export const threadRoutes = (router: PageRouter, kit: Kit) =>
     yield* threadPageRoutes(router, kit)
     yield* commentRoutes(router, kit)
     yield* threadStateRoutes(router, kit)
+    yield* threadAdminRoutes(router, kit)
   })

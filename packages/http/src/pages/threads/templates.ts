@@ -9,7 +9,10 @@ ${CSRF}
 
 define("@thread", `<p class="meta"><%= it.t("thread.started", { name: it.author, time: it.started }) %><% if (it.closed) { %> · <strong><%= it.t("thread.closed", { time: it.closed }) %></strong><% } %></p>
 <% if (it.descriptionHtml) { %><div class="body"><%~ it.descriptionHtml %></div><% } %>
-<% if (it.may.close || it.may.reopen || it.may.poll || it.may.pin) { %><div class="actions">
+<% if (it.tags.length > 0) { %><p class="tags"><%= it.t("thread.taggedWith") %> <% for (const tag of it.tags) { %><a class="tag" href="<%= tag.href %>"><img src="/assets/swatch/<%= tag.swatch %>.svg" alt="" width="12" height="12"> <%= tag.name %></a> <% } %></p><% } %>
+<% if (it.edited) { %><p><a href="/d/<%= it.key %>/edits"><%= it.t("thread.showEdits") %></a></p><% } %>
+<% if (it.may.close || it.may.reopen || it.may.poll || it.may.pin || it.may.edit) { %><div class="actions">
+<% if (it.may.edit) { %><a class="button" href="/d/<%= it.key %>/edit"><%= it.t("thread.edit") %></a> <a href="/d/<%= it.key %>/move"><%= it.t("thread.move") %></a><% } %>
 <% if (it.may.poll) { %><a class="button" href="/d/<%= it.key %>/polls/new"><%= it.t("group.startPoll") %></a><% } %>
 <% if (it.may.close) { %><form method="post" action="/d/<%= it.key %>/close" class="inline">${CSRF}<button type="submit"><%= it.t("thread.close") %></button></form><% } %>
 <% if (it.may.reopen) { %><form method="post" action="/d/<%= it.key %>/reopen" class="inline">${CSRF}<button type="submit"><%= it.t("thread.reopen") %></button></form><% } %>
@@ -54,4 +57,54 @@ ${ERR("body")}
 <p><button type="submit"><%= it.t("comment.save") %></button></p>
 </form>
 <p><a href="/d/<%= it.key %>"><%= it.t("form.cancel") %></a></p>
+`)
+
+define("@edit-thread", `<form method="post" action="/d/<%= it.key %>/edit">
+${CSRF}
+<p><label for="title"><%= it.t("discussion.title") %></label><br><input id="title" name="title" required maxlength="250" value="<%= it.form.title %>"${DESCRIBED("title")}></p>
+${ERR("title")}
+<p><label for="description"><%= it.t("discussion.details") %></label><br><textarea id="description" name="description" rows="8" aria-describedby="markdown-hint<%= it.errors && it.errors.description ? " description-error" : "" %>"><%= it.form.description %></textarea></p>
+<p class="hint" id="markdown-hint"><%= it.t("form.markdown") %></p>
+${ERR("description")}
+<p><label for="tags"><%= it.t("thread.tags") %></label><br><input id="tags" name="tags" maxlength="1100" value="<%= it.form.tags %>" aria-describedby="tags-hint<%= it.errors && it.errors.tags ? " tags-error" : "" %>"<%= it.errors && it.errors.tags ? " aria-invalid=true" : "" %>></p>
+<p class="hint" id="tags-hint"><%= it.t("thread.tagsHint") %></p>
+${ERR("tags")}
+<p><label for="change"><%= it.t("thread.whatChanged") %></label><br><textarea id="change" name="change" rows="3" aria-describedby="change-hint"><%= it.form.change %></textarea></p>
+<p class="hint" id="change-hint"><%= it.t("thread.whatChangedHint") %></p>
+<p><button type="submit"><%= it.t("thread.save") %></button></p>
+</form>
+<p><a href="/d/<%= it.key %>"><%= it.t("form.cancel") %></a></p>
+`)
+
+define("@thread-edits", `<% if (it.edits.length === 0) { %><p><%= it.t("thread.noEdits") %></p><% } %>
+<% for (const [i, e] of it.edits.entries()) { %><section aria-labelledby="edit-<%= i %>"><h2 id="edit-<%= i %>"><%= e.by %></h2>
+<table><caption class="visually-hidden"><%= e.by %></caption><thead><tr><th scope="col"><%= it.t("thread.field") %></th><th scope="col"><%= it.t("thread.before") %></th><th scope="col"><%= it.t("thread.after") %></th></tr></thead>
+<tbody><% for (const c of e.changes) { %><tr><th scope="row"><%= c.field %></th><td class="change"><%= c.before %></td><td class="change"><%= c.after %></td></tr><% } %></tbody></table></section><% } %>
+`)
+
+define("@move-thread", `<% if (it.targets.length === 0) { %><p><%= it.t("thread.moveNowhere") %></p><% } else { %><form method="post" action="/d/<%= it.key %>/move">
+${CSRF}
+<p><label for="group"><%= it.t("thread.moveTo") %></label><br><select id="group" name="group" aria-describedby="group-hint<%= it.errors && it.errors.group ? " group-error" : "" %>"><% for (const g of it.targets) { %><option value="<%= g.key %>"><%= g.name %></option><% } %></select></p>
+<p class="hint" id="group-hint"><%= it.t("thread.moveHint") %></p>
+${ERR("group")}
+<p><button type="submit"><%= it.t("thread.move") %></button></p>
+</form><% } %>
+<p><a href="/d/<%= it.key %>"><%= it.t("form.cancel") %></a></p>
+`)
+
+define("@tags", `<% if (it.tags.length === 0) { %><p><%= it.t("tags.none") %></p><% } else { %><p class="hint" id="delete-hint"><%= it.t("tags.deleteHint") %></p>
+<ul class="tags"><% for (const tag of it.tags) { %><li><form method="post" action="/g/<%= it.key %>/tags/<%= tag.id %>" class="inline">${CSRF}
+<label for="tag-<%= tag.id %>-name" class="visually-hidden"><%= it.t("tags.name") %></label><input id="tag-<%= tag.id %>-name" name="name" required maxlength="50" value="<%= tag.name %>">
+<label for="tag-<%= tag.id %>-color"><%= it.t("tags.color") %></label> <input id="tag-<%= tag.id %>-color" name="color" type="color" value="<%= tag.color %>">
+<button type="submit" aria-label="<%= it.t("tags.saveOf", { name: tag.name }) %>"><%= it.t("tags.save") %></button></form>
+<form method="post" action="/g/<%= it.key %>/tags/<%= tag.id %>/delete" class="inline">${CSRF}<button type="submit" class="danger" aria-describedby="delete-hint" aria-label="<%= it.t("tags.deleteOf", { name: tag.name }) %>"><%= it.t("tags.delete") %></button></form></li><% } %></ul><% } %>
+<h2><%= it.t("tags.newTag") %></h2>
+<form method="post" action="/g/<%= it.key %>/tags">
+${CSRF}
+<p><label for="name"><%= it.t("tags.name") %></label><br><input id="name" name="name" required maxlength="50" value="<%= it.form.name %>"${DESCRIBED("name")}></p>
+${ERR("name")}
+<p><label for="color"><%= it.t("tags.color") %></label><br><input id="color" name="color" type="color" value="<%= it.form.color || it.nextColor %>"${DESCRIBED("color")}></p>
+${ERR("color")}
+<p><button type="submit"><%= it.t("tags.add") %></button></p>
+</form>
 `)

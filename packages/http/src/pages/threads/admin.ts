@@ -1,0 +1,176 @@
+/**
+ * Thread administration (decisions §12): **Edit thread** with its tags and "What's changed?", **Show edits**, **Move
+ * thread**, and a group's tags at `/g/{key}/tags`. The core's use cases decide (EditDiscussion, StartDiscussion,
+ * ManageGroup); a page shows a control only where the thread's or the group's rules allow it.
+ */
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import { Discussions, type Group, Groups, type Id, Rules, ThreadAdmin, Threads } from "@convene/core"
+import { Effect } from "effect"
+import { RouteParams } from "../../routes.js"
+import { NoFields } from "../layout/forms.js"
+import { fieldMessages, type Kit, noticeOf, type Reader, segment } from "../layout/kit.js"
+import type { PageRouter } from "../layout/routes.js"
+import { EditThreadForm, MoveThreadForm, TagForm } from "./forms.js"
+import "./templates.js"
+
+type Rights = Threads.DiscussionRights
+
+/** The thread, where the reader may edit it (else refused as the rule says). */
+const editable = (kit: Kit, who: Reader, key: string) =>
+  kit.run(Effect.flatMap(Threads.discussionRights(who.access, key), (t) => (t.may.edit ? Effect.succeed(t) : Effect.fail({ _tag: "Forbidden" as const }))))
+
+const storedForm = (t: Rights) => ({ title: t.discussion.title, description: t.discussion.description ?? "", tags: t.ctx.topic.tags.join(", "), change: "" })
+
+const editPage = (who: Reader, t: Rights, form: Record<string, string>, errors?: Record<string, string>, status = 200) => ({
+  title: who.t("thread.editTitle", { title: t.discussion.title }),
+  template: "@edit-thread",
+  status,
+  crumbs: [{ href: `/d/${t.discussion.key}`, label: t.discussion.title }],
+  data: { key: t.discussion.key, form, errors }
+})
+
+const movePage = (who: Reader, t: Rights, targets: ReadonlyArray<Group>, errors?: Record<string, string>, status = 200) => ({
+  title: who.t("thread.moveTitle", { title: t.discussion.title }),
+  template: "@move-thread",
+  status,
+  crumbs: [{ href: `/d/${t.discussion.key}`, label: t.discussion.title }],
+  data: { key: t.discussion.key, targets: targets.map((g) => ({ key: g.key, name: g.name })), errors }
+})
+
+/** A field's value as the edits page shows it. */
+const shownValue = (who: Reader, field: string, value: unknown, groups: ReadonlyMap<Id, Group>): string =>
+  value === null || value === undefined ? "" :
+  field === "private" ? (value === true ? who.t("thread.yes") : who.t("thread.no")) :
+  field === "group_id" ? groups.get(value as Id)?.name ?? String(value) :
+  Array.isArray(value) ? value.join(", ") :
+  String(value)
+
+const FIELDS = ["title", "description", "tags", "private", "group_id"] as const
+const fieldLabel = (who: Reader, field: string) =>
+  who.t(field === "group_id" ? "thread.field.group" : `thread.field.${field as "title" | "description" | "tags" | "private"}`)
+
+const tagsPage = (who: Reader, group: Group, tags: ReadonlyArray<{ id: Id; name: string; color: string }>, form: { name: string; color: string }, errors?: Record<string, string>, status = 200) => ({
+  title: who.t("tags.title", { group: group.name }),
+  template: "@tags",
+  status,
+  crumbs: [{ href: `/g/${group.key}`, label: group.name }],
+  data: { key: group.key, tags, form, errors, nextColor: Rules.paletteColor(tags.length) }
+})
+
+/** The group, where the reader manages it (its administrators). */
+const managed = (kit: Kit, who: Reader, key: string) =>
+  kit.run(Effect.flatMap(Groups.groupPage(who.access, key), (page) => (page.may.settings ? Effect.succeed(page.group) : Effect.fail({ _tag: "Forbidden" as const }))))
+
+export const threadAdminRoutes = (router: PageRouter, kit: Kit) =>
+  Effect.gen(function*() {
+    yield* router.get("/d/:key/edit", kit.signedInGet((request, who) =>
+      Effect.gen(function*() {
+        const found = yield* Effect.either(editable(kit, who, segment(yield* RouteParams, "key")))
+        if (found._tag === "Left") return kit.refused(request, who, found.left)
+        return kit.respond(request, who, editPage(who, found.right, storedForm(found.right)))
+      })))
+    yield* router.post("/d/:key/edit", kit.post(EditThreadForm, (request, who, form, typed) =>
+      Effect.gen(function*() {
+        const key = segment(yield* RouteParams, "key")
+        const found = yield* Effect.either(editable(kit, who, key))
+        if (found._tag === "Left") return kit.refused(request, who, found.left)
+        const t = found.right
+        const change = form.change.trim()
+        const saved = yield* Effect.either(kit.run(Discussions.updateDiscussion(who.access, key, {
+          title: form.title,
+          description: form.description,
+          description_format: t.discussion.description_format,
+          tags: Rules.tagNamesFrom([form.tags]),
+          // "What's changed?" goes to the group's members who follow it, where the reader may notify everyone
+          ...(change !== "" && t.may.announce ? { recipient_audience: "group" as const, recipient_message: change } : {})
+        })))
+        if (saved._tag === "Right") return kit.seeOtherDone(`/d/${t.discussion.key}`, "thread_saved")
+        if (saved.left._tag !== "Invalid") return kit.refused(request, who, saved.left)
+        return kit.respond(request, who, editPage(who, t, typed, fieldMessages(saved.left), 422))
+      }),
+      (request, who, { errors, input }) =>
+        Effect.gen(function*() {
+          const found = yield* Effect.either(editable(kit, who, segment(yield* RouteParams, "key")))
+          if (found._tag === "Left") return kit.refused(request, who, found.left)
+          return kit.respond(request, who, editPage(who, found.right, input, errors, 422))
+        })))
+
+    yield* router.get("/d/:key/edits", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const who = yield* kit.reader(request)
+      const shown = yield* Effect.either(kit.run(Discussions.discussionEdits(who.access, segment(yield* RouteParams, "key"))))
+      if (shown._tag === "Left") return kit.refused(request, who, shown.left)
+      const { groups, people, versions, view } = shown.right
+      const byId = new Map(people.map((u) => [u.id, u]))
+      const groupsById = new Map(groups.map((g) => [g.id, g]))
+      const edits = versions.map((v) => {
+        const u = v.whodunnit === null ? undefined : byId.get(v.whodunnit)
+        return {
+          by: who.t("thread.editBy", { name: u === undefined ? who.t("thread.someone") : Rules.displayName(u), when: who.time(v.created_at) }),
+          changes: FIELDS.filter((f) => f in v.object_changes).map((f) => ({
+            field: fieldLabel(who, f),
+            before: shownValue(who, f, v.object_changes[f]![0], groupsById),
+            after: shownValue(who, f, v.object_changes[f]![1], groupsById)
+          }))
+        }
+      })
+      return kit.respond(request, who, {
+        title: who.t("thread.editsTitle", { title: view.discussion.title }),
+        template: "@thread-edits",
+        crumbs: [{ href: `/d/${view.discussion.key}`, label: view.discussion.title }],
+        data: { edits }
+      })
+    }))
+
+    yield* router.get("/d/:key/move", kit.signedInGet((request, who) =>
+      Effect.gen(function*() {
+        const found = yield* Effect.either(editable(kit, who, segment(yield* RouteParams, "key")))
+        if (found._tag === "Left") return kit.refused(request, who, found.left)
+        const targets = yield* kit.run(ThreadAdmin.moveTargets(who.access, found.right.ctx.topic))
+        return kit.respond(request, who, movePage(who, found.right, targets))
+      })))
+    yield* router.post("/d/:key/move", kit.post(MoveThreadForm, (request, who, form) =>
+      Effect.gen(function*() {
+        const key = segment(yield* RouteParams, "key")
+        const moved = yield* Effect.either(kit.run(Discussions.moveDiscussion(who.access, key, form.group)))
+        if (moved._tag === "Right") return kit.seeOtherDone(`/d/${moved.right.discussion.key}`, "thread_moved")
+        const found = yield* Effect.either(editable(kit, who, key))
+        if (found._tag === "Left") return kit.refused(request, who, found.left)
+        if (moved.left._tag === "Forbidden" || moved.left._tag === "NotFound") return kit.refused(request, who, moved.left)
+        const targets = yield* kit.run(ThreadAdmin.moveTargets(who.access, found.right.ctx.topic))
+        return kit.respond(request, who, movePage(who, found.right, targets, { group: Object.values(fieldMessages(moved.left)).join(" ") }, 422))
+      })))
+
+    yield* router.get("/g/:key/tags", kit.signedInGet((request, who) =>
+      Effect.gen(function*() {
+        const found = yield* Effect.either(managed(kit, who, segment(yield* RouteParams, "key")))
+        if (found._tag === "Left") return kit.refused(request, who, found.left)
+        const { tags } = yield* kit.run(Effect.orDie(ThreadAdmin.groupTags(who.access, found.right.key)))
+        return kit.respond(request, who, { ...tagsPage(who, found.right, tags, { name: "", color: "" }), notice: noticeOf(request, who) })
+      })))
+    const tagWrite = (act: (who: Reader, key: string, id: Id, form: { name: string; color: string }) => Effect.Effect<unknown, { readonly _tag: string }, never>) =>
+      kit.post(TagForm, (request, who, form) =>
+        Effect.gen(function*() {
+          const params = yield* RouteParams
+          const key = segment(params, "key")
+          const id = Number(segment(params, "id"))
+          const done = yield* Effect.either(act(who, key, Number.isSafeInteger(id) ? id : 0, form))
+          if (done._tag === "Right") return kit.seeOtherDone(`/g/${key}/tags`, "tags_saved")
+          const found = yield* Effect.either(managed(kit, who, key))
+          if (found._tag === "Left" || done.left._tag !== "Invalid") return kit.refused(request, who, found._tag === "Left" ? found.left : done.left)
+          const { tags } = yield* kit.run(Effect.orDie(ThreadAdmin.groupTags(who.access, key)))
+          return kit.respond(request, who, tagsPage(who, found.right, tags, form, fieldMessages(done.left as never), 422))
+        }))
+    yield* router.post("/g/:key/tags", tagWrite((who, key, _id, form) => kit.run(ThreadAdmin.addTag(who.access, key, form))))
+    yield* router.post("/g/:key/tags/:id", tagWrite((who, key, id, form) => kit.run(ThreadAdmin.changeTag(who.access, key, id, form))))
+    yield* router.post("/g/:key/tags/:id/delete", kit.post(NoFields, (request, who) =>
+      Effect.gen(function*() {
+        const params = yield* RouteParams
+        const key = segment(params, "key")
+        const id = Number(segment(params, "id"))
+        const done = yield* Effect.either(kit.run(ThreadAdmin.removeTag(who.access, key, Number.isSafeInteger(id) ? id : 0)))
+        if (done._tag === "Left") return kit.refused(request, who, done.left)
+        return kit.seeOtherDone(`/g/${key}/tags`, "tags_saved")
+      })))
+  })
+
