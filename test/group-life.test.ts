@@ -369,3 +369,31 @@ t.test("in German and French: the requests page and the settings' who can join",
     t.equal(await page.locator("fieldset legend").nth(1).textContent(), label)
   }
 })
+
+t.test("edit poll: the type's settings; an anonymous poll stays anonymous", async (t) => {
+  const group = ((await A.post("api/b2/groups", { json: { name: "Scores" } })).body as any).groups[0]
+  const poll = ((await A.post("api/b2/polls", {
+    json: { group_id: group.id, title: "Rate the jam", poll_type: "score", options: ["plum", "fig"], closing_at: future(), min_score: 0, max_score: 5, anonymous: true }
+  })).body as any).polls[0]
+  const page = await (await browser.newContext({ storageState: adaState })).newPage()
+  await page.goto(`${s.url}/p/${poll.key}/edit`)
+  await axe(t, page, "edit poll with its settings")
+  t.ok(await page.getByLabel(/Anonymous/).isDisabled(), "anonymity cannot be turned off here")
+  t.equal(await page.getByLabel("Highest score (score)").inputValue(), "5")
+  await page.getByLabel("Highest score (score)").fill("9")
+  await submitted(page, page.getByRole("button", { name: "Save poll" }).click(), "The poll is saved.")
+  matchExact(t, await s.sql(`SELECT max_score, anonymous FROM polls WHERE id = ?`, poll.id), [{ max_score: 9, anonymous: 1 }])
+  // a form sent without the anonymity: refused by the core, nothing changed
+  const token = (await page.context().cookies()).find((c) => c.name === "convene_csrf")!.value
+  const forged = await page.request.post(`${s.url}/p/${poll.key}/edit`, {
+    form: { csrf: token, title: "Rate the jam", details: "", closing_at: "2099-01-01T10:00", options: "plum\nfig", change: "", hide_results: "off", max_score: "9" }
+  })
+  t.equal(forged.status(), 422)
+  matchExact(t, await s.sql(`SELECT anonymous FROM polls WHERE id = ?`, poll.id), [{ anonymous: 1 }], "still anonymous")
+  // over the API as well (its update took the numbers and dropped them before)
+  const patched = await A.patch(`api/b2/polls/${poll.id}`, { json: { poll: { max_score: 7 } } })
+  matchExact(t, [patched.statusCode, (patched.body as any).polls[0].max_score], [200, 7])
+  const backwards = await A.patch(`api/b2/polls/${poll.id}`, { json: { poll: { min_score: 8 } } })
+  matchExact(t, [backwards.statusCode, (backwards.body as any).errors], [422, { max_score: ["must be at least min_score"] }])
+  matchExact(t, await s.sql(`SELECT min_score, max_score FROM polls WHERE id = ?`, poll.id), [{ min_score: 0, max_score: 7 }])
+})

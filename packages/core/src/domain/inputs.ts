@@ -175,18 +175,24 @@ const pollFields = {
   notify_recipients: Schema.optional(Bool)
 }
 
-export const PollInput = Schema.Struct({
-  ...pollFields,
+/** The numbers of a poll's type, set on creation and changed by an edit (decisions §12: "the type's settings"). */
+const ballotFields = {
   min_score: Schema.optional(Int.annotations({ description: "extension (Loomio): lowest score of a score poll" })),
   max_score: Schema.optional(Int.annotations({ description: "extension (Loomio): highest score of a score poll" })),
   minimum_stance_choices: Schema.optional(Int.annotations({ description: "extension (Loomio): fewest choices on a ballot" })),
   maximum_stance_choices: Schema.optional(Int.annotations({ description: "extension (Loomio): most choices (multiple choice poll)" })),
   dots_per_person: Schema.optional(Int.annotations({ description: "extension (Loomio): a dot vote's budget" })),
   can_respond_maybe: Schema.optional(Bool.annotations({ description: "extension (Loomio): meetings offer 'maybe'" }))
+}
+
+export const PollInput = Schema.Struct({
+  ...pollFields,
+  ...ballotFields
 }).annotations({ identifier: "PollInput" })
 
 export const PollPatchInput = Schema.Struct({
   ...pollFields,
+  ...ballotFields,
   notify_voters: Schema.optional(Bool.annotations({ description: "extension: tell the voters of the edit by mail, with recipient_message (\"What's changed?\")" }))
 }).annotations({
   identifier: "PollUpdateInput",

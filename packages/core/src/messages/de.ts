@@ -413,6 +413,7 @@ export const de: Readonly<Record<MessageKey, string>> = {
   "poll.inZone": "In {zone}.",
   "poll.settings": "Einstellungen",
   "poll.anonymous": "Anonym: niemand sieht, wer wie abgestimmt hat",
+  "poll.anonymousStays": "Eine anonyme Abstimmung bleibt anonym.",
   "poll.hideResults": "Ergebnisse verbergen",
   "poll.hide.off": "Nie: Ergebnisse erscheinen, während abgestimmt wird",
   "poll.hide.until_vote": "Bis die Person abgestimmt hat",

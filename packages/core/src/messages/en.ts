@@ -415,6 +415,7 @@ export const en = {
   "poll.inZone": "In {zone}.",
   "poll.settings": "Settings",
   "poll.anonymous": "Anonymous: nobody sees who voted what",
+  "poll.anonymousStays": "An anonymous poll stays anonymous.",
   "poll.hideResults": "Hide results",
   "poll.hide.off": "Never: results show as people vote",
   "poll.hide.until_vote": "Until the person has voted",

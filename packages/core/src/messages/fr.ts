@@ -413,6 +413,7 @@ export const fr: Readonly<Record<MessageKey, string>> = {
   "poll.inZone": "En {zone}.",
   "poll.settings": "Réglages",
   "poll.anonymous": "Anonyme : personne ne voit qui a voté quoi",
+  "poll.anonymousStays": "Un sondage anonyme reste anonyme.",
   "poll.hideResults": "Masquer les résultats",
   "poll.hide.off": "Jamais : les résultats s’affichent au fil des votes",
   "poll.hide.until_vote": "Jusqu’à ce que la personne ait voté",

@@ -77,6 +77,9 @@ const targetThread = Effect.fnUntraced(function*(access: Access, input: PollInpu
   return undefined
 })
 
+/** The numbers of a poll's type a write may set (rules/pollTypes.ts `ballotConfig`). */
+const CONFIG_KEYS = ["min_score", "max_score", "minimum_stance_choices", "maximum_stance_choices", "dots_per_person", "can_respond_maybe"] as const
+
 /** POST /polls (the spec's "Poll create rules"). */
 export const createPoll = Effect.fnUntraced(function*(access: Access, input: PollInput): Effect.fn.Return<PollView, NotFound | Forbidden | Invalid, Store> {
   const store = yield* Store
@@ -212,6 +215,10 @@ const applyPollEdit = Effect.fnUntraced(function*(
     const problem = optionsErrors(poll.poll_type, input.options)
     if (problem !== null) return yield* invalid("options", problem)
   }
+  // the type's numbers: those sent, else the poll's own, checked together as on creation
+  const { poll_type: _type, ...config } = ballotConfig(poll.poll_type, Object.fromEntries(CONFIG_KEYS.map((k) => [k, input[k] ?? poll[k]])))
+  const configProblem = configErrors({ poll_type: poll.poll_type, ...config })
+  if (configProblem !== null) return yield* invalid(configProblem[0], configProblem[1])
   let closingAt = poll.closing_at
   if (input.closing_at !== undefined) {
     if (input.closing_at === null && !isDraft(poll)) return yield* invalid("closing_at", "can't be removed from an open poll")
@@ -225,6 +232,7 @@ const applyPollEdit = Effect.fnUntraced(function*(
     details_format: details.format,
     closing_at: closingAt,
     ...pollSettings(input, false),
+    ...config,
     ...(opens ? { opened_at: now } : {}),
     ...(closingAt !== poll.closing_at ? { closing_soon_sent_at: null } : {}),
     updated_at: now

@@ -7,12 +7,8 @@ import { Checkbox, Filled, Many, OneOf, OptionalCount, Required, Text } from "..
  * **Start poll**: the type, "Title", "Details", "Options" (one per line), "Closing date" (in the reader's zone:
  * the route reads it there) and the type's settings.
  */
-export const NewPollForm = Schema.Struct({
-  poll_type: OneOf(...POLL_TYPES),
-  title: Required,
-  details: Text,
-  options: Text,
-  closing_at: Text,
+/** A poll's settings, on starting it and on editing it (the type's numbers only where the type has them: the core says). */
+const POLL_SETTING_FIELDS = {
   anonymous: Checkbox,
   hide_results: OneOf("off", "until_vote", "until_closed"),
   minimum_stance_choices: OptionalCount,
@@ -20,6 +16,15 @@ export const NewPollForm = Schema.Struct({
   min_score: OptionalCount,
   max_score: OptionalCount,
   dots_per_person: OptionalCount
+}
+
+export const NewPollForm = Schema.Struct({
+  poll_type: OneOf(...POLL_TYPES),
+  title: Required,
+  details: Text,
+  options: Text,
+  closing_at: Text,
+  ...POLL_SETTING_FIELDS
 })
 
 /** A number typed for an option (a score, dots, a rank): a whole number, else NaN, which the core refuses. */
@@ -66,7 +71,8 @@ export const ReopenForm = Schema.Struct({ closing_at: Text })
 
 /**
  * **Save poll** (decisions §12): "Title", "Details", "Closing date" (in the reader's zone), "Options" (one per line; a
- * proposal's are fixed), "What's changed?" with "Tell the voters", and the confirmation that removes voted options.
+ * proposal's are fixed), the poll's settings, "What's changed?" with "Tell the voters", and the confirmation that removes
+ * voted options.
  */
 export const EditPollForm = Schema.Struct({
   title: Required,
@@ -75,5 +81,6 @@ export const EditPollForm = Schema.Struct({
   options: Text,
   change: Text,
   notify: Checkbox,
-  confirm_removal: Checkbox
+  confirm_removal: Checkbox,
+  ...POLL_SETTING_FIELDS
 })

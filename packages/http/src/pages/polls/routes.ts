@@ -217,11 +217,13 @@ const pollInputFromForm = (who: Reader, form: typeof NewPollForm.Type): { input?
     anonymous: form.anonymous,
     hide_results: form.hide_results,
     recipient_audience: "group",
-    ...Object.fromEntries((["minimum_stance_choices", "maximum_stance_choices", "min_score", "max_score", "dots_per_person"] as const)
-      .flatMap((k) => (form[k] === undefined ? [] : [[k, form[k]]])))
+    ...Object.fromEntries(COUNT_SETTINGS.flatMap((k) => (form[k] === undefined ? [] : [[k, form[k]]])))
   }
   return Object.keys(errors).length > 0 ? { errors } : { input, errors }
 }
+
+/** The type's numbers a poll form holds. */
+const COUNT_SETTINGS = ["minimum_stance_choices", "maximum_stance_choices", "min_score", "max_score", "dots_per_person"] as const
 
 /** Starting a poll, in a group or in a thread. */
 const startPollRoutes = (router: PageRouter, kit: Kit) =>
@@ -296,7 +298,10 @@ const storedPollForm = (who: Reader, view: Polls.PollView) => ({
   closing_at: view.poll.closing_at === null ? "" : utcToZonedInput(view.poll.closing_at, who.zone),
   options: view.options.map((o) => (view.poll.poll_type === "meeting" && o.name.includes("T") ? utcToZonedInput(o.name, who.zone) : o.name)).join("\n"),
   change: "",
-  notify: false
+  notify: false,
+  anonymous: view.poll.anonymous,
+  hide_results: view.poll.hide_results,
+  ...Object.fromEntries(COUNT_SETTINGS.map((k) => [k, view.poll[k] === null || view.poll[k] === undefined ? "" : String(view.poll[k])]))
 })
 
 /**
@@ -310,7 +315,7 @@ const editPollRoutes = (router: PageRouter, kit: Kit) =>
       template: "@edit-poll",
       status,
       crumbs: [{ href: `/p/${view.poll.key}`, label: view.poll.title }],
-      data: { key: view.poll.key, form, errors, optionsEditable: view.poll.poll_type !== "proposal", removing }
+      data: { key: view.poll.key, form, errors, optionsEditable: view.poll.poll_type !== "proposal", removing, anonymousLocked: view.poll.anonymous }
     })
     const editable = (who: Reader, key: string) =>
       kit.run(Effect.flatMap(Polls.showPoll(who.access, key), (view) => (view.may.edit ? Effect.succeed(view) : Effect.fail({ _tag: "Forbidden" as const }))))
@@ -351,7 +356,11 @@ const editPollRoutes = (router: PageRouter, kit: Kit) =>
           closing_at: closing,
           ...(options === undefined ? {} : { options }),
           ...(form.change.trim() === "" ? {} : { recipient_message: form.change.trim() }),
-          notify_voters: form.notify
+          notify_voters: form.notify,
+          // the type's settings: the core refuses what the type does not take, and anonymity turned off
+          anonymous: form.anonymous,
+          hide_results: form.hide_results,
+          ...Object.fromEntries(COUNT_SETTINGS.flatMap((k) => (form[k] === undefined ? [] : [[k, form[k]]])))
         })))
         if (saved._tag === "Right") return kit.seeOtherDone(`/p/${saved.right.poll.key}`, "poll_saved")
         const e = saved.left

@@ -1,6 +1,25 @@
 /** Starting a poll of each type, and the poll page: voting, results, closing, the outcome, reopening. */
 import { CSRF, DESCRIBED, ERR, define } from "../layout/templates.js"
 
+/** A poll's settings, on starting it and on editing it (where an anonymous poll stays anonymous). */
+const POLL_SETTINGS = `<fieldset><legend><%= it.t("poll.settings") %></legend>
+<% if (it.anonymousLocked) { %><input type="hidden" name="anonymous" value="1"><p><input type="checkbox" id="anonymous" checked disabled aria-describedby="anonymous-hint"> <label for="anonymous"><%= it.t("poll.anonymous") %></label><br><span class="hint" id="anonymous-hint"><%= it.t("poll.anonymousStays") %></span></p>
+<% } else { %><p><input type="checkbox" id="anonymous" name="anonymous" value="1"<%= it.form.anonymous ? " checked" : "" %>> <label for="anonymous"><%= it.t("poll.anonymous") %></label></p><% } %>
+${ERR("anonymous")}
+<p><label for="hide_results"><%= it.t("poll.hideResults") %></label><br><select id="hide_results" name="hide_results">
+<% for (const h of ["off", "until_vote", "until_closed"]) { %><option value="<%= h %>"<%= it.form.hide_results === h ? " selected" : "" %>><%= it.t("poll.hide." + h) %></option><% } %>
+</select></p>
+${ERR("hide_results")}
+<p><label for="minimum_stance_choices"><%= it.t("poll.minChoices") %></label><br><input id="minimum_stance_choices" name="minimum_stance_choices" type="number" min="0" max="1000" inputmode="numeric" value="<%= it.form.minimum_stance_choices %>"></p>
+<p><label for="maximum_stance_choices"><%= it.t("poll.maxChoices") %></label><br><input id="maximum_stance_choices" name="maximum_stance_choices" type="number" min="0" max="1000" inputmode="numeric" value="<%= it.form.maximum_stance_choices %>"${DESCRIBED("maximum_stance_choices")}></p>
+${ERR("maximum_stance_choices")}
+<p><label for="min_score"><%= it.t("poll.minScore") %></label><br><input id="min_score" name="min_score" type="number" min="0" max="1000" inputmode="numeric" value="<%= it.form.min_score %>"></p>
+<p><label for="max_score"><%= it.t("poll.maxScore") %></label><br><input id="max_score" name="max_score" type="number" min="0" max="1000" inputmode="numeric" value="<%= it.form.max_score %>"${DESCRIBED("max_score")}></p>
+${ERR("max_score")}
+<p><label for="dots_per_person"><%= it.t("poll.dots") %></label><br><input id="dots_per_person" name="dots_per_person" type="number" min="1" max="1000" inputmode="numeric" value="<%= it.form.dots_per_person %>"${DESCRIBED("dots_per_person")}></p>
+${ERR("dots_per_person")}
+</fieldset>`
+
 define("@new-poll", `<form method="post" action="<%= it.action %>">
 ${CSRF}
 <p><label for="poll_type"><%= it.t("poll.type") %></label><br><select id="poll_type" name="poll_type">
@@ -17,22 +36,7 @@ ${ERR("options")}
 <p><label for="closing_at"><%= it.t("poll.closingDate") %></label><br><input id="closing_at" name="closing_at" type="datetime-local" required value="<%= it.form.closing_at %>" aria-describedby="closing-hint<%= it.errors && it.errors.closing_at ? " closing_at-error" : "" %>"<%= it.errors && it.errors.closing_at ? " aria-invalid=true" : "" %>></p>
 <p class="hint" id="closing-hint"><%= it.t("poll.inZone", { zone: it.zone }) %></p>
 ${ERR("closing_at")}
-<fieldset><legend><%= it.t("poll.settings") %></legend>
-<p><input type="checkbox" id="anonymous" name="anonymous" value="1"<%= it.form.anonymous ? " checked" : "" %>> <label for="anonymous"><%= it.t("poll.anonymous") %></label></p>
-${ERR("anonymous")}
-<p><label for="hide_results"><%= it.t("poll.hideResults") %></label><br><select id="hide_results" name="hide_results">
-<% for (const h of ["off", "until_vote", "until_closed"]) { %><option value="<%= h %>"<%= it.form.hide_results === h ? " selected" : "" %>><%= it.t("poll.hide." + h) %></option><% } %>
-</select></p>
-${ERR("hide_results")}
-<p><label for="minimum_stance_choices"><%= it.t("poll.minChoices") %></label><br><input id="minimum_stance_choices" name="minimum_stance_choices" type="number" min="0" max="1000" inputmode="numeric" value="<%= it.form.minimum_stance_choices %>"></p>
-<p><label for="maximum_stance_choices"><%= it.t("poll.maxChoices") %></label><br><input id="maximum_stance_choices" name="maximum_stance_choices" type="number" min="0" max="1000" inputmode="numeric" value="<%= it.form.maximum_stance_choices %>"${DESCRIBED("maximum_stance_choices")}></p>
-${ERR("maximum_stance_choices")}
-<p><label for="min_score"><%= it.t("poll.minScore") %></label><br><input id="min_score" name="min_score" type="number" min="0" max="1000" inputmode="numeric" value="<%= it.form.min_score %>"></p>
-<p><label for="max_score"><%= it.t("poll.maxScore") %></label><br><input id="max_score" name="max_score" type="number" min="0" max="1000" inputmode="numeric" value="<%= it.form.max_score %>"${DESCRIBED("max_score")}></p>
-${ERR("max_score")}
-<p><label for="dots_per_person"><%= it.t("poll.dots") %></label><br><input id="dots_per_person" name="dots_per_person" type="number" min="1" max="1000" inputmode="numeric" value="<%= it.form.dots_per_person %>"${DESCRIBED("dots_per_person")}></p>
-${ERR("dots_per_person")}
-</fieldset>
+${POLL_SETTINGS}
 <p><button type="submit"><%= it.t("poll.start") %></button></p>
 </form>
 `)
@@ -95,6 +99,7 @@ ${ERR("closing_at")}
 <% if (it.optionsEditable) { %><p><label for="options"><%= it.t("poll.options") %></label><br><textarea id="options" name="options" rows="5"${DESCRIBED("options")}><%= it.form.options %></textarea></p>
 ${ERR("options")}
 <% if (it.removing) { %><p><input type="checkbox" id="confirm_removal" name="confirm_removal" value="1"> <label for="confirm_removal"><%= it.t("poll.confirmRemoval", { options: it.removing }) %></label></p><% } %><% } %>
+${POLL_SETTINGS}
 <p><label for="change"><%= it.t("poll.whatChanged") %></label><br><textarea id="change" name="change" rows="3"><%= it.form.change %></textarea></p>
 <p><input type="checkbox" id="notify" name="notify" value="1"<%= it.form.notify ? " checked" : "" %>> <label for="notify"><%= it.t("poll.notifyVoters") %></label></p>
 <p><button type="submit"><%= it.t("poll.save") %></button></p>
