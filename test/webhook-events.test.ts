@@ -115,3 +115,25 @@ t.test("every format, first vote and changed vote: an anonymous vote names nobod
     for (const body of about("Hidden vote")) t.match(body, /Bartholomew (voted|changed their vote)/, `${format}: a hidden-results vote still names its voter`)
   }
 })
+
+t.test("a group's life: a request to join and a thread moved in are delivered (decisions §12, beyond the spec's list)", async (t) => {
+  const receiver = await startReceiver()
+  const s = await startTestServer({ allowPrivateWebhooks: true }, { worker: {} })
+  t.teardown(async () => { await s.close(); await receiver.close() })
+  const ada = await seedUser(s.convene, { name: "Ada" })
+  const bob = await seedUser(s.convene, { name: "Bob" })
+  const A = s.as(ada.apiKey)
+  const group = (await ok(A.post("api/b2/groups", { json: { name: "Orchard" } }))).groups[0]
+  const from = (await ok(A.post("api/b2/groups", { json: { name: "Shed" } }))).groups[0]
+  await ok(A.patch(`api/b2/groups/${group.id}`, { json: { group_privacy: "closed" } }))
+  await ok(A.post("api/b2/chatbots", { json: { group_id: group.id, name: "life", server: `${receiver.url}/g`, event_kinds: ["membership_requested", "discussion_moved"] } }))
+  await ok(s.as(bob.apiKey).post(`api/b2/groups/${group.id}/membership_requests`, { json: { introduction: "I prune" } }))
+  const d = (await ok(A.post("api/b2/discussions", { json: { group_id: from.id, title: "Ladders" } }))).discussions[0]
+  await ok(A.post(`api/b2/discussions/${d.id}/move`, { json: { group_id: group.id } }))
+  await receiver.waitFor(2)
+  const texts = receiver.received.map((r) => r.body.text as string)
+  t.same(texts, [
+    `Bob asked to join: [Orchard](http://convene.test/g/${group.key}/requests)`,
+    `Ada moved a discussion here: [Ladders](http://convene.test/d/${d.key})`
+  ])
+})

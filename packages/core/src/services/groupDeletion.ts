@@ -74,7 +74,8 @@ export const purgeDeletedGroups = Effect.gen(function*() {
   const store = yield* Store
   const nowMs = yield* Clock.currentTimeMillis
   let purged = 0
-  let batch = 100
+  // a first batch small enough for any thread, grown to the budget from there
+  let batch = 4
   for (const due of yield* store.groups.archivedBy(new Date(nowMs - PURGE_AFTER_MS).toISOString())) {
     for (;;) {
       const started = performance.now()
@@ -96,7 +97,8 @@ export const purgeDeletedGroups = Effect.gen(function*() {
         }
         break
       }
-      batch = took > BATCH_BUDGET_MS ? Math.max(1, Math.floor(batch / 2)) : took < BATCH_BUDGET_MS / 3 ? Math.min(2000, batch * 2) : batch
+      // as many threads as fit the budget at the pace just measured (a thread's size varies: so does the batch)
+      batch = Math.max(1, Math.min(2000, Math.floor((batch * BATCH_BUDGET_MS) / Math.max(took, 1))))
       // other writers go between batches
       yield* Effect.yieldNow()
     }

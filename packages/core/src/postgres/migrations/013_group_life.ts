@@ -46,4 +46,14 @@ CREATE TABLE versions (
   created_at timestamptz NOT NULL
 );
 CREATE INDEX versions_item ON versions(item_type, item_id);
+
+-- a purge deletes threads by the thousand: each row deleted looks up what refers to it (foreign keys), by index
+CREATE INDEX IF NOT EXISTS topic_items_parent ON topic_items(parent_id);
+CREATE INDEX IF NOT EXISTS comments_parent ON comments(parent_id);
+CREATE INDEX IF NOT EXISTS invitation_tokens_topic ON invitation_tokens(topic_id);
+CREATE INDEX IF NOT EXISTS invitation_tokens_group ON invitation_tokens(group_id);
+CREATE INDEX IF NOT EXISTS reply_tokens_topic ON reply_tokens(topic_id);
+CREATE INDEX IF NOT EXISTS reply_tokens_comment ON reply_tokens(comment_id);
+CREATE INDEX IF NOT EXISTS webhook_events_group ON webhook_events(group_id);
+CREATE INDEX IF NOT EXISTS unsubscribe_tokens_group ON unsubscribe_tokens(group_id);
 `

@@ -51,4 +51,14 @@ CREATE TABLE versions (
   created_at TEXT NOT NULL
 );
 CREATE INDEX versions_item ON versions(item_type, item_id);
+
+-- a purge deletes threads by the thousand: each row deleted looks up what refers to it (foreign keys), by index
+CREATE INDEX topic_items_parent ON topic_items(parent_id);
+CREATE INDEX comments_parent ON comments(parent_id);
+CREATE INDEX invitation_tokens_topic ON invitation_tokens(topic_id);
+CREATE INDEX invitation_tokens_group ON invitation_tokens(group_id);
+CREATE INDEX reply_tokens_topic ON reply_tokens(topic_id);
+CREATE INDEX reply_tokens_comment ON reply_tokens(comment_id);
+CREATE INDEX webhook_events_group ON webhook_events(group_id);
+CREATE INDEX unsubscribe_tokens_group ON unsubscribe_tokens(group_id);
 `
