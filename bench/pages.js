@@ -17,7 +17,10 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const dir = mkdtempSync(join(tmpdir(), "convene-pages-bench-"))
 const convene = makeConvene({ filename: join(dir, "bench.db") })
-const server = await startServer({ store: convene.store, port: 0, host: "127.0.0.1", settings: { b3ApiKey: undefined, baseUrl: "http://convene.test", maxBodyBytes: 1 << 20, version: "bench" } })
+const server = await startServer({
+  store: convene.store, port: 0, host: "127.0.0.1",
+  settings: { b3ApiKey: undefined, baseUrl: "http://convene.test", maxBodyBytes: 1 << 20, version: "bench", explorePublicGroups: true }
+})
 const { user, apiKey } = await convene.users.create({ email: "ada@example.org", name: "Ada" })
 const { group } = await convene.groups.create({ name: "Bench", owner: user })
 const api = (path, body, key = apiKey) =>
@@ -36,6 +39,19 @@ const poll = (await api("/api/b2/polls", { group_id: group.id, title: "Lunch?", 
 const choices = ["agree", "abstain", "disagree"]
 for (const [i, m] of members.entries()) await api("/api/b2/stances", { poll_id: poll.id, option_scores: { [choices[i % 3]]: 1 } }, m.apiKey)
 await api("/api/b2/stances", { poll_id: poll.id, option_scores: { agree: 1 } })
+
+// running the group (decisions §12): closed, so people ask to join; 20 requests waiting; the thread tagged and edited 5 times
+const patch = (path, body) =>
+  fetch(`${server.url}${path}`, { method: "PATCH", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: JSON.stringify(body) })
+await patch(`/api/b2/groups/${group.id}`, { group_privacy: "closed" })
+for (let i = 0; i < 20; i++) {
+  const asker = await convene.users.create({ email: `asker${i}@example.org`, name: `Asker ${i}` })
+  await api(`/api/b2/groups/${group.id}/membership_requests`, { introduction: `I would like to help with item ${i}.` }, asker.apiKey)
+}
+for (const name of ["water", "garden", "tools"]) await api(`/api/b2/groups/${group.id}/tags`, { name })
+for (let i = 0; i < 5; i++) await patch(`/api/b2/discussions/${thread.id}`, { title: `Discussion 19, edit ${i}`, tags: ["water", "garden"] })
+const { group: other } = await convene.groups.create({ name: "Elsewhere", owner: user })
+void other
 
 // a session as the sign-in pages make one (stored hashed), and its CSRF pair
 const { Effect } = await import("effect")
@@ -58,6 +74,17 @@ const PAIRS = [
   ["group", { path: `/g/${group.key}`, headers: page }, { path: `/api/b2/discussions?group_id=${group.id}`, headers: bearer }],
   ["thread, 50 comments", { path: `/d/${thread.key}`, headers: page }, { path: `/api/b2/threads/${thread.topic_id}/items`, headers: bearer }],
   ["poll, 200 ballots", { path: `/p/${poll.key}`, headers: page }, { path: `/api/b2/polls/${poll.key}`, headers: bearer }],
+  ["group settings", { path: `/g/${group.key}/settings`, headers: page }, { path: `/api/b2/groups/${group.id}`, headers: bearer }],
+  ["requests, 20 waiting", { path: `/g/${group.key}/requests`, headers: page }, { path: `/api/b2/groups/${group.id}/membership_requests`, headers: bearer }],
+  ["invite, with the shareable link", { path: `/g/${group.key}/invite`, headers: page }, { path: `/api/b2/groups/${group.id}/join_link`, headers: bearer }],
+  ["tags", { path: `/g/${group.key}/tags`, headers: page }, { path: `/api/b2/groups/${group.id}/tags`, headers: bearer }],
+  ["group, ?tag=", { path: `/g/${group.key}?tag=water`, headers: page }, { path: `/api/b2/discussions?group_id=${group.id}`, headers: bearer }],
+  ["edit thread", { path: `/d/${thread.key}/edit`, headers: page }, { path: `/api/b2/discussions/${thread.id}`, headers: bearer }],
+  ["show edits, 5", { path: `/d/${thread.key}/edits`, headers: page }, { path: `/api/b2/discussions/${thread.id}/versions`, headers: bearer }],
+  ["move thread", { path: `/d/${thread.key}/move`, headers: page }, { path: "/api/b2/groups", headers: bearer }],
+  ["edit poll", { path: `/p/${poll.key}/edit`, headers: page }, { path: `/api/b2/polls/${poll.key}`, headers: bearer }],
+  ["delete group", { path: `/g/${group.key}/delete`, headers: page }, { path: `/api/b2/groups/${group.id}`, headers: bearer }],
+  ["explore", { path: "/explore", headers: page }, { path: "/api/b2/groups", headers: bearer }],
   ["vote POST", {
     path: `/p/${poll.key}/vote`, method: "POST", status: 303,
     headers: { ...page, "content-type": "application/x-www-form-urlencoded" }, body: `csrf=${csrf}&choice=agree&reason=`
@@ -76,7 +103,8 @@ const run = async (t, duration) => {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const rows = []
-for (const [name, pageTarget, apiTarget] of PAIRS) {
+// BENCH_ONLY=tags: the pairs whose name holds it (a profile of one page)
+for (const [name, pageTarget, apiTarget] of PAIRS.filter(([name]) => name.includes(process.env.BENCH_ONLY ?? ""))) {
   for (const t of [pageTarget, apiTarget]) {
     const check = await fetch(`${server.url}${t.path}`, { method: t.method ?? "GET", headers: t.headers, body: t.body, redirect: "manual" })
     if (check.status !== (t.status ?? 200)) throw new Error(`${t.path} answered ${check.status}`)
