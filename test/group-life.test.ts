@@ -206,6 +206,9 @@ t.test("delete group: the name typed; gone at once (pages, lists, API), the admi
   const shed = (made.body as any).groups[0]
   await s.convene.members.add({ group: (await s.convene.groups.list()).find((v) => v.group.id === shed.id)!.group, user: bo.user })
   const thread = ((await A.post("api/b2/discussions", { json: { group_id: shed.id, title: "Shed roof" } })).body as any).discussions[0]
+  await A.post("api/b2/polls", { json: { group_id: shed.id, title: "Paint the shed?", poll_type: "proposal", closing_at: future() } })
+  const bosThreads = async () => ((await B.get("api/b2/threads")).body as any).threads.map((x: any) => x.id)
+  t.ok((await bosThreads()).includes(thread.topic_id), "Bo's threads list it")
   const page = await signIn(await browser.newContext(), "ada@example.org")
   await page.goto(`${s.url}/g/${shed.key}/settings`)
   await page.getByRole("link", { name: "Delete group" }).click()
@@ -232,7 +235,10 @@ t.test("delete group: the name typed; gone at once (pages, lists, API), the admi
   t.equal((await A.get(`api/b2/discussions/${thread.id}`)).statusCode, 404)
   t.equal((await B.get(`api/b2/discussions?group_id=${shed.id}`)).statusCode, 404)
   t.notOk(((await A.get("api/b2/groups")).body as any).groups.some((g: any) => g.id === shed.id), "not listed")
-  t.notOk(((await B.get("api/b2/threads")).body as any).threads?.some?.((x: any) => x.id === thread.topic_id) ?? false, "nor its threads")
+  t.notOk((await bosThreads()).includes(thread.topic_id), "nor its threads")
+  await boPage.goto(`${s.url}/`)
+  t.equal(await boPage.getByRole("link", { name: "Paint the shed?" }).count(), 0, "its poll waits for nobody's vote")
+  t.equal(await boPage.getByRole("link", { name: "Old Shed" }).count(), 0, "not on home")
 
   const restored = await runBin(["groups", "restore", shed.key, "--db", s.filename, "--json"])
   t.equal(restored.code, 0, restored.stderr)

@@ -10,6 +10,9 @@ import { withPage } from "../sql/scope.js"
 import { readAhead, topicScope } from "./threads.js"
 import { columnValue } from "../domain/model.js"
 
+/** Not in a deleted group: a deleted group's polls wait for nobody's vote and the scheduler leaves them until it is restored. */
+const LIVE_GROUP = "NOT EXISTS (SELECT 1 FROM groups dg WHERE dg.id = t.group_id AND dg.archived_at IS NOT NULL)"
+
 export const makePollsRepo = (c: SqlClient): PollsRepo => {
   const { ids } = c.dialect
   const scope = topicScope(ids)
@@ -39,14 +42,15 @@ export const makePollsRepo = (c: SqlClient): PollsRepo => {
     awaitingVote: (userId, limit) =>
       c.all(`${SELECT_POLL} JOIN stances s ON s.poll_id = p.id AND s.participant_id = ? AND s.latest = TRUE
              WHERE s.cast_at IS NULL AND s.revoked_at IS NULL AND p.opened_at IS NOT NULL AND p.closed_at IS NULL AND p.discarded_at IS NULL
-             ORDER BY p.closing_at, p.id LIMIT ?`, [userId, limit], Poll.fromRow),
+             AND ${LIVE_GROUP} ORDER BY p.closing_at, p.id LIMIT ?`, [userId, limit], Poll.fromRow),
     openInGroup: (groupId) =>
       c.all(`${SELECT_POLL} WHERE t.group_id = ? AND p.opened_at IS NOT NULL AND p.closed_at IS NULL AND p.discarded_at IS NULL ORDER BY p.id`, [groupId], Poll.fromRow),
     lapsed: (now) =>
-      c.all(`${SELECT_POLL} WHERE p.closed_at IS NULL AND p.opened_at IS NOT NULL AND p.discarded_at IS NULL AND p.closing_at <= ? ORDER BY p.closing_at`, [now], Poll.fromRow),
+      c.all(`${SELECT_POLL} WHERE p.closed_at IS NULL AND p.opened_at IS NOT NULL AND p.discarded_at IS NULL AND p.closing_at <= ? AND ${LIVE_GROUP}
+             ORDER BY p.closing_at`, [now], Poll.fromRow),
     closingSoon: (now, until) =>
       c.all(`${SELECT_POLL} WHERE p.closed_at IS NULL AND p.opened_at IS NOT NULL AND p.discarded_at IS NULL
-             AND p.closing_soon_sent_at IS NULL AND p.closing_at > ? AND p.closing_at <= ? ORDER BY p.closing_at`, [now, until], Poll.fromRow)
+             AND p.closing_soon_sent_at IS NULL AND p.closing_at > ? AND p.closing_at <= ? AND ${LIVE_GROUP} ORDER BY p.closing_at`, [now, until], Poll.fromRow)
   }
 }
 

@@ -4,7 +4,7 @@
  * GroupDeletion use cases decide; a page shows a control only where the group page's rules allow it.
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { type Group, GroupDeletion, Groups, Joining, Rules } from "@convene/core"
+import { type Group, GroupDeletion, Groups, Joining, Rules, type User } from "@convene/core"
 import { Effect } from "effect"
 import { RouteParams } from "../../routes.js"
 import { NoFields } from "../layout/forms.js"
@@ -43,7 +43,7 @@ const requestsPage = (kit: Kit) =>
       const listed = yield* Effect.either(kit.run(Joining.listRequests(who.access, segment(yield* RouteParams, "key"))))
       if (listed._tag === "Left") return kit.refused(request, who, listed.left)
       const { group, requests } = listed.right
-      const name = (u: { name: string | null } | undefined) => (u === undefined ? who.t("thread.someone") : Rules.displayName(u as never) ?? who.t("thread.someone"))
+      const name = (u: User | undefined) => (u === undefined ? who.t("thread.someone") : Rules.displayName(u))
       const done = doneOf(request)
       const acted = done?.n === undefined ? undefined : requests.find((r) => r.request.id === done.n)
       const notice = acted === undefined ? noticeOf(request, who)
