@@ -403,3 +403,57 @@ t.test("edit poll: the type's settings; an anonymous poll stays anonymous", asyn
   matchExact(t, [backwards.statusCode, (backwards.body as any).errors], [422, { max_score: ["must be at least min_score"] }])
   matchExact(t, await s.sql(`SELECT min_score, max_score FROM polls WHERE id = ?`, poll.id), [{ min_score: 0, max_score: 7 }])
 })
+
+t.test("every new form: a forged POST (no token) and one the rules refuse write nothing; keyboard only", async (t) => {
+  const orchard = await groupNamed("Orchard")
+  const allot = await groupNamed("Allotment")
+  const [thread] = await s.sql<{ key: string; topic_id: number }>(`SELECT d.key, d.topic_id FROM discussions d JOIN topics t ON t.id = d.topic_id WHERE t.group_id = ? LIMIT 1`, allot.id)
+  const [tag] = await s.sql<{ id: number }>(`SELECT id FROM tags WHERE group_id = ? LIMIT 1`, allot.id)
+  const [request] = await s.sql<{ id: number }>(`SELECT id FROM membership_requests WHERE group_id = ? AND response IS NULL LIMIT 1`, orchard.id)
+  const snapshot = () => Promise.all([
+    s.sql(`SELECT id, name, membership_granted_upon, archived_at, join_link_epoch FROM groups ORDER BY id`),
+    s.sql(`SELECT id, response FROM membership_requests ORDER BY id`),
+    s.sql(`SELECT id, group_id, tags FROM topics ORDER BY id`),
+    s.sql(`SELECT id, name, color FROM tags ORDER BY id`),
+    s.sql(`SELECT count(*) AS n FROM memberships WHERE revoked_at IS NULL`)
+  ])
+  const before = JSON.stringify(await snapshot())
+  const forms: Array<[string, Record<string, string>]> = [
+    [`/g/${orchard.key}/join`, {}],
+    [`/g/${orchard.key}/ask`, { introduction: "Let me in" }],
+    [`/g/${orchard.key}/requests/${request!.id}/approve`, {}],
+    [`/g/${orchard.key}/requests/${request!.id}/decline`, { reason: "no" }],
+    [`/g/${orchard.key}/link/reset`, {}],
+    [`/g/${orchard.key}/delete`, { confirmation: "Orchard" }],
+    [`/g/${allot.key}/tags`, { name: "forged", color: "#000000" }],
+    [`/g/${allot.key}/tags/${tag!.id}`, { name: "forged", color: "#000000" }],
+    [`/g/${allot.key}/tags/${tag!.id}/delete`, {}],
+    [`/d/${thread!.key}/edit`, { title: "Forged", description: "", tags: "", change: "" }],
+    [`/d/${thread!.key}/move`, { group: orchard.key }]
+  ]
+  // Cy: signed in, in neither group as an administrator
+  const cyPage = await signIn(await browser.newContext(), "cy@example.org")
+  const token = (await cyPage.context().cookies()).find((c) => c.name === "convene_csrf")!.value
+  for (const [path, fields] of forms) {
+    t.equal((await cyPage.request.post(`${s.url}${path}`, { form: fields })).status(), 403, `no token: ${path}`)
+    // 422: Cy may ask, but her request already waits
+    t.ok([403, 404, 422].includes((await cyPage.request.post(`${s.url}${path}`, { form: { csrf: token, ...fields } })).status()), `refused by the rules: ${path}`)
+  }
+  t.equal(JSON.stringify(await snapshot()), before, "nothing written")
+
+  // keyboard only: Dee finds the group, asks to join with the keyboard
+  await seedUser(s.convene, { name: "Dee", email: "dee@example.org" })
+  const dee = await signIn(await browser.newContext(), "dee@example.org")
+  await dee.goto(`${s.url}/g/${orchard.key}`)
+  await dee.getByRole("link", { name: "Ask to join" }).focus()
+  await dee.keyboard.press("Enter")
+  await dee.waitForURL(/\/ask$/)
+  await dee.getByLabel("Why do you want to join?").focus()
+  await dee.keyboard.type("I keep bees.")
+  await dee.keyboard.press("Tab")
+  await submitted(dee, dee.keyboard.press("Enter"), "Your request is sent.")
+  matchExact(t, await s.sql(`SELECT introduction FROM membership_requests WHERE requestor_id = (SELECT id FROM users WHERE email = 'dee@example.org')`), [{ introduction: "I keep bees." }])
+  await dee.setViewportSize({ width: 360, height: 740 })
+  await dee.goto(`${s.url}/g/${orchard.key}/ask`)
+  t.ok(await dee.evaluate(() => document.documentElement.scrollWidth) <= 360, "360 px: ask to join")
+})
