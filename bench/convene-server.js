@@ -13,7 +13,7 @@ const server = await startServer({
   store: c.store,
   port: 0,
   host: "127.0.0.1",
-  settings: { b3ApiKey: undefined, baseUrl: "http://127.0.0.1", maxBodyBytes: 1048576, version: "bench" }
+  settings: { b3ApiKey: undefined, baseUrl: "http://127.0.0.1", maxBodyBytes: 1048576, version: "bench", explorePublicGroups: process.env.FEATURES_EXPLORE_PUBLIC_GROUPS === "1" }
 })
 
 // The parent learns the URL over IPC and ends the child with a "stop" message (or by disconnecting).

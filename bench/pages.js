@@ -4,11 +4,15 @@
  * members with 20 discussions, a thread of 50 comments, a proposal with 200 ballots. Home is set beside the
  * latest threads (what it lists most of), a thread beside its items (the same records). Each pair is measured in
  * interleaved rounds (page, API, page, API …) with autocannon, 32 connections, and the table gives the
- * medians of the rounds and their ratio. `npx tsc -b && node bench/pages.js` (BENCH_SECONDS, BENCH_ROUNDS).
+ * medians of the rounds and their ratio. The server measured runs in a child process (bench/convene-server.js) over the
+ * seeded file, so autocannon does not share its event loop (a page's larger body would cost the page twice).
+ * `npx tsc -b && node bench/pages.js` (BENCH_SECONDS, BENCH_ROUNDS, BENCH_ONLY: the pairs whose name holds it; BENCH_PROFILE=DIR:
+ * the measured server writes a CPU profile there).
  */
 import autocannon from "autocannon"
 import { makeConvene } from "@convene/core"
 import { startServer } from "@convene/http"
+import { startServer as startChild, stopServer } from "./harness.js"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -68,6 +72,10 @@ const first = await fetch(`${server.url}/`, { headers: { cookie: `convene_sessio
 const csrf = /convene_csrf=([^;]+)/.exec(first.headers.getSetCookie().join("\n"))[1]
 const page = { cookie: `convene_session=${token}; convene_csrf=${csrf}` }
 const bearer = { authorization: `Bearer ${apiKey}` }
+await server.close()
+await convene.close()
+process.env.FEATURES_EXPLORE_PUBLIC_GROUPS = "1"
+const measured = await startChild("convene", "convene-server.js", join(dir, "bench.db"), process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])
 
 const PAIRS = [
   ["home", { path: "/", headers: page }, { path: "/api/b2/threads?limit=10", headers: bearer }],
@@ -95,7 +103,7 @@ const PAIRS = [
 ]
 
 const run = async (t, duration) => {
-  const r = await autocannon({ url: `${server.url}${t.path}`, method: t.method ?? "GET", headers: t.headers, body: t.body, duration, connections: 32 })
+  const r = await autocannon({ url: `${measured.url}${t.path}`, method: t.method ?? "GET", headers: t.headers, body: t.body, duration, connections: 32 })
   if (r.non2xx > 0 && (t.status ?? 200) === 200) throw new Error(`${t.path}: ${r.non2xx} answers were not 2xx`)
   if (r.errors > 0 || r.timeouts > 0) throw new Error(`${t.path}: ${r.errors} errors, ${r.timeouts} timeouts`)
   return r
@@ -106,7 +114,7 @@ const rows = []
 // BENCH_ONLY=tags: the pairs whose name holds it (a profile of one page)
 for (const [name, pageTarget, apiTarget] of PAIRS.filter(([name]) => name.includes(process.env.BENCH_ONLY ?? ""))) {
   for (const t of [pageTarget, apiTarget]) {
-    const check = await fetch(`${server.url}${t.path}`, { method: t.method ?? "GET", headers: t.headers, body: t.body, redirect: "manual" })
+    const check = await fetch(`${measured.url}${t.path}`, { method: t.method ?? "GET", headers: t.headers, body: t.body, redirect: "manual" })
     if (check.status !== (t.status ?? 200)) throw new Error(`${t.path} answered ${check.status}`)
     await run(t, 1)
   }
@@ -125,6 +133,5 @@ for (const [name, pageTarget, apiTarget] of PAIRS.filter(([name]) => name.includ
 console.log("| page | page req/s | API req/s | cost of the page (API ÷ page) | page p99 ms | API p99 ms |")
 console.log("|---|---:|---:|---:|---:|---:|")
 for (const r of rows) console.log(`| ${r.name} | ${r.page.toFixed(0)} | ${r.api.toFixed(0)} | ${(r.api / r.page).toFixed(2)}× | ${r.pageP99} | ${r.apiP99} |`)
-await server.close()
-await convene.close()
+await stopServer(measured)
 rmSync(dir, { recursive: true, force: true })
