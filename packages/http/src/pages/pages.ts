@@ -18,6 +18,7 @@ import { ssoRoutes } from "./people/sso.js"
 import { makeIdentityProvider } from "../sso/oidc.js"
 import { STYLESHEET } from "./layout/templates.js"
 import { threadRoutes } from "./threads/routes.js"
+import { searchRoutes } from "./search/routes.js"
 
 
 /** A page asked for while another process holds the database's write lock (an import, a restore): try again. */
@@ -58,4 +59,5 @@ export const pageRoutes = (pages: PageRouter) =>
     yield* groupRoutes(pages, kit, settings)
     yield* threadRoutes(pages, kit)
     yield* pollRoutes(pages, kit)
+    yield* searchRoutes(pages, kit)
   })

@@ -36,6 +36,7 @@ eta.loadTemplate("@layout", `<!doctype html>
 <header>
 <nav aria-label="<%= it.t("layout.nav") %>">
 <a href="/" class="brand">convene</a>
+<a href="/search"><%= it.t("layout.search") %></a>
 <% if (it.signedIn) { %><a href="/profile"><%= it.t("layout.profile") %></a>
 <form method="post" action="/sign-out" class="inline">${CSRF}<button type="submit" class="link"><%= it.t("layout.signOut") %></button></form>
 <% } else { %><a href="/sign-in"><%= it.t("layout.signIn") %></a><% } %>
