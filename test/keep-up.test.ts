@@ -11,7 +11,7 @@ t.setTimeout(120_000)
 const { s, smtp, browser } = await startBrowsing()
 const signIn = codeSignIn(s, smtp)
 const ada = await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
-await seedUser(s.convene, { name: "Bo", email: "bo@example.org" })
+const boUser = (await seedUser(s.convene, { name: "Bo", email: "bo@example.org" })).user
 const A = s.as(ada.apiKey)
 const post = async (path: string, json: object) => {
   const r = await A.post(path, { json })
@@ -69,4 +69,72 @@ t.test("search: from the header, what the reader may see, grouped by type, filte
   await de.goto(`${s.url}/search?q=worm`)
   t.equal(await de.locator("h1").textContent(), "Suche")
   t.equal(await de.getByRole("link", { name: "Suche", exact: true }).count(), 1, "the header's link, in German")
+})
+
+t.test("reactions under comments: React with Loomio's emoji, counts and names, one's own removed; a non-member cannot", async (t) => {
+  const group = (await post("api/b2/groups", { name: "Bees" })).groups[0]
+  await s.convene.members.add({ group: (await s.convene.groups.list()).find((v) => v.group.id === group.id)!.group, user: boUser })
+  const d = (await post("api/b2/discussions", { group_id: group.id, title: "Swarm season" })).discussions[0]
+  const c = (await post("api/b2/comments", { discussion_id: d.id, body: "The first swarm is out." })).comments[0]
+  const page = await signIn(await browser.newContext(), "bo@example.org")
+  await page.goto(`${s.url}/d/${d.key}`)
+  await axe(t, page, "a comment to react to")
+  await page.locator("details.react summary").first().click()
+  await page.getByRole("button", { name: "React with 🎉" }).click()
+  await page.waitForURL(new RegExp(`/d/${d.key}#comment-${c.id}$`))
+  await axe(t, page, "a reaction")
+  t.equal(await page.getByRole("button", { name: "Remove your 🎉 (1: Bo)" }).count(), 1, "Bo's own, removable")
+  await A.post("api/b2/reactions", { json: { reactable_type: "Comment", reactable_id: c.id, reaction: "🎉" } })
+  await page.reload()
+  t.equal(await page.getByRole("button", { name: "Remove your 🎉 (2: Bo, Ada)" }).count(), 1, "counted, with names")
+  // the same emoji twice by one person counts once
+  await page.locator("details.react summary").first().click()
+  await page.getByRole("button", { name: "React with 🎉" }).click()
+  await page.waitForURL(/#comment-/)
+  t.equal(await page.getByRole("button", { name: /Remove your 🎉 \(2:/ }).count(), 1)
+  await page.getByRole("button", { name: /Remove your 🎉/ }).click()
+  await page.waitForLoadState()
+  t.equal(await page.getByRole("button", { name: /Remove your 🎉/ }).count(), 0, "removed")
+  t.match(await page.locator(".reactions").first().textContent(), /🎉\s*1/, "Ada's stays")
+  t.equal(countOf(await s.sql(`SELECT count(*) AS n FROM reactions WHERE reactable_id = ?`, c.id)), 1)
+
+  // Cy is not in the group: no React, and a forged one writes nothing
+  const cy = await seedUser(s.convene, { name: "Cy", email: "cy@example.org" })
+  void cy
+  const cyPage = await signIn(await browser.newContext(), "cy@example.org")
+  t.equal((await cyPage.goto(`${s.url}/d/${d.key}`))!.status(), 404)
+  const token = (await cyPage.context().cookies()).find((x) => x.name === "convene_csrf")!.value
+  const forged = await cyPage.request.post(`${s.url}/reactions`, { form: { csrf: token, reactable_type: "Comment", reactable_id: String(c.id), reaction: "👎", back: `/d/${d.key}` } })
+  t.equal(forged.status(), 404)
+  const [ada] = await s.sql<{ id: number }>(`SELECT id FROM reactions WHERE reactable_id = ?`, c.id)
+  t.equal((await cyPage.request.post(`${s.url}/reactions/${ada!.id}/delete`, { form: { csrf: token, back: "/" } })).status(), 403, "nor removes another's")
+  t.equal((await cyPage.request.post(`${s.url}/reactions`, { form: { reactable_type: "Comment", reactable_id: String(c.id), reaction: "👎", back: "/" } })).status(), 403, "no token")
+  t.equal(countOf(await s.sql(`SELECT count(*) AS n FROM reactions WHERE reactable_id = ?`, c.id)), 1, "nothing written")
+})
+
+/** The count a `SELECT count(*) AS n` answered. */
+function countOf(rows: ReadonlyArray<unknown>) {
+  return (rows[0] as { n: number }).n
+}
+
+t.test("reactions under a poll and its outcome, on the poll page", async (t) => {
+  const group = (await post("api/b2/groups", { name: "Hives" })).groups[0]
+  await s.convene.members.add({ group: (await s.convene.groups.list()).find((v) => v.group.id === group.id)!.group, user: boUser })
+  const poll = (await post("api/b2/polls", { group_id: group.id, title: "New hive?", poll_type: "proposal", closing_at: future() })).polls[0]
+  await A.post(`api/b2/polls/${poll.id}/close`)
+  await post("api/b2/outcomes", { poll_id: poll.id, statement: "Yes, in spring." })
+  const page = await signIn(await browser.newContext(), "bo@example.org")
+  await page.goto(`${s.url}/p/${poll.key}`)
+  await axe(t, page, "a poll and outcome to react to")
+  await page.locator("details.react summary").first().click()
+  await page.getByRole("button", { name: "React with 👍" }).first().click()
+  await page.waitForLoadState()
+  await page.locator("section.outcome details.react summary").click()
+  await page.locator("section.outcome").getByRole("button", { name: "React with ❤️" }).click()
+  await page.waitForLoadState()
+  t.equal(await page.getByRole("button", { name: "Remove your 👍 (1: Bo)" }).count(), 1, "on the poll")
+  t.equal(await page.locator("section.outcome").getByRole("button", { name: "Remove your ❤️ (1: Bo)" }).count(), 1, "on the outcome")
+  const rows = await s.sql<{ reactable_type: string; reaction: string }>(`SELECT reactable_type, reaction FROM reactions WHERE user_id = ? ORDER BY id`, boUser.id)
+  t.same(rows.slice(-2).map((r) => [r.reactable_type, r.reaction]), [["Poll", "👍"], ["Outcome", "❤️"]])
+  await axe(t, page, "reactions on a poll and its outcome")
 })

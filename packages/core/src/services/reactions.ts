@@ -1,6 +1,8 @@
 /** Reactions (extension): a participant's emoji or shortcode on a discussion, comment, poll, vote or outcome. */
 import { Effect } from "effect"
-import type { Id, ItemableType, Reaction, Topic } from "../domain/records.js"
+import type { Id, ItemableType, Reaction, Topic, User } from "../domain/records.js"
+import type { Poll } from "../domain/polls.js"
+import { canReact } from "../rules/comments.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
@@ -83,5 +85,25 @@ export const removeReaction = Effect.fnUntraced(function*(access: Access, id: Id
     if (reaction === undefined) return yield* notFound(`Reaction ${id} not found`)
     return yield* RemoveReaction.check([access, reaction], () => forbidden("You can only remove your own reaction."))(
       Effect.as(Effect.zipRight(RemoveReaction.needed, store.reactions.delete(id)), reaction))
+  }))
+})
+
+/** The reactions under a poll and its outcome, with who made them, and whether the reader may react: its page's. */
+export interface PollReactions {
+  readonly poll: ReadonlyArray<Reaction>
+  readonly outcome: ReadonlyArray<Reaction>
+  readonly users: ReadonlyArray<User>
+  readonly mayReact: boolean
+}
+
+export const pollReactions = Effect.fnUntraced(function*(access: Access, poll: Pick<Poll, "id" | "topic_id">, outcomeId: Id | undefined): Effect.fn.Return<PollReactions, NotFound, Store> {
+  const store = yield* Store
+  const ctx = yield* topicContext(access, (yield* store.topics.byId(poll.topic_id))!)
+  return yield* ShowTopic.checkOr([access, ctx], (): PollReactions => ({ poll: [], outcome: [], users: [], mayReact: false }))(Effect.gen(function*() {
+    yield* ShowTopic.needed
+    const onPoll = yield* store.reactions.ofReactables("Poll", [poll.id])
+    const onOutcome = outcomeId === undefined ? [] : yield* store.reactions.ofReactables("Outcome", [outcomeId])
+    const users = yield* store.users.byIds([...new Set([...onPoll, ...onOutcome].map((r) => r.user_id))])
+    return { poll: onPoll, outcome: onOutcome, users, mayReact: canReact(access, ctx) }
   }))
 })

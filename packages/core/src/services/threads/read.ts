@@ -12,6 +12,7 @@ import type { Paged } from "../common.js"
 import { type PollView, viewPolls } from "../polls/read.js"
 import { candidateGroups, findThread, topicContext } from "./kernel.js"
 import { canNotifyGroup } from "../../rules/groups.js"
+import { canReact } from "../../rules/comments.js"
 import type { Forbidden } from "../../errors.js"
 import { canCreateComment, canDeleteComment, canEditComment } from "../../rules/comments.js"
 import { canEditDiscussion } from "../../rules/discussions.js"
@@ -108,6 +109,8 @@ export interface DiscussionRights {
     readonly edit: boolean
     /** notify everyone in the thread's group (members_can_announce) */
     readonly announce: boolean
+    /** react under its comments */
+    readonly react: boolean
   }
 }
 
@@ -127,7 +130,8 @@ export const discussionRights = Effect.fnUntraced(function*(access: Access, ref:
       poll: canStartPoll(access, ctx.group, ctx),
       pin: edit,
       edit,
-      announce: ctx.group !== undefined && canNotifyGroup(access, ctx.group)
+      announce: ctx.group !== undefined && canNotifyGroup(access, ctx.group),
+      react: canReact(access, ctx)
     }
   }
 })

@@ -4,7 +4,7 @@
  */
 import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Discussions, Groups, Outcomes, type Poll, POLL_SETTINGS, POLL_TYPES, Polls, type PollType, Rules, Stances, Threads } from "@convene/core"
+import { Discussions, Groups, Outcomes, type Poll, POLL_SETTINGS, POLL_TYPES, Polls, type PollType, Reactions, Rules, Stances, Threads } from "@convene/core"
 import { Effect } from "effect"
 import { type MessageKey, percentText, utcToZonedInput, zonedToUtc } from "../layout/i18n.js"
 import { type FormInput, NoFields } from "../layout/forms.js"
@@ -12,6 +12,7 @@ import { fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } fro
 import { EditPollForm, NewPollForm, OutcomeForm, ReopenForm, VoteForm } from "./forms.js"
 import type { PageRouter } from "../layout/routes.js"
 import { bodyHtml } from "../layout/bodies.js"
+import { reactionsView } from "../threads/reactions.js"
 import "./templates.js"
 
 /** "Open · closes …", "Closed …" or "Draft", in the reader's words and zone. */
@@ -385,10 +386,14 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
         const group = view.poll.group_id === null ? undefined : yield* Groups.findGroup(String(view.poll.group_id))
         const ids = [...new Set([...(view.results?.options ?? []).flatMap((r) => r.voter_ids), ...(view.outcome ? [view.outcome.author_id] : [])])]
         const users = yield* Threads.usersByIds(ids)
-        return { view, thread: thread?._tag === "Some" ? thread.value.discussion : undefined, group, users }
+        const reactions = yield* Reactions.pollReactions(who.access, view.poll, view.outcome?.id)
+        return { view, thread: thread?._tag === "Some" ? thread.value.discussion : undefined, group, users, reactions }
       })))
       if (found._tag === "Left") return refused(request, who, found.left)
-      const { group, thread, users, view } = found.right
+      const { group, reactions, thread, users, view } = found.right
+      const reactors = new Map(reactions.users.map((u) => [u.id, u]))
+      const react = (type: "Poll" | "Outcome", id: number, list: typeof reactions.poll, label: string) =>
+        ({ type, id, reactions: reactionsView(who, list, reactors), mayReact: reactions.mayReact, label })
       const names = new Map(users.map((u) => [u.id, Rules.displayName(u)]))
       const form: PollForm = {
         statement: refusal?.form?.statement ?? "",
@@ -403,7 +408,14 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
           ...(group === undefined ? [] : [{ href: `/g/${group.key}`, label: group.name }]),
           ...(thread === undefined ? [] : [{ href: `/d/${thread.key}`, label: thread.title }])
         ],
-        data: { ...pollPageData(who, view, names, form, refusal?.ballot), errors: refusal?.errors }
+        data: {
+          ...pollPageData(who, view, names, form, refusal?.ballot),
+          errors: refusal?.errors,
+          back: `/p/${view.poll.key}`,
+          emoji: Rules.REACTION_EMOJI,
+          pollReact: react("Poll", view.poll.id, reactions.poll, who.t("reactions.toPoll")),
+          outcomeReact: view.outcome ? react("Outcome", view.outcome.id, reactions.outcome, who.t("reactions.toOutcome")) : undefined
+        }
       })
     })
 

@@ -1,5 +1,5 @@
 /** Starting a poll of each type, and the poll page: voting, results, closing, the outcome, reopening. */
-import { CSRF, DESCRIBED, ERR, define } from "../layout/templates.js"
+import { CSRF, DESCRIBED, ERR, REACTIONS, define } from "../layout/templates.js"
 
 /** A poll's settings, on starting it and on editing it (where an anonymous poll stays anonymous). */
 const POLL_SETTINGS = `<fieldset><legend><%= it.t("poll.settings") %></legend>
@@ -44,7 +44,9 @@ ${POLL_SETTINGS}
 define("@poll", `<p class="meta"><%= it.type %> · <%= it.state %></p>
 <% if (it.detailsHtml) { %><div class="body"><%~ it.detailsHtml %></div><% } %>
 <p><%= it.t("poll.voted", { cast: it.cast, voters: it.voters }) %></p>
-<% if (it.outcome) { %><section class="outcome" aria-labelledby="outcome-h"><h2 id="outcome-h"><%= it.t("poll.outcome") %></h2><p class="meta"><%= it.outcome.by %></p><div class="body"><%~ it.outcome.html %></div></section><% } %>
+${REACTIONS("it.pollReact")}
+<% if (it.outcome) { %><section class="outcome" aria-labelledby="outcome-h"><h2 id="outcome-h"><%= it.t("poll.outcome") %></h2><p class="meta"><%= it.outcome.by %></p><div class="body"><%~ it.outcome.html %></div>
+${REACTIONS("it.outcomeReact")}</section><% } %>
 <% if (it.vote) { %>
 <form method="post" action="/p/<%= it.key %>/vote" novalidate>
 ${CSRF}

@@ -14,10 +14,12 @@ import { bodyHtml } from "../layout/bodies.js"
 import { pollSummary } from "../polls/routes.js"
 import type { PageRouter } from "../layout/routes.js"
 import { threadAdminRoutes } from "./admin.js"
+import { reactionRoutes, reactionsView } from "./reactions.js"
 import "./templates.js"
 
 interface CommentNode {
   readonly id: Id
+  readonly react: object
   readonly author: string
   readonly time: string
   readonly edited: boolean
@@ -36,6 +38,8 @@ const threadItems = (who: Reader, t: Threads.DiscussionThread) => {
     return u === undefined ? who.t("thread.someone") : Rules.displayName(u)
   }
   const comments = new Map(t.comments.map((c) => [c.id, c]))
+  const reactionsOf = new Map<Id, Array<(typeof t.reactions)[number]>>()
+  for (const r of t.reactions) if (r.reactable_type === "Comment") reactionsOf.set(r.reactable_id, [...(reactionsOf.get(r.reactable_id) ?? []), r])
   const polls = new Map(t.polls.map((v) => [v.poll.id, v]))
   const outcomes = new Map(t.outcomes.map((o) => [o.id, o]))
   const rootOf = new Map<Id, CommentNode>()
@@ -50,6 +54,13 @@ const threadItems = (who: Reader, t: Threads.DiscussionThread) => {
         const root = c.parent_id === null ? undefined : rootOf.get(c.parent_id)
         const node: CommentNode = {
           id: c.id,
+          react: {
+            type: "Comment",
+            id: c.id,
+            reactions: reactionsView(who, reactionsOf.get(c.id) ?? [], users),
+            mayReact: t.may.react && c.discarded_at === null,
+            label: who.t("reactions.toComment", { name: nameOf(c.author_id) })
+          },
           author: nameOf(c.author_id),
           time: who.time(c.created_at),
           edited: c.edited_at !== null,
@@ -123,6 +134,8 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
           may: t.may,
           pinned: t.topic.pinned_at !== null,
           edited,
+          back: `/d/${d.key}`,
+          emoji: Rules.REACTION_EMOJI,
           tags: t.topic.tags.map((name) => ({
             name,
             href: t.group === undefined ? "#" : `/g/${t.group.key}?tag=${encodeURIComponent(name)}`,
@@ -257,4 +270,5 @@ export const threadRoutes = (router: PageRouter, kit: Kit) =>
     yield* commentRoutes(router, kit)
     yield* threadStateRoutes(router, kit)
     yield* threadAdminRoutes(router, kit)
+    yield* reactionRoutes(router, kit)
   })

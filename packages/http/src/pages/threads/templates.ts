@@ -1,5 +1,5 @@
 /** A thread: its items, a comment, editing one. */
-import { CSRF, DESCRIBED, ERR, VOLUME, define } from "../layout/templates.js"
+import { CSRF, DESCRIBED, ERR, REACTIONS, VOLUME, define } from "../layout/templates.js"
 
 const COMMENT_FORM = (action: string, id: string, button: string) => `<form method="post" action="${action}" class="comment-form">
 ${CSRF}
@@ -35,6 +35,7 @@ ${COMMENT_FORM("/d/<%= it.key %>/comments", "comment", "<%= it.t(\"comment.post\
 define("@comment", `<article aria-labelledby="c<%= it.c.id %>-by">
 <p class="meta" id="c<%= it.c.id %>-by"><strong><%= it.c.author %></strong> · <%= it.c.time %><% if (it.c.edited) { %> · <%= it.t("comment.edited") %><% } %></p>
 <div class="body"><%~ it.c.html %></div>
+${REACTIONS("it.c.react")}
 <% if (it.c.mayEdit || it.c.mayDelete) { %><div class="actions comment-actions">
 <% if (it.c.mayEdit) { %><a href="/d/<%= it.key %>/comments/<%= it.c.id %>/edit" aria-label="<%= it.t("comment.editOf", { name: it.c.author }) %>"><%= it.t("comment.edit") %></a><% } %>
 <% if (it.c.mayDelete) { %><form method="post" action="/d/<%= it.key %>/comments/<%= it.c.id %>/delete" class="inline">${CSRF}<button type="submit" class="link danger" aria-label="<%= it.t("comment.deleteOf", { name: it.c.author }) %>"><%= it.t("comment.delete") %></button></form><% } %>
