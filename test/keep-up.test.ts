@@ -138,3 +138,60 @@ t.test("reactions under a poll and its outcome, on the poll page", async (t) => 
   t.same(rows.slice(-2).map((r) => [r.reactable_type, r.reaction]), [["Poll", "👍"], ["Outcome", "❤️"]])
   await axe(t, page, "reactions on a poll and its outcome")
 })
+
+t.test("a long thread in pages of at most 100 items: Earlier and Later reach every comment, replies stay with theirs, ?from= opens anywhere", async (t) => {
+  const group = (await post("api/b2/groups", { name: "Long talk" })).groups[0]
+  const d = (await post("api/b2/discussions", { group_id: group.id, title: "Everything about soil" })).discussions[0]
+  // 250 comments; every tenth has two replies (300 items in all), and the 95th has 20 (a page boundary inside them)
+  const ids: Array<number> = []
+  for (let i = 1; i <= 250; i++) {
+    const c = (await post("api/b2/comments", { discussion_id: d.id, body: `Comment ${i}` })).comments[0]
+    ids.push(c.id)
+    const replies = i === 95 ? 20 : i % 10 === 0 ? 2 : 0
+    for (let r = 1; r <= replies; r++) await post("api/b2/comments", { discussion_id: d.id, parent_id: c.id, body: `Reply ${r} to ${i}` })
+  }
+  const page = await signIn(await browser.newContext(), "ada@example.org")
+  const seen: Array<string> = []
+  const pages: Array<number> = []
+  await page.goto(`${s.url}/d/${d.key}`)
+  t.equal(await page.getByRole("link", { name: "Earlier" }).count(), 0, "the first page has nothing earlier")
+  await axe(t, page, "a page of a long thread")
+  for (let n = 0; n < 10; n++) {
+    const bodies = (await page.locator("ol.items .body").allTextContents()).map((x) => x.trim())
+    pages.push(await page.locator("ol.items article").count())
+    seen.push(...bodies)
+    if (await page.getByRole("link", { name: "Later" }).count() === 0) break
+    await page.getByRole("link", { name: "Later" }).click()
+    await page.waitForLoadState()
+  }
+  t.ok(pages.every((n) => n <= 120), `pages of about 100 items: ${pages.join(", ")}`)
+  t.ok(pages.length >= 3)
+  const expected = ids.flatMap((_, k) => {
+    const i = k + 1
+    const replies = i === 95 ? 20 : i % 10 === 0 ? 2 : 0
+    return [`Comment ${i}`, ...Array.from({ length: replies }, (_, r) => `Reply ${r + 1} to ${i}`)]
+  })
+  t.same(seen, expected, "every comment once, in order, replies under theirs")
+  // back with Earlier, to the start
+  let back = 0
+  while (await page.getByRole("link", { name: "Earlier" }).count() > 0 && back < 10) {
+    await page.getByRole("link", { name: "Earlier" }).click()
+    await page.waitForLoadState()
+    back++
+  }
+  t.equal((await page.locator("ol.items .body").first().textContent())!.trim(), "Comment 1", "Earlier reaches the start")
+  // ?from= a reply opens the page of its comment
+  const [reply] = await s.sql<{ sequence_id: number }>(`SELECT i.sequence_id FROM topic_items i JOIN comments c ON c.id = i.itemable_id AND i.itemable_type = 'Comment'
+    WHERE c.body = 'Reply 2 to 200'`)
+  await page.goto(`${s.url}/d/${d.key}?from=${reply!.sequence_id}`)
+  t.equal((await page.locator("ol.items .body").first().textContent())!.trim(), "Comment 200", "the page starts at the reply's comment")
+  // a comment posted on a long thread: back on the page that holds it
+  await page.getByLabel("Comment", { exact: true }).last().fill("The very last word.")
+  await page.getByRole("button", { name: "Post comment" }).last().click()
+  await page.waitForURL(/\?from=\d+#comment-\d+$/)
+  t.ok((await page.locator("ol.items .body").allTextContents()).some((x) => x.includes("The very last word.")), "the new comment is on the page")
+  await page.setViewportSize({ width: 360, height: 740 })
+  t.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, "360 px")
+  // nonsense in ?from= is the first page
+  t.equal((await page.goto(`${s.url}/d/${d.key}?from=abc`))!.status(), 200)
+})

@@ -220,6 +220,15 @@ export interface ItemsRepo {
   readonly ofTopic: (topicId: Id) => Effect.Effect<ReadonlyArray<ThreadItem>>
   readonly byId: (id: Id) => Effect.Effect<ThreadItem | undefined>
   readonly byItemable: (type: ThreadItem["itemable_type"], id: Id) => Effect.Effect<ThreadItem | undefined>
+  /** Up to `limit` items from `position_key` `from` on, in the tree's order (the thread's own item, which has none, left out). */
+  readonly fromPosition: (topicId: Id, from: string, limit: number) => Effect.Effect<ReadonlyArray<ThreadItem>>
+  /** The items of positions between `from` and `until` (excluded), in the tree's order. */
+  readonly between: (topicId: Id, from: string, until: string) => Effect.Effect<ReadonlyArray<ThreadItem>>
+  /** Up to `limit` items before `position_key` `before`, the nearest first. */
+  readonly beforePosition: (topicId: Id, before: string, limit: number) => Effect.Effect<ReadonlyArray<ThreadItem>>
+  /** The item of this sequence_id, or of this position_key. */
+  readonly bySequence: (topicId: Id, sequenceId: number) => Effect.Effect<ThreadItem | undefined>
+  readonly atPosition: (topicId: Id, positionKey: string) => Effect.Effect<ThreadItem | undefined>
   /**
    * Appends an item: sequence_id is the thread's next; a child takes the next position under its parent. `bump`:
    * the thread's last activity moves to the item's time too (in the same statement as its item count).

@@ -126,6 +126,14 @@ export const makeItemsRepo = (c: SqlClient): ItemsRepo => ({
   byId: (id) => c.get(`SELECT * FROM topic_items WHERE id = ?`, [id], ThreadItem.fromRow),
   byItemable: (type, id) =>
     c.get(`SELECT * FROM topic_items WHERE itemable_type = ? AND itemable_id = ? ORDER BY id LIMIT 1`, [type, id], ThreadItem.fromRow),
+  fromPosition: (topicId, from, limit) =>
+    c.all(`SELECT * FROM topic_items WHERE topic_id = ? AND position_key >= ? ORDER BY position_key LIMIT ?`, [topicId, from, limit], ThreadItem.fromRow),
+  between: (topicId, from, until) =>
+    c.all(`SELECT * FROM topic_items WHERE topic_id = ? AND position_key >= ? AND position_key < ? ORDER BY position_key`, [topicId, from, until], ThreadItem.fromRow),
+  beforePosition: (topicId, before, limit) =>
+    c.all(`SELECT * FROM topic_items WHERE topic_id = ? AND position_key < ? ORDER BY position_key DESC LIMIT ?`, [topicId, before, limit], ThreadItem.fromRow),
+  bySequence: (topicId, sequenceId) => c.get(`SELECT * FROM topic_items WHERE topic_id = ? AND sequence_id = ?`, [topicId, sequenceId], ThreadItem.fromRow),
+  atPosition: (topicId, key) => c.get(`SELECT * FROM topic_items WHERE topic_id = ? AND position_key = ?`, [topicId, key], ThreadItem.fromRow),
   append: Effect.fnUntraced(function*({ parent, bump, ...item }) {
     // the thread's row first: writers appending to one thread (on any server) take their sequence ids in turn;
     // it answers the thread as this write leaves it

@@ -56,4 +56,7 @@ CREATE INDEX IF NOT EXISTS reply_tokens_topic ON reply_tokens(topic_id);
 CREATE INDEX IF NOT EXISTS reply_tokens_comment ON reply_tokens(comment_id);
 CREATE INDEX IF NOT EXISTS webhook_events_group ON webhook_events(group_id);
 CREATE INDEX IF NOT EXISTS unsubscribe_tokens_group ON unsubscribe_tokens(group_id);
+
+-- a long thread read a page at a time, in the order of its tree (decisions §9 amended: pages of at most 100 items)
+CREATE INDEX IF NOT EXISTS topic_items_position ON topic_items(topic_id, position_key);
 `

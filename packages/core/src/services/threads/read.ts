@@ -47,12 +47,26 @@ export interface ThreadContents {
 
 export const threadContents = Effect.fnUntraced(function*(access: Access, topicId: Id): Effect.fn.Return<ThreadContents, NotFound, Store> {
   const store = yield* Store
-  const { group, topic } = yield* findThread(access, topicId)
+  const found = yield* findThread(access, topicId)
+  return yield* contentsOf(access, found.topic, found.group, yield* store.items.ofTopic(found.topic.id), undefined)
+})
+
+/**
+ * What `items` hold, as the reader may see it. `reactions`: those of the whole thread (undefined: read for these
+ * items alone, as a page of a long thread is).
+ */
+const contentsOf = Effect.fnUntraced(function*(
+  access: Access,
+  topic: Topic,
+  group: Group | undefined,
+  allItems: ReadonlyArray<ThreadItem>,
+  reactionsOfThread: ReadonlyArray<Reaction> | undefined
+): Effect.fn.Return<ThreadContents, never, Store> {
+  const store = yield* Store
   const [discussion] = yield* store.discussions.byTopicIds([topic.id])
-  const allItems = yield* store.items.ofTopic(topic.id)
   const ofType = (type: ThreadItem["itemable_type"]) => allItems.filter((i) => i.itemable_type === type).map((i) => i.itemable_id)
   const comments = yield* store.comments.byIds(ofType("Comment"))
-  const reactions = yield* store.reactions.ofTopic(topic.id)
+  const reactions = reactionsOfThread ?? (yield* store.reactions.ofTopic(topic.id))
   const polls = yield* viewPolls(access, yield* store.polls.ofTopics([topic.id]))
   const shown = new Map(polls.map((v) => [v.poll.id, v]))
   // hide_results and anonymous hold in the thread too: a ballot item shows only where the ballot may be seen
@@ -74,6 +88,53 @@ export const threadContents = Effect.fnUntraced(function*(access: Access, topicI
   for (const o of outcomes) userIds.add(o.author_id)
   const users = yield* store.users.byIds([...userIds])
   return { topic, group, discussion, items, comments, reactions, users, polls, stances, outcomes }
+})
+
+/** At most this many items on a page of a thread (decisions §9, amended): a long thread is read a page at a time. */
+export const THREAD_PAGE = 100
+
+/** The top-level place an item is under (its comment's, for a reply): a page never splits one. */
+const topOf = (positionKey: string) => positionKey.slice(0, 5)
+
+/** A page of a thread's items: where it starts, and where the pages before and after it start (sequence ids). */
+export interface ThreadWindow {
+  readonly items: ReadonlyArray<ThreadItem>
+  /** undefined: this is the first page; null: the earlier page is the thread's start */
+  readonly earlier: number | null | undefined
+  readonly later: number | undefined
+}
+
+/**
+ * The page of a thread that holds the item `fromSequence` (its comment's, for a reply), or the first: at most
+ * THREAD_PAGE items in the tree's order, never ending inside a comment's replies (one comment with more replies
+ * than a page is a page of its own). Read by position, through the (thread, position) index: a page of a long
+ * thread reads no more than a page of a short one.
+ */
+export const threadWindow = Effect.fnUntraced(function*(topicId: Id, fromSequence: number | undefined): Effect.fn.Return<ThreadWindow, never, Store> {
+  const store = yield* Store
+  const at = fromSequence === undefined ? undefined : yield* store.items.bySequence(topicId, fromSequence)
+  const start = at?.position_key == null ? "" : topOf(at.position_key)
+  const rows = yield* store.items.fromPosition(topicId, start, THREAD_PAGE + 1)
+  let items = rows
+  let laterKey: string | undefined
+  if (rows.length > THREAD_PAGE) {
+    const nextTop = topOf(rows[THREAD_PAGE]!.position_key!)
+    const whole = rows.filter((r) => topOf(r.position_key!) < nextTop)
+    if (whole.length > 0) {
+      items = whole
+      laterKey = nextTop
+    } else {
+      items = yield* store.items.between(topicId, nextTop, `${nextTop}.`)
+      laterKey = (yield* store.items.fromPosition(topicId, `${nextTop}.`, 1)).map((r) => topOf(r.position_key!))[0]
+    }
+  }
+  const sequenceAt = (key: string) => Effect.map(store.items.atPosition(topicId, key), (item) => item?.sequence_id)
+  let earlier: number | null | undefined
+  if (start !== "") {
+    const before = yield* store.items.beforePosition(topicId, start, THREAD_PAGE)
+    if (before.length > 0) earlier = before.length < THREAD_PAGE ? null : (yield* sequenceAt(topOf(before.at(-1)!.position_key!))) ?? null
+  }
+  return { items, earlier, later: laterKey === undefined ? undefined : yield* sequenceAt(laterKey) }
 })
 
 /** GET /threads/{id}/markdown: discussions and standalone polls alike. */
@@ -142,12 +203,20 @@ export interface DiscussionThread extends ThreadContents, Omit<DiscussionRights,
   /** the comments the reader may edit, and delete */
   readonly editable: ReadonlySet<Id>
   readonly deletable: ReadonlySet<Id>
+  /** where the pages before and after this one start (ThreadWindow) */
+  readonly earlier: number | null | undefined
+  readonly later: number | undefined
 }
 
-export const discussionThread = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<DiscussionThread, NotFound | Forbidden, Store> {
+/** A page of a discussion's thread (`fromSequence`: the page holding that item; else the first), with the reader's rights. */
+export const discussionThread = Effect.fnUntraced(function*(access: Access, ref: string, fromSequence?: number): Effect.fn.Return<DiscussionThread, NotFound | Forbidden, Store> {
   const { ctx, discussion, may } = yield* discussionRights(access, ref)
-  const contents = yield* threadContents(access, discussion.topic_id)
+  const window = yield* threadWindow(ctx.topic.id, fromSequence)
+  const reactions = yield* reactionsOfItems(window.items)
+  const contents = yield* contentsOf(access, ctx.topic, ctx.group, window.items, reactions)
   return Object.assign({}, contents, {
+    earlier: window.earlier,
+    later: window.later,
     discussion,
     may,
     editable: new Set(contents.comments.filter((c) => canEditComment(access, ctx, discussion, c)).map((c) => c.id)),
@@ -155,6 +224,29 @@ export const discussionThread = Effect.fnUntraced(function*(access: Access, ref:
   })
 })
 
+/** The reactions under these items' records. */
+const reactionsOfItems = Effect.fnUntraced(function*(items: ReadonlyArray<ThreadItem>): Effect.fn.Return<ReadonlyArray<Reaction>, never, Store> {
+  const store = yield* Store
+  const out: Array<Reaction> = []
+  for (const type of ["Comment", "Poll", "Stance", "Outcome", "Discussion"] as const) {
+    const ids = items.filter((i) => i.itemable_type === type).map((i) => i.itemable_id)
+    if (ids.length > 0) out.push(...(yield* store.reactions.ofReactables(type, ids)))
+  }
+  return out
+})
+
 /** The people a page names (voters and authors it already may show), by id. */
 export const usersByIds = (ids: ReadonlyArray<Id>): Effect.Effect<ReadonlyArray<User>, never, Store> =>
   ids.length === 0 ? Effect.succeed([]) : Effect.flatMap(Store, (store) => store.users.byIds(ids))
+
+/**
+ * Where a record's item is in its thread: the `?from=` of the page that shows it (its sequence id), or undefined where
+ * the thread's first page shows it (a short thread's address stays as it was).
+ */
+export const pageOf = Effect.fnUntraced(function*(type: ThreadItem["itemable_type"], id: Id): Effect.fn.Return<number | undefined, never, Store> {
+  const store = yield* Store
+  const item = yield* store.items.byItemable(type, id)
+  if (item === undefined) return undefined
+  const first = yield* threadWindow(item.topic_id, undefined)
+  return first.items.some((i) => i.id === item.id) ? undefined : item.sequence_id
+})

@@ -10,7 +10,7 @@ import { type Kit, type Reader, seeOther, segment } from "../layout/kit.js"
 import type { PageRouter } from "../layout/routes.js"
 
 /** A page a reaction's form may send the reader back to: a thread or a poll of this server. */
-const backOf = (back: string): string => (/^\/[dp]\/[A-Za-z0-9]{1,40}$/.test(back) ? back : "/")
+const backOf = (back: string): string => (/^\/[dp]\/[A-Za-z0-9]{1,40}(\?from=[0-9]{1,9})?$/.test(back) ? back : "/")
 
 const ReactForm = Schema.Struct({ reactable_type: OneOf(...ITEMABLE_TYPES), reactable_id: Trimmed, reaction: Text, back: Text })
 const UnreactForm = Schema.Struct({ back: Text })

@@ -103,6 +103,11 @@ const threadItems = (who: Reader, t: Threads.DiscussionThread) => {
   return top
 }
 
+/** A comment's place: the page of its thread that holds it, at the comment. */
+const commentPlace = (kit: Kit, key: string, commentId: Id) =>
+  Effect.map(kit.run(Threads.pageOf("Comment", commentId)), (sequence) =>
+    `/d/${encodeURIComponent(key)}${sequence === undefined ? "" : `?from=${sequence}`}#comment-${commentId}`)
+
 /** The thread page, and commenting or replying in it. */
 const threadPageRoutes = (router: PageRouter, kit: Kit) =>
   Effect.gen(function*() {
@@ -111,7 +116,10 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
       const request = yield* HttpServerRequest.HttpServerRequest
       const key = segment(yield* RouteParams, "key")
       const who = yield* reader(request)
-      const found = yield* Effect.either(run(Threads.discussionThread(who.access, key)))
+      // `?from=SEQUENCE_ID`: the page of the thread that holds that item (decisions §13)
+      const fromRaw = new URL(request.url, "http://x").searchParams.get("from") ?? ""
+      const from = /^[0-9]{1,9}$/.test(fromRaw) ? Number(fromRaw) : undefined
+      const found = yield* Effect.either(run(Threads.discussionThread(who.access, key, from)))
       if (found._tag === "Left") return refused(request, who, found.left)
       const t = found.right
       const d = t.discussion
@@ -134,7 +142,9 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
           may: t.may,
           pinned: t.topic.pinned_at !== null,
           edited,
-          back: `/d/${d.key}`,
+          back: from === undefined ? `/d/${d.key}` : `/d/${d.key}?from=${from}`,
+          earlier: t.earlier === undefined ? undefined : t.earlier === null ? `/d/${d.key}` : `/d/${d.key}?from=${t.earlier}`,
+          later: t.later === undefined ? undefined : `/d/${d.key}?from=${t.later}`,
           emoji: Rules.REACTION_EMOJI,
           tags: t.topic.tags.map((name) => ({
             name,
@@ -164,7 +174,7 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
           if (e._tag === "Invalid") return seeOther(`/d/${encodeURIComponent(key)}`)
           return refused(request, who, e)
         }
-        return kit.seeOtherDone(`/d/${encodeURIComponent(key)}#comment-${posted.right.comment.id}`, "commented")
+        return kit.seeOtherDone(yield* commentPlace(kit, key, posted.right.comment.id), "commented")
       })))
   })
 
@@ -214,7 +224,7 @@ const commentRoutes = (router: PageRouter, kit: Kit) =>
           if (e._tag !== "Invalid") return refused(request, who, e)
           return respond(request, who, editPage(who, key, id, form.body, fieldMessages(e), 422))
         }
-        return seeOther(`/d/${encodeURIComponent(key)}#comment-${id}`)
+        return seeOther(yield* commentPlace(kit, key, id))
       }), (request, who, { errors, input }) => editAgain(request, who, input.body ?? "", errors)))
 
     yield* router.post("/d/:key/comments/:id/delete", kit.post(NoFields, (request, who) =>

@@ -20,6 +20,7 @@ define("@thread", `<p class="meta"><%= it.t("thread.started", { name: it.author,
 </div><% } %>
 <h2><%= it.t("thread.activity") %></h2>
 <% if (it.items.length === 0) { %><p><%= it.t("thread.nothingYet") %></p><% } %>
+<% if (it.earlier) { %><nav aria-label="<%= it.t("thread.pages") %>" class="pages"><a href="<%= it.earlier %>" rel="prev"><%= it.t("thread.earlier") %></a></nav><% } %>
 <ol class="items">
 <% for (const item of it.items) { %><li class="item item-<%= item.kind %>" id="<%= item.anchor %>">
 <% if (item.kind === "comment") { %><%~ include("@comment", { ...it, c: item }) %>
@@ -27,6 +28,7 @@ define("@thread", `<p class="meta"><%= it.t("thread.started", { name: it.author,
 <% } else { %><p class="meta"><%= item.text %></p><% if (item.html) { %><div class="body"><%~ item.html %></div><% } %><% } %>
 </li><% } %>
 </ol>
+<% if (it.later) { %><nav aria-label="<%= it.t("thread.pagesLater") %>" class="pages"><a href="<%= it.later %>" rel="next"><%= it.t("thread.later") %></a></nav><% } %>
 <% if (it.may.comment) { %><h2><%= it.t("comment.add") %></h2>
 ${COMMENT_FORM("/d/<%= it.key %>/comments", "comment", "<%= it.t(\"comment.post\") %>")}<% } %>
 <% if (it.volume) { %>${VOLUME("/d/<%= it.key %>/volume", "volume.threadTitle")}<% } %>
