@@ -57,6 +57,21 @@ for (let i = 0; i < 5; i++) await patch(`/api/b2/discussions/${thread.id}`, { ti
 const { group: other } = await convene.groups.create({ name: "Elsewhere", owner: user })
 void other
 
+// long threads (decisions §13): a page of a 5,000-item thread beside a whole 100-item thread (BENCH_LONG_THREAD=0: none)
+const LONG = Number(process.env.BENCH_LONG_THREAD ?? 5000)
+const seedThread = async (title, n) => {
+  const d = (await api("/api/b2/discussions", { group_id: group.id, title })).discussions[0]
+  const { Comments, loadAccess, Store: S } = await import("@convene/core")
+  const { Effect: E } = await import("effect")
+  await convene.run(E.flatMap(S, (store) => store.transaction(E.gen(function*() {
+    const access = yield* loadAccess(user)
+    for (let i = 0; i < n; i++) yield* Comments.createComment(access, d.id, { body: `Comment ${i} with a [link](https://example.org) and *emphasis*.` })
+  }))))
+  return d
+}
+const shortThread = LONG > 0 ? await seedThread("A hundred items", 100) : undefined
+const longThread = LONG > 0 ? await seedThread("Five thousand items", LONG) : undefined
+
 // a session as the sign-in pages make one (stored hashed), and its CSRF pair
 const { Effect } = await import("effect")
 const { Store } = await import("@convene/core")
@@ -93,6 +108,8 @@ const PAIRS = [
   ["edit poll", { path: `/p/${poll.key}/edit`, headers: page }, { path: `/api/b2/polls/${poll.key}`, headers: bearer }],
   ["delete group", { path: `/g/${group.key}/delete`, headers: page }, { path: `/api/b2/groups/${group.id}`, headers: bearer }],
   ["explore", { path: "/explore", headers: page }, { path: "/api/b2/groups", headers: bearer }],
+  ...(longThread === undefined ? [] : [[`thread of ${LONG} items (first page) beside a thread of 100 (ratio: long ÷ short cost)`,
+    { path: `/d/${longThread.key}`, headers: page }, { path: `/d/${shortThread.key}`, headers: page }]]),
   ["vote POST", {
     path: `/p/${poll.key}/vote`, method: "POST", status: 303,
     headers: { ...page, "content-type": "application/x-www-form-urlencoded" }, body: `csrf=${csrf}&choice=agree&reason=`

@@ -107,3 +107,10 @@ export const pollReactions = Effect.fnUntraced(function*(access: Access, poll: P
     return { poll: onPoll, outcome: onOutcome, users, mayReact: canReact(access, ctx) }
   }))
 })
+
+/** Whether the reader may react to this record: the page offering the emoji asks before it shows them. */
+export const reactionTarget = Effect.fnUntraced(function*(access: Access, type: ItemableType, id: Id): Effect.fn.Return<void, NotFound | Forbidden, Store> {
+  const ctx = yield* topicContext(access, yield* threadOf(access, type, id))
+  return yield* ShowTopic.check([access, ctx], () => notFound(`${type} ${id} not found`))(
+    React.check([access, ctx], () => forbidden("Not authorized to react."))(Effect.zipRight(ShowTopic.needed, React.needed)))
+})

@@ -29,9 +29,7 @@ export const REACTIONS = (at: string) => `<div class="reactions">
 <% for (const r of ${at}.reactions) { %><% if (r.mine) { %><form method="post" action="/reactions/<%= r.mine %>/delete" class="inline">${CSRF}<input type="hidden" name="back" value="<%= it.back %>"><button type="submit" class="reaction mine" title="<%= r.names %>" aria-label="<%= it.t("reactions.removeOf", { emoji: r.emoji, count: r.count, names: r.names }) %>"><%= r.emoji %> <%= r.count %></button></form>
 <% } else { %><span class="reaction" title="<%= r.names %>"><span aria-hidden="true"><%= r.emoji %> <%= r.count %></span><span class="visually-hidden"><%= it.t("reactions.of", { emoji: r.emoji, count: r.count, names: r.names }) %></span></span>
 <% } %><% } %>
-<% if (${at}.mayReact) { %><details class="react"><summary><%= it.t("reactions.react") %><span class="visually-hidden"> <%= ${at}.label %></span></summary>
-<form method="post" action="/reactions">${CSRF}<input type="hidden" name="reactable_type" value="<%= ${at}.type %>"><input type="hidden" name="reactable_id" value="<%= ${at}.id %>"><input type="hidden" name="back" value="<%= it.back %>">
-<% for (const e of it.emoji) { %><button type="submit" name="reaction" value="<%= e %>" class="emoji" aria-label="<%= it.t("reactions.with", { emoji: e }) %>"><%= e %></button><% } %></form></details><% } %>
+<% if (${at}.mayReact) { %><a class="react" href="/reactions/new?type=<%= ${at}.type %>&amp;id=<%= ${at}.id %>&amp;back=<%= encodeURIComponent(it.back) %>"><%= it.t("reactions.react") %><span class="visually-hidden"> <%= ${at}.label %></span></a><% } %>
 </div>`
 
 export const ERR = (field: string) => `<% if (it.errors && it.errors.${field}) { %><p class="error" id="${field}-error"><%= it.errors.${field} %></p><% } %>`
@@ -77,8 +75,7 @@ export const define = (name: string, text: string) => eta.loadTemplate(name, tex
 export const render = (template: string, data: object): string => eta.render(template, data)
 
 export const STYLESHEET = `.reactions{margin:.4rem 0}.reaction{display:inline-block;padding:.15rem .55rem;margin:0 .3rem .3rem 0;border:1px solid #8a97a6;border-radius:1rem;background:#fff;color:#1b2733;font:inherit}
-button.reaction.mine{background:#e3edf7;border-color:#2d5b8a}details.react{display:inline-block}details.react summary{cursor:pointer;color:#1f4f7a;text-decoration:underline}
-button.emoji{min-width:2.5rem;min-height:2.5rem;margin:.2rem;padding:.2rem;background:#fff;border:1px solid #8a97a6;color:#1b2733;font-size:1.2rem}
+button.reaction.mine{background:#e3edf7;border-color:#2d5b8a}button.emoji{min-width:2.5rem;min-height:2.5rem;margin:.2rem;padding:.2rem;background:#fff;border:1px solid #8a97a6;color:#1b2733;font-size:1.2rem}
 *,*::before,*::after{box-sizing:border-box}
 body{font-family:system-ui,sans-serif;max-width:46rem;margin:0 auto;padding:1rem;line-height:1.5;color:#1d2a35;background:#fff;overflow-wrap:break-word}
 td,.body{overflow-wrap:anywhere}

@@ -412,7 +412,6 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
           ...pollPageData(who, view, names, form, refusal?.ballot),
           errors: refusal?.errors,
           back: `/p/${view.poll.key}`,
-          emoji: Rules.REACTION_EMOJI,
           pollReact: react("Poll", view.poll.id, reactions.poll, who.t("reactions.toPoll")),
           outcomeReact: view.outcome ? react("Outcome", view.outcome.id, reactions.outcome, who.t("reactions.toOutcome")) : undefined
         }

@@ -26,6 +26,23 @@ export const reactionsView = (who: Reader, reactions: ReadonlyArray<{ id: number
 
 export const reactionRoutes = (router: PageRouter, kit: Kit) =>
   Effect.gen(function*() {
+    // **React**: the emoji to choose from, for a record the reader may react to (a page of its own: no script needed)
+    yield* router.get("/reactions/new", kit.signedInGet((request, who) =>
+      Effect.gen(function*() {
+        const params = new URL(request.url, "http://x").searchParams
+        const type = ITEMABLE_TYPES.find((t) => t === params.get("type"))
+        const raw = params.get("id") ?? ""
+        const id = /^[0-9]{1,15}$/.test(raw) ? Number(raw) : 0
+        const back = backOf(params.get("back") ?? "")
+        if (type === undefined) return kit.notFound(request, who)
+        const allowed = yield* Effect.either(kit.run(Reactions.reactionTarget(who.access, type, id)))
+        if (allowed._tag === "Left") return kit.refused(request, who, allowed.left)
+        return kit.respond(request, who, {
+          title: who.t("reactions.react"),
+          template: "@react",
+          data: { type, id, back, emoji: Rules.REACTION_EMOJI.map((e) => ({ e, label: who.t("reactions.with", { emoji: e }) })) }
+        })
+      })))
     yield* router.post("/reactions", kit.post(ReactForm, (request, who, form) =>
       Effect.gen(function*() {
         const id = /^[0-9]{1,15}$/.test(form.reactable_id) ? Number(form.reactable_id) : 0

@@ -145,7 +145,6 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
           back: from === undefined ? `/d/${d.key}` : `/d/${d.key}?from=${from}`,
           earlier: t.earlier === undefined ? undefined : t.earlier === null ? `/d/${d.key}` : `/d/${d.key}?from=${t.earlier}`,
           later: t.later === undefined ? undefined : `/d/${d.key}?from=${t.later}`,
-          emoji: Rules.REACTION_EMOJI,
           tags: t.topic.tags.map((name) => ({
             name,
             href: t.group === undefined ? "#" : `/g/${t.group.key}?tag=${encodeURIComponent(name)}`,

@@ -111,3 +111,11 @@ ${ERR("color")}
 <p><button type="submit"><%= it.t("tags.add") %></button></p>
 </form>
 `)
+
+define("@react", `<form method="post" action="/reactions">
+${CSRF}
+<input type="hidden" name="reactable_type" value="<%= it.type %>"><input type="hidden" name="reactable_id" value="<%= it.id %>"><input type="hidden" name="back" value="<%= it.back %>">
+<p><% for (const x of it.emoji) { %><button type="submit" name="reaction" value="<%= x.e %>" class="emoji" aria-label="<%= x.label %>"><%= x.e %></button> <% } %></p>
+</form>
+<p><a href="<%= it.back %>"><%= it.t("form.cancel") %></a></p>
+`)
