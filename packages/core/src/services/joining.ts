@@ -9,7 +9,7 @@ import type { Group, Id, MembershipRequest, Page, User } from "../domain/records
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
-import { canAskToJoin, canJoinGroup, canManageJoining, declineReasonErrors, introductionErrors, isExplorable } from "../rules/groups.js"
+import { canAskToJoin, canJoinGroup, declineReasonErrors, introductionErrors, isExplorable } from "../rules/groups.js"
 import { secretsEqual } from "../rules/keys.js"
 import { displayName } from "../rules/users.js"
 import { headlineFor } from "../rules/webhookPayloads.js"
@@ -235,6 +235,3 @@ export const exploreGroups = (q: string, page: Page): Effect.Effect<ReadonlyArra
   Effect.flatMap(Store, (store) =>
     Effect.map(store.groups.explore(q.trim(), page), (rows) =>
       rows.filter(({ group }) => isExplorable(group)).map(({ counts, group }) => ({ group, counts, parent: undefined }))))
-
-/** Whether the reader may see requests and the link (the group page's links). */
-export const mayManageJoining = canManageJoining

@@ -22,6 +22,14 @@ export const groupTags = Effect.fnUntraced(function*(access: Access, ref: string
   return { group, tags: yield* store.tags.inGroup(group.id) }
 })
 
+/** A group's tags to manage: its administrators' (the tags page). */
+export const managedTags = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<{ readonly group: Group; readonly tags: ReadonlyArray<Tag> }, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  const { group } = yield* showGroup(access, ref)
+  return yield* ManageGroup.check([access, group], () => forbidden("Only the group's administrators manage its tags"))(
+    Effect.zipRight(ManageGroup.needed, Effect.map(store.tags.inGroup(group.id), (tags) => ({ group, tags }))))
+})
+
 /**
  * The names a thread carries, each the group's tag (a name the group has no tag for gets one, its colour from the
  * palette; one it has is written as the tag's own).

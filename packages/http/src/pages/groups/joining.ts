@@ -4,7 +4,7 @@
  * GroupDeletion use cases decide; a page shows a control only where the group page's rules allow it.
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { type Group, GroupDeletion, Groups, Joining, Rules, type User } from "@convene/core"
+import { type Group, GroupDeletion, Joining, Rules, type User } from "@convene/core"
 import { Effect } from "effect"
 import { RouteParams } from "../../routes.js"
 import { NoFields } from "../layout/forms.js"
@@ -12,13 +12,10 @@ import { doneOf, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segme
 import type { PageRouter } from "../layout/routes.js"
 import type { HttpSettings } from "../../settings.js"
 import { AskToJoinForm, DeclineForm, DeleteGroupForm } from "./forms.js"
+import { groupFor } from "./pageGroup.js"
 import "./templates.js"
 
 const EXPLORE_PAGE = 50
-
-/** The group page's group, when the rule named allows this reader that action. */
-const groupWhere = (kit: Kit, who: Reader, key: string, allowed: (may: Groups.GroupPage["may"]) => boolean) =>
-  kit.run(Effect.flatMap(Groups.groupPage(who.access, key), (page) => (allowed(page.may) ? Effect.succeed(page.group) : Effect.fail({ _tag: "Forbidden" as const }))))
 
 const askPage = (who: Reader, group: Group, form: { introduction: string }, errors?: Record<string, string>, status = 200) => ({
   title: who.t("ask.title", { group: group.name }),
@@ -106,7 +103,7 @@ export const joiningRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
 
     yield* router.get("/g/:key/ask", kit.signedInGet((request, who) =>
       Effect.gen(function*() {
-        const found = yield* Effect.either(groupWhere(kit, who, segment(yield* RouteParams, "key"), (may) => may.ask))
+        const found = yield* Effect.either(groupFor(kit, who, segment(yield* RouteParams, "key"), (may) => may.ask))
         if (found._tag === "Left") return kit.refused(request, who, found.left)
         return kit.respond(request, who, askPage(who, found.right, { introduction: "" }))
       })))
@@ -117,7 +114,7 @@ export const joiningRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
         if (asked._tag === "Right") return kit.seeOtherDone(`/g/${key}`, "asked")
         if (asked.left._tag !== "Invalid") return kit.refused(request, who, asked.left)
         const errors = fieldMessages(asked.left)
-        const found = yield* Effect.either(groupWhere(kit, who, key, (may) => may.ask))
+        const found = yield* Effect.either(groupFor(kit, who, key, (may) => may.ask))
         if (found._tag === "Left") return kit.refused(request, who, found.left)
         return kit.respond(request, who, askPage(who, found.right, form, errors, 422))
       })))
@@ -153,7 +150,7 @@ export const joiningRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
 
     yield* router.get("/g/:key/delete", kit.signedInGet((request, who) =>
       Effect.gen(function*() {
-        const found = yield* Effect.either(groupWhere(kit, who, segment(yield* RouteParams, "key"), (may) => may.delete))
+        const found = yield* Effect.either(groupFor(kit, who, segment(yield* RouteParams, "key"), (may) => may.delete))
         if (found._tag === "Left") return kit.refused(request, who, found.left)
         return kit.respond(request, who, deletePage(who, found.right, { confirmation: "" }))
       })))
@@ -163,7 +160,7 @@ export const joiningRoutes = (router: PageRouter, kit: Kit, settings: HttpSettin
         const deleted = yield* Effect.either(kit.run(GroupDeletion.deleteGroup(who.access, key, form.confirmation)))
         if (deleted._tag === "Right") return kit.seeOtherDone("/", "group_deleted")
         if (deleted.left._tag !== "Invalid") return kit.refused(request, who, deleted.left)
-        const found = yield* Effect.either(groupWhere(kit, who, key, (may) => may.delete))
+        const found = yield* Effect.either(groupFor(kit, who, key, (may) => may.delete))
         if (found._tag === "Left") return kit.refused(request, who, found.left)
         return kit.respond(request, who, deletePage(who, found.right, form, { confirmation: who.t("deleteGroup.wrong") }, 422))
       })))

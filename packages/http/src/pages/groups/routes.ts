@@ -14,6 +14,7 @@ import { pollStateText } from "../polls/routes.js"
 import type { PageRouter } from "../layout/routes.js"
 import type { HttpSettings } from "../../settings.js"
 import { joiningRoutes, shareableLink } from "./joining.js"
+import { groupFor } from "./pageGroup.js"
 import "./templates.js"
 
 const LIST = { limit: 100, offset: 0 }
@@ -212,10 +213,6 @@ const invitePage = (who: Reader, group: { key: string; name: string }, link: str
   crumbs: [{ href: `/g/${group.key}`, label: group.name }],
   data: { key: group.key, form, errors, link }
 })
-
-/** The group page's group, when the rule named allows this reader that action. */
-const groupFor = (kit: Kit, who: Reader, key: string, allowed: (may: Groups.GroupPage["may"]) => boolean) =>
-  kit.run(Effect.flatMap(Groups.groupPage(who.access, key), (page) => (allowed(page.may) ? Effect.succeed(page.group) : Effect.fail({ _tag: "Forbidden" as const }))))
 
 const newDiscussionPage = (who: Reader, group: { key: string; name: string; discussion_privacy_options: string }, form: Record<string, string>, errors?: Record<string, string>, status = 200) => ({
   title: who.t("discussion.newTitle", { group: group.name }),

@@ -4,7 +4,7 @@
  * ManageGroup); a page shows a control only where the thread's or the group's rules allow it.
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Discussions, type Group, Groups, type Id, Rules, ThreadAdmin, Threads } from "@convene/core"
+import { Discussions, type Forbidden, type Group, type Id, type Invalid, type NotFound, Rules, ThreadAdmin, Threads } from "@convene/core"
 import { Effect } from "effect"
 import { RouteParams } from "../../routes.js"
 import { NoFields } from "../layout/forms.js"
@@ -56,10 +56,6 @@ const tagsPage = (who: Reader, group: Group, tags: ReadonlyArray<{ id: Id; name:
   crumbs: [{ href: `/g/${group.key}`, label: group.name }],
   data: { key: group.key, tags, form, errors, nextColor: Rules.paletteColor(tags.length) }
 })
-
-/** The group, where the reader manages it (its administrators). */
-const managed = (kit: Kit, who: Reader, key: string) =>
-  kit.run(Effect.flatMap(Groups.groupPage(who.access, key), (page) => (page.may.settings ? Effect.succeed(page.group) : Effect.fail({ _tag: "Forbidden" as const }))))
 
 export const threadAdminRoutes = (router: PageRouter, kit: Kit) =>
   Effect.gen(function*() {
@@ -143,12 +139,12 @@ export const threadAdminRoutes = (router: PageRouter, kit: Kit) =>
 
     yield* router.get("/g/:key/tags", kit.signedInGet((request, who) =>
       Effect.gen(function*() {
-        const found = yield* Effect.either(managed(kit, who, segment(yield* RouteParams, "key")))
+        const found = yield* Effect.either(kit.run(ThreadAdmin.managedTags(who.access, segment(yield* RouteParams, "key"))))
         if (found._tag === "Left") return kit.refused(request, who, found.left)
-        const { tags } = yield* kit.run(Effect.orDie(ThreadAdmin.groupTags(who.access, found.right.key)))
-        return kit.respond(request, who, { ...tagsPage(who, found.right, tags, { name: "", color: "" }), notice: noticeOf(request, who) })
+        const { group, tags } = found.right
+        return kit.respond(request, who, { ...tagsPage(who, group, tags, { name: "", color: "" }), notice: noticeOf(request, who) })
       })))
-    const tagWrite = (act: (who: Reader, key: string, id: Id, form: { name: string; color: string }) => Effect.Effect<unknown, { readonly _tag: string }, never>) =>
+    const tagWrite = (act: (who: Reader, key: string, id: Id, form: { name: string; color: string }) => Effect.Effect<unknown, NotFound | Forbidden | Invalid, never>) =>
       kit.post(TagForm, (request, who, form) =>
         Effect.gen(function*() {
           const params = yield* RouteParams
@@ -156,10 +152,10 @@ export const threadAdminRoutes = (router: PageRouter, kit: Kit) =>
           const id = Number(segment(params, "id"))
           const done = yield* Effect.either(act(who, key, Number.isSafeInteger(id) ? id : 0, form))
           if (done._tag === "Right") return kit.seeOtherDone(`/g/${key}/tags`, "tags_saved")
-          const found = yield* Effect.either(managed(kit, who, key))
-          if (found._tag === "Left" || done.left._tag !== "Invalid") return kit.refused(request, who, found._tag === "Left" ? found.left : done.left)
-          const { tags } = yield* kit.run(Effect.orDie(ThreadAdmin.groupTags(who.access, key)))
-          return kit.respond(request, who, tagsPage(who, found.right, tags, form, fieldMessages(done.left as never), 422))
+          if (done.left._tag !== "Invalid") return kit.refused(request, who, done.left)
+          const found = yield* Effect.either(kit.run(ThreadAdmin.managedTags(who.access, key)))
+          if (found._tag === "Left") return kit.refused(request, who, found.left)
+          return kit.respond(request, who, tagsPage(who, found.right.group, found.right.tags, form, fieldMessages(done.left), 422))
         }))
     yield* router.post("/g/:key/tags", tagWrite((who, key, _id, form) => kit.run(ThreadAdmin.addTag(who.access, key, form))))
     yield* router.post("/g/:key/tags/:id", tagWrite((who, key, id, form) => kit.run(ThreadAdmin.changeTag(who.access, key, id, form))))
