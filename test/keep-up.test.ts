@@ -3,7 +3,7 @@
  * type with their highlight, filtered by group and type; reacting under comments, polls, votes and outcomes.
  */
 import t from "tap"
-import { axe, codeSignIn, startBrowsing } from "./browsing.js"
+import { axe, codeSignIn, startBrowsing, submitted } from "./browsing.js"
 import { future, seedUser } from "./helpers.js"
 
 t.setTimeout(120_000)
@@ -11,7 +11,8 @@ t.setTimeout(120_000)
 const { s, smtp, browser } = await startBrowsing()
 const signIn = codeSignIn(s, smtp)
 const ada = await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
-const boUser = (await seedUser(s.convene, { name: "Bo", email: "bo@example.org" })).user
+const bo = await seedUser(s.convene, { name: "Bo", email: "bo@example.org" })
+const boUser = bo.user
 const A = s.as(ada.apiKey)
 const post = async (path: string, json: object) => {
   const r = await A.post(path, { json })
@@ -196,4 +197,46 @@ t.test("a long thread in pages of at most 100 items: Earlier and Later reach eve
   t.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, "360 px")
   // nonsense in ?from= is the first page
   t.equal((await page.goto(`${s.url}/d/${d.key}?from=abc`))!.status(), 200)
+})
+
+t.test("notifications in the app: what the mail volume sends, counted in the header, listed, seen once shown, all marked read", async (t) => {
+  const group = (await post("api/b2/groups", { name: "Notes" })).groups[0]
+  await s.convene.members.add({ group: (await s.convene.groups.list()).find((v) => v.group.id === group.id)!.group, user: boUser })
+  const page = await signIn(await browser.newContext(), "bo@example.org")
+  // what came before this test is seen by this first showing
+  await page.goto(`${s.url}/notifications`)
+  const d = (await post("api/b2/discussions", { group_id: group.id, title: "Planting <b>day</b>", recipient_audience: "group" })).discussions[0]
+  await post("api/b2/polls", { group_id: group.id, title: "Which Saturday?", poll_type: "poll", options: ["3rd", "10th"], closing_at: future(), recipient_audience: "group", notify_recipients: true })
+  await page.goto(`${s.url}/`)
+  t.equal((await page.getByRole("link", { name: /^Notifications/ }).textContent())!.replace(/\s+/g, " ").trim(), "Notifications 2 not seen yet", "the header counts two")
+  await page.getByRole("link", { name: /^Notifications/ }).click()
+  await axe(t, page, "notifications")
+  const items = (await page.locator("ul.notifications li.unseen a").allTextContents()).map((x) => x.trim())
+  t.same(items, ["Ada invited you to vote: Which Saturday?", "Ada started a discussion: Planting <b>day</b>"], "the new ones first, newest first, as text")
+  t.equal(await page.locator("ul.notifications li.unseen").count(), 2, "both new on this showing")
+  t.equal(await page.getByRole("link", { name: /^Notifications/ }).locator(".count").count(), 0, "and seen from now on")
+  t.equal(await page.getByRole("link", { name: "Ada started a discussion: Planting <b>day</b>" }).getAttribute("href"), `/d/${d.key}`)
+  await page.reload()
+  t.equal(await page.locator("ul.notifications li.unseen").count(), 0)
+  // a muted group sends nothing, in the app either
+  await s.as(bo.apiKey).patch(`api/b2/groups/${group.id}/set_volume`, { json: { volume: "mute" } })
+  await post("api/b2/discussions", { group_id: group.id, title: "Quiet one", recipient_audience: "group" })
+  await page.reload()
+  t.notOk((await page.locator("ul.notifications").textContent())!.includes("Quiet one"), "muted: not kept")
+  await s.as(bo.apiKey).patch(`api/b2/groups/${group.id}/set_volume`, { json: { volume: "normal" } })
+  await post("api/b2/discussions", { group_id: group.id, title: "Loud again", recipient_audience: "group" })
+  await page.goto(`${s.url}/`)
+  t.match(await page.getByRole("link", { name: /^Notifications/ }).textContent(), /1/)
+  await page.goto(`${s.url}/notifications`)
+  await page.goto(`${s.url}/notifications`)
+  await submitted(page, page.getByRole("button", { name: "Mark all as read" }).click(), "Every notification is marked as read.")
+  t.equal((await s.sql<{ n: number }>(`SELECT count(*) AS n FROM notifications WHERE user_id = ? AND seen_at IS NULL`, boUser.id))[0]!.n, 0)
+  // a forged Mark all as read: refused
+  const token = "forged"
+  t.equal((await page.request.post(`${s.url}/notifications/seen`, { form: { csrf: token } })).status(), 403)
+  const de = await (await browser.newContext({ locale: "de", storageState: await page.context().storageState() })).newPage()
+  await de.goto(`${s.url}/notifications`)
+  t.equal(await de.locator("h1").textContent(), "Benachrichtigungen")
+  await de.setViewportSize({ width: 360, height: 740 })
+  t.ok(await de.evaluate(() => document.documentElement.scrollWidth) <= 360, "360 px")
 })

@@ -22,6 +22,7 @@ import * as Account from "./services/account.js"
 import * as Joining from "./services/joining.js"
 import * as GroupDeletion from "./services/groupDeletion.js"
 import * as ThreadAdmin from "./services/threadAdmin.js"
+import * as Notifications from "./services/notifications.js"
 import * as Memberships from "./services/memberships.js"
 import * as Mail from "./services/mail.js"
 import * as Auth from "./services/auth.js"
@@ -66,7 +67,7 @@ export * as Messages from "./messages/index.js"
 export { Users, Groups, Memberships, Mail, Auth, Account, Joining, GroupDeletion }
 export { Discussions, Comments, Threads, Reactions, ThreadAdmin }
 export { Chatbots, Events, Deliveries, Polls, Stances, Outcomes, Scheduler }
-export { Search, Reports, People, Identities, Inbound, Volumes, Digest }
+export { Search, Reports, People, Identities, Inbound, Volumes, Digest, Notifications }
 export { type ExternalIdentity, type IdentityProvider, ProviderFailed, type ProviderStart } from "./ports/identity.js"
 export * from "./domain/search.js"
 export * from "./domain/reports.js"

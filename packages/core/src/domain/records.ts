@@ -166,6 +166,22 @@ export const MembershipRequest = model("MembershipRequest", {
 })
 export type MembershipRequest = typeof MembershipRequest.Type
 
+/** A notification in the app (decisions §13): what the mail volume sends, kept for the person, seen or not. */
+export const Notification = model("Notification", {
+  id: IdField,
+  user_id: IdField,
+  kind: Schema.String,
+  actor_id: NullId,
+  title: Schema.String,
+  /** where it leads: `/d/KEY`, `/p/KEY`, `/g/KEY…` */
+  path: Schema.String,
+  group_id: NullId,
+  topic_id: NullId,
+  created_at: Stamp,
+  seen_at: NullStamp
+})
+export type Notification = typeof Notification.Type
+
 /** A group's tag (decisions §12): a name unique in the group, whatever its case, and a colour (#rrggbb). */
 export const Tag = model("Tag", {
   id: IdField,

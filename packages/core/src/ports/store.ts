@@ -18,6 +18,7 @@ import type {
   NewMailMessage,
   Membership,
   MembershipRequest,
+  Notification,
   Page,
 Reaction,
   Tag,
@@ -126,6 +127,15 @@ export interface TagsRepo {
   readonly delete: (id: Id) => Effect.Effect<void>
   /** A tag renamed (`to`) or deleted (null) on every thread of the group that carries it (threads carry tags by name). */
   readonly retag: (groupId: Id, from: string, to: string | null, at: string) => Effect.Effect<number>
+}
+
+export interface NotificationsRepo {
+  readonly insert: (n: Omit<Notification, "id" | "seen_at">) => Effect.Effect<void>
+  readonly unseenCount: (userId: Id) => Effect.Effect<number>
+  /** The person's newest `limit`, those not seen first. */
+  readonly latest: (userId: Id, limit: number) => Effect.Effect<ReadonlyArray<Notification>>
+  /** These (the person's own) seen now; none: all of theirs. */
+  readonly markSeen: (userId: Id, ids: ReadonlyArray<Id> | undefined, at: string) => Effect.Effect<void>
 }
 
 export interface VersionsRepo {
@@ -292,6 +302,7 @@ export interface StoreService extends PeopleRepos {
   readonly membershipRequests: MembershipRequestsRepo
   readonly tags: TagsRepo
   readonly versions: VersionsRepo
+  readonly notifications: NotificationsRepo
   readonly mail: MailRepo
   readonly topics: TopicsRepo
   readonly discussions: DiscussionsRepo

@@ -141,9 +141,8 @@ export interface ThreadMessage {
 }
 
 
-/** A notification or invitation about a thread, recorded in the outbox (people without an address get none). */
+/** A notification or invitation about a thread, kept in the app and recorded in the outbox (people without an address get no mail). */
 export const recordThreadMessage = Effect.fnUntraced(function*(recipient: User, m: ThreadMessage) {
-  if (recipient.email === null) return
   const store = yield* Store
   // a notification comes only at a volume that wants it, the thread's winning over the group's (invitations always come)
   if (m.invitation === undefined && isNotification(m.kind)) {
@@ -151,6 +150,14 @@ export const recordThreadMessage = Effect.fnUntraced(function*(recipient: User, 
     const group = m.group === undefined ? undefined : yield* store.volumes.ofGroup(recipient.id, m.group.id)
     if (!volumeAllows(effectiveVolume(thread, group), m.kind)) return
   }
+  // kept in the app too (decisions §13), for a person without an address as well
+  if (recipient.deactivated_at === null) {
+    yield* store.notifications.insert({
+      user_id: recipient.id, kind: m.kind, actor_id: m.actor.id, title: m.title, path: m.path, group_id: m.group?.id ?? null, topic_id: m.topicId ?? null,
+      created_at: yield* nowIso
+    })
+  }
+  if (recipient.email === null) return
   const t = mailTranslator(recipient)
   const who = displayName(m.actor)
   const subject = t(`mail.${m.kind}`, { who, title: m.title })

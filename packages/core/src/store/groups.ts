@@ -1,8 +1,8 @@
 /** Groups, with the counters the triggers keep on their rows, and memberships. */
 import { Effect } from "effect"
-import { Group, GroupCounts, type Id, Membership, MembershipRequest, Tag, Version } from "../domain/records.js"
+import { Group, GroupCounts, type Id, Membership, MembershipRequest, Notification, Tag, Version } from "../domain/records.js"
 import { columnValue } from "../domain/model.js"
-import type { GroupsRepo, MembershipRequestsRepo, MembershipsRepo, TagsRepo, VersionsRepo } from "../ports/store.js"
+import type { GroupsRepo, MembershipRequestsRepo, MembershipsRepo, NotificationsRepo, TagsRepo, VersionsRepo } from "../ports/store.js"
 import { countedGroup } from "../sql/records.js"
 import { epochCache } from "./cache.js"
 import { insertRow, setClause, type SqlClient } from "./client.js"
@@ -178,5 +178,25 @@ export const makeMembershipsRepo = (c: SqlClient): MembershipsRepo => {
                                AND o.group_id = memberships.group_id AND o.revoked_at IS NULL)`, [at, userId, at]),
         (r) => r.changes
       )
+  }
+}
+
+export const makeNotificationsRepo = (c: SqlClient): NotificationsRepo => {
+  const { ids } = c.dialect
+  return {
+    insert: (n) =>
+      Effect.asVoid(c.run(`INSERT INTO notifications (user_id, kind, actor_id, title, path, group_id, topic_id, created_at)
+                           VALUES (@user_id, @kind, @actor_id, @title, @path, @group_id, @topic_id, @created_at)`, n)),
+    unseenCount: (userId) =>
+      Effect.map(c.get(`SELECT count(*) AS n FROM notifications WHERE user_id = ? AND seen_at IS NULL`, [userId]), (r) => Number(r?.n ?? 0)),
+    latest: (userId, limit) =>
+      c.all(`SELECT * FROM notifications WHERE user_id = ? ORDER BY CASE WHEN seen_at IS NULL THEN 0 ELSE 1 END, id DESC LIMIT ?`, [userId, limit], Notification.fromRow),
+    markSeen: (userId, list, at) =>
+      list === undefined
+        ? Effect.asVoid(c.run(`UPDATE notifications SET seen_at = @at WHERE user_id = @user_id AND seen_at IS NULL`, { at, user_id: userId }))
+        : list.length === 0
+        ? Effect.void
+        : Effect.asVoid(c.run(`UPDATE notifications SET seen_at = @at WHERE user_id = @user_id AND seen_at IS NULL AND ${ids.has("id", "ids")}`,
+          { at, user_id: userId, ids: ids.bind(list) }))
   }
 }

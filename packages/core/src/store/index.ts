@@ -4,7 +4,7 @@
  */
 import type { StoreService } from "../ports/store.js"
 import type { SqlClient } from "./client.js"
-import { makeGroupsRepo, makeMembershipRequestsRepo, makeMembershipsRepo, makeTagsRepo, makeVersionsRepo } from "./groups.js"
+import { makeGroupsRepo, makeMembershipRequestsRepo, makeMembershipsRepo, makeNotificationsRepo, makeTagsRepo, makeVersionsRepo } from "./groups.js"
 import { makeChatbotsRepo, makeDeliveriesRepo, makeEventsRepo, makeMailRepo } from "./outboxes.js"
 import { makePeopleRepos } from "./people.js"
 import { makeOutcomesRepo, makePollOptionsRepo, makePollsRepo, makeStancesRepo } from "./polls.js"
@@ -24,6 +24,7 @@ export const makeRepositories = (c: SqlClient): Repositories => ({
   membershipRequests: makeMembershipRequestsRepo(c),
   tags: makeTagsRepo(c),
   versions: makeVersionsRepo(c),
+  notifications: makeNotificationsRepo(c),
   mail: makeMailRepo(c),
   ...makePeopleRepos(c),
   topics: makeTopicsRepo(c),

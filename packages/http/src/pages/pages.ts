@@ -19,6 +19,7 @@ import { makeIdentityProvider } from "../sso/oidc.js"
 import { STYLESHEET } from "./layout/templates.js"
 import { threadRoutes } from "./threads/routes.js"
 import { searchRoutes } from "./search/routes.js"
+import { notificationRoutes } from "./notifications/routes.js"
 
 
 /** A page asked for while another process holds the database's write lock (an import, a restore): try again. */
@@ -60,4 +61,5 @@ export const pageRoutes = (pages: PageRouter) =>
     yield* threadRoutes(pages, kit)
     yield* pollRoutes(pages, kit)
     yield* searchRoutes(pages, kit)
+    yield* notificationRoutes(pages, kit)
   })

@@ -11,7 +11,7 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as UrlParams from "@effect/platform/UrlParams"
-import { type Access, type IdentityProvider, type Invalid, loadAccess, People, Rules, Store, type StoreService, type User } from "@convene/core"
+import { type Access, type IdentityProvider, type Invalid, loadAccess, Notifications, People, Rules, Store, type StoreService, type User } from "@convene/core"
 import { Effect, type Either, type Schema } from "effect"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import type { HttpSettings } from "../../settings.js"
@@ -41,15 +41,17 @@ export interface Reader {
   readonly t: Translate
   readonly time: (iso: string | null | undefined) => string
   readonly slot: (option: string) => string
+  /** the person's notifications not seen yet (the header's count) */
+  readonly unseen: number
 }
 
 /** A reader from what the request says alone (no person): the pages answered before any route's own. */
 export const anonymousReader = (acceptLanguage: string | undefined): Reader => readerFor(undefined, Rules.VISITOR, acceptLanguage)
 
-export const readerFor = (user: User | undefined, access: Access, acceptLanguage: string | undefined): Reader => {
+export const readerFor = (user: User | undefined, access: Access, acceptLanguage: string | undefined, unseen = 0): Reader => {
   const locale = pickLocale(user?.locale, acceptLanguage)
   const zone = user?.time_zone ?? serverZone()
-  return { user, access, locale, zone, t: translator(locale), ...timeFormatter(locale, zone) }
+  return { user, access, locale, zone, t: translator(locale), ...timeFormatter(locale, zone), unseen }
 }
 
 export interface Page {
@@ -71,7 +73,7 @@ export interface ProviderButton {
 
 /** A whole document in the layout, for a reader. */
 export const documentFor = (reader: Reader, page: Page, csrf: string, sso?: ProviderButton): string => {
-  const common = { t: reader.t, esc: Rules.escapeHtml, csrf, zone: reader.zone, lang: reader.locale, signedIn: reader.user !== undefined, sso }
+  const common = { t: reader.t, esc: Rules.escapeHtml, csrf, zone: reader.zone, lang: reader.locale, signedIn: reader.user !== undefined, unseen: reader.unseen, sso }
   const body = render(page.template, Object.assign({}, common, page.data))
   return render("@layout", Object.assign({}, common, { title: page.title, body, notice: page.notice, crumbs: page.crumbs }))
 }
@@ -160,7 +162,9 @@ export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret:
   const reader = Effect.fnUntraced(function*(request: HttpServerRequest.HttpServerRequest) {
     const user = yield* currentUser(request)
     const access = user === undefined ? Rules.VISITOR : yield* run(loadAccess(user))
-    return readerFor(user, access, request.headers["accept-language"])
+    // the header's count: read for a page, not for a form's POST (its answer is a redirect)
+    const unseen = user === undefined || request.method !== "GET" ? 0 : yield* run(Notifications.unseenCount(access))
+    return readerFor(user, access, request.headers["accept-language"], unseen)
   })
 
   const respond = (request: HttpServerRequest.HttpServerRequest, who: Reader, page: Page) => {
@@ -312,6 +316,7 @@ export const NOTICES = {
   link_reset: "link.resetDone",
   group_deleted: "deleteGroup.done",
   thread_saved: "thread.savedNotice",
+  all_seen: "notifications.allSeen",
   thread_moved: "thread.movedNotice",
   tags_saved: "tags.saved",
   unpinned: "thread.unpinnedNotice",

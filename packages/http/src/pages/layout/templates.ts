@@ -49,7 +49,8 @@ eta.loadTemplate("@layout", `<!doctype html>
 <nav aria-label="<%= it.t("layout.nav") %>">
 <a href="/" class="brand">convene</a>
 <a href="/search"><%= it.t("layout.search") %></a>
-<% if (it.signedIn) { %><a href="/profile"><%= it.t("layout.profile") %></a>
+<% if (it.signedIn) { %><a href="/notifications"><%= it.t("layout.notifications") %><% if (it.unseen > 0) { %> <span class="count"><%= it.unseen %><span class="visually-hidden"> <%= it.t("layout.unseen") %></span></span><% } %></a>
+<a href="/profile"><%= it.t("layout.profile") %></a>
 <form method="post" action="/sign-out" class="inline">${CSRF}<button type="submit" class="link"><%= it.t("layout.signOut") %></button></form>
 <% } else { %><a href="/sign-in"><%= it.t("layout.signIn") %></a><% } %>
 </nav>
@@ -74,7 +75,9 @@ export const define = (name: string, text: string) => eta.loadTemplate(name, tex
 
 export const render = (template: string, data: object): string => eta.render(template, data)
 
-export const STYLESHEET = `.reactions{margin:.4rem 0}.reaction{display:inline-block;padding:.15rem .55rem;margin:0 .3rem .3rem 0;border:1px solid #8a97a6;border-radius:1rem;background:#fff;color:#1b2733;font:inherit}
+export const STYLESHEET = `.count{display:inline-block;min-width:1.4rem;padding:0 .35rem;border-radius:.7rem;background:#8b1e3f;color:#fff;font-size:.85rem;text-align:center}
+li.unseen{font-weight:600}
+.reactions{margin:.4rem 0}.reaction{display:inline-block;padding:.15rem .55rem;margin:0 .3rem .3rem 0;border:1px solid #8a97a6;border-radius:1rem;background:#fff;color:#1b2733;font:inherit}
 button.reaction.mine{background:#e3edf7;border-color:#2d5b8a}button.emoji{min-width:2.5rem;min-height:2.5rem;margin:.2rem;padding:.2rem;background:#fff;border:1px solid #8a97a6;color:#1b2733;font-size:1.2rem}
 *,*::before,*::after{box-sizing:border-box}
 body{font-family:system-ui,sans-serif;max-width:46rem;margin:0 auto;padding:1rem;line-height:1.5;color:#1d2a35;background:#fff;overflow-wrap:break-word}
