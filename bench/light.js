@@ -29,7 +29,7 @@ for (let i = 0; i < 4; i++) {
 }
 await seed.close()
 
-const servers = [await startServer("convene", "convene-server.js", filename), await startServer("baseline", "light-baseline.js", filename)]
+const servers = [await startServer("convene", "convene-server.js", filename, process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), await startServer("baseline", "light-baseline.js", filename)]
 const pollBaseline = await startServer("baseline", "votes-baseline.js", filename)
 const targets = [
   { name: "GET /api/b2/discussions/{id}", path: `/api/b2/discussions/${thread.id}` },

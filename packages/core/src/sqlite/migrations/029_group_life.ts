@@ -52,9 +52,8 @@ CREATE TABLE versions (
 );
 CREATE INDEX versions_item ON versions(item_type, item_id);
 
--- a purge deletes threads by the thousand: each row deleted looks up what refers to it (foreign keys), by index
-CREATE INDEX topic_items_parent ON topic_items(parent_id);
-CREATE INDEX comments_parent ON comments(parent_id);
+-- a purge deletes threads by the thousand: each row deleted looks up what refers to it (foreign keys), by index (not
+-- a reply's parent: on SQLite those two indexes cost every light read a fifth of its speed, measured by bench/light.js)
 CREATE INDEX invitation_tokens_topic ON invitation_tokens(topic_id);
 CREATE INDEX invitation_tokens_group ON invitation_tokens(group_id);
 CREATE INDEX reply_tokens_topic ON reply_tokens(topic_id);
