@@ -142,6 +142,8 @@ export interface VersionsRepo {
   readonly insert: (v: Omit<Version, "id">) => Effect.Effect<Version>
   /** A record's versions, oldest first. */
   readonly of: (itemType: Version["item_type"], itemId: Id) => Effect.Effect<ReadonlyArray<Version>>
+  /** Whether the record has been edited at all (its page's **Show edits**), without reading the edits. */
+  readonly any: (itemType: Version["item_type"], itemId: Id) => Effect.Effect<boolean>
 }
 
 export interface MembershipsRepo {
@@ -151,6 +153,8 @@ export interface MembershipsRepo {
   readonly activeFor: (groupId: Id, userId: Id) => Effect.Effect<Membership | undefined>
   readonly activeInGroup: (groupId: Id, page: Page) => Effect.Effect<ReadonlyArray<Membership>>
   readonly countActiveInGroup: (groupId: Id) => Effect.Effect<number>
+  /** The group's administrators who accepted (those told of a request to join, or of the group's deletion). */
+  readonly acceptedAdmins: (groupId: Id) => Effect.Effect<ReadonlyArray<Membership>>
   /** Active memberships of active users in the group, with the user's e-mail. */
   readonly activeEmails: (groupId: Id) => Effect.Effect<ReadonlyArray<{ membership: Membership; email: string }>>
   readonly insert: (m: Omit<Membership, "id" | "revoked_at" | "revoker_id" | "updated_at">) => Effect.Effect<Membership>

@@ -8,7 +8,7 @@ import { changedBody, cleanBody } from "../rules/bodies.js"
 import { DeleteDiscussion, EditDiscussion, type Permit, ShowGroup, ShowTopic, StartDiscussion } from "../policies.js"
 import { groupTopicScope, privacyErrors, privateDefault, type TopicContext } from "../rules/topics.js"
 import { findGroup, type GroupView, viewGroupsById } from "./groups.js"
-import { discussionVersions, ensureTags, recordVersion } from "./threadAdmin.js"
+import { ensureTags, recordVersion } from "./threadAdmin.js"
 import { tagNamesFrom, threadTagsErrors } from "../rules/tags.js"
 import { checkEmails, nowIso, type Paged } from "./common.js"
 import { newRecordKey } from "../rules/keys.js"
@@ -292,11 +292,11 @@ export const moveDiscussion = Effect.fnUntraced(function*(access: Access, discus
   }))
 })
 
-/** **Show edits**: the thread's edits, newest first, with who made them and the groups a move names; to whoever reads it. */
+/** **Show edits**: the thread's edits, oldest first, with who made them and the groups a move names; to whoever reads it. */
 export const discussionEdits = Effect.fnUntraced(function*(access: Access, ref: string) {
   const store = yield* Store
   const view = yield* showDiscussion(access, ref)
-  const versions = [...(yield* discussionVersions(view.discussion.id))].reverse()
+  const versions = yield* store.versions.of("Discussion", view.discussion.id)
   const people = yield* store.users.byIds([...new Set(versions.flatMap((v) => (v.whodunnit === null ? [] : [v.whodunnit])))])
   const groupIds = versions.flatMap((v) => (v.object_changes.group_id ?? []).filter((x): x is number => typeof x === "number"))
   const groups = yield* store.groups.byIds([...new Set(groupIds)])

@@ -12,6 +12,7 @@ import { DeleteGroup, type Permit } from "../policies.js"
 import { nowIso } from "./common.js"
 import { showGroup } from "./groups.js"
 import { recordThreadMessage } from "./mail.js"
+import { activeAdministrators } from "./memberships.js"
 
 /** How long a deleted group waits before it is purged. */
 export const PURGE_AFTER_MS = 14 * 24 * 3600_000
@@ -22,13 +23,10 @@ const archiving = Effect.fnUntraced(function*(access: Access, group: Group): Eff
   yield* DeleteGroup.needed
   const store = yield* Store
   const now = yield* nowIso
-  // the administrators are read before the archiving hides the group's memberships
-  const admins = (yield* store.memberships.activeInGroup(group.id, { limit: 10_000, offset: 0 })).filter((m) => m.admin && m.accepted_at !== null)
+  const admins = yield* activeAdministrators(group)
   const subgroups = yield* store.groups.children([group.id])
   yield* store.groups.setArchived([group.id, ...subgroups.map((g) => g.id)], now, now)
-  for (const admin of yield* store.users.byIds(admins.map((m) => m.user_id))) {
-    if (admin.deactivated_at === null) yield* recordThreadMessage(admin, { kind: "group_deleted", group: undefined, title: group.name, actor: access.user, path: "/" })
-  }
+  for (const admin of admins) yield* recordThreadMessage(admin, { kind: "group_deleted", group: undefined, title: group.name, actor: access.user, path: "/" })
   return group
 })
 
@@ -36,8 +34,8 @@ const archiving = Effect.fnUntraced(function*(access: Access, group: Group): Eff
 export const deleteGroup = Effect.fnUntraced(function*(access: Access, ref: string, confirmation?: string): Effect.fn.Return<Group, NotFound | Forbidden | Invalid, Store> {
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
+    // locked by the read itself (findGroup inside a transaction)
     const { group } = yield* showGroup(access, ref)
-    yield* store.lock({ table: "groups", id: group.id })
     return yield* DeleteGroup.check([access, group], () => forbidden("Only the group's administrators delete it"))(
       Effect.gen(function*() {
         const typed = confirmation?.trim()

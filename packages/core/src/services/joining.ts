@@ -18,16 +18,11 @@ import { nowIso } from "./common.js"
 import { publishEvent } from "./events.js"
 import { findGroup, type GroupView, showGroup, viewGroups } from "./groups.js"
 import { recordThreadMessage } from "./mail.js"
-import { admitMember } from "./memberships.js"
+import { activeAdministrators, admitMember } from "./memberships.js"
 import { serverSecret } from "./people.js"
 
-/** The group locked for the write: its memberships change in turn. */
-const lockedGroup = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<Group, NotFound | Forbidden, Store> {
-  const store = yield* Store
-  const { group } = yield* showGroup(access, ref)
-  yield* store.lock({ table: "groups", id: group.id })
-  return group
-})
+/** The group, locked for the write by the read itself (findGroup inside a transaction): its memberships change in turn. */
+const lockedGroup = (access: Access, ref: string): Effect.Effect<Group, NotFound | Forbidden, Store> => Effect.map(showGroup(access, ref), (v) => v.group)
 
 /** The person becomes an accepted member (a pending invitation of theirs is accepted). */
 const becomeMember = Effect.fnUntraced(function*(group: Group, user: User, inviterId: Id | null) {
@@ -56,13 +51,6 @@ export const joinGroup = Effect.fnUntraced(function*(access: Access, ref: string
   }))
 })
 
-/** Those told of a request: the group's administrators (Loomio tells only them). */
-const administrators = Effect.fnUntraced(function*(group: Group) {
-  const store = yield* Store
-  const admins = (yield* store.memberships.activeInGroup(group.id, { limit: 1000, offset: 0 })).filter((m) => m.admin && m.accepted_at !== null)
-  return (yield* store.users.byIds(admins.map((m) => m.user_id))).filter((u) => u.deactivated_at === null)
-})
-
 const asking = Effect.fnUntraced(function*(access: Access, group: Group, introduction: string): Effect.fn.Return<MembershipRequest, Invalid, Store | Permit<"AskToJoin">> {
   yield* AskToJoin.needed
   const store = yield* Store
@@ -74,7 +62,8 @@ const asking = Effect.fnUntraced(function*(access: Access, group: Group, introdu
   }
   const now = yield* nowIso
   const request = yield* store.membershipRequests.insert({ group_id: group.id, requestor_id: access.user.id, introduction: text, created_at: now })
-  for (const admin of yield* administrators(group)) {
+  // Loomio tells only the administrators
+  for (const admin of yield* activeAdministrators(group)) {
     yield* recordThreadMessage(admin, { kind: "membership_requested", group: undefined, title: group.name, actor: access.user, message: text, path: `/g/${group.key}/requests` })
   }
   yield* publishEvent({
@@ -179,10 +168,11 @@ export const answerRequest = Effect.fnUntraced(function*(access: Access, ref: st
 const linkToken = (group: Group, secret: string): string =>
   `${group.key}.${createHmac("sha256", secret).update(`join:${group.key}:${group.join_link_epoch}`).digest("base64url").slice(0, 32)}`
 
+/** The shareable link's path (`/join/TOKEN`: the pages' route), to those who may invite. */
 const linkOf = (group: Group): Effect.Effect<string, never, Store | Permit<"ManageJoining">> =>
-  Effect.zipRight(ManageJoining.needed, Effect.map(serverSecret("join-links"), (secret) => linkToken(group, secret)))
+  Effect.zipRight(ManageJoining.needed, Effect.map(serverSecret("join-links"), (secret) => `/join/${linkToken(group, secret)}`))
 
-/** The shareable link's token (those who may invite). */
+/** The shareable link's path (those who may invite). */
 export const joinLink = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<string, NotFound | Forbidden, Store> {
   const { group } = yield* showGroup(access, ref)
   return yield* ManageJoining.check([access, group], () => forbidden("Only those who may invite see the group's link"))(linkOf(group))
@@ -195,7 +185,7 @@ const resetting = Effect.fnUntraced(function*(group: Group): Effect.fn.Return<st
   return yield* linkOf((yield* store.groups.byId(group.id))!)
 })
 
-/** **Reset link**: a new token; the old link stops working. */
+/** **Reset link**: a new link's path; the old link stops working. */
 export const resetJoinLink = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<string, NotFound | Forbidden, Store> {
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
@@ -225,7 +215,6 @@ export const joinByLink = Effect.fnUntraced(function*(access: Access, token: str
   return yield* store.transaction(Effect.gen(function*() {
     const group = yield* groupOfLink(token)
     if (group === undefined) return yield* notFound("This link no longer works: ask for a new one")
-    yield* store.lock({ table: "groups", id: group.id })
     return yield* JoinByLink.check([access], () => forbidden("Sign in to join"))(joiningByLink(access, group))
   }))
 })

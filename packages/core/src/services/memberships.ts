@@ -183,6 +183,13 @@ export const admitMember = Effect.fnUntraced(function*(group: Group, user: User,
   return membership
 })
 
+/** A group's administrators who accepted and are active: the people told of what only they answer for. */
+export const activeAdministrators = Effect.fnUntraced(function*(group: Group): Effect.fn.Return<ReadonlyArray<User>, never, Store> {
+  const store = yield* Store
+  const admins = yield* store.memberships.acceptedAdmins(group.id)
+  return (yield* store.users.byIds(admins.map((m) => m.user_id))).filter((u) => u.deactivated_at === null)
+})
+
 /** Operator adds a member (CLI). */
 export const addMember = Effect.fnUntraced(function*(input: NewMember): Effect.fn.Return<Membership, Invalid, Store> {
   const store = yield* Store
@@ -375,8 +382,8 @@ const departing = Effect.fnUntraced(function*(access: Access, group: Group): Eff
 export const leaveGroup = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<Leaving, NotFound | Forbidden, Store> {
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
+    // found in the transaction: locked by the same read (findGroup)
     const group = yield* findGroup(ref)
-    yield* store.lock({ table: "groups", id: group.id })
     return yield* LeaveGroup.check([access, group], () => notFound("Group not found"))(departing(access, group))
   }))
 })

@@ -22,13 +22,19 @@ export const groupTags = Effect.fnUntraced(function*(access: Access, ref: string
   return { group, tags: yield* store.tags.inGroup(group.id) }
 })
 
+/** A step on a group's tags, where ManageGroup allows the person (its administrators). */
+const managing = <A, E, R>(access: Access, ref: string, step: (group: Group) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(showGroup(access, ref), ({ group }) =>
+    ManageGroup.check([access, group], () => forbidden("Only the group's administrators manage its tags"))(step(group)))
+
+/** The same, as one write. */
+const managingWrite = <A, E, R>(access: Access, ref: string, step: (group: Group) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Store, (store) => store.transaction(managing(access, ref, step)))
+
 /** A group's tags to manage: its administrators' (the tags page). */
-export const managedTags = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<{ readonly group: Group; readonly tags: ReadonlyArray<Tag> }, NotFound | Forbidden, Store> {
-  const store = yield* Store
-  const { group } = yield* showGroup(access, ref)
-  return yield* ManageGroup.check([access, group], () => forbidden("Only the group's administrators manage its tags"))(
-    Effect.zipRight(ManageGroup.needed, Effect.map(store.tags.inGroup(group.id), (tags) => ({ group, tags }))))
-})
+export const managedTags = (access: Access, ref: string): Effect.Effect<{ readonly group: Group; readonly tags: ReadonlyArray<Tag> }, NotFound | Forbidden, Store> =>
+  managing(access, ref, (group) =>
+    Effect.zipRight(ManageGroup.needed, Effect.flatMap(Store, (store) => Effect.map(store.tags.inGroup(group.id), (tags) => ({ group, tags })))))
 
 /**
  * The names a thread carries, each the group's tag (a name the group has no tag for gets one, its colour from the
@@ -50,8 +56,8 @@ export const ensureTags = Effect.fnUntraced(function*(group: Group, names: Reado
   return out
 })
 
-const tagFields = Effect.fnUntraced(function*(group: Group, input: typeof TagInput.Type, except: Id | undefined): Effect.fn.Return<{ name: string; color: string | undefined }, Invalid, Store> {
-  const store = yield* Store
+/** A tag's name and colour as typed, checked against the group's other tags (`tags`). */
+const tagFields = Effect.fnUntraced(function*(tags: ReadonlyArray<Tag>, input: typeof TagInput.Type, except: Id | undefined): Effect.fn.Return<{ name: string; color: string | undefined }, Invalid> {
   const name = input.name.trim()
   const problem = tagNameErrors(name)
   if (problem !== null) return yield* invalid("name", problem)
@@ -60,7 +66,7 @@ const tagFields = Effect.fnUntraced(function*(group: Group, input: typeof TagInp
     const bad = tagColorErrors(color)
     if (bad !== null) return yield* invalid("color", bad)
   }
-  const taken = (yield* store.tags.inGroup(group.id)).find((t) => t.id !== except && t.name.toLowerCase() === name.toLowerCase())
+  const taken = tags.find((t) => t.id !== except && t.name.toLowerCase() === name.toLowerCase())
   if (taken !== undefined) return yield* invalid("name", "has already been taken")
   return { name, color: color === "" ? undefined : color?.toLowerCase() }
 })
@@ -68,19 +74,14 @@ const tagFields = Effect.fnUntraced(function*(group: Group, input: typeof TagInp
 const addingTag = Effect.fnUntraced(function*(group: Group, input: typeof TagInput.Type): Effect.fn.Return<Tag, Invalid, Store | Permit<"ManageGroup">> {
   yield* ManageGroup.needed
   const store = yield* Store
-  const { color, name } = yield* tagFields(group, input, undefined)
-  const count = (yield* store.tags.inGroup(group.id)).length
-  return yield* store.tags.insert({ group_id: group.id, name, color: color ?? paletteColor(count), created_at: yield* nowIso })
+  const tags = yield* store.tags.inGroup(group.id)
+  const { color, name } = yield* tagFields(tags, input, undefined)
+  return yield* store.tags.insert({ group_id: group.id, name, color: color ?? paletteColor(tags.length), created_at: yield* nowIso })
 })
 
 /** Adds a tag (the group's administrators). */
-export const addTag = Effect.fnUntraced(function*(access: Access, ref: string, input: typeof TagInput.Type): Effect.fn.Return<Tag, NotFound | Forbidden | Invalid, Store> {
-  const store = yield* Store
-  return yield* store.transaction(Effect.gen(function*() {
-    const { group } = yield* showGroup(access, ref)
-    return yield* ManageGroup.check([access, group], () => forbidden("Only the group's administrators manage its tags"))(addingTag(group, input))
-  }))
-})
+export const addTag = (access: Access, ref: string, input: typeof TagInput.Type): Effect.Effect<Tag, NotFound | Forbidden | Invalid, Store> =>
+  managingWrite(access, ref, (group) => addingTag(group, input))
 
 const groupTag = Effect.fnUntraced(function*(group: Group, tagId: Id): Effect.fn.Return<Tag, NotFound, Store> {
   const tag = yield* (yield* Store).tags.byId(tagId)
@@ -91,7 +92,7 @@ const changingTag = Effect.fnUntraced(function*(group: Group, tagId: Id, input: 
   yield* ManageGroup.needed
   const store = yield* Store
   const tag = yield* groupTag(group, tagId)
-  const { color, name } = yield* tagFields(group, input, tag.id)
+  const { color, name } = yield* tagFields(yield* store.tags.inGroup(group.id), input, tag.id)
   yield* store.tags.update(tag.id, { name, color: color ?? tag.color })
   // threads carry their tags by name: a renamed tag is renamed on each
   if (name !== tag.name) yield* store.tags.retag(group.id, tag.name, name, yield* nowIso)
@@ -99,13 +100,8 @@ const changingTag = Effect.fnUntraced(function*(group: Group, tagId: Id, input: 
 })
 
 /** Renames or recolours a tag (the group's administrators); its threads carry the new name. */
-export const changeTag = Effect.fnUntraced(function*(access: Access, ref: string, tagId: Id, input: typeof TagInput.Type): Effect.fn.Return<Tag, NotFound | Forbidden | Invalid, Store> {
-  const store = yield* Store
-  return yield* store.transaction(Effect.gen(function*() {
-    const { group } = yield* showGroup(access, ref)
-    return yield* ManageGroup.check([access, group], () => forbidden("Only the group's administrators manage its tags"))(changingTag(group, tagId, input))
-  }))
-})
+export const changeTag = (access: Access, ref: string, tagId: Id, input: typeof TagInput.Type): Effect.Effect<Tag, NotFound | Forbidden | Invalid, Store> =>
+  managingWrite(access, ref, (group) => changingTag(group, tagId, input))
 
 const removingTag = Effect.fnUntraced(function*(group: Group, tagId: Id): Effect.fn.Return<Tag, NotFound, Store | Permit<"ManageGroup">> {
   yield* ManageGroup.needed
@@ -117,13 +113,8 @@ const removingTag = Effect.fnUntraced(function*(group: Group, tagId: Id): Effect
 })
 
 /** Deletes a tag (the group's administrators): it leaves every thread of the group. */
-export const removeTag = Effect.fnUntraced(function*(access: Access, ref: string, tagId: Id): Effect.fn.Return<Tag, NotFound | Forbidden, Store> {
-  const store = yield* Store
-  return yield* store.transaction(Effect.gen(function*() {
-    const { group } = yield* showGroup(access, ref)
-    return yield* ManageGroup.check([access, group], () => forbidden("Only the group's administrators manage its tags"))(removingTag(group, tagId))
-  }))
-})
+export const removeTag = (access: Access, ref: string, tagId: Id): Effect.Effect<Tag, NotFound | Forbidden, Store> =>
+  managingWrite(access, ref, (group) => removingTag(group, tagId))
 
 type VersionValue = Version["object_changes"][string][number]
 
@@ -134,9 +125,9 @@ export const recordVersion = Effect.fnUntraced(function*(itemId: Id, actor: User
   yield* (yield* Store).versions.insert({ item_type: "Discussion", item_id: itemId, whodunnit: actor.id, object_changes: changed, created_at: yield* nowIso })
 })
 
-/** A thread's edits, oldest first, and the people who made them: to whoever reads the thread. */
-export const discussionVersions = (discussionId: Id): Effect.Effect<ReadonlyArray<Version>, never, Store> =>
-  Effect.flatMap(Store, (store) => store.versions.of("Discussion", discussionId))
+/** Whether a thread has been edited (its page links **Show edits**). */
+export const wasEdited = (discussionId: Id): Effect.Effect<boolean, never, Store> =>
+  Effect.flatMap(Store, (store) => store.versions.any("Discussion", discussionId))
 
 /** The groups a thread may move to: the person's groups where they may start threads, but its own. */
 export const moveTargets = Effect.fnUntraced(function*(access: Access, topic: Topic): Effect.fn.Return<ReadonlyArray<Group>, never, Store> {

@@ -129,7 +129,9 @@ export const makeVersionsRepo = (c: SqlClient): VersionsRepo => ({
   insert: (v) =>
     Effect.map(c.run(`INSERT INTO versions (item_type, item_id, whodunnit, object_changes, created_at) VALUES (@item_type, @item_id, @whodunnit, @object_changes, @created_at) RETURNING *`,
       Version.toRow(v)), (r) => Version.fromRow(r.rows[0])),
-  of: (itemType, itemId) => c.all(`SELECT * FROM versions WHERE item_type = ? AND item_id = ? ORDER BY id`, [itemType, itemId], Version.fromRow)
+  of: (itemType, itemId) => c.all(`SELECT * FROM versions WHERE item_type = ? AND item_id = ? ORDER BY id`, [itemType, itemId], Version.fromRow),
+  any: (itemType, itemId) =>
+    Effect.map(c.get(`SELECT 1 AS one FROM versions WHERE item_type = ? AND item_id = ? LIMIT 1`, [itemType, itemId]), (r) => r !== undefined)
 })
 
 export const makeMembershipsRepo = (c: SqlClient): MembershipsRepo => {
@@ -149,6 +151,8 @@ export const makeMembershipsRepo = (c: SqlClient): MembershipsRepo => {
       c.get(`SELECT * FROM memberships WHERE group_id = ? AND user_id = ? AND revoked_at IS NULL`, [groupId, userId], Membership.fromRow),
     activeInGroup: (groupId, page) =>
       c.all(`SELECT * FROM memberships WHERE group_id = ? AND revoked_at IS NULL ORDER BY id LIMIT ? OFFSET ?`, [groupId, page.limit, page.offset], Membership.fromRow),
+    acceptedAdmins: (groupId) =>
+      c.all(`SELECT * FROM memberships WHERE group_id = ? AND revoked_at IS NULL AND admin = TRUE AND accepted_at IS NOT NULL ORDER BY id`, [groupId], Membership.fromRow),
     countActiveInGroup: (groupId) =>
       Effect.map(c.get(`SELECT count(*) AS n FROM memberships WHERE group_id = ? AND revoked_at IS NULL`, [groupId]), (r) => Number(r!.n)),
     activeEmails: (groupId) =>

@@ -1,5 +1,5 @@
 import { group } from "../group.js"
-import { type Access, Discussions, ThreadAdmin, Volumes } from "@convene/core"
+import { type Access, Discussions, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
@@ -57,7 +57,7 @@ export const B2DiscussionsLive = group(ConveneApi, "b2.discussions", requireAcce
     .handle("unpinDiscussion", ({ access, path }) => Effect.flatMap(Discussions.setPinned(access, path.id, false), one(access)))
     .handle("moveDiscussion", ({ access, path, payload }) => Effect.flatMap(Discussions.moveDiscussion(access, path.id, String(payload.group_id)), one(access)))
     .handle("listDiscussionVersions", ({ access, path }) =>
-      Effect.flatMap(Discussions.showDiscussion(access, path.id), ({ discussion }) => Effect.map(ThreadAdmin.discussionVersions(discussion.id), (versions) => ({ versions }))))
+      Effect.map(Discussions.discussionEdits(access, path.id), ({ versions }) => ({ versions })))
     .handle("setDiscussionVolume", Effect.fnUntraced(function*({ access, path, payload }) {
       const { discussion, topic } = yield* Discussions.showDiscussion(access, path.id)
       const set = yield* Volumes.setThreadVolume(access, topic.id, payload.volume)

@@ -1,5 +1,5 @@
 import { group } from "../group.js"
-import { type Access, GroupDeletion, Groups, type Groups as G, Joining, loadAccess, Memberships, ThreadAdmin, Volumes } from "@convene/core"
+import { type Access, GroupDeletion, isNumericId, Groups, type Groups as G, Joining, loadAccess, Memberships, ThreadAdmin, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
@@ -72,9 +72,9 @@ export const B2GroupsLive = group(ConveneApi, "b2.groups", requireAccess, (handl
     .handle("listMembershipRequests", ({ access, path }) =>
       Effect.map(Joining.listRequests(access, path.id), ({ requests }) => ({ membership_requests: requests.map((r) => r.request) })))
     .handle("approveMembershipRequest", ({ access, path }) =>
-      Effect.map(Joining.answerRequest(access, path.id, requestIdOf(path.request_id), true), (r) => ({ membership_requests: [r.request] })))
+      Effect.map(Joining.answerRequest(access, path.id, idOf(path.request_id), true), (r) => ({ membership_requests: [r.request] })))
     .handle("declineMembershipRequest", ({ access, path, payload }) =>
-      Effect.map(Joining.answerRequest(access, path.id, requestIdOf(path.request_id), false, payload.reason ?? ""), (r) => ({ membership_requests: [r.request] })))
+      Effect.map(Joining.answerRequest(access, path.id, idOf(path.request_id), false, payload.reason ?? ""), (r) => ({ membership_requests: [r.request] })))
     .handle("getJoinLink", Effect.fnUntraced(function*({ access, path }) {
       return { join_link: { url: joinUrl(yield* Settings, yield* Joining.joinLink(access, path.id)) } }
     }))
@@ -83,10 +83,10 @@ export const B2GroupsLive = group(ConveneApi, "b2.groups", requireAccess, (handl
     }))
     .handle("listTags", ({ access, path }) => Effect.map(ThreadAdmin.groupTags(access, path.id), ({ tags }) => ({ tags })))
     .handle("createTag", ({ access, path, payload }) => Effect.map(ThreadAdmin.addTag(access, path.id, payload), (tag) => ({ tags: [tag] })))
-    .handle("updateTag", ({ access, path, payload }) => Effect.map(ThreadAdmin.changeTag(access, path.id, requestIdOf(path.tag_id), payload), (tag) => ({ tags: [tag] })))
-    .handle("deleteTag", ({ access, path }) => Effect.as(ThreadAdmin.removeTag(access, path.id, requestIdOf(path.tag_id)), { success: true as const })))
+    .handle("updateTag", ({ access, path, payload }) => Effect.map(ThreadAdmin.changeTag(access, path.id, idOf(path.tag_id), payload), (tag) => ({ tags: [tag] })))
+    .handle("deleteTag", ({ access, path }) => Effect.as(ThreadAdmin.removeTag(access, path.id, idOf(path.tag_id)), { success: true as const })))
 
 /** A numeric path segment (a malformed one names no record: 0, not found). */
-const requestIdOf = (raw: string) => (/^[0-9]{1,15}$/.test(raw) ? Number(raw) : 0)
+const idOf = (raw: string) => (isNumericId(raw) ? Number(raw) : 0)
 
-const joinUrl = (settings: { readonly baseUrl: string }, token: string) => new URL(`/join/${token}`, settings.baseUrl).toString()
+const joinUrl = (settings: { readonly baseUrl: string }, path: string) => new URL(path, settings.baseUrl).toString()

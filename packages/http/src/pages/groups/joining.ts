@@ -8,7 +8,7 @@ import { type Group, GroupDeletion, Joining, Rules, type User } from "@convene/c
 import { Effect } from "effect"
 import { RouteParams } from "../../routes.js"
 import { NoFields } from "../layout/forms.js"
-import { doneOf, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
+import { doneOf, fieldMessages, idFrom, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
 import type { PageRouter } from "../layout/routes.js"
 import type { HttpSettings } from "../../settings.js"
 import { AskToJoinForm, DeclineForm, DeleteGroupForm } from "./forms.js"
@@ -71,9 +71,8 @@ const answer = (kit: Kit, approve: boolean) =>
   kit.post(DeclineForm, (request, who, { reason }) =>
     Effect.gen(function*() {
       const params = yield* RouteParams
-      const id = Number(segment(params, "id"))
       const key = segment(params, "key")
-      const done = yield* Effect.either(kit.run(Joining.answerRequest(who.access, key, Number.isSafeInteger(id) ? id : 0, approve, approve ? "" : reason)))
+      const done = yield* Effect.either(kit.run(Joining.answerRequest(who.access, key, idFrom(segment(params, "id")), approve, approve ? "" : reason)))
       if (done._tag === "Left") {
         // a request answered meanwhile (or a reason too long): said on the list again
         if (done.left._tag === "Invalid") {
@@ -87,7 +86,7 @@ const answer = (kit: Kit, approve: boolean) =>
 
 /** The shareable link's page part (on the invite page), for those who may invite. */
 export const shareableLink = (kit: Kit, settings: HttpSettings, who: Reader, key: string) =>
-  Effect.map(Effect.either(kit.run(Joining.joinLink(who.access, key))), (link) => (link._tag === "Right" ? new URL(`/join/${link.right}`, settings.baseUrl).toString() : undefined))
+  Effect.map(Effect.either(kit.run(Joining.joinLink(who.access, key))), (link) => (link._tag === "Right" ? new URL(link.right, settings.baseUrl).toString() : undefined))
 
 const linkGone = (kit: Kit, request: HttpServerRequest.HttpServerRequest, who: Reader) =>
   kit.respond(request, who, kit.message(who, "joinLink.goneTitle", who.t("joinLink.gone"), 404, { href: "/", label: who.t("error.home") }))

@@ -8,7 +8,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Discussions, type Group, Groups, Inputs, Joining, MEMBERSHIP_GRANTED_UPON, Memberships, Polls, Rules, ThreadAdmin, Threads, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { NoFields } from "../layout/forms.js"
-import { doneOf, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
+import { doneOf, fieldMessages, idFrom, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
 import { GroupSettingsForm, GroupStartForm, GroupVolumeForm, InviteForm, NewDiscussionForm } from "./forms.js"
 import { pollStateText } from "../polls/routes.js"
 import type { PageRouter } from "../layout/routes.js"
@@ -175,10 +175,9 @@ const memberAction = (kit: Kit, act: "admin" | "remove") =>
   kit.post(NoFields, (request, who) =>
     Effect.gen(function*() {
       const params = yield* RouteParams
-      const id = Number(segment(params, "id"))
+      const membershipId = idFrom(segment(params, "id"))
       const done = yield* Effect.either(kit.run(Effect.gen(function*() {
         const { group } = yield* Groups.showGroup(who.access, segment(params, "key"))
-        const membershipId = Number.isSafeInteger(id) ? id : 0
         if (act === "admin") yield* Memberships.makeAdmin(who.access, group.id, membershipId)
         else yield* Memberships.removeMembership(who.access, group.id, membershipId)
         return { group, membershipId }
@@ -192,8 +191,7 @@ const invitationAction = (kit: Kit, act: "resend" | "cancel") =>
   kit.post(NoFields, (request, who) =>
     Effect.gen(function*() {
       const params = yield* RouteParams
-      const id = Number(segment(params, "id"))
-      const membershipId = Number.isSafeInteger(id) ? id : 0
+      const membershipId = idFrom(segment(params, "id"))
       const done = yield* Effect.either(kit.run(Effect.gen(function*() {
         const { group } = yield* Groups.showGroup(who.access, segment(params, "key"))
         const what = act === "resend"

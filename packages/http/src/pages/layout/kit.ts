@@ -11,7 +11,7 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as UrlParams from "@effect/platform/UrlParams"
-import { type Access, type IdentityProvider, type Invalid, loadAccess, Notifications, People, Rules, Store, type StoreService, type User } from "@convene/core"
+import { type Access, type IdentityProvider, type Invalid, isNumericId, loadAccess, Notifications, People, Rules, Store, type StoreService, type User } from "@convene/core"
 import { Effect, type Either, type Schema } from "effect"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import type { HttpSettings } from "../../settings.js"
@@ -117,6 +117,9 @@ export const doneOf = (request: HttpServerRequest.HttpServerRequest): { readonly
 
 /** A path segment of a route (its key or id), as text. */
 export const segment = (params: PathParams, name: string) => String(params[name] ?? "")
+
+/** A record's id as a form or a route names it: digits, else 0 (which names no record: not found). */
+export const idFrom = (text: string): number => (isNumericId(text) ? Number(text) : 0)
 
 /** The core's field messages as one message per field (a page shows each beside its field). */
 export const fieldMessages = (e: Invalid): Record<string, string> =>

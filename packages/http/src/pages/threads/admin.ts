@@ -8,7 +8,7 @@ import { Discussions, type Forbidden, type Group, type Id, type Invalid, type No
 import { Effect } from "effect"
 import { RouteParams } from "../../routes.js"
 import { NoFields } from "../layout/forms.js"
-import { fieldMessages, type Kit, noticeOf, type Reader, segment } from "../layout/kit.js"
+import { fieldMessages, idFrom, type Kit, noticeOf, type Reader, segment } from "../layout/kit.js"
 import type { PageRouter } from "../layout/routes.js"
 import { EditThreadForm, MoveThreadForm, TagForm } from "./forms.js"
 import "./templates.js"
@@ -99,7 +99,8 @@ export const threadAdminRoutes = (router: PageRouter, kit: Kit) =>
       const { groups, people, versions, view } = shown.right
       const byId = new Map(people.map((u) => [u.id, u]))
       const groupsById = new Map(groups.map((g) => [g.id, g]))
-      const edits = versions.map((v) => {
+      // newest first
+      const edits = [...versions].reverse().map((v) => {
         const u = v.whodunnit === null ? undefined : byId.get(v.whodunnit)
         return {
           by: who.t("thread.editBy", { name: u === undefined ? who.t("thread.someone") : Rules.displayName(u), when: who.time(v.created_at) }),
@@ -149,8 +150,7 @@ export const threadAdminRoutes = (router: PageRouter, kit: Kit) =>
         Effect.gen(function*() {
           const params = yield* RouteParams
           const key = segment(params, "key")
-          const id = Number(segment(params, "id"))
-          const done = yield* Effect.either(act(who, key, Number.isSafeInteger(id) ? id : 0, form))
+          const done = yield* Effect.either(act(who, key, idFrom(segment(params, "id")), form))
           if (done._tag === "Right") return kit.seeOtherDone(`/g/${key}/tags`, "tags_saved")
           if (done.left._tag !== "Invalid") return kit.refused(request, who, done.left)
           const found = yield* Effect.either(kit.run(ThreadAdmin.managedTags(who.access, key)))
@@ -163,8 +163,7 @@ export const threadAdminRoutes = (router: PageRouter, kit: Kit) =>
       Effect.gen(function*() {
         const params = yield* RouteParams
         const key = segment(params, "key")
-        const id = Number(segment(params, "id"))
-        const done = yield* Effect.either(kit.run(ThreadAdmin.removeTag(who.access, key, Number.isSafeInteger(id) ? id : 0)))
+        const done = yield* Effect.either(kit.run(ThreadAdmin.removeTag(who.access, key, idFrom(segment(params, "id")))))
         if (done._tag === "Left") return kit.refused(request, who, done.left)
         return kit.seeOtherDone(`/g/${key}/tags`, "tags_saved")
       })))

@@ -6,7 +6,7 @@ import { ITEMABLE_TYPES, Reactions, Rules, type User } from "@convene/core"
 import { Effect, Schema } from "effect"
 import { RouteParams } from "../../routes.js"
 import { OneOf, Text, Trimmed } from "../layout/forms.js"
-import { type Kit, type Reader, seeOther, segment } from "../layout/kit.js"
+import { idFrom, type Kit, type Reader, seeOther, segment } from "../layout/kit.js"
 import type { PageRouter } from "../layout/routes.js"
 
 /** A page a reaction's form may send the reader back to: a thread or a poll of this server. */
@@ -31,8 +31,7 @@ export const reactionRoutes = (router: PageRouter, kit: Kit) =>
       Effect.gen(function*() {
         const params = new URL(request.url, "http://x").searchParams
         const type = ITEMABLE_TYPES.find((t) => t === params.get("type"))
-        const raw = params.get("id") ?? ""
-        const id = /^[0-9]{1,15}$/.test(raw) ? Number(raw) : 0
+        const id = idFrom(params.get("id") ?? "")
         const back = backOf(params.get("back") ?? "")
         if (type === undefined) return kit.notFound(request, who)
         const allowed = yield* Effect.either(kit.run(Reactions.reactionTarget(who.access, type, id)))
@@ -45,7 +44,7 @@ export const reactionRoutes = (router: PageRouter, kit: Kit) =>
       })))
     yield* router.post("/reactions", kit.post(ReactForm, (request, who, form) =>
       Effect.gen(function*() {
-        const id = /^[0-9]{1,15}$/.test(form.reactable_id) ? Number(form.reactable_id) : 0
+        const id = idFrom(form.reactable_id)
         const back = backOf(form.back)
         const done = yield* Effect.either(kit.run(Reactions.addReaction(who.access, { reactable_type: form.reactable_type, reactable_id: id, reaction: form.reaction })))
         if (done._tag === "Left") return kit.refused(request, who, done.left)
@@ -53,8 +52,7 @@ export const reactionRoutes = (router: PageRouter, kit: Kit) =>
       })))
     yield* router.post("/reactions/:id/delete", kit.post(UnreactForm, (request, who, form) =>
       Effect.gen(function*() {
-        const raw = segment(yield* RouteParams, "id")
-        const done = yield* Effect.either(kit.run(Reactions.removeReaction(who.access, /^[0-9]{1,15}$/.test(raw) ? Number(raw) : 0)))
+        const done = yield* Effect.either(kit.run(Reactions.removeReaction(who.access, idFrom(segment(yield* RouteParams, "id")))))
         if (done._tag === "Left") return kit.refused(request, who, done.left)
         return seeOther(backOf(form.back))
       })))

@@ -126,7 +126,7 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
       // a signed-in reader sets how much mail this thread sends them
       const volume = who.user === undefined ? undefined : (yield* run(Volumes.threadVolume(who.access, t.topic))).effective
       const groupTags = t.group === undefined || t.topic.tags.length === 0 ? [] : (yield* run(Effect.orElseSucceed(ThreadAdmin.groupTags(who.access, t.group.key), () => ({ tags: [] })))).tags
-      const edited = (yield* run(ThreadAdmin.discussionVersions(d.id))).length > 0
+      const edited = yield* run(ThreadAdmin.wasEdited(d.id))
       const author = t.users.find((u) => u.id === d.author_id)
       return respond(request, who, {
         title: d.title,
