@@ -23,6 +23,8 @@ import * as Joining from "./services/joining.js"
 import * as GroupDeletion from "./services/groupDeletion.js"
 import * as ThreadAdmin from "./services/threadAdmin.js"
 import * as Notifications from "./services/notifications.js"
+import * as Reading from "./services/reading.js"
+import * as Live from "./services/live.js"
 import * as Memberships from "./services/memberships.js"
 import * as Mail from "./services/mail.js"
 import * as Auth from "./services/auth.js"
@@ -67,7 +69,7 @@ export * as Messages from "./messages/index.js"
 export { Users, Groups, Memberships, Mail, Auth, Account, Joining, GroupDeletion }
 export { Discussions, Comments, Threads, Reactions, ThreadAdmin }
 export { Chatbots, Events, Deliveries, Polls, Stances, Outcomes, Scheduler }
-export { Search, Reports, People, Identities, Inbound, Volumes, Digest, Notifications }
+export { Search, Reports, People, Identities, Inbound, Volumes, Digest, Notifications, Reading, Live }
 export { type ExternalIdentity, type IdentityProvider, ProviderFailed, type ProviderStart } from "./ports/identity.js"
 export * from "./domain/search.js"
 export * from "./domain/reports.js"

@@ -7,10 +7,10 @@ const group = aGroup
 /** The test user's (id 9) membership. */
 const member = (groupId: number, over: Partial<Membership> = {}): Membership => aMembership(groupId, 9, { id: groupId, ...over })
 const topic = (groupId: number, over: Partial<Topic> = {}): Topic => ({
-  id: 1, group_id: groupId, topicable_type: "Discussion", topicable_id: 1, private: true, tags: [], items_count: 1, max_depth: 3,
+  id: 1, group_id: groupId, topicable_type: "Discussion", topicable_id: 1, private: true, tags: [], items_count: 1, seen_by_count: 0, max_depth: 3,
   last_activity_at: "", closed_at: null, closer_id: null, pinned_at: null, discarded_at: null, created_at: "", updated_at: "", ...over
 })
-const guestReader: TopicReader = { id: 1, topic_id: 1, user_id: 9, inviter_id: 1, guest: true, revoked_at: null, created_at: "" }
+const guestReader: TopicReader = { id: 1, topic_id: 1, user_id: 9, inviter_id: 1, guest: true, revoked_at: null, created_at: "", last_read_at: null, read_ranges: null, dismissed_at: null }
 
 t.test("canShowTopic and topicScope agree on every case", async (t) => {
   const sub = (over: Partial<Group>) => group(2, { parent_id: 1, ...over })

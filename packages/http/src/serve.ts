@@ -1,6 +1,6 @@
 /**
  * How requests reach the application: one listener on `node:http`, one route table (routes.ts) holding every
- * route once: the API's endpoints, the pages, /metrics and /inbound/mail. A request runs as one fiber on the
+ * route once: the API's endpoints, the pages, /metrics, /inbound/mail and /live. A request runs as one fiber on the
  * runtime built at start, with the request (and a page's path parameters) put in its context once; the response
  * is written straight to node's. An API endpoint's path and query decoders (its declaration's) run
  * synchronously before its handler, and what its auth middlewares provide is a constant added to the route's
@@ -23,6 +23,7 @@ import { type BodyRead, readWithin } from "./body.js"
 import { databaseBusy, errorResponse, internalError, issueMessage, json } from "./errors.js"
 import type { GroupRoutes, Route, RouteHandler } from "./api/group.js"
 import { makeInboundRoute } from "./mail/inbound.js"
+import { makeLiveHub } from "./live.js"
 import { METRICS_PATH } from "./observe/routes.js"
 import { metricsRoute } from "./observe/metricsRoute.js"
 import { Telemetry } from "./observe/telemetry.js"
@@ -280,12 +281,17 @@ export const makeListener = Effect.fnUntraced(function*<R>(
   table.add("GET", METRICS_PATH, (req, res) => serve(req, res, new LeanRequest(req), new Map(serverContext.unsafeMap), metrics))
   // raw messages of up to 10 MB from relays, beside the API's and the pages' limits (mail/inbound.ts)
   table.add("*", "/inbound/mail", makeInboundRoute(store, settings.inbound))
+  // the live pages' streams (live.ts): open for as long as their pages are
+  const live = makeLiveHub(store, settings.live)
+  table.add("GET", "/live", live.answer)
 
-  return ((req, res) => {
+  const listener: RequestListener = (req, res) => {
     const found = table.find(req.method, req.url)
     if (found === undefined) return writeResponse(req, res, unrouted(req))
     found.answer(req, res, found.params, found.search)
-  }) satisfies RequestListener
+  }
+  // the open streams end before the server closes (which waits for every connection to end)
+  return { listener, close: live.close }
 })
 
 type Serve = (req: http.IncomingMessage, res: http.ServerResponse, request: LeanRequest, context: Map<string, unknown>,

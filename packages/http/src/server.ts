@@ -62,7 +62,7 @@ const listen = (server: http.Server, table: RouteTable, address: { readonly port
   Layer.scopedDiscard(Effect.gen(function*() {
     // the groups' handlers run in this fiber's context: it must hold what they need
     yield* Effect.context<HandlerServices>()
-    const listener = yield* makeListener(table, groups, pageRoutes)
+    const { close: closeStreams, listener } = yield* makeListener(table, groups, pageRoutes)
     server.on("request", listener)
     yield* Effect.acquireRelease(
       Effect.async<void, HttpServerError.ServeError>((resume) => {
@@ -76,6 +76,7 @@ const listen = (server: http.Server, table: RouteTable, address: { readonly port
       () =>
         Effect.async<void>((resume) => {
           server.off("request", listener)
+          closeStreams()
           if (!server.listening) return resume(Effect.void)
           server.close(() => resume(Effect.void))
         })

@@ -2,6 +2,7 @@ import type { IdentityProvider, Rules } from "@convene/core"
 import { Context } from "effect"
 import type { LogLevelName } from "./observe/log.js"
 import type { InboundSettings } from "./mail/inbound.js"
+import type { LiveOptions } from "./live.js"
 import type { SsoSettings } from "./sso/settings.js"
 
 export interface HttpSettings {
@@ -32,6 +33,8 @@ export interface HttpSettings {
   readonly identityProvider?: IdentityProvider
   /** Replies by e-mail (REPLY_HOSTNAME, INBOUND_*, decisions §11); unset, notifications carry no reply address. */
   readonly inbound?: InboundSettings
+  /** The live pages' streams (decisions §13): how much a client may leave unread, how often they are kept alive (tests shorten them). */
+  readonly live?: LiveOptions
 }
 
 export class Settings extends Context.Tag("@convene/http/Settings")<Settings, HttpSettings>() {}

@@ -155,6 +155,11 @@ export const VolumeInput = Schema.Struct({
   })
 }).annotations({ identifier: "VolumeInput" })
 
+/** `PATCH /discussions/{id}/mark_as_read` (decisions §13): the items read, as Loomio's client sends them. */
+export const MarkAsReadInput = Schema.Struct({
+  ranges: Schema.String.pipe(Schema.maxLength(10_000)).annotations({ description: "sequence id ranges read, like 1-5,9-9 (Loomio's RangeSet text)" })
+}).annotations({ identifier: "MarkAsReadInput" })
+
 /** The spec's Poll input, plus Loomio 3.8's `topic_id`: what create and update both accept (decisions §1). */
 const pollFields = {
   group_id: Schema.optional(Schema.NullOr(Int).annotations({ description: "Ignored when discussion_id or topic_id is sent" })),

@@ -250,7 +250,9 @@ export const LoomioEvent = Schema.Struct({
 })
 
 export const LoomioReader = Schema.Struct({
-  ...columns(TopicReader, ["id", "user_id", "inviter_id", "guest", "revoked_at", "created_at"], { guest: false }),
+  ...columns(TopicReader, ["id", "user_id", "inviter_id", "guest", "revoked_at", "created_at", "last_read_at", "dismissed_at"], { guest: false }),
+  /** what the person has read ("1-5,7-9"): convene's `read_ranges` */
+  read_ranges_string: Text,
   discussion_id: Ref,
   topic_id: Ref,
   /** convene's addition for the older format: a guest of a poll outside any discussion */

@@ -182,6 +182,23 @@ export const Notification = model("Notification", {
 })
 export type Notification = typeof Notification.Type
 
+/**
+ * What a write tells the live pages (decisions §13): something happened in a thread (an item added, a poll closed),
+ * a reaction, or a notification for one person. It names where, never what: a page that hears of it asks for
+ * itself, through the rules, what it now shows.
+ */
+export const LIVE_KINDS = ["thread", "reaction", "notification"] as const
+export const LiveEvent = model("LiveEvent", {
+  id: IdField,
+  kind: Schema.Literal(...LIVE_KINDS),
+  group_id: NullId,
+  topic_id: NullId,
+  /** a notification's person (the only one it reaches) */
+  user_id: NullId,
+  created_at: Stamp
+})
+export type LiveEvent = typeof LiveEvent.Type
+
 /** A group's tag (decisions §12): a name unique in the group, whatever its case, and a colour (#rrggbb). */
 export const Tag = model("Tag", {
   id: IdField,
@@ -265,6 +282,8 @@ export const Topic = model("Topic", {
   private: Schema.Boolean,
   tags: Schema.Array(Schema.String),
   items_count: Schema.Int,
+  /** how many people have read the thread (Loomio's seen_by_count) */
+  seen_by_count: Schema.Int,
   max_depth: Schema.Int,
   last_activity_at: Stamp,
   closed_at: NullStamp,
@@ -375,7 +394,12 @@ export const TopicReader = model("TopicReader", {
   inviter_id: NullId,
   guest: Schema.Boolean,
   revoked_at: NullStamp,
-  created_at: Stamp
+  created_at: Stamp,
+  /** when the person last read the thread (null: never), and which of its items, as ranges of sequence ids ("1-5,7-9") */
+  last_read_at: NullStamp,
+  read_ranges: Schema.NullOr(Schema.String),
+  /** **Mark as read** in a list: the thread is not new again until something happens in it after this */
+  dismissed_at: NullStamp
 })
 export type TopicReader = typeof TopicReader.Type
 

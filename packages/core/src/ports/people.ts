@@ -120,6 +120,8 @@ export type Volume = "mute" | "normal" | "loud"
 export interface VolumesRepo {
   readonly ofGroup: (userId: Id, groupId: Id) => Effect.Effect<Volume | undefined>
   readonly ofThread: (userId: Id, topicId: Id) => Effect.Effect<Volume | undefined>
+  /** The person's own volume in each of these threads that has one set. */
+  readonly threadsOf: (userId: Id, topicIds: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<{ readonly topic_id: Id; readonly volume: Volume }>>
   /** The person's volume in each group that has one set. */
   readonly groupsOf: (userId: Id) => Effect.Effect<ReadonlyArray<{ readonly group_id: Id; readonly volume: Volume }>>
   readonly setGroup: (userId: Id, groupId: Id, volume: Volume, at: string) => Effect.Effect<void>

@@ -18,6 +18,7 @@ import type {
   NewMailMessage,
   Membership,
   MembershipRequest,
+  LiveEvent,
   Notification,
   Page,
 Reaction,
@@ -138,6 +139,19 @@ export interface NotificationsRepo {
   readonly markSeen: (userId: Id, ids: ReadonlyArray<Id> | undefined, at: string) => Effect.Effect<void>
 }
 
+export interface LiveRepo {
+  /** Call inside the writing transaction: the event is told when (and only if) the write commits. */
+  readonly append: (e: Omit<LiveEvent, "id">) => Effect.Effect<void>
+  /** Events after `afterId`, oldest first, at most `limit`. */
+  readonly after: (afterId: Id, limit: number) => Effect.Effect<ReadonlyArray<LiveEvent>>
+  /** Events written after this instant (a page made then), oldest first, at most `limit`. */
+  readonly since: (at: string, limit: number) => Effect.Effect<ReadonlyArray<LiveEvent>>
+  /** The newest event's id (0: none yet). */
+  readonly latestId: Effect.Effect<Id>
+  /** Events older than `before` deleted (a page away longer reloads instead of catching up). */
+  readonly prune: (before: string) => Effect.Effect<number>
+}
+
 export interface VersionsRepo {
   readonly insert: (v: Omit<Version, "id">) => Effect.Effect<Version>
   /** A record's versions, oldest first. */
@@ -187,7 +201,7 @@ export interface TopicsRepo {
   /** Threads in `scope` matching `filter`, latest activity first. */
   readonly visible: (scope: TopicScope, filter: TopicFilter, page: Page) => Effect.Effect<ReadonlyArray<Topic>>
   readonly countVisible: (scope: TopicScope, filter: TopicFilter) => Effect.Effect<number>
-  readonly insert: (t: Omit<Topic, "id" | "items_count" | "closed_at" | "closer_id" | "pinned_at" | "discarded_at" | "updated_at">) => Effect.Effect<Topic>
+  readonly insert: (t: Omit<Topic, "id" | "items_count" | "seen_by_count" | "closed_at" | "closer_id" | "pinned_at" | "discarded_at" | "updated_at">) => Effect.Effect<Topic>
   /** Every thread of these groups public or private (a group's privacy changed); returns how many changed. */
   readonly setPrivacyIn: (groupIds: ReadonlyArray<Id>, isPrivate: boolean, at: string) => Effect.Effect<number>
   readonly update: (
@@ -242,6 +256,8 @@ export interface ItemsRepo {
   readonly beforePosition: (topicId: Id, before: string, limit: number) => Effect.Effect<ReadonlyArray<ThreadItem>>
   /** The item of this sequence_id, or of this position_key. */
   readonly bySequence: (topicId: Id, sequenceId: number) => Effect.Effect<ThreadItem | undefined>
+  /** The first item at or after this sequence id (the first unread one may have been deleted). */
+  readonly fromSequence: (topicId: Id, sequenceId: number) => Effect.Effect<ThreadItem | undefined>
   readonly atPosition: (topicId: Id, positionKey: string) => Effect.Effect<ThreadItem | undefined>
   /**
    * Appends an item: sequence_id is the thread's next; a child takes the next position under its parent. `bump`:
@@ -268,9 +284,21 @@ export interface ReactionsRepo {
 export interface ReadersRepo {
   readonly find: (topicId: Id, userId: Id) => Effect.Effect<TopicReader | undefined>
   /** Adds the reader, or makes an existing one a guest when `guest` is true (never demotes). */
-  readonly upsert: (r: Omit<TopicReader, "id" | "revoked_at">) => Effect.Effect<TopicReader>
+  readonly upsert: (r: Pick<TopicReader, "topic_id" | "user_id" | "inviter_id" | "guest" | "created_at">) => Effect.Effect<TopicReader>
   /** User ids of the thread's un-revoked guests. */
   readonly guestsOf: (topicId: Id) => Effect.Effect<ReadonlyArray<Id>>
+  /** The person's readers of these threads (read state in lists). */
+  readonly ofTopics: (userId: Id, topicIds: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<TopicReader>>
+  /**
+   * Sets what the person has read (`ranges`, normalised by rules/readState.ts) and when, in one statement; a reader
+   * changed since it was read (`previous`: its ranges then, null where there was none) is left as it is: no read is
+   * lost, and the next view adds this one's items again.
+   */
+  readonly markRead: (r: { topic_id: Id; user_id: Id; ranges: string; previous: string | null; at: string }) => Effect.Effect<void>
+  /** Every item of the thread read, and dismissed (Mark as read in a list), in one statement. */
+  readonly markThreadRead: (topicId: Id, userId: Id, at: string) => Effect.Effect<void>
+  /** Every visible thread with something new marked as read and dismissed (Mark all as read), in one statement. */
+  readonly markAllRead: (userId: Id, scope: TopicScope, at: string) => Effect.Effect<number>
 }
 
 /** The records a write locks before it checks (what must stay ordered is ordered by these rows), or a named key. */
@@ -300,6 +328,11 @@ export interface StoreService extends PeopleRepos {
   readonly lock: (what: Locked) => Effect.Effect<boolean>
   /** Cheap liveness probe (healthz). */
   readonly ping: Effect.Effect<boolean>
+  /**
+   * Calls `wake` when live events may have been committed (decisions §13): after this process's write transactions
+   * (SQLite: one server), or any server's (PostgreSQL: LISTEN/NOTIFY). Answers how to stop listening.
+   */
+  readonly listenLive: (wake: () => void) => () => void
   readonly users: UsersRepo
   readonly groups: GroupsRepo
   readonly memberships: MembershipsRepo
@@ -307,6 +340,7 @@ export interface StoreService extends PeopleRepos {
   readonly tags: TagsRepo
   readonly versions: VersionsRepo
   readonly notifications: NotificationsRepo
+  readonly live: LiveRepo
   readonly mail: MailRepo
   readonly topics: TopicsRepo
   readonly discussions: DiscussionsRepo

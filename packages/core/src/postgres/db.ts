@@ -433,3 +433,46 @@ export const migratePg = async (pool: pg.Pool, url: string): Promise<number> => 
     client.release()
   }
 }
+
+/**
+ * The live pages' wake-up (decisions §13): one connection of its own LISTENs to `convene_live` (NOTIFY is sent by
+ * migration 15's trigger when a live event commits, on any server) once someone listens; a connection that breaks
+ * is opened again a second later (the hub's own polling covers the gap).
+ */
+export const makeLiveListener = (url: string) => {
+  const listeners = new Set<() => void>()
+  let client: pg.Client | undefined
+  let closed = false
+  let retry: NodeJS.Timeout | undefined
+  const connect = () => {
+    if (closed || client !== undefined || listeners.size === 0) return
+    const c = new (driver().Client)({ connectionString: url })
+    client = c
+    const lost = () => {
+      if (client !== c) return
+      client = undefined
+      c.end().catch(() => undefined)
+      if (!closed) retry = setTimeout(connect, 1_000).unref()
+    }
+    c.on("error", lost)
+    c.on("end", lost)
+    c.on("notification", () => {
+      for (const l of listeners) l()
+    })
+    c.connect().then(() => c.query("LISTEN convene_live")).catch(lost)
+  }
+  return {
+    listen: (wake: () => void) => {
+      listeners.add(wake)
+      connect()
+      return () => void listeners.delete(wake)
+    },
+    close: async () => {
+      closed = true
+      if (retry !== undefined) clearTimeout(retry)
+      const c = client
+      client = undefined
+      await c?.end().catch(() => undefined)
+    }
+  }
+}

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { StoreService } from "../ports/store.js"
-import { makePgRunner, makePool, migratePg } from "./db.js"
+import { makeLiveListener, makePgRunner, makePool, migratePg } from "./db.js"
 import { makeRepositories } from "../store/index.js"
 import { pgClient } from "./client.js"
 import { makeReportsRepo, makeSearchRepo } from "./reading.js"
@@ -28,13 +28,15 @@ export const makePgStore = async (url: string, options: PgStoreOptions = {}): Pr
     throw e
   }
   const q = makePgRunner(pool, writers)
+  const live = makeLiveListener(url)
   return {
     transaction: q.transaction,
     request: q.request,
     ping: Effect.catchAllDefect(Effect.map(q.get<{ ok: number }>("SELECT 1 AS ok"), (r) => r?.ok === 1), () => Effect.succeed(false)),
+    listenLive: live.listen,
     ...makeRepositories(pgClient(q)),
     search: makeSearchRepo(q),
     reports: makeReportsRepo(q),
-    close: () => q.close()
+    close: () => Promise.all([live.close(), q.close()]).then(() => undefined)
   }
 }

@@ -7,6 +7,7 @@ import { effectiveVolume, volumeAllows } from "../rules/volume.js"
 import { plainMarkdown } from "../rules/markdown.js"
 import { displayName } from "../rules/users.js"
 import { nowIso } from "./common.js"
+import { tellLive } from "./events.js"
 import { mintSecrets, recordInvitation } from "./people.js"
 import { mailTranslator, type Translate } from "../messages/index.js"
 
@@ -156,6 +157,7 @@ export const recordThreadMessage = Effect.fnUntraced(function*(recipient: User, 
       user_id: recipient.id, kind: m.kind, actor_id: m.actor.id, title: m.title, path: m.path, group_id: m.group?.id ?? null, topic_id: m.topicId ?? null,
       created_at: yield* nowIso
     })
+    yield* tellLive("notification", { user_id: recipient.id })
   }
   if (recipient.email === null) return
   const t = mailTranslator(recipient)

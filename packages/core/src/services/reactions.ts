@@ -8,6 +8,7 @@ import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { React, RemoveReaction, SeeBallot, ShowTopic } from "../policies.js"
 import { nowIso } from "./common.js"
+import { tellLive } from "./events.js"
 import { topicContext } from "./threads/kernel.js"
 import * as Inputs from "../domain/inputs.js"
 
@@ -70,6 +71,7 @@ export const addReaction = Effect.fnUntraced(function*(
       const key = { reactable_type: input.reactable_type, reactable_id: input.reactable_id, user_id: access.user.id, reaction }
       const existing = yield* store.reactions.find(key)
       if (existing !== undefined) return existing
+      yield* tellLive("reaction", { group_id: ctx.topic.group_id, topic_id: ctx.topic.id })
       return yield* store.reactions.insert({ ...key, topic_id: ctx.topic.id, created_at: yield* nowIso })
     })
     return yield* ShowTopic.check([access, ctx], () => notFound(`${input.reactable_type} ${input.reactable_id} not found`))(
@@ -83,8 +85,9 @@ export const removeReaction = Effect.fnUntraced(function*(access: Access, id: Id
   return yield* store.transaction(Effect.gen(function*() {
     const reaction = yield* store.reactions.byId(id)
     if (reaction === undefined) return yield* notFound(`Reaction ${id} not found`)
+    const topic = yield* store.topics.byId(reaction.topic_id)
     return yield* RemoveReaction.check([access, reaction], () => forbidden("You can only remove your own reaction."))(
-      Effect.as(Effect.zipRight(RemoveReaction.needed, store.reactions.delete(id)), reaction))
+      Effect.as(Effect.zipRight(RemoveReaction.needed, Effect.zipRight(store.reactions.delete(id), tellLive("reaction", { group_id: topic?.group_id, topic_id: reaction.topic_id }))), reaction))
   }))
 })
 

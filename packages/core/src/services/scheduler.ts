@@ -27,6 +27,9 @@ export interface SchedulerReport {
   readonly purged: number
 }
 
+/** How long the live pages' events are kept for a page that reconnects. */
+export const LIVE_KEPT_MS = 86_400_000
+
 /** Who gets the 24 h reminder (`notify_on_closing_soon`). */
 const reminderRecipients = Effect.fnUntraced(function*(poll: Poll): Effect.fn.Return<ReadonlyArray<User>, never, Store> {
   const store = yield* Store
@@ -90,6 +93,8 @@ export const runScheduler: Effect.Effect<SchedulerReport, never, Store> = Effect
   }
   const digests = yield* sendDigests()
   const purged = yield* purgeDeletedGroups
+  // the live pages' log is kept a day: a page away longer reloads instead of catching up (decisions §13)
+  yield* store.transaction(store.live.prune(new Date(nowMs - LIVE_KEPT_MS).toISOString()))
   return { expired, reminded, reviews, digests, purged }
 })
 

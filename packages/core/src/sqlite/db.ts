@@ -183,6 +183,8 @@ export interface Runner {
   /** A write: only inside a transaction (a write outside one is a programming error). */
   readonly write: <A>(f: (db: Db, stmt: Stmt) => A) => Effect.Effect<A>
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** Calls `listener` after each COMMIT (the live pages' wake-up); answers how to stop. */
+  readonly onCommit: (listener: () => void) => () => void
   /** Whether this fiber is inside a transaction (its reads see its own uncommitted writes). */
   readonly inTransaction: Effect.Effect<boolean>
   /** The database file ("" for an in-memory database, which only this process's connection can read). */
@@ -284,6 +286,7 @@ export const makeRunner = (conns: Connections): Runner => {
   /** Members whose body succeeded, waiting for the COMMIT. */
   let waiting: Array<Deferred.Deferred<void, DatabaseError>> = []
   const db = conns.write
+  const committedListeners = new Set<() => void>()
 
   /** Ends the open transaction: COMMIT, then every body in it resumes; a failed COMMIT fails them all. */
   const commitWaiting = () => {
@@ -295,6 +298,7 @@ export const makeRunner = (conns: Connections): Runner => {
         db.exec("COMMIT")
         // whoever resumes now reads what was just committed, not the turn's older snapshot
         endSnapshot()
+        for (const listener of committedListeners) listener()
       } else if (done.length > 0) throw new Error("the transaction was rolled back")
     } catch (e) {
       if (db.inTransaction) db.exec("ROLLBACK")
@@ -398,6 +402,10 @@ export const makeRunner = (conns: Connections): Runner => {
     cacheEpochs,
     write,
     transaction,
+    onCommit: (listener) => {
+      committedListeners.add(listener)
+      return () => void committedListeners.delete(listener)
+    },
     inTransaction: FiberRef.get(inTransaction),
     filename: conns.filename,
     // closing commits what is waiting for its COMMIT: a body that finished is never lost

@@ -1,8 +1,8 @@
 /** Groups, with the counters the triggers keep on their rows, and memberships. */
 import { Effect } from "effect"
-import { Group, GroupCounts, type Id, Membership, MembershipRequest, Notification, Tag, Version } from "../domain/records.js"
+import { Group, GroupCounts, type Id, LiveEvent, Membership, MembershipRequest, Notification, Tag, Version } from "../domain/records.js"
 import { columnValue } from "../domain/model.js"
-import type { GroupsRepo, MembershipRequestsRepo, MembershipsRepo, NotificationsRepo, TagsRepo, VersionsRepo } from "../ports/store.js"
+import type { GroupsRepo, LiveRepo, MembershipRequestsRepo, MembershipsRepo, NotificationsRepo, TagsRepo, VersionsRepo } from "../ports/store.js"
 import { countedGroup } from "../sql/records.js"
 import { epochCache } from "./cache.js"
 import { insertRow, setClause, type SqlClient } from "./client.js"
@@ -184,6 +184,14 @@ export const makeMembershipsRepo = (c: SqlClient): MembershipsRepo => {
       )
   }
 }
+
+export const makeLiveRepo = (c: SqlClient): LiveRepo => ({
+  append: (e) => Effect.asVoid(c.run(`INSERT INTO live_events (kind, group_id, topic_id, user_id, created_at) VALUES (@kind, @group_id, @topic_id, @user_id, @created_at)`, e)),
+  after: (afterId, limit) => c.all(`SELECT * FROM live_events WHERE id > ? ORDER BY id LIMIT ?`, [afterId, limit], LiveEvent.fromRow),
+  since: (at, limit) => c.all(`SELECT * FROM live_events WHERE created_at > ? ORDER BY id LIMIT ?`, [at, limit], LiveEvent.fromRow),
+  latestId: Effect.map(c.get(`SELECT coalesce(max(id), 0) AS id FROM live_events`), (r) => Number(r?.id ?? 0)),
+  prune: (before) => Effect.map(c.run(`DELETE FROM live_events WHERE created_at < ?`, [before]), (r) => r.changes)
+})
 
 export const makeNotificationsRepo = (c: SqlClient): NotificationsRepo => {
   const { ids } = c.dialect

@@ -4,7 +4,7 @@
  */
 import type { StoreService } from "../ports/store.js"
 import type { SqlClient } from "./client.js"
-import { makeGroupsRepo, makeMembershipRequestsRepo, makeMembershipsRepo, makeNotificationsRepo, makeTagsRepo, makeVersionsRepo } from "./groups.js"
+import { makeGroupsRepo, makeMembershipRequestsRepo, makeLiveRepo, makeMembershipsRepo, makeNotificationsRepo, makeTagsRepo, makeVersionsRepo } from "./groups.js"
 import { makeChatbotsRepo, makeDeliveriesRepo, makeEventsRepo, makeMailRepo } from "./outboxes.js"
 import { makePeopleRepos } from "./people.js"
 import { makeOutcomesRepo, makePollOptionsRepo, makePollsRepo, makeStancesRepo } from "./polls.js"
@@ -14,7 +14,7 @@ import { makeUsersRepo } from "./users.js"
 export type { Dialect, SqlClient } from "./client.js"
 
 /** What an adapter adds to the repositories: transactions, requests, a liveness probe, and its engine's search and reports. */
-export type Repositories = Omit<StoreService, "transaction" | "request" | "ping" | "search" | "reports">
+export type Repositories = Omit<StoreService, "transaction" | "request" | "ping" | "listenLive" | "search" | "reports">
 
 export const makeRepositories = (c: SqlClient): Repositories => ({
   lock: c.lock,
@@ -25,6 +25,7 @@ export const makeRepositories = (c: SqlClient): Repositories => ({
   tags: makeTagsRepo(c),
   versions: makeVersionsRepo(c),
   notifications: makeNotificationsRepo(c),
+  live: makeLiveRepo(c),
   mail: makeMailRepo(c),
   ...makePeopleRepos(c),
   topics: makeTopicsRepo(c),

@@ -97,6 +97,9 @@ export const makePeopleRepos = (c: SqlClient): PeopleRepos => {
       c.get(`SELECT volume FROM group_volumes WHERE user_id = ? AND group_id = ?`, [userId, groupId], (r) => r.volume as Volume),
     ofThread: (userId, topicId) =>
       c.get(`SELECT volume FROM thread_volumes WHERE user_id = ? AND topic_id = ?`, [userId, topicId], (r) => r.volume as Volume),
+    threadsOf: (userId, topicIds) =>
+      topicIds.length === 0 ? Effect.succeed([]) : c.all(`SELECT topic_id, volume FROM thread_volumes WHERE user_id = @user AND ${c.dialect.ids.has("topic_id", "ids")}`,
+        { user: userId, ids: c.dialect.ids.bind(topicIds) }, (r) => ({ topic_id: Number(r.topic_id), volume: r.volume as Volume })),
     groupsOf: (userId) =>
       c.all(`SELECT group_id, volume FROM group_volumes WHERE user_id = ? ORDER BY group_id`, [userId], (r) => ({ group_id: Number(r.group_id), volume: r.volume as Volume })),
     setGroup: (userId, groupId, volume, at) => setVolume("group_volumes", "group_id", userId, groupId, volume, at),

@@ -133,6 +133,8 @@ export const makeItemsRepo = (c: SqlClient): ItemsRepo => ({
   beforePosition: (topicId, before, limit) =>
     c.all(`SELECT * FROM topic_items WHERE topic_id = ? AND position_key < ? ORDER BY position_key DESC LIMIT ?`, [topicId, before, limit], ThreadItem.fromRow),
   bySequence: (topicId, sequenceId) => c.get(`SELECT * FROM topic_items WHERE topic_id = ? AND sequence_id = ?`, [topicId, sequenceId], ThreadItem.fromRow),
+  fromSequence: (topicId, sequenceId) =>
+    c.get(`SELECT * FROM topic_items WHERE topic_id = ? AND sequence_id >= ? ORDER BY sequence_id LIMIT 1`, [topicId, sequenceId], ThreadItem.fromRow),
   atPosition: (topicId, key) => c.get(`SELECT * FROM topic_items WHERE topic_id = ? AND position_key = ?`, [topicId, key], ThreadItem.fromRow),
   append: Effect.fnUntraced(function*({ parent, bump, ...item }) {
     // the thread's row first: writers appending to one thread (on any server) take their sequence ids in turn;
@@ -185,7 +187,14 @@ export const makeReactionsRepo = (c: SqlClient): ReactionsRepo => {
   }
 }
 
-export const makeReadersRepo = (c: SqlClient): ReadersRepo => ({
+/** Every item of a thread as read ranges ("1-N"; "" for a thread with only its own item), for the thread `t.id`. */
+const ALL_READ = `coalesce((SELECT '1-' || max(i.sequence_id) FROM topic_items i WHERE i.topic_id = t.id AND i.sequence_id > 0), '')`
+const READ_ALL_SET = `ON CONFLICT (topic_id, user_id) DO UPDATE SET read_ranges = excluded.read_ranges, last_read_at = excluded.last_read_at, dismissed_at = excluded.dismissed_at`
+
+export const makeReadersRepo = (c: SqlClient): ReadersRepo => {
+  const { ids, tagged } = c.dialect
+  const scope = topicScope(ids, tagged)
+  return {
   find: (topicId, userId) => c.remembered(readerKey(topicId, userId), c.get(`SELECT * FROM topic_readers WHERE topic_id = ? AND user_id = ?`, [topicId, userId], TopicReader.fromRow)),
   upsert: (r) =>
     Effect.map(
@@ -196,5 +205,23 @@ export const makeReadersRepo = (c: SqlClient): ReadersRepo => ({
       (res) => TopicReader.fromRow(returned(res))
     ),
   guestsOf: (topicId) =>
-    c.all(`SELECT user_id FROM topic_readers WHERE topic_id = ? AND guest = TRUE AND revoked_at IS NULL`, [topicId], (r) => Number(r.user_id))
-})
+    c.all(`SELECT user_id FROM topic_readers WHERE topic_id = ? AND guest = TRUE AND revoked_at IS NULL`, [topicId], (r) => Number(r.user_id)),
+  ofTopics: (userId, topicIds) =>
+    topicIds.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM topic_readers WHERE user_id = @user AND ${ids.has("topic_id", "ids")}`, { user: userId, ids: ids.bind(topicIds) }, TopicReader.fromRow),
+  markRead: (r) =>
+    Effect.asVoid(c.run(`INSERT INTO topic_readers (topic_id, user_id, guest, created_at, last_read_at, read_ranges)
+           VALUES (@topic_id, @user_id, FALSE, @at, @at, @ranges)
+           ON CONFLICT (topic_id, user_id) DO UPDATE SET read_ranges = excluded.read_ranges, last_read_at = excluded.last_read_at
+           WHERE coalesce(topic_readers.read_ranges, '') = @previous`, { ...r, previous: r.previous ?? "" })),
+  markThreadRead: (topicId, userId, at) =>
+    Effect.asVoid(c.run(`INSERT INTO topic_readers (topic_id, user_id, guest, created_at, last_read_at, read_ranges, dismissed_at)
+           SELECT t.id, @user, FALSE, @at, @at, ${ALL_READ}, @at FROM topics t WHERE t.id = @topic ${READ_ALL_SET}`, { topic: topicId, user: userId, at })),
+  // every visible thread but those dismissed since their last activity (already marked)
+  markAllRead: (userId, visible, at) =>
+    Effect.map(c.run(`INSERT INTO topic_readers (topic_id, user_id, guest, created_at, last_read_at, read_ranges, dismissed_at)
+           SELECT t.id, @user, FALSE, @at, @at, ${ALL_READ}, @at ${scope.where({})}
+             AND NOT EXISTS (SELECT 1 FROM topic_readers r WHERE r.topic_id = t.id AND r.user_id = @user
+                             AND r.dismissed_at >= t.last_activity_at)
+           ${READ_ALL_SET}`, Object.assign(scope.params(visible, {}), { user: userId, at })), (r) => r.changes)
+  }
+}

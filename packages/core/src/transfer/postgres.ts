@@ -46,6 +46,7 @@ export const COUNTED: Readonly<Record<string, ReadonlyArray<string>>> = {
   groups: ["memberships_count", "accepted_memberships_count", "pending_memberships_count", "admin_memberships_count", "delegates_count",
     "discussions_count", "polls_count", "subgroups_count"],
   polls: ["voters_count", "cast_count"],
+  topics: ["seen_by_count"],
   poll_options: ["total_score", "voter_count", "yes_count", "maybe_count", "no_count"],
   stance_choices: ["counted"]
 }

@@ -254,6 +254,8 @@ export class B2Discussions extends HttpApiGroup.make("b2.discussions", { topLeve
       .annotate(OpenApi.Summary, "Extension: move the thread to another group where the caller may start threads; its polls follow, its privacy follows the group"))
     .add(HttpApiEndpoint.get("listDiscussionVersions")`/api/b2/discussions/${recordRef}/versions`.addSuccess(VersionsResult)
       .annotate(OpenApi.Summary, "Extension: the thread's edits, oldest first (who, when, each field's [before, after])"))
+    .add(HttpApiEndpoint.patch("markDiscussionAsRead")`/api/b2/discussions/${recordRef}/mark_as_read`.setPayload(Inputs.MarkAsReadInput).annotate(BodyRoot, "discussion").addSuccess(DiscussionsDocument)
+      .annotate(OpenApi.Summary, "Extension: mark these items of the thread read for the caller (Loomio's mark_as_read); the discussion answers with the caller's reader fields"))
     .add(HttpApiEndpoint.patch("setDiscussionVolume")`/api/b2/discussions/${recordRef}/set_volume`.setPayload(Inputs.VolumeInput).annotate(BodyRoot, "volume").addSuccess(VolumeResult)
       .annotate(OpenApi.Summary, "Extension: how much mail the caller wants from this thread (it wins over the group's volume), as Loomio's set_volume"))
     .annotate(OpenApi.Title, "Discussions").annotate(OpenApi.Description, "Discussions: the threads people talk in")

@@ -96,7 +96,7 @@ export const ServerUserRecord = record("ServerUser", "A user account as the Serv
 })
 
 export const TopicRecord = record("Topic", "A thread (Loomio's topic); locked_at is the newest name of closed_at", {
-  ...fieldsOf(Topic, "id", "group_id", "topicable_type", "topicable_id", "private", "tags", "items_count"),
+  ...fieldsOf(Topic, "id", "group_id", "topicable_type", "topicable_id", "private", "tags", "items_count", "seen_by_count"),
   replies_count: Schema.Int,
   ...fieldsOf(Topic, "max_depth", "last_activity_at", "closed_at"),
   locked_at: NullStamp,
@@ -115,7 +115,13 @@ export const DiscussionRecord = record("Discussion", "A discussion; deleted ones
   private: Schema.Boolean,
   closed_at: NullStamp,
   last_activity_at: Stamp,
-  ...fieldsOf(Discussion, "author_id", "discarded_at", "discarded_by", "created_at", "updated_at")
+  ...fieldsOf(Discussion, "author_id", "discarded_at", "discarded_by", "created_at", "updated_at"),
+  // the caller's reader (Loomio's DiscussionSerializer; decisions §13): null where they have none
+  last_read_at: NullStamp.annotations({ description: "when the caller last read the thread (null: never)" }),
+  read_ranges: Schema.Array(Schema.Tuple(Schema.Int, Schema.Int)).annotations({ description: "the items the caller has read, as [first, last] sequence id pairs" }),
+  discussion_reader_volume: Schema.NullOr(Schema.Literal("mute", "normal", "loud")).annotations({ description: "the caller's own volume in this thread (null: the group's)" }),
+  dismissed_at: NullStamp.annotations({ description: "when the caller last marked the thread as read in a list" }),
+  seen_by_count: Schema.Int.annotations({ description: "how many people have read the thread" })
 })
 
 export const CommentRecord = record("Comment", "A comment; parent_id is the comment replied to; deleted ones have body null", {

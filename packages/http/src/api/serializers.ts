@@ -15,6 +15,7 @@ import {
   PollOption,
   Polls,
   Reaction,
+  type Reading,
   Rules,
   SearchResult,
   serializer,
@@ -73,13 +74,18 @@ const discussion = serializer(DiscussionRecord.fields, Discussion.fields, ["titl
  * A discussion; thread state (privacy, closed, activity) comes from its topic; its text as rules/reveal.ts allows.
  * The spread stands last: a member after a spread is V8 11's slow path, 5 µs here (bench/experiments/spread.js).
  */
-export const discussionJson = ({ discussion: d, topic: t }: { discussion: Discussion; topic: Topic }) =>
+export const discussionJson = ({ discussion: d, topic: t }: { discussion: Discussion; topic: Topic }, read: Reading.ReadView | undefined) =>
   discussion(d, {
     mentioned_usernames: mentions(d.discarded_at === null ? d.description : null, d.description_format),
     group_id: t.group_id,
     private: t.private,
     closed_at: t.closed_at,
     last_activity_at: t.last_activity_at,
+    last_read_at: read?.reader?.last_read_at ?? null,
+    read_ranges: Rules.parseRanges(read?.reader?.read_ranges),
+    discussion_reader_volume: read?.volume ?? null,
+    dismissed_at: read?.reader?.dismissed_at ?? null,
+    seen_by_count: t.seen_by_count,
     ...Rules.revealDiscussionText(d)
   })
 

@@ -20,6 +20,8 @@ import { STYLESHEET } from "./layout/templates.js"
 import { threadRoutes } from "./threads/routes.js"
 import { searchRoutes } from "./search/routes.js"
 import { notificationRoutes } from "./notifications/routes.js"
+import { readRoutes } from "./threads/lists.js"
+import { LIVE_SCRIPT } from "./layout/liveScript.js"
 
 
 /** A page asked for while another process holds the database's write lock (an import, a restore): try again. */
@@ -45,6 +47,10 @@ export const pageRoutes = (pages: PageRouter) =>
       contentType: "text/css; charset=utf-8",
       headers: { "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" }
     })))
+    yield* pages.get("/assets/live.js", Effect.succeed(HttpServerResponse.text(LIVE_SCRIPT, {
+      contentType: "text/javascript; charset=utf-8",
+      headers: { "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" }
+    })))
     // a tag's colour as a small square (the pages' CSP allows no inline style)
     yield* pages.get("/assets/swatch/:hex", Effect.map(RouteParams, (params) => {
       const hex = /^([0-9a-f]{6})\.svg$/.exec(String(params.hex ?? ""))?.[1]
@@ -62,4 +68,5 @@ export const pageRoutes = (pages: PageRouter) =>
     yield* pollRoutes(pages, kit)
     yield* searchRoutes(pages, kit)
     yield* notificationRoutes(pages, kit)
+    yield* readRoutes(pages, kit)
   })

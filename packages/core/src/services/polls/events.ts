@@ -9,7 +9,7 @@ import { bodyMarkdown } from "../../rules/threadMarkdown.js"
 import { displayName } from "../../rules/users.js"
 import { issueBallots } from "../ballots.js"
 import { nowIso } from "../common.js"
-import { publishEvent } from "../events.js"
+import { publishEvent, tellLive } from "../events.js"
 import { recordItem } from "../threads/kernel.js"
 
 
@@ -46,6 +46,9 @@ export const closeNow = Effect.fnUntraced(function*(poll: Poll, topic: Topic, ac
     yield* recordItem({
       topic, kind, itemable_type: "Poll", itemable_id: poll.id, actor, parent: yield* pollItemParent(poll), bump: true
     })
+  } else {
+    // closed by the clock: no item, but open pages show it closed
+    yield* tellLive("thread", { group_id: topic.group_id, topic_id: topic.id })
   }
   yield* pollEvent(kind, closed, actor)
 })

@@ -16,7 +16,8 @@ import type { TopicContext } from "../../rules/topics.js"
 import { ShowTopic } from "../../policies.js"
 import { displayName, normaliseEmail } from "../../rules/users.js"
 import { nowIso } from "../common.js"
-import { publishEvent } from "../events.js"
+import { publishEvent, tellLive } from "../events.js"
+import { rangesAfterReading } from "../../rules/readState.js"
 import { recordThreadMessage, type ThreadMessage } from "../mail.js"
 import { userForEmail } from "../memberships.js"
 
@@ -51,11 +52,14 @@ export interface NewItem {
   readonly bump: boolean
 }
 
-/** Appends an item to the thread's stream; call inside the writing transaction. */
+/**
+ * Appends an item to the thread's stream, read by its author (writing counts as reading), and tells the live pages;
+ * call inside the writing transaction (which holds the thread: the author's reader is read and written in turn).
+ */
 export const recordItem = Effect.fnUntraced(function*(item: NewItem): Effect.fn.Return<Appended, never, Store> {
   const store = yield* Store
   const now = yield* nowIso
-  return yield* store.items.append({
+  const appended = yield* store.items.append({
     topic_id: item.topic.id,
     kind: item.kind,
     itemable_type: item.itemable_type,
@@ -65,6 +69,13 @@ export const recordItem = Effect.fnUntraced(function*(item: NewItem): Effect.fn.
     parent: item.parent,
     bump: item.bump === true
   })
+  if (item.actor !== null && appended.item.sequence_id > 0) {
+    const reader = yield* store.readers.find(item.topic.id, item.actor.id)
+    const ranges = rangesAfterReading(reader, [[appended.item.sequence_id, appended.item.sequence_id]])
+    if (ranges !== undefined) yield* store.readers.markRead({ topic_id: item.topic.id, user_id: item.actor.id, ranges, previous: reader?.read_ranges ?? null, at: now })
+  }
+  yield* tellLive("thread", { group_id: item.topic.group_id, topic_id: item.topic.id })
+  return appended
 })
 
 /** The parent item of a reply: the item replied to, moved up to stay within the thread's max_depth. */

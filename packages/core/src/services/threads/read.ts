@@ -18,6 +18,8 @@ import { canCreateComment, canDeleteComment, canEditComment } from "../../rules/
 import { canEditDiscussion } from "../../rules/discussions.js"
 import { canStartPoll } from "../../rules/polls.js"
 import { showDiscussion } from "../discussions.js"
+import { markShown } from "../reading.js"
+import { readStateOf } from "../../rules/readState.js"
 
 /** GET /threads: every thread the caller may read, latest activity first. */
 export const listThreads = Effect.fnUntraced(function*(access: Access, page: Page): Effect.fn.Return<Paged<Topic>, never, Store> {
@@ -137,6 +139,22 @@ export const threadWindow = Effect.fnUntraced(function*(topicId: Id, fromSequenc
   return { items, earlier, later: laterKey === undefined ? undefined : yield* sequenceAt(laterKey) }
 })
 
+/** How many top-level items a thread read before shows ahead of its first unread one, for context (decisions §13). */
+const UNREAD_CONTEXT = 2
+
+/** Where a thread read before opens: a few top-level items before its first unread item (undefined: at the start). */
+const unreadOpening = Effect.fnUntraced(function*(topicId: Id, firstUnread: number | undefined): Effect.fn.Return<number | undefined, never, Store> {
+  if (firstUnread === undefined) return undefined
+  const store = yield* Store
+  const at = yield* store.items.fromSequence(topicId, firstUnread)
+  if (at?.position_key == null) return undefined
+  const top = topOf(at.position_key)
+  // the items before it, nearest first: their top-level places, the UNREAD_CONTEXT-th (or the furthest there is)
+  const tops = [...new Set((yield* store.items.beforePosition(topicId, top, THREAD_PAGE)).map((i) => topOf(i.position_key!)))]
+  const key = tops[UNREAD_CONTEXT - 1] ?? tops.at(-1) ?? top
+  return (yield* store.items.atPosition(topicId, key))?.sequence_id
+})
+
 /** GET /threads/{id}/markdown: discussions and standalone polls alike. */
 export const threadMarkdown = Effect.fnUntraced(function*(access: Access, topicId: Id): Effect.fn.Return<string, NotFound, Store> {
   const store = yield* Store
@@ -206,17 +224,25 @@ export interface DiscussionThread extends ThreadContents, Omit<DiscussionRights,
   /** where the pages before and after this one start (ThreadWindow) */
   readonly earlier: number | null | undefined
   readonly later: number | undefined
+  /** the reader's first item not read before this page was shown, when this page holds it */
+  readonly firstUnread: number | undefined
 }
 
-/** A page of a discussion's thread (`fromSequence`: the page holding that item; else the first), with the reader's rights. */
+/**
+ * A page of a discussion's thread, with the reader's rights: the page holding `fromSequence`, else (decisions §13) a
+ * few items before the first the reader has not read, else the first. The items shown are read from now on.
+ */
 export const discussionThread = Effect.fnUntraced(function*(access: Access, ref: string, fromSequence?: number): Effect.fn.Return<DiscussionThread, NotFound | Forbidden, Store> {
   const { ctx, discussion, may } = yield* discussionRights(access, ref)
-  const window = yield* threadWindow(ctx.topic.id, fromSequence)
+  const { firstUnread } = readStateOf(ctx.topic, ctx.reader)
+  const window = yield* threadWindow(ctx.topic.id, fromSequence ?? (yield* unreadOpening(ctx.topic.id, firstUnread)))
   const reactions = yield* reactionsOfItems(window.items)
   const contents = yield* contentsOf(access, ctx.topic, ctx.group, window.items, reactions)
+  yield* markShown(access, ctx.topic, ctx.reader, window.items)
   return Object.assign({}, contents, {
     earlier: window.earlier,
     later: window.later,
+    firstUnread: firstUnread !== undefined && window.items.some((i) => i.sequence_id >= firstUnread) ? firstUnread : undefined,
     discussion,
     may,
     editable: new Set(contents.comments.filter((c) => canEditComment(access, ctx, discussion, c)).map((c) => c.id)),

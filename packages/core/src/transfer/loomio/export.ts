@@ -185,7 +185,10 @@ const writeExport = async (db: Db, groupId: number, to: string): Promise<Record<
       inviter_id: r.inviter_id,
       guest: bool(r.guest),
       revoked_at: r.revoked_at,
-      created_at: r.created_at
+      created_at: r.created_at,
+      last_read_at: r.last_read_at,
+      read_ranges_string: r.read_ranges,
+      dismissed_at: r.dismissed_at
     }))
 
     await each("comments", `SELECT * FROM comments WHERE discussion_id IN (SELECT id FROM discussions WHERE topic_id IN ${topics})

@@ -16,6 +16,7 @@ import { pollSettings } from "../../domain/polls.js"
 import type { LoomioRecord } from "../../domain/loomio.js"
 import { hashApiKey, newApiKey, newRecordKey } from "../../rules/keys.js"
 import { ballotConfig } from "../../rules/pollTypes.js"
+import { formatRanges, parseRanges } from "../../rules/readState.js"
 import { privateDefault } from "../../rules/topics.js"
 import { normaliseEmail } from "../../rules/users.js"
 import { type Db, DatabaseError, migrate, openFile } from "../../sqlite/db.js"
@@ -729,14 +730,12 @@ const writeItems = (w: Writer, topicsBefore: number) => {
   deriveThreads(db, topicsBefore)
 }
 
-/** Readers: Loomio keeps a row for everyone who opened a thread; convene's are the invited and the guests. */
+/** Readers: the invited, the guests, and everyone who opened a thread, with what they have read (decisions §13). */
 const writeReaders = (w: Writer) => {
   const { db, ids, insert, must, who, stampOf, topicOf } = w
   for (const x of staged(db, "discussion_readers", "topic_readers")) {
     const r = x.record
     const at = { line: x.line, table: "discussion_readers" }
-    // Loomio keeps a reader row for everyone who opened a thread; convene's are the invited and the guests
-    if (!r.guest && r.inviter_id === null) continue
     const topic = r.topic_id !== null
       ? must("topics", "topic_id", r.topic_id, at)
       : r.discussion_id !== null
@@ -752,7 +751,11 @@ const writeReaders = (w: Writer) => {
       inviter_id: who(r.inviter_id),
       guest: r.guest,
       revoked_at: r.revoked_at,
-      created_at: stampOf(r)
+      created_at: stampOf(r),
+      last_read_at: r.last_read_at,
+      // as convene writes them (rules/readState.ts), whatever Loomio's text held
+      read_ranges: r.read_ranges_string === null ? null : formatRanges(parseRanges(r.read_ranges_string)),
+      dismissed_at: r.dismissed_at
     }, at, true)
   }
 }

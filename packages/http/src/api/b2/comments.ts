@@ -5,13 +5,14 @@ import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
 import { ALL, envelope } from "../envelope.js"
 import { numericId } from "../request.js"
-import { commentJson, discussionJson, topicJson, userJson } from "../serializers.js"
+import { commentJson, topicJson, userJson } from "../serializers.js"
+import { discussionRecords } from "./discussions.js"
 
 /** A comment with its discussion, thread and author. */
 const document = (access: Access) => (view: Comments.CommentView) =>
-  Effect.map(Comments.authors([view]), (users) =>
+  Effect.zipWith(Comments.authors([view]), discussionRecords(access, [view]), (users, discussions) =>
     envelope(ALL, "comments", [commentJson(view.comment)], [
-      { type: "discussion", root: "discussions", records: [discussionJson(view)] },
+      { type: "discussion", root: "discussions", records: discussions },
       { type: "topic", root: "topics", records: [topicJson(view.topic)] },
       { type: "user", root: "users", records: users.map((u) => userJson(access, u)) }
     ]))

@@ -1,5 +1,5 @@
 import { group } from "../group.js"
-import { type Access, Discussions, Volumes } from "@convene/core"
+import { type Access, Discussions, Reading, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
@@ -8,6 +8,10 @@ import { groupListRequest } from "../lists.js"
 import { discussionJson, groupJson, topicJson, userJson } from "../serializers.js"
 
 type View = Discussions.DiscussionView
+
+/** Discussion records with the caller's reader fields (decisions §13): every document that carries discussions. */
+export const discussionRecords = (access: Access, views: ReadonlyArray<View>) =>
+  Effect.map(Reading.readViews(access, views.map((v) => v.topic)), (reads) => views.map((v) => discussionJson(v, reads.get(v.topic.id))))
 
 /** Groups and authors of discussions, as related records of any document. */
 export const discussionRelated = (access: Access, opts: ResponseOptions, views: ReadonlyArray<View>) =>
@@ -21,8 +25,8 @@ export const discussionRelated = (access: Access, opts: ResponseOptions, views: 
   )
 
 const document = (access: Access, opts: ResponseOptions, views: ReadonlyArray<View>, total?: number) =>
-  Effect.map(discussionRelated(access, opts, views), (rel) =>
-    envelope(opts, "discussions", views.map(discussionJson), [
+  Effect.zipWith(discussionRelated(access, opts, views), discussionRecords(access, views), (rel, records) =>
+    envelope(opts, "discussions", records, [
       { type: "topic", root: "topics", records: views.map((v) => topicJson(v.topic)) },
       ...rel
     ], total))
@@ -58,6 +62,11 @@ export const B2DiscussionsLive = group(ConveneApi, "b2.discussions", requireAcce
     .handle("moveDiscussion", ({ access, path, payload }) => Effect.flatMap(Discussions.moveDiscussion(access, path.id, String(payload.group_id)), one(access)))
     .handle("listDiscussionVersions", ({ access, path }) =>
       Effect.map(Discussions.discussionEdits(access, path.id), ({ versions }) => ({ versions })))
+    .handle("markDiscussionAsRead", Effect.fnUntraced(function*({ access, path, payload }) {
+      const view = yield* Discussions.showDiscussion(access, path.id)
+      yield* Reading.markRangesRead(access, view.topic.id, payload.ranges)
+      return yield* one(access)(view)
+    }))
     .handle("setDiscussionVolume", Effect.fnUntraced(function*({ access, path, payload }) {
       const { discussion, topic } = yield* Discussions.showDiscussion(access, path.id)
       const set = yield* Volumes.setThreadVolume(access, topic.id, payload.volume)

@@ -8,7 +8,6 @@ import { numericId } from "../request.js"
 import { page } from "../params.js"
 import {
   commentJson,
-  discussionJson,
   groupJson,
   itemJson,
   outcomeJson,
@@ -19,14 +18,14 @@ import {
   topicJson,
   userJson
 } from "../serializers.js"
-import { discussionRelated } from "./discussions.js"
+import { discussionRecords, discussionRelated } from "./discussions.js"
 
 /** `threads` (topic records) with their discussions, groups and authors. */
 const threadsDocument = Effect.fnUntraced(function*(access: Access, opts: ResponseOptions, topics: ReadonlyArray<Topic>, total?: number) {
   const views = yield* Discussions.viewsOfTopics(topics)
   const rel = yield* discussionRelated(access, opts, views)
   return envelope(opts, "threads", topics.map(topicJson), [
-    { type: "discussion", root: "discussions", records: views.map(discussionJson) },
+    { type: "discussion", root: "discussions", records: yield* discussionRecords(access, views) },
     ...rel
   ], total)
 })
@@ -51,8 +50,9 @@ export const B2ThreadsLive = group(ConveneApi, "b2.threads", requireAccess, (han
       const t = yield* Threads.threadContents(access, yield* threadId(path.id))
       const groups = wants(opts, "group") && t.group !== undefined ? yield* Groups.viewGroups([t.group]) : []
       const polls = new Map(t.polls.map((v) => [v.poll.id, v]))
+      const discussions = t.discussion === undefined ? [] : yield* discussionRecords(access, [{ discussion: t.discussion, topic: t.topic }])
       return envelope(opts, "items", t.items.map(itemJson), [
-        { type: "discussion", root: "discussions", records: t.discussion === undefined ? [] : [discussionJson({ discussion: t.discussion, topic: t.topic })] },
+        { type: "discussion", root: "discussions", records: discussions },
         { type: "comment", root: "comments", records: t.comments.map(commentJson) },
         { type: "poll", root: "polls", records: t.polls.map((v) => pollJson(access, v)) },
         { type: "poll_option", root: "poll_options", records: t.polls.flatMap((v) => v.options.map((o) => pollOptionJson(v, o))) },

@@ -5,7 +5,7 @@
  */
 import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Discussions, type Group, Groups, Inputs, Joining, MEMBERSHIP_GRANTED_UPON, Memberships, Polls, Rules, ThreadAdmin, Threads, Volumes } from "@convene/core"
+import { Discussions, type Group, Groups, Inputs, Joining, MEMBERSHIP_GRANTED_UPON, Memberships, Polls, Reading, Rules, ThreadAdmin, Threads, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { NoFields } from "../layout/forms.js"
 import { doneOf, fieldMessages, idFrom, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
@@ -15,6 +15,7 @@ import type { PageRouter } from "../layout/routes.js"
 import type { HttpSettings } from "../../settings.js"
 import { joiningRoutes, shareableLink } from "./joining.js"
 import { groupFor } from "./pageGroup.js"
+import { threadEntry } from "../threads/lists.js"
 import "./templates.js"
 
 const LIST = { limit: 100, offset: 0 }
@@ -38,14 +39,16 @@ const homePage = (kit: Kit) => {
       const waiting = yield* Polls.awaitingVote(access)
       const topics = (yield* Threads.listThreads(access, { limit: 10, offset: 0 })).records
       const discussions = yield* Discussions.viewsOfTopics(topics.filter((t) => t.topicable_type === "Discussion"))
+      const reads = yield* Reading.readViews(access, discussions.map((d) => d.topic))
       return {
+        back: "/",
         mayStartGroup: yield* Groups.mayStartGroup(access),
         groups: groups.map((v) => ({ key: v.group.key, name: v.group.name })),
         waiting: waiting.map((p) => ({ key: p.key, title: p.title, closes: who.time(p.closing_at) })),
-        threads: discussions.map((d) => ({ href: `/d/${d.discussion.key}`, title: d.discussion.title, active: who.time(d.topic.last_activity_at) }))
+        threads: discussions.map((d) => ({ ...threadEntry(who, d, reads.get(d.topic.id)), active: who.time(d.topic.last_activity_at) }))
       }
     }))
-    return respond(request, who, { title: who.t("home.title"), template: "@home", data, notice: noticeOf(request, who) })
+    return respond(request, who, { title: who.t("home.title"), template: "@home", data, notice: noticeOf(request, who), live: { url: "/" } })
   })
 }
 
@@ -67,10 +70,11 @@ const groupPage = (kit: Kit) => {
       const member = who.access.memberships.get(page.group.id)?.accepted_at != null
       const volume = member ? yield* Volumes.groupVolume(who.access, page.group) : undefined
       const joining = yield* Joining.joiningOptions(who.access, page.group)
-      return { page, threads: threads.records, polls: polls.records, volume, joining, tags }
+      const reads = yield* Reading.readViews(who.access, threads.records.map((d) => d.topic))
+      return { page, threads: threads.records, polls: polls.records, volume, joining, tags, reads }
     })))
     if (shown._tag === "Left") return refused(request, who, shown.left)
-    const { joining, page, threads, polls, volume, tags } = shown.right
+    const { joining, page, threads, polls, volume, tags, reads } = shown.right
     const g = page.group
     return respond(request, who, {
       title: g.name,
@@ -89,8 +93,9 @@ const groupPage = (kit: Kit) => {
         open: threads.filter((d) => d.topic.closed_at === null)
           .map((d, i) => ({ d, i }))
           .sort((a, b) => (b.d.topic.pinned_at ?? "").localeCompare(a.d.topic.pinned_at ?? "") || a.i - b.i)
-          .map(({ d }) => ({ key: d.discussion.key, title: d.discussion.title, pinned: d.topic.pinned_at !== null })),
-        closed: threads.filter((d) => d.topic.closed_at !== null).map((d) => ({ key: d.discussion.key, title: d.discussion.title })),
+          .map(({ d }) => ({ ...threadEntry(who, d, reads.get(d.topic.id)), pinned: d.topic.pinned_at !== null })),
+        closed: threads.filter((d) => d.topic.closed_at !== null).map((d) => threadEntry(who, d, reads.get(d.topic.id))),
+        back: `/g/${g.key}`,
         polls: polls.map((p) => ({ key: p.poll.key, title: p.poll.title, state: pollStateText(who, p.poll) })),
         subgroups: page.subgroups.map((s) => ({ key: s.key, name: s.name })),
         volume

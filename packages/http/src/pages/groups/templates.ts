@@ -1,17 +1,18 @@
 /** The home page, a group, its members, inviting people and starting a discussion. */
-import { CSRF, DESCRIBED, ERR, VOLUME, define } from "../layout/templates.js"
+import { CSRF, DESCRIBED, ERR, THREAD_LINK, VOLUME, define } from "../layout/templates.js"
 
 define("@home", `<% if (!it.signedIn) { %>
 <p><%= it.t("home.about") %></p>
 <p><a class="button" href="/sign-in"><%= it.t("layout.signIn") %></a></p>
 <% } else { %>
-<h2><%= it.t("home.waiting") %></h2>
-<% if (it.waiting.length === 0) { %><p><%= it.t("home.waitingNone") %></p><% } else { %><ul><% for (const p of it.waiting) { %><li><a href="/p/<%= p.key %>"><%= p.title %></a> · <%= it.t("poll.closesAt", { time: p.closes }) %></li><% } %></ul><% } %>
+<div id="home-waiting" data-live-region><h2><%= it.t("home.waiting") %></h2>
+<% if (it.waiting.length === 0) { %><p><%= it.t("home.waitingNone") %></p><% } else { %><ul><% for (const p of it.waiting) { %><li><a href="/p/<%= p.key %>"><%= p.title %></a> · <%= it.t("poll.closesAt", { time: p.closes }) %></li><% } %></ul><% } %></div>
 <h2><%= it.t("home.groups") %></h2>
 <% if (it.groups.length === 0) { %><p><%= it.t("home.groupsNone") %></p><% } else { %><ul><% for (const g of it.groups) { %><li><a href="/g/<%= g.key %>"><%= g.name %></a></li><% } %></ul><% } %>
 <% if (it.mayStartGroup) { %><p><a class="button" href="/g/new"><%= it.t("home.startGroup") %></a></p><% } %>
-<h2><%= it.t("home.threads") %></h2>
-<% if (it.threads.length === 0) { %><p><%= it.t("home.threadsNone") %></p><% } else { %><ul><% for (const d of it.threads) { %><li><a href="<%= d.href %>"><%= d.title %></a> · <%= it.t("home.active", { time: d.active }) %></li><% } %></ul><% } %>
+<div id="home-threads" data-live-region><h2><%= it.t("home.threads") %></h2>
+<% if (it.threads.length === 0) { %><p><%= it.t("home.threadsNone") %></p><% } else { %><% if (it.threads.some((d) => d.isNew)) { %><form method="post" action="/read-all">${CSRF}<p><button type="submit"><%= it.t("home.markAllRead") %></button></p></form><% } %>
+<ul class="threads"><% for (const d of it.threads) { %><li>${THREAD_LINK} · <%= it.t("home.active", { time: d.active }) %></li><% } %></ul><% } %></div>
 <% } %>
 `)
 
@@ -31,8 +32,8 @@ define("@group", `<% if (it.parent) { %><p><%= it.t("group.subgroupOf") %> <a hr
 </ul><% } %>
 <h2><%= it.tag ? it.t("tags.filteredBy", { tag: it.tag }) : it.t("group.openThreads") %></h2>
 <% if (it.tags.length > 0) { %><nav aria-label="<%= it.t("thread.tags") %>"><p class="tags"><% if (it.tag) { %><a href="/g/<%= it.key %>"><%= it.t("tags.all") %></a> <% } %><% for (const tag of it.tags) { %><a class="tag" href="<%= tag.href %>"<%= tag.current ? ' aria-current="page"' : "" %>><img src="/assets/swatch/<%= tag.swatch %>.svg" alt="" width="12" height="12"> <%= tag.name %></a> <% } %></p></nav><% } %>
-<% if (it.open.length === 0) { %><p><%= it.t("group.none") %></p><% } else { %><ul><% for (const d of it.open) { %><li><a href="/d/<%= d.key %>"><%= d.title %></a><% if (d.pinned) { %> · <%= it.t("thread.pinned") %><% } %></li><% } %></ul><% } %>
-<% if (it.closed.length > 0) { %><h2><%= it.t("group.closedThreads") %></h2><ul><% for (const d of it.closed) { %><li><a href="/d/<%= d.key %>"><%= d.title %></a></li><% } %></ul><% } %>
+<% if (it.open.length === 0) { %><p><%= it.t("group.none") %></p><% } else { %><ul class="threads"><% for (const d of it.open) { %><li>${THREAD_LINK}<% if (d.pinned) { %> · <%= it.t("thread.pinned") %><% } %></li><% } %></ul><% } %>
+<% if (it.closed.length > 0) { %><h2><%= it.t("group.closedThreads") %></h2><ul class="threads"><% for (const d of it.closed) { %><li>${THREAD_LINK}</li><% } %></ul><% } %>
 <h2><%= it.t("group.polls") %></h2>
 <% if (it.polls.length === 0) { %><p><%= it.t("group.none") %></p><% } else { %><ul><% for (const p of it.polls) { %><li><a href="/p/<%= p.key %>"><%= p.title %></a> · <%= p.state %></li><% } %></ul><% } %>
 <% if (it.subgroups.length > 0) { %><h2><%= it.t("group.subgroups") %></h2><ul><% for (const g of it.subgroups) { %><li><a href="/g/<%= g.key %>"><%= g.name %></a></li><% } %></ul><% } %>

@@ -25,7 +25,7 @@ export const CSRF_COOKIE = "convene_csrf"
 export const THIRTY_DAYS_S = 30 * 86_400
 
 export const SECURITY_HEADERS = {
-  "content-security-policy": "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  "content-security-policy": "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "same-origin",
   "cache-control": "no-store"
@@ -62,6 +62,11 @@ export interface Page {
   readonly headers?: Record<string, string>
   readonly notice?: string
   readonly crumbs?: ReadonlyArray<{ readonly href: string; readonly label: string }>
+  /**
+   * What the page follows live (decisions §13): a thread's events (`topic`), or every thread the person reads (home,
+   * `topic` undefined); `url` is the address the script asks again for the page's regions (the same window of a thread).
+   */
+  readonly live?: { readonly topic?: number; readonly url?: string }
 }
 
 /** The identity provider as pages show it (its button), when the server has one. */
@@ -75,7 +80,9 @@ export interface ProviderButton {
 export const documentFor = (reader: Reader, page: Page, csrf: string, sso?: ProviderButton): string => {
   const common = { t: reader.t, esc: Rules.escapeHtml, csrf, zone: reader.zone, lang: reader.locale, signedIn: reader.user !== undefined, unseen: reader.unseen, sso }
   const body = render(page.template, Object.assign({}, common, page.data))
-  return render("@layout", Object.assign({}, common, { title: page.title, body, notice: page.notice, crumbs: page.crumbs }))
+  // a signed-in page hears its live events from the moment it was made (the script asks /live?since=)
+  const live = reader.user === undefined ? undefined : { since: new Date().toISOString(), topic: page.live?.topic, url: page.live?.url, follows: page.live !== undefined }
+  return render("@layout", Object.assign({}, common, { title: page.title, body, notice: page.notice, crumbs: page.crumbs, live }))
 }
 
 /** A page answered before any route's own (no person, no form): a message in the layout. */
@@ -323,7 +330,9 @@ export const NOTICES = {
   thread_moved: "thread.movedNotice",
   tags_saved: "tags.saved",
   unpinned: "thread.unpinnedNotice",
-  volume: "volume.saved"
+  volume: "volume.saved",
+  marked_read: "threads.markedRead",
+  all_read: "home.allRead"
 } as const satisfies Record<string, MessageKey>
 
 export const noticeOf = (request: HttpServerRequest.HttpServerRequest, who: Reader): string | undefined => {

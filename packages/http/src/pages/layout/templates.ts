@@ -21,6 +21,12 @@ export const VOLUME = (action: string, title: string) => `<section aria-labelled
 <% for (const v of ["mute", "normal", "loud"]) { %><button type="submit" name="volume" value="<%= v %>" aria-pressed="<%= it.volume === v ? "true" : "false" %>"><%= it.t("volume." + v) %></button> <% } %>
 </form><p class="hint"><%= it.t("volume.help." + it.volume) %></p></section>`
 /**
+ * A thread in a list (decisions §13): bold with "N new" where something is new to the reader, and **Mark as read**
+ * (returning to `it.back`); `d` is a ThreadEntry (pages/threads/lists.ts).
+ */
+export const THREAD_LINK = `<a href="<%= d.href %>"><% if (d.isNew) { %><strong><%= d.title %></strong><% } else { %><%= d.title %><% } %></a><% if (d.isNew) { %> · <span class="count"><%= d.newLabel %></span>
+<form method="post" action="/d/<%= d.key %>/read" class="inline">${CSRF}<input type="hidden" name="back" value="<%= it.back %>"><button type="submit" class="link" aria-label="<%= it.t("threads.markReadOf", { title: d.title }) %>"><%= it.t("threads.markRead") %></button></form><% } %>`
+/**
  * The reactions under a record (decisions §13): each emoji with how many and who (the reader's own removable), and
  * **React** with Loomio's emoji where the rules let the reader react. `at` names the record in the template's data
  * (`{ type, id, reactions, mayReact }`); `it.back` is the page to come back to.
@@ -42,6 +48,7 @@ eta.loadTemplate("@layout", `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title><%= it.title %> · convene</title>
 <link rel="stylesheet" href="/assets/convene.css">
+<% if (it.live) { %><script src="/assets/live.js" defer></script><% } %>
 </head>
 <body>
 <a class="skip" href="#main"><%= it.t("layout.skip") %></a>
@@ -49,17 +56,18 @@ eta.loadTemplate("@layout", `<!doctype html>
 <nav aria-label="<%= it.t("layout.nav") %>">
 <a href="/" class="brand">convene</a>
 <a href="/search"><%= it.t("layout.search") %></a>
-<% if (it.signedIn) { %><a href="/notifications"><%= it.t("layout.notifications") %><% if (it.unseen > 0) { %> <span class="count"><%= it.unseen %><span class="visually-hidden"> <%= it.t("layout.unseen") %></span></span><% } %></a>
+<% if (it.signedIn) { %><a href="/notifications" id="notifications-link" data-unseen-label="<%= it.t("layout.unseen") %>"><%= it.t("layout.notifications") %><% if (it.unseen > 0) { %> <span class="count"><%= it.unseen %><span class="visually-hidden"> <%= it.t("layout.unseen") %></span></span><% } %></a>
 <a href="/profile"><%= it.t("layout.profile") %></a>
 <form method="post" action="/sign-out" class="inline">${CSRF}<button type="submit" class="link"><%= it.t("layout.signOut") %></button></form>
 <% } else { %><a href="/sign-in"><%= it.t("layout.signIn") %></a><% } %>
 </nav>
 </header>
-<main id="main">
+<main id="main"<% if (it.live) { %> data-live-since="<%= it.live.since %>"<% if (it.live.follows) { %> data-live-follows="<%= it.live.topic ?? "all" %>" data-live-url="<%= it.live.url ?? "" %>"<% } %><% } %>>
 <% if (it.crumbs && it.crumbs.length > 0) { %><nav aria-label="<%= it.t("layout.crumbs") %>" class="crumbs"><% for (const c of it.crumbs) { %><a href="<%= c.href %>"><%= c.label %></a> › <% } %></nav><% } %>
 <h1><%= it.title %></h1>
 <% if (it.notice) { %><p role="status" class="notice"><%= it.notice %></p><% } %>
 <%~ it.body %>
+<% if (it.live) { %><p id="live-status" class="visually-hidden" role="status" data-updated="<%= it.t("live.updated") %>"></p><% } %>
 </main>
 <footer><p><%= it.t("layout.zone", { zone: it.zone }) %></p></footer>
 </body>

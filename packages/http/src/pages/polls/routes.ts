@@ -404,6 +404,7 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
         template: "@poll",
         status: refusal === undefined ? 200 : 422,
         notice: noticeOf(request, who),
+        live: { topic: view.poll.topic_id, url: `/p/${view.poll.key}` },
         crumbs: [
           ...(group === undefined ? [] : [{ href: `/g/${group.key}`, label: group.name }]),
           ...(thread === undefined ? [] : [{ href: `/d/${thread.key}`, label: thread.title }])

@@ -41,12 +41,12 @@ ${POLL_SETTINGS}
 </form>
 `)
 
-define("@poll", `<p class="meta"><%= it.type %> · <%= it.state %></p>
+define("@poll", `<div id="poll-state" data-live-region><p class="meta"><%= it.type %> · <%= it.state %></p></div>
 <% if (it.detailsHtml) { %><div class="body"><%~ it.detailsHtml %></div><% } %>
-<p><%= it.t("poll.voted", { cast: it.cast, voters: it.voters }) %></p>
+<div id="poll-summary" data-live-region><p><%= it.t("poll.voted", { cast: it.cast, voters: it.voters }) %></p>
 ${REACTIONS("it.pollReact")}
 <% if (it.outcome) { %><section class="outcome" aria-labelledby="outcome-h"><h2 id="outcome-h"><%= it.t("poll.outcome") %></h2><p class="meta"><%= it.outcome.by %></p><div class="body"><%~ it.outcome.html %></div>
-${REACTIONS("it.outcomeReact")}</section><% } %>
+${REACTIONS("it.outcomeReact")}</section><% } %></div>
 <% if (it.vote) { %>
 <form method="post" action="/p/<%= it.key %>/vote" novalidate>
 ${CSRF}
@@ -67,11 +67,11 @@ ${CSRF}
 <p><button type="submit"><%= it.vote.mine ? it.t("poll.changeVote") : it.t("poll.vote") %></button></p>
 </form>
 <% } else if (it.voteNote) { %><p><%= it.voteNote %></p><% } %>
-<h2 id="results-h"><%= it.t("poll.results") %></h2>
+<div id="poll-results" data-live-region><h2 id="results-h"><%= it.t("poll.results") %></h2>
 <% if (it.results) { %><table class="results" role="table"><caption class="visually-hidden"><%= it.t("poll.results") %></caption>
 <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader"><%= it.t("poll.option") %></th><% for (const h of it.results.columns) { %><th scope="col" role="columnheader"><%= h %></th><% } %><th scope="col" role="columnheader"><%= it.t("poll.share") %></th><% if (it.results.named) { %><th scope="col" role="columnheader"><%= it.t("poll.voters") %></th><% } %></tr></thead><tbody role="rowgroup">
 <% for (const r of it.results.rows) { %><tr role="row"><th scope="row" role="rowheader"><%= r.label %></th><% for (const [i, v] of r.values.entries()) { %><td role="cell" data-label="<%= it.results.columns[i] %>"><%= v %></td><% } %><td role="cell" data-label="<%= it.t("poll.share") %>"><span class="pct"><%= r.percentText %></span> <meter min="0" max="100" value="<%= r.percent %>" aria-label="<%= r.label %>: <%= r.percentText %>"></meter></td><% if (it.results.named) { %><td role="cell" data-label="<%= it.t("poll.voters") %>"><%= r.voters %></td><% } %></tr><% } %>
-</tbody></table><% } else { %><p><%= it.hiddenUntil %></p><% } %>
+</tbody></table><% } else { %><p><%= it.hiddenUntil %></p><% } %></div>
 <% if (it.may.edit) { %><p><a href="/p/<%= it.key %>/edit"><%= it.t("poll.edit") %></a></p><% } %>
 <% if (it.may.close) { %><form method="post" action="/p/<%= it.key %>/close">${CSRF}<p><button type="submit"><%= it.t("poll.close") %></button></p></form><% } %>
 <% if (it.may.outcome) { %><h2><%= it.t("poll.shareOutcomeHeading") %></h2>

@@ -43,9 +43,13 @@ const threadItems = (who: Reader, t: Threads.DiscussionThread) => {
   const polls = new Map(t.polls.map((v) => [v.poll.id, v]))
   const outcomes = new Map(t.outcomes.map((o) => [o.id, o]))
   const rootOf = new Map<Id, CommentNode>()
-  const top: Array<object> = []
+  const top: Array<{ readonly anchor: string; unread?: boolean; readonly [field: string]: unknown }> = []
+  // the entry holding the reader's first unread item (a reply's: its comment's) is marked "New since your last visit"
+  let unreadAnchor: string | undefined
   for (const item of [...t.items].sort((a, b) => a.sequence_id - b.sequence_id)) {
     const anchor = `item-${item.sequence_id}`
+    const firstUnread = unreadAnchor === undefined && t.firstUnread !== undefined && item.sequence_id >= t.firstUnread
+    const entries = top.length
     switch (item.itemable_type) {
       case "Comment": {
         const c = comments.get(item.itemable_id)
@@ -73,6 +77,7 @@ const threadItems = (who: Reader, t: Threads.DiscussionThread) => {
         rootOf.set(c.id, root ?? node)
         if (root !== undefined) root.replies.push(node)
         else top.push({ kind: "comment", anchor: `comment-${c.id}`, ...node })
+        if (firstUnread && root !== undefined) unreadAnchor = `comment-${root.id}`
         break
       }
       case "Poll": {
@@ -99,7 +104,10 @@ const threadItems = (who: Reader, t: Threads.DiscussionThread) => {
         if (item.kind === "discussion_moved") top.push({ kind: "event", anchor, text: who.t("thread.discussionMovedHere", { name: nameOf(item.actor_id) }) })
         break
     }
+    if (firstUnread && unreadAnchor === undefined && top.length > entries) unreadAnchor = top.at(-1)!.anchor
   }
+  const marked = top.find((e) => e.anchor === unreadAnchor)
+  if (marked !== undefined) marked.unread = true
   return top
 }
 
@@ -128,10 +136,13 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
       const groupTags = t.group === undefined || t.topic.tags.length === 0 ? [] : (yield* run(Effect.orElseSucceed(ThreadAdmin.groupTags(who.access, t.group.key), () => ({ tags: [] })))).tags
       const edited = yield* run(ThreadAdmin.wasEdited(d.id))
       const author = t.users.find((u) => u.id === d.author_id)
+      // the script asks again for this window of the thread, wherever the reader's first unread item moves
+      const first = t.items[0]
       return respond(request, who, {
         title: d.title,
         template: "@thread",
         notice: noticeOf(request, who),
+        live: { topic: t.topic.id, url: first === undefined ? `/d/${d.key}` : `/d/${d.key}?from=${first.sequence_id}` },
         crumbs: t.group === undefined ? [] : [{ href: `/g/${t.group.key}`, label: t.group.name }],
         data: {
           key: d.key,

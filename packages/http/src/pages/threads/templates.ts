@@ -18,17 +18,18 @@ define("@thread", `<p class="meta"><%= it.t("thread.started", { name: it.author,
 <% if (it.may.reopen) { %><form method="post" action="/d/<%= it.key %>/reopen" class="inline">${CSRF}<button type="submit"><%= it.t("thread.reopen") %></button></form><% } %>
 <% if (it.may.pin) { %><form method="post" action="/d/<%= it.key %>/<%= it.pinned ? "unpin" : "pin" %>" class="inline">${CSRF}<button type="submit"><%= it.pinned ? it.t("thread.unpin") : it.t("thread.pin") %></button></form><% } %>
 </div><% } %>
-<h2><%= it.t("thread.activity") %></h2>
+<div id="thread-activity" data-live-region><h2><%= it.t("thread.activity") %></h2>
 <% if (it.items.length === 0) { %><p><%= it.t("thread.nothingYet") %></p><% } %>
 <% if (it.earlier) { %><nav aria-label="<%= it.t("thread.pages") %>" class="pages"><a href="<%= it.earlier %>" rel="prev"><%= it.t("thread.earlier") %></a></nav><% } %>
 <ol class="items">
 <% for (const item of it.items) { %><li class="item item-<%= item.kind %>" id="<%= item.anchor %>">
+<% if (item.unread) { %><p class="unread" id="unread"><strong><%= it.t("thread.unread") %></strong></p><% } %>
 <% if (item.kind === "comment") { %><%~ include("@comment", { ...it, c: item }) %>
 <% } else if (item.kind === "poll") { %><article><h3><a href="/p/<%= item.key %>"><%= item.title %></a></h3><p><%= item.summary %></p></article>
 <% } else { %><p class="meta"><%= item.text %></p><% if (item.html) { %><div class="body"><%~ item.html %></div><% } %><% } %>
 </li><% } %>
 </ol>
-<% if (it.later) { %><nav aria-label="<%= it.t("thread.pagesLater") %>" class="pages"><a href="<%= it.later %>" rel="next"><%= it.t("thread.later") %></a></nav><% } %>
+<% if (it.later) { %><nav aria-label="<%= it.t("thread.pagesLater") %>" class="pages"><a href="<%= it.later %>" rel="next"><%= it.t("thread.later") %></a></nav><% } %></div>
 <% if (it.may.comment) { %><h2><%= it.t("comment.add") %></h2>
 ${COMMENT_FORM("/d/<%= it.key %>/comments", "comment", "<%= it.t(\"comment.post\") %>")}<% } %>
 <% if (it.volume) { %>${VOLUME("/d/<%= it.key %>/volume", "volume.threadTitle")}<% } %>
