@@ -59,7 +59,7 @@ if (files.length === 0) {
  */
 const SQLITE_ONLY = new Set(["durability", "sso-settings", "examples", "flag-indexes", "migrations", "operations", "packages", "snapshot", "deploy", "rows", "heavy-reads", "runner"].map((n) => `${n}.test.js`))
 /** Files about several servers on one database, which only the PostgreSQL store allows. */
-const POSTGRES_ONLY = new Set(["several-servers.test.js", "concurrent-writes.test.js", "copy.test.js", "pg-types.test.js", "round-trips.test.js"])
+const POSTGRES_ONLY = new Set(["several-servers.test.js", "live-servers.test.js", "concurrent-writes.test.js", "copy.test.js", "pg-types.test.js", "round-trips.test.js"])
 /** CONVENE_TEST_STORES narrows the passes; a value that names no store (a typo, or empty) is refused, never a quiet skip. */
 const STORES = ["sqlite", "postgres"]
 const stores = (process.env.CONVENE_TEST_STORES ?? STORES.join(",")).split(",").map((s) => s.trim())

@@ -69,9 +69,11 @@ export const recordItem = Effect.fnUntraced(function*(item: NewItem): Effect.fn.
     parent: item.parent,
     bump: item.bump === true
   })
-  if (item.actor !== null && appended.item.sequence_id > 0) {
+  if (item.actor !== null) {
+    // starting the thread (its own item, 0) counts as having read it too
     const reader = yield* store.readers.find(item.topic.id, item.actor.id)
-    const ranges = rangesAfterReading(reader, [[appended.item.sequence_id, appended.item.sequence_id]])
+    const sequence = appended.item.sequence_id
+    const ranges = rangesAfterReading(reader, sequence > 0 ? [[sequence, sequence]] : [])
     if (ranges !== undefined) yield* store.readers.markRead({ topic_id: item.topic.id, user_id: item.actor.id, ranges, previous: reader?.read_ranges ?? null, at: now })
   }
   yield* tellLive("thread", { group_id: item.topic.group_id, topic_id: item.topic.id })

@@ -67,7 +67,7 @@ eta.loadTemplate("@layout", `<!doctype html>
 <h1><%= it.title %></h1>
 <% if (it.notice) { %><p role="status" class="notice"><%= it.notice %></p><% } %>
 <%~ it.body %>
-<% if (it.live) { %><p id="live-status" class="visually-hidden" role="status" data-updated="<%= it.t("live.updated") %>"></p><% } %>
+<% if (it.live) { %><p id="live-status" class="visually-hidden" aria-live="polite" data-updated="<%= it.t("live.updated") %>"></p><% } %>
 </main>
 <footer><p><%= it.t("layout.zone", { zone: it.zone }) %></p></footer>
 </body>
