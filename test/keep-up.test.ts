@@ -142,6 +142,31 @@ t.test("reactions under a poll and its outcome, on the poll page", async (t) => 
   await axe(t, page, "reactions on a poll and its outcome")
 })
 
+t.test("reactions under votes: each vote the reader may see, with its reason; an anonymous poll's name nobody; hidden results hide the votes", async (t) => {
+  const group = (await post("api/b2/groups", { name: "Ballots" })).groups[0]
+  await s.convene.members.add({ group: (await s.convene.groups.list()).find((v) => v.group.id === group.id)!.group, user: boUser })
+  const poll = (await post("api/b2/polls", { group_id: group.id, title: "Paint the shed?", poll_type: "proposal", closing_at: future(), hide_results: "until_vote" })).polls[0]
+  await post("api/b2/stances", { poll_id: poll.id, option_scores: { agree: 1 }, reason: "Green, please." })
+  const page = await signIn(await browser.newContext(), "bo@example.org")
+  await page.goto(`${s.url}/p/${poll.key}`)
+  t.equal(await page.locator("#poll-votes li").count(), 0, "results hidden until Bo votes: no votes shown")
+  t.equal((await s.as(bo.apiKey).post("api/b2/stances", { json: { poll_id: poll.id, option_scores: { disagree: 1 } } })).statusCode, 200)
+  await page.reload()
+  t.same((await page.locator("#poll-votes li .meta").allTextContents()).map((x) => x.split(" · ").slice(0, 2).join(" · ")), ["Bo · Disagree", "Ada · Agree"], "newest first, named")
+  t.match(await page.locator("#poll-votes li", { hasText: "Ada" }).locator(".body").textContent(), /Green, please\./)
+  await page.getByRole("link", { name: "React to Ada's vote" }).click()
+  await page.getByRole("button", { name: "React with 🎉" }).click()
+  await page.waitForURL(`${s.url}/p/${poll.key}`)
+  t.equal(await page.locator("#poll-votes li", { hasText: "Ada" }).getByRole("button", { name: "Remove your 🎉 (1: Bo)" }).count(), 1)
+  await axe(t, page, "votes with reactions")
+  // an anonymous poll: the votes are shown, their people are not
+  const secret = (await post("api/b2/polls", { group_id: group.id, title: "Anonymous shed?", poll_type: "proposal", closing_at: future(), anonymous: true })).polls[0]
+  await post("api/b2/stances", { poll_id: secret.id, option_scores: { agree: 1 } })
+  await page.goto(`${s.url}/p/${secret.key}`)
+  t.same((await page.locator("#poll-votes li .meta").allTextContents()).map((x) => x.split(" · ")[0]), ["Someone"])
+  t.notOk((await page.locator("#poll-votes").textContent())!.includes("Ada"), "nobody named")
+})
+
 t.test("a long thread in pages of at most 100 items: Earlier and Later reach every comment, replies stay with theirs, ?from= opens anywhere", async (t) => {
   const group = (await post("api/b2/groups", { name: "Long talk" })).groups[0]
   const d = (await post("api/b2/discussions", { group_id: group.id, title: "Everything about soil" })).discussions[0]

@@ -493,6 +493,7 @@ export const de: Readonly<Record<MessageKey, string>> = {
   "poll.notOpen": "Diese Abstimmung ist nicht offen.",
   "poll.notVoter": "Du gehörst nicht zu den Abstimmenden dieser Abstimmung.",
   "poll.results": "Ergebnisse",
+  "poll.voteBy": "{name} · {choice} · {time}",
   "poll.option": "Option",
   "poll.share": "Anteil",
   "poll.voters": "Abstimmende",

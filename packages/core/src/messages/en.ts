@@ -495,6 +495,7 @@ export const en = {
   "poll.notOpen": "This poll is not open to votes.",
   "poll.notVoter": "You are not among this poll's voters.",
   "poll.results": "Results",
+  "poll.voteBy": "{name} · {choice} · {time}",
   "poll.option": "Option",
   "poll.share": "Share",
   "poll.voters": "Voters",

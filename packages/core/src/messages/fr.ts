@@ -493,6 +493,7 @@ export const fr: Readonly<Record<MessageKey, string>> = {
   "poll.notOpen": "Ce vote n’est pas ouvert.",
   "poll.notVoter": "Vous ne faites pas partie des votant·es de ce vote.",
   "poll.results": "Résultats",
+  "poll.voteBy": "{name} · {choice} · {time}",
   "poll.option": "Option",
   "poll.share": "Part",
   "poll.voters": "Votant·es",

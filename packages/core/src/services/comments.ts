@@ -89,6 +89,8 @@ const postComment = Effect.fnUntraced(function*(
     itemable_type: "Comment",
     itemable_id: comment.id,
     actor: access.user,
+    // the commenter's place in the thread, read with the discussion: marking the comment read needs no read of its own
+    actorReader: { reader: ctx.reader },
     parent: parentItem,
     bump: true
   })

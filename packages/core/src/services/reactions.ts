@@ -1,7 +1,9 @@
 /** Reactions (extension): a participant's emoji or shortcode on a discussion, comment, poll, vote or outcome. */
 import { Effect } from "effect"
 import type { Id, ItemableType, Reaction, Topic, User } from "../domain/records.js"
-import type { Poll } from "../domain/polls.js"
+import type { Poll, Stance } from "../domain/polls.js"
+import { canSeeBallot } from "../rules/polls.js"
+import { revealVoter } from "../rules/reveal.js"
 import { canReact } from "../rules/comments.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
@@ -91,23 +93,35 @@ export const removeReaction = Effect.fnUntraced(function*(access: Access, id: Id
   }))
 })
 
-/** The reactions under a poll and its outcome, with who made them, and whether the reader may react: its page's. */
+/**
+ * The reactions under a poll, its outcome and its votes, with who made them, and whether the reader may react: its
+ * page's. The votes are those the reader may see (rules/polls.ts canSeeBallot: theirs, and the others' once the
+ * results are visible), newest first; in an anonymous poll nobody is named (rules/reveal.ts).
+ */
 export interface PollReactions {
   readonly poll: ReadonlyArray<Reaction>
   readonly outcome: ReadonlyArray<Reaction>
+  readonly votes: ReadonlyArray<{ readonly stance: Stance; readonly voter: Id | null; readonly reactions: ReadonlyArray<Reaction> }>
   readonly users: ReadonlyArray<User>
   readonly mayReact: boolean
 }
 
-export const pollReactions = Effect.fnUntraced(function*(access: Access, poll: Pick<Poll, "id" | "topic_id">, outcomeId: Id | undefined): Effect.fn.Return<PollReactions, NotFound, Store> {
+export const pollReactions = Effect.fnUntraced(function*(access: Access, poll: Poll, outcomeId: Id | undefined): Effect.fn.Return<PollReactions, NotFound, Store> {
   const store = yield* Store
   const ctx = yield* topicContext(access, (yield* store.topics.byId(poll.topic_id))!)
-  return yield* ShowTopic.checkOr([access, ctx], (): PollReactions => ({ poll: [], outcome: [], users: [], mayReact: false }))(Effect.gen(function*() {
+  return yield* ShowTopic.checkOr([access, ctx], (): PollReactions => ({ poll: [], outcome: [], votes: [], users: [], mayReact: false }))(Effect.gen(function*() {
     yield* ShowTopic.needed
     const onPoll = yield* store.reactions.ofReactables("Poll", [poll.id])
     const onOutcome = outcomeId === undefined ? [] : yield* store.reactions.ofReactables("Outcome", [outcomeId])
-    const users = yield* store.users.byIds([...new Set([...onPoll, ...onOutcome].map((r) => r.user_id))])
-    return { poll: onPoll, outcome: onOutcome, users, mayReact: canReact(access, ctx) }
+    const mine = yield* store.stances.latestFor(poll.id, access.user.id)
+    const cast = (yield* store.stances.latestOf([poll.id]))
+      .filter((st) => st.cast_at !== null && canSeeBallot(poll, mine, st.participant_id === access.user.id))
+      .sort((a, b) => b.cast_at!.localeCompare(a.cast_at!) || b.id - a.id)
+    const onVotes = yield* store.reactions.ofReactables("Stance", cast.map((st) => st.id))
+    const votes = cast.map((stance) => ({ stance, voter: revealVoter(access.user.id, poll, stance), reactions: onVotes.filter((r) => r.reactable_id === stance.id) }))
+    const people = [...onPoll, ...onOutcome, ...onVotes].map((r) => r.user_id).concat(votes.flatMap((v) => (v.voter === null ? [] : [v.voter])))
+    const users = yield* store.users.byIds([...new Set(people)])
+    return { poll: onPoll, outcome: onOutcome, votes, users, mayReact: canReact(access, ctx) }
   }))
 })
 

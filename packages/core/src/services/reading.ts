@@ -66,13 +66,19 @@ export interface ReadView {
   readonly volume: Volume | undefined
 }
 
-/** The person's read state in each of these threads (lists, records): two statements (none for a visitor). */
+/** The person's read state in each of these threads (lists, records): two statements (none for a visitor, nor for one record read for the person). */
 export const readViews = Effect.fnUntraced(function*(access: Access, topics: ReadonlyArray<Topic>): Effect.fn.Return<ReadonlyMap<Id, ReadView>, never, Store> {
   const store = yield* Store
   const person = isActivePerson(access) && topics.length > 0
   const ids = topics.map((t) => t.id)
-  const readers = new Map((person ? yield* store.readers.ofTopics(access.user.id, ids) : []).map((r) => [r.topic_id, r]))
-  const volumes = new Map((person ? yield* store.volumes.threadsOf(access.user.id, ids) : []).map((v) => [v.topic_id, v.volume]))
+  // one thread (a record read by id or key): its reader and volume came with it (remembered); a list: one statement each
+  const one = person && topics.length === 1 ? topics[0]! : undefined
+  const readers = new Map(one !== undefined
+    ? Array.from([yield* store.readers.find(one.id, access.user.id)].flatMap((r) => (r === undefined ? [] : [[r.topic_id, r] as const])))
+    : (person ? yield* store.readers.ofTopics(access.user.id, ids) : []).map((r) => [r.topic_id, r] as const))
+  const volumes = new Map(one !== undefined
+    ? Array.from([yield* store.volumes.ofThread(access.user.id, one.id)].flatMap((v) => (v === undefined ? [] : [[one.id, v] as const])))
+    : (person ? yield* store.volumes.threadsOf(access.user.id, ids) : []).map((v) => [v.topic_id, v.volume] as const))
   return new Map(topics.map((t) => {
     const reader = readers.get(t.id)
     return [t.id, { reader, state: readStateOf(t, reader), volume: volumes.get(t.id) }] as const

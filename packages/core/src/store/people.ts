@@ -5,6 +5,9 @@ import type { EmailChange, InvitationToken, LoginCode, PeopleRepos, Session, Vol
 import { INVITATION_COLUMNS, LOGIN_CODE_COLUMNS, SESSION_COLUMNS, USER_COLUMNS } from "../sql/records.js"
 import { asRecord, returned, type SqlClient } from "./client.js"
 
+/** Where a request remembers a person's own volume in a thread (none: undefined, remembered as well). */
+export const threadVolumeKey = (topicId: Id, userId: Id) => `thread_volumes:${topicId}:${userId}`
+
 const EMAIL_CHANGE_COLUMNS = "id, user_id, new_email, created_at, expires_at, used_at"
 
 
@@ -95,8 +98,9 @@ export const makePeopleRepos = (c: SqlClient): PeopleRepos => {
   volumes: {
     ofGroup: (userId, groupId) =>
       c.get(`SELECT volume FROM group_volumes WHERE user_id = ? AND group_id = ?`, [userId, groupId], (r) => r.volume as Volume),
+    // remembered: a discussion read for the person brings it (store/threads.ts readAhead)
     ofThread: (userId, topicId) =>
-      c.get(`SELECT volume FROM thread_volumes WHERE user_id = ? AND topic_id = ?`, [userId, topicId], (r) => r.volume as Volume),
+      c.remembered(threadVolumeKey(topicId, userId), c.get(`SELECT volume FROM thread_volumes WHERE user_id = ? AND topic_id = ?`, [userId, topicId], (r) => r.volume as Volume)),
     threadsOf: (userId, topicIds) =>
       topicIds.length === 0 ? Effect.succeed([]) : c.all(`SELECT topic_id, volume FROM thread_volumes WHERE user_id = @user AND ${c.dialect.ids.has("topic_id", "ids")}`,
         { user: userId, ids: c.dialect.ids.bind(topicIds) }, (r) => ({ topic_id: Number(r.topic_id), volume: r.volume as Volume })),

@@ -7,6 +7,7 @@ import { type IdList, scopeParams, scopeWhere, withPage } from "../sql/scope.js"
 import { columnValue } from "../domain/model.js"
 import { insertRow, returned, type Row, setClause, type SqlClient } from "./client.js"
 import { groupAhead } from "./groups.js"
+import { threadVolumeKey } from "./people.js"
 
 
 /** The visible-threads clause (rules/topics.ts TopicScope) in a dialect, and its values. */
@@ -57,14 +58,15 @@ const readerColumns = TopicReader.joined("tr")
  */
 export const readAhead = <A>(c: SqlClient, select: string, table: string, alias: string, map: (row: Row) => A) => {
   const sql = (column: "id" | "key", withReader: boolean) =>
-    `SELECT ${select}, ${threadColumns.columns}, ${groupAhead.columns}${withReader ? `, ${readerColumns.columns}` : ""} FROM ${table} ${alias}
+    `SELECT ${select}, ${threadColumns.columns}, ${groupAhead.columns}${withReader ? `, ${readerColumns.columns}, tv.volume AS "tv.volume"` : ""} FROM ${table} ${alias}
      JOIN topics t ON t.id = ${alias}.topic_id LEFT JOIN groups g ON g.id = t.group_id
-     ${withReader ? "LEFT JOIN topic_readers tr ON tr.topic_id = t.id AND tr.user_id = ?" : ""} WHERE ${alias}.${column} = ?`
+     ${withReader ? "LEFT JOIN topic_readers tr ON tr.topic_id = t.id AND tr.user_id = @reader LEFT JOIN thread_volumes tv ON tv.topic_id = t.id AND tv.user_id = @reader" : ""}
+     WHERE ${alias}.${column} = @value`
   const read = (column: "id" | "key") => {
     const alone = sql(column, false)
     const withReader = sql(column, true)
     return (value: unknown, readerOf?: Id): Effect.Effect<A | undefined> =>
-      Effect.flatMap(readerOf === undefined ? c.get(alone, [value]) : c.get(withReader, [readerOf, value]), (row) => {
+      Effect.flatMap(readerOf === undefined ? c.get(alone, { value }) : c.get(withReader, { reader: readerOf, value }), (row) => {
         if (row === undefined) return Effect.succeed(undefined)
         // mapped only where remembered (not inside a transaction, which reads and locks the thread itself)
         const topicId = row["t.id"] as number
@@ -72,7 +74,10 @@ export const readAhead = <A>(c: SqlClient, select: string, table: string, alias:
           c.rememberBeside(() => [
             [topicKey(topicId), threadColumns.fromRow(row)],
             ...groupAhead.entries(row),
-            ...(readerOf === undefined ? [] : [[readerKey(topicId, readerOf), row["tr.id"] === null ? undefined : readerColumns.fromRow(row)] as const])
+            ...(readerOf === undefined ? [] : [
+              [readerKey(topicId, readerOf), row["tr.id"] === null ? undefined : readerColumns.fromRow(row)] as const,
+              [threadVolumeKey(topicId, readerOf), row["tv.volume"] ?? undefined] as const
+            ])
           ]),
           map(row)
         )

@@ -4,7 +4,7 @@
  * is threads/read.ts (it gathers polls; this module must not, so polls can use it).
  */
 import { Effect } from "effect"
-import type { Comment, Discussion, Group, Id, ThreadItem, ThreadItemKind, Topic, User } from "../../domain/records.js"
+import type { Comment, Discussion, Group, Id, ThreadItem, ThreadItemKind, Topic, TopicReader, User } from "../../domain/records.js"
 import { type Invalid, invalid, notFound, type NotFound } from "../../errors.js"
 import { type Appended, Store } from "../../ports/store.js"
 import { type Access, isMember, makeAccess } from "../../rules/access.js"
@@ -50,6 +50,8 @@ export interface NewItem {
   readonly parent: ThreadItem | "thread" | null
   /** whether the item counts as activity (moves the thread up the lists) */
   readonly bump: boolean
+  /** the actor's reader in the thread where the caller has read it already (else it is read here) */
+  readonly actorReader?: { readonly reader: TopicReader | undefined }
 }
 
 /**
@@ -71,7 +73,7 @@ export const recordItem = Effect.fnUntraced(function*(item: NewItem): Effect.fn.
   })
   if (item.actor !== null) {
     // starting the thread (its own item, 0) counts as having read it too
-    const reader = yield* store.readers.find(item.topic.id, item.actor.id)
+    const reader = item.actorReader !== undefined ? item.actorReader.reader : yield* store.readers.find(item.topic.id, item.actor.id)
     const sequence = appended.item.sequence_id
     const ranges = rangesAfterReading(reader, sequence > 0 ? [[sequence, sequence]] : [])
     if (ranges !== undefined) yield* store.readers.markRead({ topic_id: item.topic.id, user_id: item.actor.id, ranges, previous: reader?.read_ranges ?? null, at: now })

@@ -4,7 +4,7 @@
  */
 import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Discussions, Groups, Outcomes, type Poll, POLL_SETTINGS, POLL_TYPES, Polls, type PollType, Reactions, Rules, Stances, Threads } from "@convene/core"
+import { Discussions, Groups, Outcomes, type Poll, type PollOption, POLL_SETTINGS, POLL_TYPES, Polls, type PollType, Reactions, Rules, Stances, Threads } from "@convene/core"
 import { Effect } from "effect"
 import { type MessageKey, percentText, utcToZonedInput, zonedToUtc } from "../layout/i18n.js"
 import { type FormInput, NoFields } from "../layout/forms.js"
@@ -33,6 +33,13 @@ const optionLabel = (who: Reader, p: Poll, name: string): string => {
   if (p.poll_type === "proposal" || (p.poll_type === "count" && (name === "accept" || name === "decline"))) return who.t(`option.${name}` as MessageKey)
   return name
 }
+
+/** A vote's choices in words: the options it scores, highest first, with the score where the type has one. */
+const choiceText = (who: Reader, p: Poll, options: ReadonlyArray<PollOption>, choices: ReadonlyMap<number, number>): string =>
+  options.flatMap((o) => {
+    const score = choices.get(o.id) ?? 0
+    return score > 0 ? [{ score, text: p.poll_type === "score" || p.poll_type === "dot_vote" ? `${optionLabel(who, p, o.name)} (${score})` : optionLabel(who, p, o.name) }] : []
+  }).sort((a, b) => (p.poll_type === "ranked_choice" ? b.score - a.score : 0)).map((c) => c.text).join(", ")
 
 type Input = "radio" | "checkbox" | "score" | "dots" | "rank" | "meeting"
 
@@ -392,7 +399,7 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
       if (found._tag === "Left") return refused(request, who, found.left)
       const { group, reactions, thread, users, view } = found.right
       const reactors = new Map(reactions.users.map((u) => [u.id, u]))
-      const react = (type: "Poll" | "Outcome", id: number, list: typeof reactions.poll, label: string) =>
+      const react = (type: "Poll" | "Outcome" | "Stance", id: number, list: typeof reactions.poll, label: string) =>
         ({ type, id, reactions: reactionsView(who, list, reactors), mayReact: reactions.mayReact, label })
       const names = new Map(users.map((u) => [u.id, Rules.displayName(u)]))
       const form: PollForm = {
@@ -414,7 +421,18 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
           errors: refusal?.errors,
           back: `/p/${view.poll.key}`,
           pollReact: react("Poll", view.poll.id, reactions.poll, who.t("reactions.toPoll")),
-          outcomeReact: view.outcome ? react("Outcome", view.outcome.id, reactions.outcome, who.t("reactions.toOutcome")) : undefined
+          outcomeReact: view.outcome ? react("Outcome", view.outcome.id, reactions.outcome, who.t("reactions.toOutcome")) : undefined,
+          // each vote the reader may see, with its reason and its reactions (an anonymous poll's name nobody)
+          votes: reactions.votes.map(({ reactions: list, stance, voter }) => {
+            const person = voter === null ? undefined : reactors.get(voter)
+            const name = person === undefined ? who.t("thread.someone") : Rules.displayName(person)
+            return {
+              id: stance.id,
+              heading: who.t("poll.voteBy", { name, choice: choiceText(who, view.poll, view.options, stance.choices), time: who.time(stance.cast_at) }),
+              reasonHtml: stance.reason === null ? "" : bodyHtml(stance.reason, stance.reason_format),
+              react: react("Stance", stance.id, list, who.t("reactions.toVote", { name }))
+            }
+          })
         }
       })
     })
