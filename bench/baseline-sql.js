@@ -54,3 +54,38 @@ export const GROUP = `json_object('id', g.id, 'key', g.key, 'handle', g.handle, 
   'pending_memberships_count', g.pending_memberships_count, 'admin_memberships_count', g.admin_memberships_count,
   'delegates_count', g.delegates_count, 'discussions_count', g.discussions_count, 'polls_count', g.polls_count,
   'subgroups_count', g.subgroups_count, 'created_at', g.created_at)`
+
+/** Loomio's read ranges ("1-5,7-9") as [first, last] pairs, joined where they touch (convene's rules/readState.ts: the same work). */
+export const parseRanges = (text) => {
+  const pairs = (text ?? "").split(",").filter((p) => p !== "").map((p) => {
+    const [a, b] = p.split("-").map(Number)
+    return [a, b ?? a]
+  }).sort((x, y) => x[0] - y[0])
+  const out = []
+  for (const [a, b] of pairs) {
+    const last = out.at(-1)
+    if (last !== undefined && a <= last[1] + 1) last[1] = Math.max(last[1], b)
+    else out.push([a, b])
+  }
+  return out
+}
+export const formatRanges = (pairs) => pairs.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(",")
+
+/** The statements a baseline needs for the caller's reader: read it (with their volume), and write what they read. */
+export const readerStatements = (db) => ({
+  reader: db.prepare(`SELECT * FROM topic_readers WHERE topic_id = ? AND user_id = ?`),
+  volume: db.prepare(`SELECT volume FROM thread_volumes WHERE user_id = ? AND topic_id = ?`).pluck(),
+  markRead: db.prepare(`INSERT INTO topic_readers (topic_id, user_id, guest, created_at, last_read_at, read_ranges) VALUES (@topic, @user, FALSE, @at, @at, @ranges)
+                        ON CONFLICT (topic_id, user_id) DO UPDATE SET read_ranges = excluded.read_ranges, last_read_at = excluded.last_read_at
+                        WHERE coalesce(topic_readers.read_ranges, '') = @previous`),
+  live: db.prepare(`INSERT INTO live_events (kind, group_id, topic_id, user_id, created_at) VALUES ('thread', ?, ?, NULL, ?)`)
+})
+
+/** The reader fields of a discussion record, from the caller's reader row and volume (as convene's serializer). */
+export const readerFields = (reader, volume, topic) => ({
+  last_read_at: reader?.last_read_at ?? null,
+  read_ranges: parseRanges(reader?.read_ranges),
+  discussion_reader_volume: volume ?? null,
+  dismissed_at: reader?.dismissed_at ?? null,
+  seen_by_count: topic.seen_by_count
+})

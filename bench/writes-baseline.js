@@ -19,7 +19,7 @@
  *
  * Only what the benchmark needs: markdown bodies, no replies, members only (no guests), no `api_key` body field.
  */
-import { GROUP, mentions, openDatabase } from "./baseline-sql.js"
+import { formatRanges, GROUP, mentions, openDatabase, parseRanges, readerFields, readerStatements } from "./baseline-sql.js"
 import { createHash, randomBytes } from "node:crypto"
 import * as http from "node:http"
 
@@ -36,7 +36,8 @@ const q = {
   // found by the item's insert, the event answering how many chatbots take it
   bumpRoot: db.prepare(`UPDATE topic_items SET child_count = child_count + 1 WHERE topic_id = ? AND sequence_id = 0 RETURNING id, depth, position_key, child_count`),
   insertItem: db.prepare(`INSERT INTO topic_items (topic_id, kind, sequence_id, parent_id, depth, position, position_key, itemable_type, itemable_id, actor_id, created_at)
-                          VALUES (@topic, 'new_comment', (SELECT coalesce(max(sequence_id), 0) + 1 FROM topic_items WHERE topic_id = @topic), @parent, @depth, @position, @key, 'Comment', @comment, @actor, @at)`),
+                          VALUES (@topic, 'new_comment', (SELECT coalesce(max(sequence_id), 0) + 1 FROM topic_items WHERE topic_id = @topic), @parent, @depth, @position, @key, 'Comment', @comment, @actor, @at)
+                          RETURNING sequence_id`),
   touchTopic: db.prepare(`UPDATE topics SET items_count = items_count + 1, last_activity_at = ?, updated_at = ? WHERE id = ? RETURNING *`),
   event: db.prepare(`INSERT INTO webhook_events (kind, group_id, actor_id, eventable_type, eventable_id, message, created_at)
                      VALUES ('new_comment', @group, @actor, 'Comment', @comment, @message, @at)
@@ -57,6 +58,7 @@ const q = {
   discussionBots: db.prepare(`SELECT id FROM chatbots WHERE group_id = ? AND EXISTS (SELECT 1 FROM json_each(event_kinds) WHERE value = 'new_discussion')`).pluck(),
   groupJson: db.prepare(`SELECT ${GROUP} AS json FROM groups g LEFT JOIN groups p ON p.id = g.parent_id WHERE g.id = ?`).pluck()
 }
+const r = readerStatements(db)
 const begin = db.prepare("BEGIN IMMEDIATE")
 const commit = db.prepare("COMMIT")
 const rollback = db.prepare("ROLLBACK")
@@ -69,18 +71,29 @@ const json = (res, status, body) => {
 
 const topicJson = (t) => ({
   id: t.id, group_id: t.group_id, topicable_type: t.topicable_type, topicable_id: t.topicable_id, private: t.private === 1,
-  tags: JSON.parse(t.tags), items_count: t.items_count, replies_count: Math.max(t.items_count - 1, 0), max_depth: t.max_depth,
+  tags: JSON.parse(t.tags), items_count: t.items_count, seen_by_count: t.seen_by_count, replies_count: Math.max(t.items_count - 1, 0), max_depth: t.max_depth,
   last_activity_at: t.last_activity_at, closed_at: t.closed_at, locked_at: t.closed_at, closer_id: t.closer_id, pinned_at: null,
   created_at: t.created_at, updated_at: t.updated_at
 })
 
+/** Writing is reading (convene's recordItem): the author's reader with this item added, in the write's transaction; the reader as left. */
+const markOwn = (topicId, userId, sequence, at) => {
+  const reader = r.reader.get(topicId, userId)
+  const ranges = formatRanges(parseRanges([reader?.read_ranges ?? "", ...(sequence > 0 ? [String(sequence)] : [])].filter((x) => x !== "").join(",")))
+  if (reader !== undefined && reader.last_read_at !== null && ranges === (reader.read_ranges ?? "")) return reader
+  r.markRead.run({ topic: topicId, user: userId, at, ranges, previous: reader?.read_ranges ?? "" })
+  return { ...reader, read_ranges: ranges, last_read_at: at, dismissed_at: reader?.dismissed_at ?? null }
+}
+
 const userJson = (user) => ({ id: user.id, name: user.name ?? user.username ?? "Anonymous", username: user.username, country: user.country, bot: user.bot === 1, deactivated_at: user.deactivated_at, email: user.email })
-const discussionJson = (d, t) => ({
+const discussionJson = (d, t, reader, volume) => ({
   id: d.id, key: d.key, topic_id: d.topic_id, group_id: t.group_id, title: d.title, description: d.description,
   description_format: d.description_format, mentioned_usernames: d.description_format === "md" ? mentions(d.description) : [],
   private: t.private === 1, closed_at: t.closed_at,
   last_activity_at: t.last_activity_at, author_id: d.author_id, discarded_at: d.discarded_at, discarded_by: d.discarded_by,
-  created_at: d.created_at, updated_at: d.updated_at
+  created_at: d.created_at, updated_at: d.updated_at,
+  // the caller's reader as the write left it, and their volume read before it (as convene's answer)
+  ...readerFields(reader, volume, t)
 })
 
 /** One comment, written and committed as convene writes it; the answer's records. */
@@ -88,6 +101,7 @@ const comment = (user, discussionId, body) => {
   const d = q.discussion.get(discussionId)
   if (d === undefined || d.discarded_at !== null) return [404, { error: `Discussion ${discussionId} not found` }]
   const now = new Date().toISOString()
+  const volume = r.volume.get(user.id, d.topic_id)
   begin.run()
   try {
     const t = q.topic.get(d.topic_id)
@@ -98,12 +112,14 @@ const comment = (user, discussionId, body) => {
     const id = Number(q.insertComment.run(d.id, user.id, body, now, now).lastInsertRowid)
     const root = q.bumpRoot.get(t.id)
     const key = String(root.child_count).padStart(5, "0")
-    q.insertItem.run({
+    // the thread as this write leaves it, for the answer
+    const topic = q.touchTopic.get(now, now, t.id)
+    const item = q.insertItem.get({
       topic: t.id, parent: root.id, depth: root.depth + 1, position: root.child_count,
       key: root.position_key === null ? key : `${root.position_key}-${key}`, comment: id, actor: user.id, at: now
     })
-    // the thread as this write leaves it, for the answer
-    const topic = q.touchTopic.get(now, now, t.id)
+    const reader = markOwn(t.id, user.id, item.sequence_id, now)
+    r.live.run(t.group_id, t.id, now)
     const message = JSON.stringify({
       headline: `${user.name ?? user.username ?? "Anonymous"} commented`,
       title: d.title,
@@ -120,7 +136,7 @@ const comment = (user, discussionId, body) => {
         edited_at: null,
         discarded_at: null, discarded_by: null, created_at: now, updated_at: now
       }],
-      discussions: [discussionJson(d, topic)],
+      discussions: [discussionJson(d, topic, reader, volume)],
       topics: [topicJson(topic)],
       users: [userJson(user)],
       meta: { root: "comments" }
@@ -152,6 +168,8 @@ const discussion = (user, groupId, title, description) => {
     const id = Number(q.insertDiscussion.run(key, topicId, user.id, title, description, now, now).lastInsertRowid)
     q.insertRoot.run(topicId, id, user.id, now)
     q.startTopic.run(id, now, now, topicId)
+    const reader = markOwn(topicId, user.id, 0, now)
+    r.live.run(g.id, topicId, now)
     const message = JSON.stringify({
       headline: `${user.name ?? user.username ?? "Anonymous"} started a discussion`,
       title,
@@ -164,7 +182,7 @@ const discussion = (user, groupId, title, description) => {
     commit.run()
     const t = q.topic.get(topicId)
     return [200, {
-      discussions: [discussionJson(q.discussion.get(id), t)],
+      discussions: [discussionJson(q.discussion.get(id), t, r.reader.get(topicId, user.id), r.volume.get(user.id, topicId))],
       topics: [topicJson(t)],
       groups: [JSON.parse(q.groupJson.get(g.id))],
       users: [userJson(user)],

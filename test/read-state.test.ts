@@ -78,6 +78,14 @@ t.test("a thread's page marks what it shows read; home and the group show what i
   t.match(await readerOf(bo.user.id, d.id), { read_ranges: "1-4" })
 })
 
+t.test("writing is reading, however many writes come at once: twenty comments posted together are all read by their author", async (t) => {
+  const d = ((await B.post("api/b2/discussions", { json: { group_id: group.id, title: "Twenty at once" } })).body as any).discussions[0]
+  const posted = await Promise.all(Array.from({ length: 20 }, (_, i) => B.post("api/b2/comments", { json: { discussion_id: d.id, body: `At once ${i}` } })))
+  t.ok(posted.every((r) => r.statusCode === 200))
+  t.match(await readerOf(bo.user.id, d.id), { read_ranges: "1-20" }, "one range: none of them new to Bo")
+  t.same(((await B.get(`api/b2/discussions/${d.id}`)).body as any).discussions[0].read_ranges, [[1, 20]])
+})
+
 t.test("a long thread read before opens a few items before its first unread one", async (t) => {
   const d = (await post("api/b2/discussions", { group_id: group.id, title: "Every apple variety" })).discussions[0]
   for (let i = 1; i <= 150; i++) await comment(d.id, `Variety ${i}`)

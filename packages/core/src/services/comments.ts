@@ -12,11 +12,16 @@ import { type Activity, loudListeners, notifyLoud, notifyMentions, notifyReplied
 import { recordItem, replyParent, threadEvent, topicById, topicContext } from "./threads/kernel.js"
 import { isBlank } from "../rules/values.js"
 import * as Inputs from "../domain/inputs.js"
+import type { Volume } from "../ports/people.js"
+import { readStateOf } from "../rules/readState.js"
+import type { ReadView } from "./reading.js"
 
 export interface CommentView {
   readonly comment: Comment
   readonly discussion: Discussion
   readonly topic: Topic
+  /** the author's read state as the new comment leaves it (the answer's reader fields, not read again) */
+  readonly read?: ReadView
 }
 
 /** What creating or editing a comment takes (declared once in domain/inputs.ts). */
@@ -55,7 +60,8 @@ const postComment = Effect.fnUntraced(function*(
   discussion: Discussion,
   topic: Topic,
   input: CommentInput,
-  loud: ReadonlyArray<Id>
+  loud: ReadonlyArray<Id>,
+  volume: Volume | undefined
 ): Effect.fn.Return<CommentView, Invalid, Store | Permit<"CreateComment">> {
   yield* CreateComment.needed
   const store = yield* Store
@@ -89,8 +95,6 @@ const postComment = Effect.fnUntraced(function*(
     itemable_type: "Comment",
     itemable_id: comment.id,
     actor: access.user,
-    // the commenter's place in the thread, read with the discussion: marking the comment read needs no read of its own
-    actorReader: { reader: ctx.reader },
     parent: parentItem,
     bump: true
   })
@@ -103,7 +107,7 @@ const postComment = Effect.fnUntraced(function*(
   yield* notifyLoud("new_comment", activity, told, loud)
   yield* threadEvent("new_comment", topic, discussion, access.user, { comment })
   // the thread as this comment left it (its counters and activity moved): nothing later in the write changes it
-  return { comment, discussion, topic: appended.topic }
+  return { comment, discussion, topic: appended.topic, read: { reader: appended.actorReader, state: readStateOf(appended.topic, appended.actorReader), volume } }
 })
 
 /**
@@ -120,11 +124,13 @@ export const createComment = Effect.fnUntraced(function*(
   // begins: the thread's row is then held only while the thread itself is read again (its state now) and written
   const seen = yield* inDiscussion(access, discussionId)
   const loud = yield* loudListeners(seen.topic, seen.ctx.group)
+  // the author's own volume there, for the answer's reader fields (it came with the discussion's read)
+  const volume = yield* store.volumes.ofThread(access.user.id, seen.topic.id)
   return yield* store.transaction(Effect.gen(function*() {
     const { discussion } = seen
     const topic = yield* topicById(discussion.topic_id)
     const ctx = Object.assign({}, seen.ctx, { topic })
-    return yield* CreateComment.check([access, ctx, discussion], () => forbidden("Not authorized to create Comment."))(postComment(access, ctx, discussion, topic, input, loud))
+    return yield* CreateComment.check([access, ctx, discussion], () => forbidden("Not authorized to create Comment."))(postComment(access, ctx, discussion, topic, input, loud, volume))
   }))
 })
 

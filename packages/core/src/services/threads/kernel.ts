@@ -50,15 +50,13 @@ export interface NewItem {
   readonly parent: ThreadItem | "thread" | null
   /** whether the item counts as activity (moves the thread up the lists) */
   readonly bump: boolean
-  /** the actor's reader in the thread where the caller has read it already (else it is read here) */
-  readonly actorReader?: { readonly reader: TopicReader | undefined }
 }
 
 /**
  * Appends an item to the thread's stream, read by its author (writing counts as reading), and tells the live pages;
  * call inside the writing transaction (which holds the thread: the author's reader is read and written in turn).
  */
-export const recordItem = Effect.fnUntraced(function*(item: NewItem): Effect.fn.Return<Appended, never, Store> {
+export const recordItem = Effect.fnUntraced(function*(item: NewItem): Effect.fn.Return<RecordedItem, never, Store> {
   const store = yield* Store
   const now = yield* nowIso
   const appended = yield* store.items.append({
@@ -71,15 +69,28 @@ export const recordItem = Effect.fnUntraced(function*(item: NewItem): Effect.fn.
     parent: item.parent,
     bump: item.bump === true
   })
+  let actorReader: TopicReader | undefined
   if (item.actor !== null) {
-    // starting the thread (its own item, 0) counts as having read it too
-    const reader = item.actorReader !== undefined ? item.actorReader.reader : yield* store.readers.find(item.topic.id, item.actor.id)
+    // starting the thread (its own item, 0) counts as having read it too. Read here, in the transaction that holds the
+    // thread: a reader read before it may be older than another write's (the author's other comment in the same batch)
+    const reader = yield* store.readers.find(item.topic.id, item.actor.id)
     const sequence = appended.item.sequence_id
     const ranges = rangesAfterReading(reader, sequence > 0 ? [[sequence, sequence]] : [])
     if (ranges !== undefined) yield* store.readers.markRead({ topic_id: item.topic.id, user_id: item.actor.id, ranges, previous: reader?.read_ranges ?? null, at: now })
+    actorReader = ranges === undefined ? reader : Object.assign({}, reader ?? newReader(item.topic.id, item.actor.id, now), { read_ranges: ranges, last_read_at: now })
   }
   yield* tellLive("thread", { group_id: item.topic.group_id, topic_id: item.topic.id })
-  return appended
+  return Object.assign({}, appended, { actorReader })
+})
+
+/** An appended item, and its actor's reader as the write leaves it (the answer's reader fields need not read it again). */
+export interface RecordedItem extends Appended {
+  readonly actorReader: TopicReader | undefined
+}
+
+/** A reader row as its first write makes it (the store gives it its id; nothing answers by it). */
+const newReader = (topicId: Id, userId: Id, at: string): TopicReader => ({
+  id: 0, topic_id: topicId, user_id: userId, inviter_id: null, guest: false, revoked_at: null, created_at: at, last_read_at: null, read_ranges: null, dismissed_at: null
 })
 
 /** The parent item of a reply: the item replied to, moved up to stay within the thread's max_depth. */

@@ -10,7 +10,7 @@ import { discussionRecords } from "./discussions.js"
 
 /** A comment with its discussion, thread and author. */
 const document = (access: Access) => (view: Comments.CommentView) =>
-  Effect.zipWith(Comments.authors([view]), discussionRecords(access, [view]), (users, discussions) =>
+  Effect.zipWith(Comments.authors([view]), discussionRecords(access, [view], view.read), (users, discussions) =>
     envelope(ALL, "comments", [commentJson(view.comment)], [
       { type: "discussion", root: "discussions", records: discussions },
       { type: "topic", root: "topics", records: [topicJson(view.topic)] },

@@ -9,9 +9,14 @@ import { discussionJson, groupJson, topicJson, userJson } from "../serializers.j
 
 type View = Discussions.DiscussionView
 
-/** Discussion records with the caller's reader fields (decisions §13): every document that carries discussions. */
-export const discussionRecords = (access: Access, views: ReadonlyArray<View>) =>
-  Effect.map(Reading.readViews(access, views.map((v) => v.topic)), (reads) => views.map((v) => discussionJson(v, reads.get(v.topic.id))))
+/**
+ * Discussion records with the caller's reader fields (decisions §13): every document that carries discussions. A write
+ * that knows the caller's read state as it left it (`known`) is not read again.
+ */
+export const discussionRecords = (access: Access, views: ReadonlyArray<View>, known?: Reading.ReadView) =>
+  known !== undefined && views.length === 1
+    ? Effect.succeed([discussionJson(views[0]!, known)])
+    : Effect.map(Reading.readViews(access, views.map((v) => v.topic)), (reads) => views.map((v) => discussionJson(v, reads.get(v.topic.id))))
 
 /** Groups and authors of discussions, as related records of any document. */
 export const discussionRelated = (access: Access, opts: ResponseOptions, views: ReadonlyArray<View>) =>
