@@ -20,6 +20,8 @@ export const openDatabase = (script, { writable = false } = {}) => {
   }
   // a record's mentioned_usernames in SQL: mentions(text, format) as JSON text
   db.function("mentions", { deterministic: true }, (text, format) => JSON.stringify(format === "md" && text !== null ? mentions(text) : []))
+  // a reader's read ranges as JSON pairs (convene's rules/readState.ts)
+  db.function("ranges", { deterministic: true }, (text) => JSON.stringify(parseRanges(text)))
   return db
 }
 

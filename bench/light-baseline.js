@@ -7,9 +7,10 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto"
 import * as http from "node:http"
-import { GROUP, mentions, openDatabase } from "./baseline-sql.js"
+import { GROUP, mentions, openDatabase, readerFields, readerStatements } from "./baseline-sql.js"
 
 const db = openDatabase("light-baseline.js")
+const r = readerStatements(db)
 const sql = {
   user: db.prepare(`SELECT id, email, deactivated_at, api_key_hash FROM users WHERE api_key_hash = ?`),
   groups: db.prepare(`SELECT ${GROUP} AS json FROM memberships m JOIN groups g ON g.id = m.group_id LEFT JOIN groups p ON p.id = g.parent_id
@@ -49,7 +50,7 @@ const discussion = (user, id) => {
   const author = sql.person.get(d.author_id)
   const topic = {
     id: t.id, group_id: t.group_id, topicable_type: t.topicable_type, topicable_id: t.topicable_id, private: t.private === 1,
-    tags: JSON.parse(t.tags), items_count: t.items_count, replies_count: Math.max(t.items_count - 1, 0), max_depth: t.max_depth,
+    tags: JSON.parse(t.tags), items_count: t.items_count, seen_by_count: t.seen_by_count, replies_count: Math.max(t.items_count - 1, 0), max_depth: t.max_depth,
     last_activity_at: t.last_activity_at, closed_at: t.closed_at, locked_at: t.closed_at, closer_id: t.closer_id, pinned_at: null,
     created_at: t.created_at, updated_at: t.updated_at
   }
@@ -57,7 +58,9 @@ const discussion = (user, id) => {
     discussions: [{
       id: d.id, key: d.key, topic_id: d.topic_id, group_id: t.group_id, title: d.title, description: d.description,
       description_format: d.description_format, mentioned_usernames: d.description_format === "md" ? mentions(d.description) : [], private: t.private === 1, closed_at: t.closed_at, last_activity_at: t.last_activity_at,
-      author_id: d.author_id, discarded_at: d.discarded_at, discarded_by: d.discarded_by, created_at: d.created_at, updated_at: d.updated_at
+      author_id: d.author_id, discarded_at: d.discarded_at, discarded_by: d.discarded_by, created_at: d.created_at, updated_at: d.updated_at,
+      // the caller's reader fields: their place in the thread and their own volume there
+      ...readerFields(r.reader.get(t.id, user.id), r.volume.get(user.id, t.id), t)
     }],
     topics: [topic],
     groups: [JSON.parse(sql.group.get(t.group_id))],

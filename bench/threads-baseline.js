@@ -17,7 +17,7 @@ import * as http from "node:http"
 const db = openDatabase("threads-baseline.js")
 
 const TOPIC = `json_object('id', t.id, 'group_id', t.group_id, 'topicable_type', t.topicable_type, 'topicable_id', t.topicable_id,
-  'private', ${bool("t.private")}, 'tags', json(t.tags), 'items_count', t.items_count, 'replies_count', max(t.items_count - 1, 0),
+  'private', ${bool("t.private")}, 'tags', json(t.tags), 'items_count', t.items_count, 'seen_by_count', t.seen_by_count, 'replies_count', max(t.items_count - 1, 0),
   'max_depth', t.max_depth, 'last_activity_at', t.last_activity_at, 'closed_at', t.closed_at, 'locked_at', t.closed_at,
   'closer_id', t.closer_id, 'pinned_at', NULL, 'created_at', t.created_at, 'updated_at', t.updated_at)`
 const DISCUSSION = `json_object('id', d.id, 'key', d.key, 'topic_id', d.topic_id, 'group_id', t.group_id,
@@ -25,7 +25,12 @@ const DISCUSSION = `json_object('id', d.id, 'key', d.key, 'topic_id', d.topic_id
   'description_format', d.description_format, 'mentioned_usernames', json(mentions(CASE WHEN d.discarded_at IS NULL THEN d.description END, d.description_format)),
   'private', ${bool("t.private")}, 'closed_at', t.closed_at,
   'last_activity_at', t.last_activity_at, 'author_id', d.author_id, 'discarded_at', d.discarded_at, 'discarded_by', d.discarded_by,
-  'created_at', d.created_at, 'updated_at', d.updated_at)`
+  'created_at', d.created_at, 'updated_at', d.updated_at,
+  'last_read_at', (SELECT tr.last_read_at FROM topic_readers tr WHERE tr.topic_id = t.id AND tr.user_id = @caller),
+  'read_ranges', json(ranges((SELECT tr.read_ranges FROM topic_readers tr WHERE tr.topic_id = t.id AND tr.user_id = @caller))),
+  'discussion_reader_volume', (SELECT tv.volume FROM thread_volumes tv WHERE tv.topic_id = t.id AND tv.user_id = @caller),
+  'dismissed_at', (SELECT tr.dismissed_at FROM topic_readers tr WHERE tr.topic_id = t.id AND tr.user_id = @caller),
+  'seen_by_count', t.seen_by_count)`
 const USER = () => `json_object('id', u.id, 'name', coalesce(u.name, u.username, 'Anonymous'), 'username', u.username,
   'country', u.country, 'bot', ${bool("u.bot")}, 'deactivated_at', u.deactivated_at) `
 const userWithEmail = `json_set(${USER()}, '$.email', u.email)`

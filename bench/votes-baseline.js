@@ -23,18 +23,19 @@
  * group members (no guests, no public or parent-group visibility); no `reason`; no compact/exclude_types; no
  * `{"stance": {…}}` wrapper or `api_key` body field.
  */
-import { bool, GROUP, mentions, openDatabase } from "./baseline-sql.js"
+import { bool, formatRanges, GROUP, mentions, openDatabase, parseRanges, readerStatements } from "./baseline-sql.js"
 import { createHash } from "node:crypto"
 import * as http from "node:http"
 
 const db = openDatabase("votes-baseline.js", { writable: true })
+const r = readerStatements(db)
 
 /** Loomio's results cap (convene's `Polls.VOTER_NAMES`): at most this many voters named per option. */
 const VOTER_NAMES = 50
 const LIVE = `s.poll_id = @poll AND s.latest = 1 AND s.revoked_at IS NULL`
 
 const TOPIC = `json_object('id', t.id, 'group_id', t.group_id, 'topicable_type', t.topicable_type, 'topicable_id', t.topicable_id,
-  'private', ${bool("t.private")}, 'tags', json(t.tags), 'items_count', t.items_count, 'replies_count', max(t.items_count - 1, 0),
+  'private', ${bool("t.private")}, 'tags', json(t.tags), 'items_count', t.items_count, 'seen_by_count', t.seen_by_count, 'replies_count', max(t.items_count - 1, 0),
   'max_depth', t.max_depth, 'last_activity_at', t.last_activity_at, 'closed_at', t.closed_at, 'locked_at', t.closed_at,
   'closer_id', t.closer_id, 'pinned_at', NULL, 'created_at', t.created_at, 'updated_at', t.updated_at)`
 const USER = `json_object('id', u.id, 'name', coalesce(u.name, u.username, 'Anonymous'), 'username', u.username,
@@ -217,12 +218,22 @@ const vote = db.transaction((user, input) => {
   const kind = first ? "stance_created" : "stance_updated"
   const parent = q.itemOf.get("Poll", poll.id) ?? q.itemOf.get(poll.topicable_type, poll.topicable_id)
   const position = q.childCount.get(parent.id)
+  const sequence = q.nextSequence.get(poll.topic_id)
   q.insertItem.run({
-    topic: poll.topic_id, kind, sequence: q.nextSequence.get(poll.topic_id), parent: parent.id, depth: parent.depth + 1, position,
+    topic: poll.topic_id, kind, sequence, parent: parent.id, depth: parent.depth + 1, position,
     key: parent.position_key === null ? segment(position) : `${parent.position_key}-${segment(position)}`,
     stance: stanceId, actor: tf(poll.anonymous) ? null : user.id, now
   })
   q.bumpTopic.run({ id: poll.topic_id, now })
+  // writing is reading (an anonymous vote's item names nobody, and is read by nobody), and the live pages hear of it
+  if (!tf(poll.anonymous)) {
+    const reader = r.reader.get(poll.topic_id, user.id)
+    const ranges = formatRanges(parseRanges([reader?.read_ranges ?? "", String(sequence)].filter((x) => x !== "").join(",")))
+    if (reader === undefined || reader.last_read_at === null || ranges !== (reader.read_ranges ?? "")) {
+      r.markRead.run({ topic: poll.topic_id, user: user.id, at: now, ranges, previous: reader?.read_ranges ?? "" })
+    }
+  }
+  r.live.run(poll.group_id, poll.topic_id, now)
 
   const named = !tf(poll.anonymous)
   const chosen = options.filter((o) => (input.option_scores[o.name] ?? 0) > 0).map((o) => o.name).join(", ")
