@@ -165,6 +165,22 @@ t.test("reactions under votes: each vote the reader may see, with its reason; an
   await page.goto(`${s.url}/p/${secret.key}`)
   t.same((await page.locator("#poll-votes li .meta").allTextContents()).map((x) => x.split(" · ")[0]), ["Someone"])
   t.notOk((await page.locator("#poll-votes").textContent())!.includes("Ada"), "nobody named")
+  // a poll with many votes lists the newest 20, and all of them a link away
+  const busy = (await post("api/b2/polls", { group_id: group.id, title: "Busy shed?", poll_type: "proposal", closing_at: future() })).polls[0]
+  const grp = (await s.convene.groups.list()).find((v) => v.group.id === group.id)!.group
+  for (let i = 0; i < 24; i++) {
+    const voter = await seedUser(s.convene, { name: `Voter ${i}`, email: `voter${i}@example.org` })
+    await s.convene.members.add({ group: grp, user: voter.user })
+    await s.as(voter.apiKey).post("api/b2/stances", { json: { poll_id: busy.id, option_scores: { agree: 1 } } })
+  }
+  await post("api/b2/stances", { poll_id: busy.id, option_scores: { abstain: 1 } })
+  await page.goto(`${s.url}/p/${busy.key}`)
+  t.equal(await page.locator("#poll-votes li").count(), 20, "the newest 20")
+  t.match(await page.locator("#poll-votes li .meta").first().textContent(), /^Ada · Abstain/, "newest first")
+  await page.getByRole("link", { name: "Show all 25 votes" }).click()
+  await page.waitForURL(/votes=all/)
+  t.equal(await page.locator("#poll-votes li").count(), 25, "all of them")
+  await axe(t, page, "all the votes")
 })
 
 t.test("a long thread in pages of at most 100 items: Earlier and Later reach every comment, replies stay with theirs, ?from= opens anywhere", async (t) => {

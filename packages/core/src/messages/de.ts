@@ -494,6 +494,7 @@ export const de: Readonly<Record<MessageKey, string>> = {
   "poll.notVoter": "Du gehörst nicht zu den Abstimmenden dieser Abstimmung.",
   "poll.results": "Ergebnisse",
   "poll.voteBy": "{name} · {choice} · {time}",
+  "poll.allVotes": "Alle {count, number} Stimmen zeigen",
   "poll.option": "Option",
   "poll.share": "Anteil",
   "poll.voters": "Abstimmende",

@@ -496,6 +496,7 @@ export const en = {
   "poll.notVoter": "You are not among this poll's voters.",
   "poll.results": "Results",
   "poll.voteBy": "{name} · {choice} · {time}",
+  "poll.allVotes": "Show all {count, number} votes",
   "poll.option": "Option",
   "poll.share": "Share",
   "poll.voters": "Voters",

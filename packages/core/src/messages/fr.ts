@@ -494,6 +494,7 @@ export const fr: Readonly<Record<MessageKey, string>> = {
   "poll.notVoter": "Vous ne faites pas partie des votant·es de ce vote.",
   "poll.results": "Résultats",
   "poll.voteBy": "{name} · {choice} · {time}",
+  "poll.allVotes": "Voir les {count, number} votes",
   "poll.option": "Option",
   "poll.share": "Part",
   "poll.voters": "Votant·es",

@@ -54,6 +54,8 @@ export interface StancesRepo {
   readonly mineOf: (pollIds: ReadonlyArray<Id>, userId: Id) => Effect.Effect<ReadonlyArray<Stance>>
   /** The person's latest ballot in the poll, revoked or not. */
   readonly latestFor: (pollId: Id, userId: Id) => Effect.Effect<Stance | undefined>
+  /** A poll's newest cast ballots (latest, not revoked), newest first, at most `limit`. */
+  readonly newestCast: (pollId: Id, limit: number) => Effect.Effect<ReadonlyArray<Stance>>
   /** Inserts a ballot as the latest one; the person's previous latest (if any) stops being latest. */
   readonly insert: (s: NewStance) => Effect.Effect<Stance>
   /** Changes a ballot in place (choices replaced). */

@@ -2,7 +2,7 @@
 import { Effect } from "effect"
 import type { Id, ItemableType, Reaction, Topic, User } from "../domain/records.js"
 import type { Poll, Stance } from "../domain/polls.js"
-import { canSeeBallot } from "../rules/polls.js"
+import { canSeeBallot, canSeeResults } from "../rules/polls.js"
 import { revealVoter } from "../rules/reveal.js"
 import { canReact } from "../rules/comments.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
@@ -94,9 +94,9 @@ export const removeReaction = Effect.fnUntraced(function*(access: Access, id: Id
 })
 
 /**
- * The reactions under a poll, its outcome and its votes, with who made them, and whether the reader may react: its
- * page's. The votes are those the reader may see (rules/polls.ts canSeeBallot: theirs, and the others' once the
- * results are visible), newest first; in an anonymous poll nobody is named (rules/reveal.ts).
+ * The reactions under a poll, its outcome and its newest `votesShown` votes, with who made them, and whether the reader
+ * may react: its page's. The votes are those the reader may see (rules/polls.ts canSeeBallot: theirs, and the others'
+ * once the results are visible), newest first; in an anonymous poll nobody is named (rules/reveal.ts).
  */
 export interface PollReactions {
   readonly poll: ReadonlyArray<Reaction>
@@ -106,7 +106,7 @@ export interface PollReactions {
   readonly mayReact: boolean
 }
 
-export const pollReactions = Effect.fnUntraced(function*(access: Access, poll: Poll, outcomeId: Id | undefined): Effect.fn.Return<PollReactions, NotFound, Store> {
+export const pollReactions = Effect.fnUntraced(function*(access: Access, poll: Poll, outcomeId: Id | undefined, votesShown: number): Effect.fn.Return<PollReactions, NotFound, Store> {
   const store = yield* Store
   const ctx = yield* topicContext(access, (yield* store.topics.byId(poll.topic_id))!)
   return yield* ShowTopic.checkOr([access, ctx], (): PollReactions => ({ poll: [], outcome: [], votes: [], users: [], mayReact: false }))(Effect.gen(function*() {
@@ -114,9 +114,10 @@ export const pollReactions = Effect.fnUntraced(function*(access: Access, poll: P
     const onPoll = yield* store.reactions.ofReactables("Poll", [poll.id])
     const onOutcome = outcomeId === undefined ? [] : yield* store.reactions.ofReactables("Outcome", [outcomeId])
     const mine = yield* store.stances.latestFor(poll.id, access.user.id)
-    const cast = (yield* store.stances.latestOf([poll.id]))
-      .filter((st) => st.cast_at !== null && canSeeBallot(poll, mine, st.participant_id === access.user.id))
-      .sort((a, b) => b.cast_at!.localeCompare(a.cast_at!) || b.id - a.id)
+    // everyone's where the results show, else the reader's own (canSeeBallot)
+    const cast = canSeeResults(poll, mine)
+      ? yield* store.stances.newestCast(poll.id, votesShown)
+      : mine !== undefined && mine.cast_at !== null && mine.revoked_at === null && canSeeBallot(poll, mine, true) ? [mine] : []
     const onVotes = yield* store.reactions.ofReactables("Stance", cast.map((st) => st.id))
     const votes = cast.map((stance) => ({ stance, voter: revealVoter(access.user.id, poll, stance), reactions: onVotes.filter((r) => r.reactable_id === stance.id) }))
     const people = [...onPoll, ...onOutcome, ...onVotes].map((r) => r.user_id).concat(votes.flatMap((v) => (v.voter === null ? [] : [v.voter])))

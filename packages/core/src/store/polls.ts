@@ -77,8 +77,8 @@ type TallyRow = { poll_id: Id; poll_type: string; voters_count: number; cast_cou
 
 export const makeStancesRepo = (c: SqlClient): StancesRepo => {
   const { ids } = c.dialect
-  const load = (where: string, params: Record<string, unknown>) =>
-    Effect.flatMap(c.all(`SELECT * FROM stances WHERE ${where} ORDER BY id`, params, Stance.fromRow), (rows) =>
+  const load = (where: string, params: Record<string, unknown>, order = "ORDER BY id") =>
+    Effect.flatMap(c.all(`SELECT * FROM stances WHERE ${where} ${order}`, params, Stance.fromRow), (rows) =>
       rows.length === 0
         ? Effect.succeed([])
         : Effect.map(
@@ -150,6 +150,8 @@ export const makeStancesRepo = (c: SqlClient): StancesRepo => {
       return out
     }),
     mineOf: (pollIds, userId) => load(c.dialect.ballotsOf("polls", "user"), { polls: ids.bind(pollIds), user: userId }),
+    newestCast: (pollId, limit) =>
+      load("poll_id = @poll AND latest = TRUE AND revoked_at IS NULL AND cast_at IS NOT NULL", { poll: pollId, limit }, "ORDER BY cast_at DESC, id DESC LIMIT @limit"),
     latestFor: (pollId, userId) => Effect.map(load("poll_id = @poll AND participant_id = @user AND latest = TRUE", { poll: pollId, user: userId }), (r) => r[0]),
     insert: Effect.fnUntraced(function*(st) {
       yield* c.run(`UPDATE stances SET latest = FALSE WHERE poll_id = ? AND participant_id = ? AND latest = TRUE`, [st.poll_id, st.participant_id])

@@ -31,6 +31,7 @@ CREATE TABLE live_events (
   created_at timestamptz NOT NULL
 );
 CREATE INDEX live_events_created ON live_events(created_at);
+CREATE INDEX stances_cast ON stances(poll_id, cast_at) WHERE latest AND revoked_at IS NULL;
 CREATE FUNCTION live_events_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM pg_notify('convene_live', NEW.id::text);

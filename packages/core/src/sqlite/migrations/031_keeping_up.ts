@@ -2,7 +2,8 @@
  * Keeping up (decisions §13): a person's read state in a thread, as Loomio's reader (the items read as ranges of
  * sequence ids, when last read, dismissed), the thread's count of people who have read it (Loomio's seen_by_count,
  * kept by triggers), and the live pages' log: what each write tells open pages, kept a day so that a page that
- * reconnects with its last event's id misses nothing (AUTOINCREMENT: an id is never given twice, even once pruned).
+ * reconnects with its last event's id misses nothing (AUTOINCREMENT: an id is never given twice, even once pruned);
+ * a poll's newest votes by when they were cast (its page lists them, with their reactions).
  *
  * Frozen SQL text: a released migration never changes (test: migration checksums).
  */
@@ -30,4 +31,5 @@ CREATE TABLE live_events (
   created_at TEXT NOT NULL
 );
 CREATE INDEX live_events_created ON live_events(created_at);
+CREATE INDEX stances_cast ON stances(poll_id, cast_at) WHERE latest = 1 AND revoked_at IS NULL;
 `

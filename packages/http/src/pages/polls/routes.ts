@@ -377,6 +377,10 @@ const editPollRoutes = (router: PageRouter, kit: Kit) =>
       })))
   })
 
+/** How many votes the poll page lists (the newest), and at most with `?votes=all`. */
+const VOTES_SHOWN = 20
+const ALL_VOTES = 1000
+
 /** The poll page: voting, closing, the outcome, reopening. */
 const pollPageRoutes = (router: PageRouter, kit: Kit) =>
   Effect.gen(function*() {
@@ -387,13 +391,15 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
       key: string,
       refusal?: { errors: Record<string, string>; ballot?: Record<string, number>; form?: Partial<PollForm> }
     ) {
+      // the newest votes, or (`?votes=all`) all of them
+      const allVotes = new URL(request.url, "http://x").searchParams.get("votes") === "all"
       const found = yield* Effect.either(run(Effect.gen(function*() {
         const view = yield* Polls.showPoll(who.access, key)
         const thread = view.discussion_id === null ? undefined : yield* Effect.option(Discussions.showDiscussion(who.access, String(view.discussion_id)))
         const group = view.poll.group_id === null ? undefined : yield* Groups.findGroup(String(view.poll.group_id))
         const ids = [...new Set([...(view.results?.options ?? []).flatMap((r) => r.voter_ids), ...(view.outcome ? [view.outcome.author_id] : [])])]
         const users = yield* Threads.usersByIds(ids)
-        const reactions = yield* Reactions.pollReactions(who.access, view.poll, view.outcome?.id)
+        const reactions = yield* Reactions.pollReactions(who.access, view.poll, view.outcome?.id, allVotes ? ALL_VOTES : VOTES_SHOWN)
         return { view, thread: thread?._tag === "Some" ? thread.value.discussion : undefined, group, users, reactions }
       })))
       if (found._tag === "Left") return refused(request, who, found.left)
@@ -432,7 +438,10 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
               reasonHtml: stance.reason === null ? "" : bodyHtml(stance.reason, stance.reason_format),
               react: react("Stance", stance.id, list, who.t("reactions.toVote", { name }))
             }
-          })
+          }),
+          moreVotes: !allVotes && reactions.votes.length === VOTES_SHOWN && view.cast_count > VOTES_SHOWN
+            ? { href: `/p/${view.poll.key}?votes=all#votes-h`, label: who.t("poll.allVotes", { count: view.cast_count }) }
+            : undefined
         }
       })
     })
