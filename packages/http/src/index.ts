@@ -1,6 +1,6 @@
 export { startServer, serverLayer, type ServerOptions, type RunningServer } from "./server.js"
-export { type LiveHub, type LiveOptions, makeLiveHub } from "./live.js"
-export { Settings, type HttpSettings } from "./settings.js"
+export { type LiveHub, makeLiveHub } from "./live.js"
+export { Settings, type HttpSettings, type LiveOptions } from "./settings.js"
 export { ConveneApi, UserApiDoc, ServerApiDoc } from "./api/api.js"
 export { serverApiDocument, userApiDocument } from "./api/openapi.js"
 export { baseUrlFromEnv, settingsFromEnv } from "./config.js"

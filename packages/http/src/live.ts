@@ -14,15 +14,7 @@ import { Effect } from "effect"
 import type * as http from "node:http"
 import type { Answer } from "./routes.js"
 import { SESSION_COOKIE } from "./pages/layout/kit.js"
-
-export interface LiveOptions {
-  /** bytes a stream may leave unread before it is cut (default 64 KiB) */
-  readonly maxBuffered?: number
-  /** a comment line this often keeps proxies from closing an idle stream, and the session is checked again (default 25 s) */
-  readonly heartbeatMs?: number
-  /** how often the hub looks for events without a wake-up (default 1 s) */
-  readonly pollMs?: number
-}
+import type { LiveOptions } from "./settings.js"
 
 interface Stream {
   readonly res: http.ServerResponse

@@ -2,7 +2,6 @@ import type { IdentityProvider, Rules } from "@convene/core"
 import { Context } from "effect"
 import type { LogLevelName } from "./observe/log.js"
 import type { InboundSettings } from "./mail/inbound.js"
-import type { LiveOptions } from "./live.js"
 import type { SsoSettings } from "./sso/settings.js"
 
 export interface HttpSettings {
@@ -35,6 +34,16 @@ export interface HttpSettings {
   readonly inbound?: InboundSettings
   /** The live pages' streams (decisions §13): how much a client may leave unread, how often they are kept alive (tests shorten them). */
   readonly live?: LiveOptions
+}
+
+/** The live pages' streams (live.ts). */
+export interface LiveOptions {
+  /** bytes a stream may leave unread before it is cut (default 64 KiB) */
+  readonly maxBuffered?: number
+  /** a comment line this often keeps proxies from closing an idle stream, and the session is checked again (default 25 s) */
+  readonly heartbeatMs?: number
+  /** how often the hub looks for events without a wake-up (default 1 s) */
+  readonly pollMs?: number
 }
 
 export class Settings extends Context.Tag("@convene/http/Settings")<Settings, HttpSettings>() {}
