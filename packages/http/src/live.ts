@@ -126,9 +126,18 @@ export const makeLiveHub = (store: StoreService, options: LiveOptions = {}): Liv
     }
   }
 
+  // commits come in bursts (and, on SQLite, are told from inside the COMMIT): one read after them, not one each
+  let soon: NodeJS.Immediate | undefined
+  const pumpSoon = () => {
+    soon ??= setImmediate(() => {
+      soon = undefined
+      void pump()
+    })
+  }
+
   const start = () => {
     if (stopListening !== undefined) return
-    stopListening = store.listenLive(() => void pump())
+    stopListening = store.listenLive(pumpSoon)
     timers = [
       setInterval(() => void pump(), options.pollMs ?? 1_000),
       setInterval(() => void heartbeat(), options.heartbeatMs ?? 25_000)

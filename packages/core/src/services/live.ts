@@ -4,19 +4,14 @@
  * person. Events say where something happened, never what: the page asks for itself what it now shows.
  */
 import { Effect } from "effect"
-import type { Group, Id, LiveEvent, Topic, TopicReader } from "../domain/records.js"
+import type { Group, Id, LiveEvent } from "../domain/records.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { canShowTopic } from "../rules/topics.js"
+import { newReader } from "./threads/kernel.js"
 
 /** Whether a person hears an event (built once for a batch of events, asked for each open stream). */
 export type Hears = (access: Access, event: LiveEvent) => boolean
-
-/** A guest's reader as the visibility rule reads it (only `guest` and `revoked_at` decide). */
-const guestReader = (topic: Topic, userId: Id): TopicReader => ({
-  id: 0, topic_id: topic.id, user_id: userId, inviter_id: null, guest: true, revoked_at: null, created_at: topic.created_at,
-  last_read_at: null, read_ranges: null, dismissed_at: null
-})
 
 /** What the rule needs about these events' threads, read once for every stream: the threads, their groups, their guests. */
 export const audienceOf = Effect.fnUntraced(function*(events: ReadonlyArray<LiveEvent>): Effect.fn.Return<Hears, never, Store> {
@@ -34,7 +29,8 @@ export const audienceOf = Effect.fnUntraced(function*(events: ReadonlyArray<Live
     const group = topic.group_id === null ? undefined : groups.get(topic.group_id)
     // a deleted group's threads are heard by nobody (they are not found)
     if (topic.group_id !== null && (group === undefined || group.archived_at !== null)) return false
-    const reader = guests.get(topic.id)?.has(access.user.id) ? guestReader(topic, access.user.id) : undefined
+    // a guest's reader as the rule reads it (only `guest` and `revoked_at` decide)
+    const reader = guests.get(topic.id)?.has(access.user.id) ? Object.assign(newReader(topic.id, access.user.id, topic.created_at), { guest: true }) : undefined
     return canShowTopic(access, { topic, group, reader })
   }
 })

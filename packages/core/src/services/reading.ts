@@ -69,18 +69,15 @@ export interface ReadView {
 /** The person's read state in each of these threads (lists, records): two statements (none for a visitor, nor for one record read for the person). */
 export const readViews = Effect.fnUntraced(function*(access: Access, topics: ReadonlyArray<Topic>): Effect.fn.Return<ReadonlyMap<Id, ReadView>, never, Store> {
   const store = yield* Store
-  const person = isActivePerson(access) && topics.length > 0
+  const view = (t: Topic, reader: TopicReader | undefined, volume: Volume | undefined) => [t.id, { reader, state: readStateOf(t, reader), volume }] as const
+  if (!isActivePerson(access)) return new Map(topics.map((t) => view(t, undefined, undefined)))
+  // one thread (a record read by id or key): its reader and volume came with it, remembered
+  if (topics.length === 1) {
+    const t = topics[0]!
+    return new Map([view(t, yield* store.readers.find(t.id, access.user.id), yield* store.volumes.ofThread(access.user.id, t.id))])
+  }
   const ids = topics.map((t) => t.id)
-  // one thread (a record read by id or key): its reader and volume came with it (remembered); a list: one statement each
-  const one = person && topics.length === 1 ? topics[0]! : undefined
-  const readers = new Map(one !== undefined
-    ? Array.from([yield* store.readers.find(one.id, access.user.id)].flatMap((r) => (r === undefined ? [] : [[r.topic_id, r] as const])))
-    : (person ? yield* store.readers.ofTopics(access.user.id, ids) : []).map((r) => [r.topic_id, r] as const))
-  const volumes = new Map(one !== undefined
-    ? Array.from([yield* store.volumes.ofThread(access.user.id, one.id)].flatMap((v) => (v === undefined ? [] : [[one.id, v] as const])))
-    : (person ? yield* store.volumes.threadsOf(access.user.id, ids) : []).map((v) => [v.topic_id, v.volume] as const))
-  return new Map(topics.map((t) => {
-    const reader = readers.get(t.id)
-    return [t.id, { reader, state: readStateOf(t, reader), volume: volumes.get(t.id) }] as const
-  }))
+  const readers = new Map((yield* store.readers.ofTopics(access.user.id, ids)).map((r) => [r.topic_id, r]))
+  const volumes = new Map((yield* store.volumes.threadsOf(access.user.id, ids)).map((v) => [v.topic_id, v.volume]))
+  return new Map(topics.map((t) => view(t, readers.get(t.id), volumes.get(t.id))))
 })

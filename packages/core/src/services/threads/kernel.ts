@@ -89,7 +89,7 @@ export interface RecordedItem extends Appended {
 }
 
 /** A reader row as its first write makes it (the store gives it its id; nothing answers by it). */
-const newReader = (topicId: Id, userId: Id, at: string): TopicReader => ({
+export const newReader = (topicId: Id, userId: Id, at: string): TopicReader => ({
   id: 0, topic_id: topicId, user_id: userId, inviter_id: null, guest: false, revoked_at: null, created_at: at, last_read_at: null, read_ranges: null, dismissed_at: null
 })
 
