@@ -5,6 +5,8 @@
 import t from "tap"
 import { axe, codeSignIn, startBrowsing, submitted } from "./browsing.js"
 import { future, seedUser } from "./helpers.js"
+import { Comments, loadAccess, Store } from "@convene/core"
+import { Effect } from "effect"
 
 t.setTimeout(120_000)
 
@@ -238,6 +240,48 @@ t.test("a long thread in pages of at most 100 items: Earlier and Later reach eve
   t.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, "360 px")
   // nonsense in ?from= is the first page
   t.equal((await page.goto(`${s.url}/d/${d.key}?from=abc`))!.status(), 200)
+})
+
+t.test("a 5,000-item thread pages through with Later and back with Earlier: every item reachable once, no page over 100", async (t) => {
+  const group = (await post("api/b2/groups", { name: "Archive" })).groups[0]
+  const d = (await post("api/b2/discussions", { group_id: group.id, title: "Five thousand items" })).discussions[0]
+  // written by the core in one transaction (5,000 API calls would be most of the suite's time)
+  await s.convene.run(Effect.flatMap(Store, (store) => store.transaction(Effect.gen(function*() {
+    const access = yield* loadAccess(ada.user)
+    for (let i = 1; i <= 5000; i++) yield* Comments.createComment(access, d.id, { body: `Item ${i}` })
+  }))))
+  const page = await signIn(await browser.newContext(), "ada@example.org")
+  const fetchPage = async (path: string) => {
+    const res = await page.request.get(`${s.url}${path}`)
+    t.equal(res.status(), 200)
+    const html = await res.text()
+    const items = [...html.matchAll(/<div class="body"><p>Item (\d+)<\/p>/g)].map((m) => Number(m[1]))
+    const later = /<a href="([^"]+)" rel="next">/.exec(html)?.[1]?.replace(/&amp;/g, "&")
+    const earlier = /<a href="([^"]+)" rel="prev">/.exec(html)?.[1]?.replace(/&amp;/g, "&")
+    return { items, later, earlier }
+  }
+  const seen: Array<number> = []
+  let sizes: Array<number> = []
+  let at: string | undefined = `/d/${d.key}`
+  let last = ""
+  for (let n = 0; at !== undefined && n < 80; n++) {
+    const p = await fetchPage(at)
+    seen.push(...p.items)
+    sizes.push(p.items.length)
+    last = at
+    at = p.later
+  }
+  t.same(seen, Array.from({ length: 5000 }, (_, i) => i + 1), "every item once, in order, through Later")
+  t.ok(sizes.every((n) => n <= 100), `no page over 100 items (${sizes.length} pages)`)
+  const back: Array<number> = []
+  sizes = []
+  at = last
+  for (let n = 0; at !== undefined && n < 80; n++) {
+    const p = await fetchPage(at)
+    back.unshift(...p.items)
+    at = p.earlier
+  }
+  t.same(back, seen, "and every item again, back through Earlier")
 })
 
 t.test("notifications in the app: what the mail volume sends, counted in the header, listed, seen once shown, all marked read", async (t) => {

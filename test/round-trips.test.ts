@@ -5,8 +5,9 @@
  * caches the epochs vouch for. A round trip is counted as the driver sees it: statements sent while none is
  * in flight start one, statements sent while another is in flight join it.
  */
-import { Store } from "@convene/core"
+import { People, Store } from "@convene/core"
 import { Effect } from "effect"
+import got from "got"
 import pg from "pg"
 import t from "tap"
 import { seedUser, startTestServer, future } from "./helpers.js"
@@ -129,4 +130,27 @@ t.test("a light read on PostgreSQL: two round trips, the caches trusted by their
     .flatMap((trip) => trip.statements)
   t.same(job.map((q) => q.replace(/ .*/, "")), ["SELECT"], "one statement")
   t.match(job[0], /FROM users WHERE/, "the person read, no epochs")
+})
+
+t.test("a thread page marks what it shows read in one statement, and in none once nothing on it is new (decisions §13)", async (t) => {
+  const s = await startTestServer()
+  t.teardown(s.close)
+  const ada = await seedUser(s.convene, { name: "Ada" })
+  const bob = await seedUser(s.convene, { name: "Bob" })
+  const group = (await s.convene.groups.create({ name: "Readers", owner: ada.user })).group
+  await s.convene.members.add({ group, user: bob.user })
+  const d = ((await s.as(ada.apiKey).post("api/b2/discussions", { json: { group_id: group.id, title: "Read me" } })).body as any).discussions[0]
+  for (let i = 0; i < 3; i++) await s.as(ada.apiKey).post("api/b2/comments", { json: { discussion_id: d.id, body: `Item ${i}` } })
+  const session = await s.convene.run(Effect.flatMap(Store, (store) => store.transaction(People.startSession(bob.user.id))))
+  const view = () => got(`${s.url}/d/${d.key}`, { headers: { cookie: `convene_session=${session}` }, throwHttpErrors: false })
+  const watcher = watch()
+  t.teardown(watcher.restore)
+  const writes = (trips: Array<Trip>) => trips.flatMap((trip) => trip.statements).filter((q) => /^(INSERT|UPDATE|DELETE)/i.test(q.trim()))
+  const first = await watcher.record(async () => t.equal((await view()).statusCode, 200))
+  t.same(writes(first).map((q) => q.trim().replace(/^(INSERT INTO \w+).*/s, "$1")), ["INSERT INTO topic_readers"], "the first view: one statement marks its items read")
+  const again = await watcher.record(async () => t.equal((await view()).statusCode, 200))
+  t.same(writes(again), [], "viewed again with nothing new: none")
+  await s.as(ada.apiKey).post("api/b2/comments", { json: { discussion_id: d.id, body: "Something new" } })
+  const after = await watcher.record(async () => t.equal((await view()).statusCode, 200))
+  t.equal(writes(after).length, 1, "something new on it: one statement again")
 })

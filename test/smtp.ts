@@ -48,7 +48,8 @@ export interface TestSmtp {
   readonly behaviour: SmtpBehaviour
   readonly waitFor: (n: number, ms?: number) => Promise<void>
   /** The first message to `address` received after the first `after` messages. */
-  readonly mailTo: (address: string, after: number) => Promise<ParsedMail>
+  /** The first mail to `address` after the `after`-th received (and, given `matching`, the first such that matches). */
+  readonly mailTo: (address: string, after: number, matching?: (mail: ParsedMail) => boolean) => Promise<ParsedMail>
   readonly close: () => Promise<void>
 }
 
@@ -112,10 +113,10 @@ export const startSmtp = async (behaviour: SmtpBehaviour = {}): Promise<TestSmtp
         await new Promise((r) => setTimeout(r, 20))
       }
     },
-    mailTo: async (address, after) => {
+    mailTo: async (address, after, matching = () => true) => {
       const end = Date.now() + 10_000
       for (;;) {
-        const found = received.slice(after).find((m) => m.to !== undefined && !Array.isArray(m.to) && m.to.text === address)
+        const found = received.slice(after).find((m) => m.to !== undefined && !Array.isArray(m.to) && m.to.text === address && matching(m))
         if (found !== undefined) return found
         if (Date.now() > end) throw new Error(`no mail to ${address}`)
         await new Promise((r) => setTimeout(r, 20))

@@ -157,7 +157,6 @@ export const makeLiveHub = (store: StoreService, options: LiveOptions = {}): Liv
         res.writeHead(401, { "content-type": "application/json", "cache-control": "no-store" })
         return void res.end(JSON.stringify({ error: "Sign in to follow live updates" }))
       }
-      start()
       // the hub passes on what comes after the newest event now; what the page missed before is sent to it alone
       const latest = await run(store.live.latestId)
       if (streams.size === 0) cursor = Math.max(cursor, latest)
@@ -180,6 +179,9 @@ export const makeLiveHub = (store: StoreService, options: LiveOptions = {}): Liv
     })
   }
 
+  // listening from the start: on PostgreSQL the LISTEN is in place before any page connects (a NOTIFY sent before it
+  // would wait for the next poll); with no stream open a wake-up reads nothing
+  start()
   return {
     answer,
     size: () => streams.size,
