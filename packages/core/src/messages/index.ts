@@ -30,7 +30,21 @@ const messageOf = (locale: Locale, key: MessageKey): IntlMessageFormat => {
   return m
 }
 
-export const translator = (locale: Locale): Translate => (key, values) => String(messageOf(locale, key).format(values))
+/** Messages without values, said once per language and key (a page says "Reply" once a comment). */
+const plain: Readonly<Record<Locale, Map<MessageKey, string>>> = { en: new Map(), de: new Map(), fr: new Map() }
+
+export const translator = (locale: Locale): Translate => {
+  const said = plain[locale]
+  return (key, values) => {
+    if (values !== undefined) return String(messageOf(locale, key).format(values))
+    let text = said.get(key)
+    if (text === undefined) {
+      text = String(messageOf(locale, key).format())
+      said.set(key, text)
+    }
+    return text
+  }
+}
 
 /** The first language of an Accept-Language header convene speaks (by weight, then order), else undefined. */
 export const fromAcceptLanguage = (header: string | undefined): Locale | undefined => {

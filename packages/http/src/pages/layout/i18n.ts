@@ -43,8 +43,22 @@ const makeTimeFormatter = (locale: Locale, zone: string): TimeFormatter => {
     weekday: "short", year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: zone, timeZoneName: "short"
   })
   const day = new Intl.DateTimeFormat(locale, { weekday: "long", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" })
+  // what it shows goes to the minute: instants of one minute (a busy thread's comments) are formatted once
+  const minutes = new Map<string, string>()
   return {
-    time: (iso) => (iso == null ? "" : full.format(new Date(iso))),
+    time: (iso) => {
+      if (iso == null) return ""
+      // the stores write instants in UTC ("…Z"); anything else is formatted as it comes
+      if (!iso.endsWith("Z")) return full.format(new Date(iso))
+      const minute = iso.slice(0, 16)
+      let text = minutes.get(minute)
+      if (text === undefined) {
+        text = full.format(new Date(iso))
+        if (minutes.size >= 10_000) minutes.clear()
+        minutes.set(minute, text)
+      }
+      return text
+    },
     slot: (option) => (/^\d{4}-\d{2}-\d{2}$/.test(option) ? day.format(new Date(`${option}T00:00:00Z`)) : full.format(new Date(option)))
   }
 }
