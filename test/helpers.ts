@@ -297,3 +297,10 @@ export const browserSession = (url: string, { from, headers: extra = {} }: { fro
       })
   }
 }
+
+/** A client's POST of JSON that must succeed: its body, or the test fails naming the path, status and answer. */
+export const poster = (client: Got) => async (path: string, json: object): Promise<any> => {
+  const r = await client.post(path, { json })
+  if (r.statusCode !== 200) throw new Error(`${path}: ${r.statusCode} ${JSON.stringify(r.body)}`)
+  return r.body
+}

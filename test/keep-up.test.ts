@@ -4,7 +4,7 @@
  */
 import t from "tap"
 import { axe, codeSignIn, startBrowsing, submitted } from "./browsing.js"
-import { future, seedUser } from "./helpers.js"
+import { future, poster, seedUser } from "./helpers.js"
 import { Comments, loadAccess, Store } from "@convene/core"
 import { Effect } from "effect"
 
@@ -16,11 +16,7 @@ const ada = await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
 const bo = await seedUser(s.convene, { name: "Bo", email: "bo@example.org" })
 const boUser = bo.user
 const A = s.as(ada.apiKey)
-const post = async (path: string, json: object) => {
-  const r = await A.post(path, { json })
-  if (r.statusCode !== 200) throw new Error(`${path}: ${r.statusCode} ${JSON.stringify(r.body)}`)
-  return r.body as any
-}
+const post = poster(A)
 
 t.test("search: from the header, what the reader may see, grouped by type, filtered by group and type", async (t) => {
   const secret = (await post("api/b2/groups", { name: "Compost" })).groups[0]

@@ -6,7 +6,7 @@ import { People, Store } from "@convene/core"
 import { Effect } from "effect"
 import t from "tap"
 import { codeSignIn, startBrowsing } from "./browsing.js"
-import { PG, seedUser, startTestServer } from "./helpers.js"
+import { PG, poster, seedUser, startTestServer } from "./helpers.js"
 import { openStream } from "./sse.js"
 
 if (PG === undefined) throw new Error("live-servers.test runs in the PostgreSQL pass (CONVENE_TEST_PG)")
@@ -15,11 +15,7 @@ t.setTimeout(120_000)
 const { s, smtp, browser } = await startBrowsing()
 const ada = await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
 const A = s.as(ada.apiKey)
-const post = async (path: string, json: object) => {
-  const r = await A.post(path, { json })
-  if (r.statusCode !== 200) throw new Error(`${path}: ${r.statusCode} ${JSON.stringify(r.body)}`)
-  return r.body as any
-}
+const post = poster(A)
 
 t.test("a page served by one server hears a write made through another", async (t) => {
   const group = (await post("api/b2/groups", { name: "Two servers" })).groups[0]

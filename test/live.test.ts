@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import { EventEmitter } from "node:events"
 import t from "tap"
 import { axe, codeSignIn, startBrowsing } from "./browsing.js"
-import { future, seedUser } from "./helpers.js"
+import { future, poster, seedUser } from "./helpers.js"
 import { openStream } from "./sse.js"
 
 t.setTimeout(180_000)
@@ -21,11 +21,7 @@ const ada = await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
 const bo = await seedUser(s.convene, { name: "Bo", email: "bo@example.org" })
 const cy = await seedUser(s.convene, { name: "Cy", email: "cy@example.org" })
 const A = s.as(ada.apiKey)
-const post = async (path: string, json: object) => {
-  const r = await A.post(path, { json })
-  if (r.statusCode !== 200) throw new Error(`${path}: ${r.statusCode} ${JSON.stringify(r.body)}`)
-  return r.body as any
-}
+const post = poster(A)
 const run = <A>(effect: Effect.Effect<A, never, Store>) => Effect.runPromise(Effect.provideService(effect, Store, s.convene.store))
 const sessionOf = (userId: number) => run(s.convene.store.transaction(People.startSession(userId)))
 const groupOf = async (id: number) => (await s.convene.groups.list()).find((v) => v.group.id === id)!.group

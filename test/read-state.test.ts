@@ -6,7 +6,7 @@
  */
 import t from "tap"
 import { axe, codeSignIn, startBrowsing, submitted } from "./browsing.js"
-import { seedUser } from "./helpers.js"
+import { poster, seedUser } from "./helpers.js"
 import { matchExact } from "./match.js"
 
 t.setTimeout(180_000)
@@ -17,11 +17,7 @@ const ada = await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
 const bo = await seedUser(s.convene, { name: "Bo", email: "bo@example.org" })
 const A = s.as(ada.apiKey)
 const B = s.as(bo.apiKey)
-const post = async (path: string, json: object) => {
-  const r = await A.post(path, { json })
-  if (r.statusCode !== 200) throw new Error(`${path}: ${r.statusCode} ${JSON.stringify(r.body)}`)
-  return r.body as any
-}
+const post = poster(A)
 const group = (await post("api/b2/groups", { name: "Orchard" })).groups[0]
 await s.convene.members.add({ group: (await s.convene.groups.list()).find((v) => v.group.id === group.id)!.group, user: bo.user })
 const comment = (discussionId: number, body: string) => post("api/b2/comments", { discussion_id: discussionId, body })
