@@ -8,7 +8,7 @@
  * response: an idle stream is its socket and a few fields. A client that does not read (more than `maxBuffered`
  * bytes waiting) is disconnected; it reconnects and catches up.
  */
-import { type Access, type Id, Live, loadAccess, type LiveEvent, People, Store, type StoreService, type User } from "@convene/core"
+import { type Access, type Id, Live, type LiveListening, loadAccess, type LiveEvent, People, Store, type StoreService, type User } from "@convene/core"
 import * as Cookies from "@effect/platform/Cookies"
 import { Effect } from "effect"
 import type * as http from "node:http"
@@ -44,7 +44,7 @@ export const makeLiveHub = (store: StoreService, options: LiveOptions = {}): Liv
   const streams = new Set<Stream>()
   const run = <A>(effect: Effect.Effect<A, never, Store>) => Effect.runPromise(Effect.provideService(store.request(effect), Store, store))
   let cursor = 0
-  let stopListening: (() => void) | undefined
+  let listening: LiveListening | undefined
   let timers: Array<NodeJS.Timeout> = []
   /** ids passed on within LOOKBACK of the cursor */
   let seen = new Set<number>()
@@ -136,8 +136,8 @@ export const makeLiveHub = (store: StoreService, options: LiveOptions = {}): Liv
   }
 
   const start = () => {
-    if (stopListening !== undefined) return
-    stopListening = store.listenLive(pumpSoon)
+    if (listening !== undefined) return
+    listening = store.listenLive(pumpSoon)
     timers = [
       setInterval(() => void pump(), options.pollMs ?? 1_000),
       setInterval(() => void heartbeat(), options.heartbeatMs ?? 25_000)
@@ -157,7 +157,9 @@ export const makeLiveHub = (store: StoreService, options: LiveOptions = {}): Liv
         res.writeHead(401, { "content-type": "application/json", "cache-control": "no-store" })
         return void res.end(JSON.stringify({ error: "Sign in to follow live updates" }))
       }
-      // the hub passes on what comes after the newest event now; what the page missed before is sent to it alone
+      // heard from here on (PostgreSQL: the LISTEN in place), the hub passes on what comes after the newest event now;
+      // what the page missed before is sent to it alone
+      await listening?.ready()
       const latest = await run(store.live.latestId)
       if (streams.size === 0) cursor = Math.max(cursor, latest)
       const missed = last !== undefined ? await run(store.live.after(last, BATCH + 1)) : since !== undefined ? await run(store.live.since(since, BATCH + 1)) : []
@@ -186,7 +188,7 @@ export const makeLiveHub = (store: StoreService, options: LiveOptions = {}): Liv
     answer,
     size: () => streams.size,
     close: () => {
-      stopListening?.()
+      listening?.stop()
       for (const t of timers) clearInterval(t)
       for (const s of [...streams]) {
         streams.delete(s)

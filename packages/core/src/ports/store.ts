@@ -330,9 +330,9 @@ export interface StoreService extends PeopleRepos {
   readonly ping: Effect.Effect<boolean>
   /**
    * Calls `wake` when live events may have been committed (decisions §13): after this process's write transactions
-   * (SQLite: one server), or any server's (PostgreSQL: LISTEN/NOTIFY). Answers how to stop listening.
+   * (SQLite: one server), or any server's (PostgreSQL: LISTEN/NOTIFY).
    */
-  readonly listenLive: (wake: () => void) => () => void
+  readonly listenLive: (wake: () => void) => LiveListening
   readonly users: UsersRepo
   readonly groups: GroupsRepo
   readonly memberships: MembershipsRepo
@@ -357,6 +357,12 @@ export interface StoreService extends PeopleRepos {
   readonly outcomes: OutcomesRepo
   readonly search: SearchRepo
   readonly reports: ReportsRepo
+}
+
+/** A live listener: how to stop it, and when it hears every commit from now on (PostgreSQL: once its LISTEN is in place). */
+export interface LiveListening {
+  readonly stop: () => void
+  readonly ready: () => Promise<void>
 }
 
 /** A database that cannot be used (cannot open, commit, or reach it): requests answer 503, commands exit 1. */

@@ -1,7 +1,7 @@
 import type pg from "pg"
 import { createRequire } from "node:module"
 import { Cause, Duration, Effect, Exit, type Fiber, FiberRef, Option } from "effect"
-import { DatabaseError } from "../ports/store.js"
+import { DatabaseError, type LiveListening } from "../ports/store.js"
 import { migrations } from "./migrations/index.js"
 import { rowBuilder } from "../sql/rows.js"
 import { columnValue } from "../domain/model.js"
@@ -444,6 +444,10 @@ export const makeLiveListener = (url: string) => {
   let client: pg.Client | undefined
   let closed = false
   let retry: NodeJS.Timeout | undefined
+  // settles once a connection has its LISTEN in place (a NOTIFY sent before reaches nobody here); a lost one starts over
+  let markReady = () => {}
+  let ready = new Promise<void>((r) => (markReady = r))
+  let isReady = false
   const connect = () => {
     if (closed || client !== undefined || listeners.size === 0) return
     const c = new (driver().Client)({ connectionString: url })
@@ -451,6 +455,10 @@ export const makeLiveListener = (url: string) => {
     const lost = () => {
       if (client !== c) return
       client = undefined
+      if (isReady) {
+        isReady = false
+        ready = new Promise<void>((r) => (markReady = r))
+      }
       c.end().catch(() => undefined)
       if (!closed) retry = setTimeout(connect, 1_000).unref()
     }
@@ -459,13 +467,20 @@ export const makeLiveListener = (url: string) => {
     c.on("notification", () => {
       for (const l of listeners) l()
     })
-    c.connect().then(() => c.query("LISTEN convene_live")).catch(lost)
+    c.connect().then(() => c.query("LISTEN convene_live")).then(() => {
+      isReady = true
+      markReady()
+    }, lost)
   }
   return {
-    listen: (wake: () => void) => {
+    listen: (wake: () => void): LiveListening => {
       listeners.add(wake)
       connect()
-      return () => void listeners.delete(wake)
+      return {
+        stop: () => void listeners.delete(wake),
+        // a connection that cannot be made is no reason to hold a page: the hub's own polling carries on
+        ready: () => Promise.race([ready, new Promise<void>((r) => setTimeout(r, 2_000).unref())])
+      }
     },
     close: async () => {
       closed = true

@@ -20,8 +20,8 @@ export const makeSqliteStore = (filename: string): StoreService & { readonly clo
     // the snapshot per turn keeps what a request reads twice (db.ts)
     request: (effect) => effect,
     ping: run.read((_, s) => (s("SELECT 1 AS ok").get() as { ok: number }).ok === 1),
-    // one server: its own commits are every commit there is
-    listenLive: run.onCommit,
+    // one server: its own commits are every commit there is, heard from the moment one listens
+    listenLive: (wake) => ({ stop: run.onCommit(wake), ready: () => Promise.resolve() }),
     ...makeRepositories(sqliteClient(run)),
     search: makeSearchRepo(offloader),
     reports: makeReportsRepo(offloader),
