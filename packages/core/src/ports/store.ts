@@ -287,6 +287,8 @@ export interface ReadersRepo {
   readonly upsert: (r: Pick<TopicReader, "topic_id" | "user_id" | "inviter_id" | "guest" | "created_at">) => Effect.Effect<TopicReader>
   /** User ids of the thread's un-revoked guests. */
   readonly guestsOf: (topicId: Id) => Effect.Effect<ReadonlyArray<Id>>
+  /** The un-revoked guests of each of these threads, in one statement. */
+  readonly guestsIn: (topicIds: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<{ readonly topic_id: Id; readonly user_id: Id }>>
   /** The person's readers of these threads (read state in lists). */
   readonly ofTopics: (userId: Id, topicIds: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<TopicReader>>
   /**

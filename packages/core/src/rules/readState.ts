@@ -31,6 +31,10 @@ export const parseRanges = (text: string | null | undefined): Ranges => {
   return normaliseRanges(pairs)
 }
 
+/** What is wrong with ranges a client sends (null: nothing): Loomio's text, digits and dashes separated by commas. */
+export const rangesErrors = (text: string): string | null =>
+  text.trim() === "" || /^\s*\d{1,15}(-\d{1,15})?\s*(,\s*\d{1,15}(-\d{1,15})?\s*)*$/.test(text) ? null : "must be ranges of sequence ids, like 1-5,9-9"
+
 export const formatRanges = (ranges: Ranges): string => ranges.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(",")
 
 export const mergeRanges = (a: Ranges, b: Iterable<readonly [number, number]>): Ranges => normaliseRanges([...a, ...b])

@@ -10,33 +10,30 @@ import { forbidden, type Forbidden, invalid, type Invalid, type NotFound } from 
 import { Store } from "../ports/store.js"
 import { OwnAccount } from "../policies.js"
 import { type Access, isActivePerson } from "../rules/access.js"
-import { formatRanges, mergeRanges, parseRanges, rangesAfterReading, rangesOf, type ReadState, readStateOf } from "../rules/readState.js"
+import { parseRanges, rangesAfterReading, rangesErrors, rangesOf, type ReadState, readStateOf } from "../rules/readState.js"
 import { topicScope } from "../rules/topics.js"
 import { nowIso } from "./common.js"
-import { candidateGroups, findThread } from "./threads/kernel.js"
+import { candidateGroups, findThread, readItems } from "./threads/kernel.js"
 
 /** Marks these items (a page of the thread) read for the person: nothing for a visitor, nor when nothing changes. */
 export const markShown = Effect.fnUntraced(function*(access: Access, topic: Topic, reader: TopicReader | undefined, items: ReadonlyArray<ThreadItem>) {
   if (!isActivePerson(access)) return
-  const ranges = rangesAfterReading(reader, rangesOf(items.flatMap((i) => (i.sequence_id > 0 ? [i.sequence_id] : []))))
-  if (ranges === undefined) return
+  const seen = rangesOf(items.flatMap((i) => (i.sequence_id > 0 ? [i.sequence_id] : [])))
+  // nothing to write: no transaction either
+  if (rangesAfterReading(reader, seen) === undefined) return
   const store = yield* Store
-  const at = yield* nowIso
-  yield* store.transaction(store.readers.markRead({ topic_id: topic.id, user_id: access.user.id, ranges, previous: reader?.read_ranges ?? null, at }))
+  yield* store.transaction(readItems(topic.id, access.user.id, reader, seen))
 })
 
-/** PATCH /discussions/{id}/mark_as_read: `ranges` as Loomio sends them ("1-5,9-9"); the reader as it is now. */
+/** PATCH /discussions/{id}/mark_as_read: `ranges` as Loomio sends them ("1-5,9-9"), read now; the reader as it is left. */
 export const markRangesRead = Effect.fnUntraced(function*(access: Access, topicId: Id, text: string): Effect.fn.Return<TopicReader | undefined, NotFound | Invalid | Forbidden, Store> {
   if (!isActivePerson(access)) return yield* forbidden("Sign in to mark a thread as read")
-  if (text.trim() !== "" && !/^\s*\d{1,15}(-\d{1,15})?\s*(,\s*\d{1,15}(-\d{1,15})?\s*)*$/.test(text)) {
-    return yield* invalid("ranges", "must be ranges of sequence ids, like 1-5,9-9")
-  }
+  const problem = rangesErrors(text)
+  if (problem !== null) return yield* invalid("ranges", problem)
   const store = yield* Store
   return yield* store.transaction(Effect.gen(function*() {
     const { reader, topic } = yield* findThread(access, topicId)
-    const ranges = formatRanges(mergeRanges(parseRanges(reader?.read_ranges), parseRanges(text)))
-    yield* store.readers.markRead({ topic_id: topic.id, user_id: access.user.id, ranges, previous: reader?.read_ranges ?? null, at: yield* nowIso })
-    return yield* store.readers.find(topic.id, access.user.id)
+    return yield* readItems(topic.id, access.user.id, reader, parseRanges(text), { always: true })
   }))
 })
 

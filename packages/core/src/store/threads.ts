@@ -211,6 +211,9 @@ export const makeReadersRepo = (c: SqlClient): ReadersRepo => {
     ),
   guestsOf: (topicId) =>
     c.all(`SELECT user_id FROM topic_readers WHERE topic_id = ? AND guest = TRUE AND revoked_at IS NULL`, [topicId], (r) => Number(r.user_id)),
+  guestsIn: (topicIds) =>
+    topicIds.length === 0 ? Effect.succeed([]) : c.all(`SELECT topic_id, user_id FROM topic_readers WHERE ${ids.has("topic_id", "ids")} AND guest = TRUE AND revoked_at IS NULL`,
+      { ids: ids.bind(topicIds) }, (r) => ({ topic_id: Number(r.topic_id), user_id: Number(r.user_id) })),
   ofTopics: (userId, topicIds) =>
     topicIds.length === 0 ? Effect.succeed([]) : c.all(`SELECT * FROM topic_readers WHERE user_id = @user AND ${ids.has("topic_id", "ids")}`, { user: userId, ids: ids.bind(topicIds) }, TopicReader.fromRow),
   markRead: (r) =>

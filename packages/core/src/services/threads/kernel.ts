@@ -17,7 +17,7 @@ import { ShowTopic } from "../../policies.js"
 import { displayName, normaliseEmail } from "../../rules/users.js"
 import { nowIso } from "../common.js"
 import { publishEvent, tellLive } from "../events.js"
-import { rangesAfterReading } from "../../rules/readState.js"
+import { rangesAfterReading, type Ranges } from "../../rules/readState.js"
 import { recordThreadMessage, type ThreadMessage } from "../mail.js"
 import { userForEmail } from "../memberships.js"
 
@@ -69,16 +69,12 @@ export const recordItem = Effect.fnUntraced(function*(item: NewItem): Effect.fn.
     parent: item.parent,
     bump: item.bump === true
   })
-  let actorReader: TopicReader | undefined
-  if (item.actor !== null) {
-    // starting the thread (its own item, 0) counts as having read it too. Read here, in the transaction that holds the
-    // thread: a reader read before it may be older than another write's (the author's other comment in the same batch)
-    const reader = yield* store.readers.find(item.topic.id, item.actor.id)
-    const sequence = appended.item.sequence_id
-    const ranges = rangesAfterReading(reader, sequence > 0 ? [[sequence, sequence]] : [])
-    if (ranges !== undefined) yield* store.readers.markRead({ topic_id: item.topic.id, user_id: item.actor.id, ranges, previous: reader?.read_ranges ?? null, at: now })
-    actorReader = ranges === undefined ? reader : Object.assign({}, reader ?? newReader(item.topic.id, item.actor.id, now), { read_ranges: ranges, last_read_at: now })
-  }
+  // starting the thread (its own item, 0) counts as having read it too. Read here, in the transaction that holds the
+  // thread: a reader read before it may be older than another write's (the author's other comment in the same batch)
+  const sequence = appended.item.sequence_id
+  const actorReader = item.actor === null
+    ? undefined
+    : yield* readItems(item.topic.id, item.actor.id, yield* store.readers.find(item.topic.id, item.actor.id), sequence > 0 ? [[sequence, sequence]] : [])
   yield* tellLive("thread", { group_id: item.topic.group_id, topic_id: item.topic.id })
   return Object.assign({}, appended, { actorReader })
 })
@@ -87,6 +83,20 @@ export const recordItem = Effect.fnUntraced(function*(item: NewItem): Effect.fn.
 export interface RecordedItem extends Appended {
   readonly actorReader: TopicReader | undefined
 }
+
+/**
+ * The person's reader with `seen` read, written in one statement where anything changes (or, `always`, where only the
+ * time does), guarded by the ranges it was read with (a concurrent change is never lost); the reader as it is left.
+ * Call inside a transaction.
+ */
+export const readItems = Effect.fnUntraced(function*(topicId: Id, userId: Id, reader: TopicReader | undefined, seen: Ranges, { always = false } = {}) {
+  const ranges = rangesAfterReading(reader, seen) ?? (always ? reader?.read_ranges ?? "" : undefined)
+  if (ranges === undefined) return reader
+  const store = yield* Store
+  const at = yield* nowIso
+  yield* store.readers.markRead({ topic_id: topicId, user_id: userId, ranges, previous: reader?.read_ranges ?? null, at })
+  return Object.assign({}, reader ?? newReader(topicId, userId, at), { read_ranges: ranges, last_read_at: at })
+})
 
 /** A reader row as its first write makes it (the store gives it its id; nothing answers by it). */
 export const newReader = (topicId: Id, userId: Id, at: string): TopicReader => ({

@@ -2,14 +2,12 @@
  * Threads in lists (home, a group; decisions §13): "N new" and bold where something is new to the reader, a link to
  * the first unread item, **Mark as read** per thread, **Mark all as read** on home.
  */
-import { type Discussion, Reading, type Topic } from "@convene/core"
+import { type Discussion, Discussions, Reading, type Topic } from "@convene/core"
 import { Effect, Schema } from "effect"
 import { RouteParams } from "../../routes.js"
-import { Text } from "../layout/forms.js"
+import { NoFields, Text } from "../layout/forms.js"
 import { type Kit, type Reader, segment } from "../layout/kit.js"
 import type { PageRouter } from "../layout/routes.js"
-import { NoFields } from "../layout/forms.js"
-import { Discussions } from "@convene/core"
 
 /** A thread as a list shows it (the `THREAD_LINK` partial's entry). */
 export interface ThreadEntry {
