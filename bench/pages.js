@@ -6,8 +6,8 @@
  * interleaved rounds (page, API, page, API …) with autocannon, 32 connections, and the table gives the
  * medians of the rounds and their ratio. The server measured runs in a child process (bench/convene-server.js) over the
  * seeded file, so autocannon does not share its event loop (a page's larger body would cost the page twice).
- * `npx tsc -b && node bench/pages.js` (BENCH_SECONDS, BENCH_ROUNDS, BENCH_ONLY: the pairs whose name holds it; BENCH_PROFILE=DIR:
- * the measured server writes a CPU profile there).
+ * `npx tsc -b && node bench/pages.js` (BENCH_SECONDS, BENCH_ROUNDS, BENCH_ONLY: the pairs whose name holds it, or =NAME; BENCH_PROFILE=DIR:
+ * the measured server writes a CPU profile there; BENCH_PAGES_ONLY=1: the pages alone, for a profile of pages only).
  */
 import autocannon from "autocannon"
 import { makeConvene } from "@convene/core"
@@ -129,7 +129,9 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const rows = []
 // BENCH_ONLY=tags: the pairs whose name holds it (a profile of one page)
-for (const [name, pageTarget, apiTarget] of PAIRS.filter(([name]) => name.includes(process.env.BENCH_ONLY ?? ""))) {
+const only = process.env.BENCH_ONLY ?? ""
+// BENCH_ONLY==name: that pair alone
+for (const [name, pageTarget, apiTarget] of PAIRS.filter(([name]) => (only.startsWith("=") ? name === only.slice(1) : name.includes(only)))) {
   for (const t of [pageTarget, apiTarget]) {
     const check = await fetch(`${measured.url}${t.path}`, { method: t.method ?? "GET", headers: t.headers, body: t.body, redirect: "manual" })
     if (check.status !== (t.status ?? 200)) throw new Error(`${t.path} answered ${check.status}`)
@@ -138,7 +140,7 @@ for (const [name, pageTarget, apiTarget] of PAIRS.filter(([name]) => name.includ
   const p = { rps: [], p99: [] }
   const a = { rps: [], p99: [] }
   for (let i = 0; i < ROUNDS; i++) {
-    for (const [t, into] of [[pageTarget, p], [apiTarget, a]]) {
+    for (const [t, into] of process.env.BENCH_PAGES_ONLY === "1" ? [[pageTarget, p], [pageTarget, a]] : [[pageTarget, p], [apiTarget, a]]) {
       const r = await run(t, SECONDS)
       into.rps.push(r.requests.average)
       into.p99.push(r.latency.p99)

@@ -111,9 +111,14 @@ t.test("three people decide, from invitation to shared outcome", async (t) => {
 
   // Ada replies under Cy's comment
   await adaPage.goto(threadUrl)
-  await adaPage.getByText("Reply", { exact: false }).first().click()
-  const replyForm = adaPage.locator("details[open] form")
-  await replyForm.getByLabel("Comment").fill("Beans first, then tomatoes")
+  // Reply is a link to the same page with one form under that comment, its field focused (no script needed)
+  await adaPage.getByRole("link", { name: "Reply to Cy" }).click()
+  const replyForm = adaPage.getByRole("form", { name: "Reply to Cy" })
+  t.equal(await adaPage.locator("form textarea").count(), 2, "one reply form, beside the thread's own")
+  t.match(await adaPage.evaluate(() => document.activeElement?.id), /^reply-\d+$/, "the reply's field has the focus")
+  await axe(t, adaPage, "thread page with a reply form open")
+  await adaPage.keyboard.type("Beans first, then tomatoes")
+  t.equal(await replyForm.getByLabel("Comment").inputValue(), "Beans first, then tomatoes")
   await submitted(adaPage, replyForm.getByRole("button", { name: "Post comment" }).click(), "Your comment is posted.")
   t.equal(await adaPage.locator(".replies li").count(), 1, "the reply sits under the comment it answers")
   t.match(await adaPage.locator(".replies").textContent(), /Beans first/)
@@ -127,6 +132,15 @@ t.test("three people decide, from invitation to shared outcome", async (t) => {
   await cy.getByRole("button", { name: "Save comment" }).click()
   await cy.waitForURL(/\/d\/[A-Za-z0-9]+#comment-\d+$/)
   t.match(await cy.locator("main").textContent(), /edited[\s\S]*cherry ones/)
+  // Delete from the thread page: every comment's button submits the page's one form (one CSRF field, not one a comment)
+  await cy.getByLabel("Comment", { exact: true }).last().fill("A second thought")
+  await submitted(cy, cy.getByRole("button", { name: "Post comment" }).last().click(), "Your comment is posted.")
+  const deletes = cy.getByRole("button", { name: "Delete the comment of Cy" })
+  t.equal(await deletes.count(), 2)
+  await submitted(cy, deletes.last().click(), "The comment is deleted.")
+  t.notMatch(await cy.locator("main").textContent(), /A second thought/, "the comment's text is gone")
+  t.match(await cy.locator("main").textContent(), /This comment was deleted\.[\s\S]*$/)
+  t.equal(await cy.getByRole("button", { name: "Delete the comment of Cy" }).count(), 1, "his first comment is still there")
 
   // Bea starts a proposal in the thread
   await bea.goto(threadUrl)

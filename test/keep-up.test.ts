@@ -5,7 +5,7 @@
 import t from "tap"
 import { axe, codeSignIn, startBrowsing, submitted } from "./browsing.js"
 import { future, poster, seedUser } from "./helpers.js"
-import { Comments, loadAccess, Store } from "@convene/core"
+import { Comments, loadAccess, Store, Threads } from "@convene/core"
 import { Effect } from "effect"
 
 t.setTimeout(120_000)
@@ -181,7 +181,7 @@ t.test("reactions under votes: each vote the reader may see, with its reason; an
   await axe(t, page, "all the votes")
 })
 
-t.test("a long thread in pages of at most 100 items: Earlier and Later reach every comment, replies stay with theirs, ?from= opens anywhere", async (t) => {
+t.test("a long thread in pages of at most THREAD_PAGE items: Earlier and Later reach every comment, replies stay with theirs, ?from= opens anywhere", async (t) => {
   const group = (await post("api/b2/groups", { name: "Long talk" })).groups[0]
   const d = (await post("api/b2/discussions", { group_id: group.id, title: "Everything about soil" })).discussions[0]
   // 250 comments; every tenth has two replies (300 items in all), and the 95th has 20 (a page boundary inside them)
@@ -198,7 +198,7 @@ t.test("a long thread in pages of at most 100 items: Earlier and Later reach eve
   await page.goto(`${s.url}/d/${d.key}`)
   t.equal(await page.getByRole("link", { name: "Earlier" }).count(), 0, "the first page has nothing earlier")
   await axe(t, page, "a page of a long thread")
-  for (let n = 0; n < 10; n++) {
+  for (let n = 0; n < 30; n++) {
     const bodies = (await page.locator("ol.items .body").allTextContents()).map((x) => x.trim())
     pages.push(await page.locator("ol.items article").count())
     seen.push(...bodies)
@@ -206,7 +206,7 @@ t.test("a long thread in pages of at most 100 items: Earlier and Later reach eve
     await page.getByRole("link", { name: "Later" }).click()
     await page.waitForLoadState()
   }
-  t.ok(pages.every((n) => n <= 120), `pages of about 100 items: ${pages.join(", ")}`)
+  t.ok(pages.every((n) => n <= Threads.THREAD_PAGE), `pages of at most ${Threads.THREAD_PAGE} items: ${pages.join(", ")}`)
   t.ok(pages.length >= 3)
   const expected = ids.flatMap((_, k) => {
     const i = k + 1
@@ -216,7 +216,7 @@ t.test("a long thread in pages of at most 100 items: Earlier and Later reach eve
   t.same(seen, expected, "every comment once, in order, replies under theirs")
   // back with Earlier, to the start
   let back = 0
-  while (await page.getByRole("link", { name: "Earlier" }).count() > 0 && back < 10) {
+  while (await page.getByRole("link", { name: "Earlier" }).count() > 0 && back < 30) {
     await page.getByRole("link", { name: "Earlier" }).click()
     await page.waitForLoadState()
     back++
@@ -234,11 +234,17 @@ t.test("a long thread in pages of at most 100 items: Earlier and Later reach eve
   t.ok((await page.locator("ol.items .body").allTextContents()).some((x) => x.includes("The very last word.")), "the new comment is on the page")
   await page.setViewportSize({ width: 360, height: 740 })
   t.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, "360 px")
-  // nonsense in ?from= is the first page
+  // nonsense in ?from= is the first page; in ?reply=, no reply form (a comment not on the page has none either)
   t.equal((await page.goto(`${s.url}/d/${d.key}?from=abc`))!.status(), 200)
+  for (const reply of ["abc", "-1", "99999999", String(ids[0]! + 0.5)]) {
+    t.equal((await page.goto(`${s.url}/d/${d.key}?reply=${reply}`))!.status(), 200)
+    t.equal(await page.locator("form.reply-form").count(), 0, `?reply=${reply}: no reply form`)
+  }
+  t.equal((await page.goto(`${s.url}/d/${d.key}?reply=${ids[0]}`))!.status(), 200)
+  t.equal(await page.locator(`#comment-${ids[0]} form.reply-form`).count(), 1, "a comment on the page: its reply form under it")
 })
 
-t.test("a 5,000-item thread pages through with Later and back with Earlier: every item reachable once, no page over 100", async (t) => {
+t.test("a 5,000-item thread pages through with Later and back with Earlier: every item reachable once, no page over THREAD_PAGE", async (t) => {
   const group = (await post("api/b2/groups", { name: "Archive" })).groups[0]
   const d = (await post("api/b2/discussions", { group_id: group.id, title: "Five thousand items" })).discussions[0]
   // written by the core in one transaction (5,000 API calls would be most of the suite's time)
@@ -260,7 +266,7 @@ t.test("a 5,000-item thread pages through with Later and back with Earlier: ever
   let sizes: Array<number> = []
   let at: string | undefined = `/d/${d.key}`
   let last = ""
-  for (let n = 0; at !== undefined && n < 80; n++) {
+  for (let n = 0; at !== undefined && n < 300; n++) {
     const p = await fetchPage(at)
     seen.push(...p.items)
     sizes.push(p.items.length)
@@ -268,11 +274,11 @@ t.test("a 5,000-item thread pages through with Later and back with Earlier: ever
     at = p.later
   }
   t.same(seen, Array.from({ length: 5000 }, (_, i) => i + 1), "every item once, in order, through Later")
-  t.ok(sizes.every((n) => n <= 100), `no page over 100 items (${sizes.length} pages)`)
+  t.ok(sizes.every((n) => n <= Threads.THREAD_PAGE), `no page over ${Threads.THREAD_PAGE} items (${sizes.length} pages)`)
   const back: Array<number> = []
   sizes = []
   at = last
-  for (let n = 0; at !== undefined && n < 80; n++) {
+  for (let n = 0; at !== undefined && n < 300; n++) {
     const p = await fetchPage(at)
     back.unshift(...p.items)
     at = p.earlier

@@ -5,6 +5,7 @@
  * records and `PATCH /discussions/{id}/mark_as_read`.
  */
 import t from "tap"
+import { Threads } from "@convene/core"
 import { axe, codeSignIn, startBrowsing, submitted } from "./browsing.js"
 import { poster, seedUser } from "./helpers.js"
 import { matchExact } from "./match.js"
@@ -84,17 +85,20 @@ t.test("writing is reading, however many writes come at once: twenty comments po
 
 t.test("a long thread read before opens a few items before its first unread one", async (t) => {
   const d = (await post("api/b2/discussions", { group_id: group.id, title: "Every apple variety" })).discussions[0]
-  for (let i = 1; i <= 150; i++) await comment(d.id, `Variety ${i}`)
+  // a page and a half: the second visit reaches the end
+  const n = Threads.THREAD_PAGE + Threads.THREAD_PAGE / 2
+  for (let i = 1; i <= n; i++) await comment(d.id, `Variety ${i}`)
   const page = await signIn(await browser.newContext(), "bo@example.org")
   await page.goto(`${s.url}/d/${d.key}`)
   t.equal((await page.locator("ol.items .body").first().textContent())!.trim(), "Variety 1", "never read: the start")
-  t.match(await readerOf(bo.user.id, d.id), { read_ranges: "1-100" }, "the first page read, not the rest")
+  t.match(await readerOf(bo.user.id, d.id), { read_ranges: `1-${Threads.THREAD_PAGE}` }, "the first page read, not the rest")
   await page.goto(`${s.url}/d/${d.key}`)
   const bodies = (await page.locator("ol.items .body").allTextContents()).map((x) => x.trim())
-  t.same(bodies.slice(0, 3), ["Variety 99", "Variety 100", "Variety 101"], "two items of context before the first unread")
-  t.equal((await page.locator("li.item", { has: page.locator("#unread") }).locator(".body").textContent())!.trim(), "Variety 101")
+  const p = Threads.THREAD_PAGE
+  t.same(bodies.slice(0, 3), [`Variety ${p - 1}`, `Variety ${p}`, `Variety ${p + 1}`], "two items of context before the first unread")
+  t.equal((await page.locator("li.item", { has: page.locator("#unread") }).locator(".body").textContent())!.trim(), `Variety ${p + 1}`)
   t.ok(await page.getByRole("link", { name: "Earlier" }).count() === 1, "the start is a link away")
-  t.match(await readerOf(bo.user.id, d.id), { read_ranges: "1-150" })
+  t.match(await readerOf(bo.user.id, d.id), { read_ranges: `1-${n}` })
   await page.goto(`${s.url}/d/${d.key}`)
   t.equal((await page.locator("ol.items .body").first().textContent())!.trim(), "Variety 1", "nothing unread: the start again")
   t.equal(await page.locator("#unread").count(), 0)

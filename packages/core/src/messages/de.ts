@@ -413,6 +413,7 @@ export const de: Readonly<Record<MessageKey, string>> = {
   "comment.post": "Kommentar senden",
   "comment.reply": "Antworten",
   "comment.toName": "auf {name}",
+  "comment.replyTo": "Antwort auf {name}",
   "comment.edit": "Bearbeiten",
   "comment.editOf": "Kommentar von {name} bearbeiten",
   "comment.delete": "Löschen",

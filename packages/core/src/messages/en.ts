@@ -415,6 +415,7 @@ export const en = {
   "comment.post": "Post comment",
   "comment.reply": "Reply",
   "comment.toName": "to {name}",
+  "comment.replyTo": "Reply to {name}",
   "comment.edit": "Edit",
   "comment.editOf": "Edit the comment of {name}",
   "comment.delete": "Delete",

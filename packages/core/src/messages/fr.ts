@@ -413,6 +413,7 @@ export const fr: Readonly<Record<MessageKey, string>> = {
   "comment.post": "Publier le commentaire",
   "comment.reply": "Répondre",
   "comment.toName": "à {name}",
+  "comment.replyTo": "Répondre à {name}",
   "comment.edit": "Modifier",
   "comment.editOf": "Modifier le commentaire de {name}",
   "comment.delete": "Supprimer",

@@ -32,15 +32,42 @@ const messageOf = (locale: Locale, key: MessageKey): IntlMessageFormat => {
 
 /** Messages without values, said once per language and key (a page says "Reply" once a comment). */
 const plain: Readonly<Record<Locale, Map<MessageKey, string>>> = { en: new Map(), de: new Map(), fr: new Map() }
+/**
+ * Messages with text and number values, remembered (bounded) per language: a thread page says "Edit the comment of
+ * Ada" for each of Ada's comments, and formatting one costs more than the rest of its markup.
+ */
+const said: Readonly<Record<Locale, Map<string, string>>> = { en: new Map(), de: new Map(), fr: new Map() }
+const SAID_MAX = 10_000
+
+const memoKey = (key: MessageKey, values: Values): string | undefined => {
+  let id: string = key
+  for (const name in values) {
+    const v = values[name]
+    if (typeof v !== "string" && typeof v !== "number") return undefined
+    id += `\u0000${name}\u0001${v}`
+  }
+  return id
+}
 
 export const translator = (locale: Locale): Translate => {
-  const said = plain[locale]
+  const once = plain[locale]
+  const memo = said[locale]
   return (key, values) => {
-    if (values !== undefined) return String(messageOf(locale, key).format(values))
-    let text = said.get(key)
+    if (values !== undefined) {
+      const id = memoKey(key, values)
+      if (id === undefined) return String(messageOf(locale, key).format(values))
+      let text = memo.get(id)
+      if (text === undefined) {
+        text = String(messageOf(locale, key).format(values))
+        if (memo.size >= SAID_MAX) memo.clear()
+        memo.set(id, text)
+      }
+      return text
+    }
+    let text = once.get(key)
     if (text === undefined) {
       text = String(messageOf(locale, key).format())
-      said.set(key, text)
+      once.set(key, text)
     }
     return text
   }

@@ -2,8 +2,9 @@
  * The live pages' script (decisions §13), served as /assets/live.js: a page that works without it. It listens to
  * /live (Server-Sent Events, the browser's EventSource reconnecting with Last-Event-ID by itself); when something
  * happens where the page looks (its thread, or any thread on home), it asks for the page again (`data-live-url`)
- * and puts in the new regions (`data-live-region`), keeping what the person is typing, what they opened and where
- * their focus is; the header's count follows the notifications. A screen reader hears that the page changed.
+ * and puts in the new regions (`data-live-region`), keeping what the person is typing and where their focus is (an
+ * open reply form is in the page's address, so it comes back open); the header's count follows the notifications.
+ * A screen reader hears that the page changed.
  */
 export const LIVE_SCRIPT = String.raw`"use strict";
 (function () {
@@ -20,11 +21,8 @@ export const LIVE_SCRIPT = String.raw`"use strict";
     var focused = active && active.id && old.contains(active) ? active.id : null;
     var typed = [];
     old.querySelectorAll("textarea, input[type=text], input[type=search]").forEach(function (f) { if (f.id && f.value) typed.push([f.id, f.value]); });
-    var opened = [];
-    old.querySelectorAll("details[open]").forEach(function (d) { var f = d.querySelector("[id]"); if (f) opened.push(f.id); });
     old.replaceWith(fresh);
     typed.forEach(function (t) { var f = document.getElementById(t[0]); if (f) f.value = t[1]; });
-    opened.forEach(function (id) { var f = document.getElementById(id); var d = f && f.closest("details"); if (d) d.open = true; });
     if (focused) { var f = document.getElementById(focused); if (f) f.focus(); }
   }
 

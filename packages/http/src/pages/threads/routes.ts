@@ -125,8 +125,13 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
       const key = segment(yield* RouteParams, "key")
       const who = yield* reader(request)
       // `?from=SEQUENCE_ID`: the page of the thread that holds that item (decisions §13)
-      const fromRaw = new URL(request.url, "http://x").searchParams.get("from") ?? ""
+      const params = new URL(request.url, "http://x").searchParams
+      const fromRaw = params.get("from") ?? ""
       const from = /^[0-9]{1,9}$/.test(fromRaw) ? Number(fromRaw) : undefined
+      // `?reply=COMMENT_ID`: the reply form under that comment (one form, not one per comment: a page of 100
+      // comments is half the size; decisions §9's "Reply (a form under it)" without a script)
+      const replyRaw = params.get("reply") ?? ""
+      const reply = /^[0-9]{1,15}$/.test(replyRaw) ? Number(replyRaw) : undefined
       const found = yield* Effect.either(run(Threads.discussionThread(who.access, key, from)))
       if (found._tag === "Left") return refused(request, who, found.left)
       const t = found.right
@@ -138,11 +143,13 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
       const author = t.users.find((u) => u.id === d.author_id)
       // the script asks again for this window of the thread, wherever the reader's first unread item moves
       const first = t.items[0]
+      const back = from === undefined ? `/d/${d.key}` : `/d/${d.key}?from=${from}`
+      const window = first === undefined ? `/d/${d.key}` : `/d/${d.key}?from=${first.sequence_id}`
       return respond(request, who, {
         title: d.title,
         template: "@thread",
         notice: noticeOf(request, who),
-        live: { topic: t.topic.id, url: first === undefined ? `/d/${d.key}` : `/d/${d.key}?from=${first.sequence_id}` },
+        live: { topic: t.topic.id, url: reply === undefined ? window : `${window}${window.includes("?") ? "&" : "?"}reply=${reply}` },
         crumbs: t.group === undefined ? [] : [{ href: `/g/${t.group.key}`, label: t.group.name }],
         data: {
           key: d.key,
@@ -153,7 +160,10 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
           may: t.may,
           pinned: t.topic.pinned_at !== null,
           edited,
-          back: from === undefined ? `/d/${d.key}` : `/d/${d.key}?from=${from}`,
+          back,
+          reply,
+          replyAt: `${back}${from === undefined ? "?" : "&"}reply=`,
+          anyDeletable: t.deletable.size > 0,
           earlier: t.earlier === undefined ? undefined : t.earlier === null ? `/d/${d.key}` : `/d/${d.key}?from=${t.earlier}`,
           later: t.later === undefined ? undefined : `/d/${d.key}?from=${t.later}`,
           tags: t.topic.tags.map((name) => ({

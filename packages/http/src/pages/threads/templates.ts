@@ -21,10 +21,12 @@ define("@thread", `<p class="meta"><%= it.t("thread.started", { name: it.author,
 <div id="thread-activity" data-live-region><h2><%= it.t("thread.activity") %></h2>
 <% if (it.items.length === 0) { %><p><%= it.t("thread.nothingYet") %></p><% } %>
 <% if (it.earlier) { %><nav aria-label="<%= it.t("thread.pages") %>" class="pages"><a href="<%= it.earlier %>" rel="prev"><%= it.t("thread.earlier") %></a></nav><% } %>
+<% if (it.anyDeletable) { %><form id="comment-actions" method="post" hidden>${CSRF}</form><% } %>
 <ol class="items">
+<% const cx = { t: it.t, csrf: it.csrf, key: it.key, back: it.back, may: it.may, reply: it.reply, replyAt: it.replyAt } %>
 <% for (const item of it.items) { %><li class="item item-<%= item.kind %>" id="<%= item.anchor %>">
 <% if (item.unread) { %><p class="unread" id="unread"><strong><%= it.t("thread.unread") %></strong></p><% } %>
-<% if (item.kind === "comment") { %><%~ include("@comment", { ...it, c: item }) %>
+<% if (item.kind === "comment") { %><%~ include("@comment", { ...cx, c: item }) %>
 <% } else if (item.kind === "poll") { %><article><h3><a href="/p/<%= item.key %>"><%= item.title %></a></h3><p><%= item.summary %></p></article>
 <% } else { %><p class="meta"><%= item.text %></p><% if (item.html) { %><div class="body"><%~ item.html %></div><% } %><% } %>
 </li><% } %>
@@ -41,16 +43,15 @@ define("@comment", `<article aria-labelledby="c<%= it.c.id %>-by">
 ${REACTIONS("it.c.react")}
 <% if (it.c.mayEdit || it.c.mayDelete) { %><div class="actions comment-actions">
 <% if (it.c.mayEdit) { %><a href="/d/<%= it.key %>/comments/<%= it.c.id %>/edit" aria-label="<%= it.t("comment.editOf", { name: it.c.author }) %>"><%= it.t("comment.edit") %></a><% } %>
-<% if (it.c.mayDelete) { %><form method="post" action="/d/<%= it.key %>/comments/<%= it.c.id %>/delete" class="inline">${CSRF}<button type="submit" class="link danger" aria-label="<%= it.t("comment.deleteOf", { name: it.c.author }) %>"><%= it.t("comment.delete") %></button></form><% } %>
+<% if (it.c.mayDelete) { %><button type="submit" form="comment-actions" formaction="/d/<%= it.key %>/comments/<%= it.c.id %>/delete" class="link danger" aria-label="<%= it.t("comment.deleteOf", { name: it.c.author }) %>"><%= it.t("comment.delete") %></button><% } %>
 </div><% } %>
 <% if (it.c.replies.length > 0) { %><ol class="replies"><% for (const r of it.c.replies) { %><li id="comment-<%= r.id %>"><%~ include("@comment", { ...it, c: r }) %></li><% } %></ol><% } %>
-<% if (it.may.comment && it.c.depth === 0) { %><details><summary><%= it.t("comment.reply") %><span class="visually-hidden"> <%= it.t("comment.toName", { name: it.c.author }) %></span></summary>
-<form method="post" action="/d/<%= it.key %>/comments" class="comment-form">
+<% if (it.may.comment && it.c.depth === 0) { %><% if (it.reply === it.c.id) { %><form method="post" action="/d/<%= it.key %>/comments" class="comment-form reply-form" aria-label="<%= it.t("comment.replyTo", { name: it.c.author }) %>">
 ${CSRF}
 <input type="hidden" name="parent_id" value="<%= it.c.id %>">
-<p><label for="reply-<%= it.c.id %>"><%= it.t("comment.field") %></label><br><textarea id="reply-<%= it.c.id %>" name="body" rows="3" required></textarea></p>
-<p><button type="submit"><%= it.t("comment.post") %></button></p>
-</form></details><% } %>
+<p><label for="reply-<%= it.c.id %>"><%= it.t("comment.field") %></label><br><textarea id="reply-<%= it.c.id %>" name="body" rows="3" required autofocus></textarea></p>
+<p><button type="submit"><%= it.t("comment.post") %></button> <a href="<%= it.back %>#comment-<%= it.c.id %>"><%= it.t("form.cancel") %></a></p>
+</form><% } else { %><p><a class="reply" href="<%= it.replyAt %><%= it.c.id %>#reply-<%= it.c.id %>"><%= it.t("comment.reply") %><span class="visually-hidden"> <%= it.t("comment.toName", { name: it.c.author }) %></span></a></p><% } %><% } %>
 </article>
 `)
 
