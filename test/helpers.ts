@@ -3,7 +3,7 @@
  * file, or, when the runner started a PostgreSQL cluster for the suite's second pass (CONVENE_TEST_PG), a new
  * database on it: the same tests then run against the PostgreSQL store.
  */
-import { type Convene, openConvene, pgRowTypes, type User } from "@convene/core"
+import { type Convene, directoryStorage, openConvene, pgRowTypes, type User } from "@convene/core"
 import { type DeliveryWorker, makeMetrics, silentLog, startDeliveryWorker, startServer, type HttpSettings, type WorkerOptions } from "@convene/http"
 import got, { type Got } from "got"
 import type { Test } from "tap"
@@ -37,6 +37,8 @@ export interface TestServer {
   readonly sql: <T = Record<string, unknown>>(query: string, ...params: Array<unknown>) => Promise<Array<T>>
   /** The webhook delivery worker, when the test asked for one. */
   readonly worker: DeliveryWorker | undefined
+  /** where the server keeps files (a directory store of its own) */
+  readonly filesDir: string
   readonly close: () => Promise<void>
 }
 
@@ -135,8 +137,10 @@ export const startTestServer = async (
 ): Promise<TestServer> => {
   const { dir, filename } = options.filename === undefined ? tempDbFile() : { dir: undefined, filename: options.filename }
   const convene = await openConvene({ database: filename, allowPrivateWebhooks: settings.allowPrivateWebhooks ?? false })
+  const filesDir = mkdtempSync(join(tmpdir(), "convene-files-"))
   const server = await startServer({
     store: convene.store,
+    files: directoryStorage(filesDir),
     port: options.port ?? 0,
     host: "127.0.0.1",
     ...(options.metrics === true ? { telemetry: { log: silentLog(), metrics: makeMetrics(convene.store) } } : {}),
@@ -160,12 +164,14 @@ export const startTestServer = async (
     b3: api.extend({ headers: { authorization: `Bearer ${B3_KEY}` } }),
     sql: db.sql,
     worker,
+    filesDir,
     close: async () => {
       await db.close()
       await worker?.stop()
       await server.close()
       await convene.close()
       if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+      rmSync(filesDir, { recursive: true, force: true })
       if (dir !== undefined && PG !== undefined) await dropDatabase(filename)
     }
   }

@@ -43,7 +43,8 @@ const CHECKSUMS = [
   "4e105c9cb3a7bc147233c18a252386a1456016017c83ce3908a699289038c5a5",
   "4901631ec198c3203ec5b454cd9696dd54041e7772f4614ce7f84e529451014d",
   "347e6a554f56ea88de71526f1fe3bafa33ac3abc9425e408c4ec20cc15512413",
-  "49af91dc8677c25e1b6c724266df30eaccbf1c03c68786c2513ff865ba28c7de"
+  "49af91dc8677c25e1b6c724266df30eaccbf1c03c68786c2513ff865ba28c7de",
+  "85c0508af4403f8f9a7dd7720d7e425b0e38d79bbef2a771c8f05fc405bc1032"
 ]
 
 /** The same for PostgreSQL's migrations. */
@@ -62,7 +63,8 @@ const PG_CHECKSUMS = [
   "8dedd1b2bd49f64c1f3fca7f289a058cb0364ff92c0ae5d33d09c06ac4b7f816",
   "a17fa172079d03e25d9a3dff2f77267ddfba071ebefca8114e69e8c0c39d47b4",
   "c513b01f18b0637151aa16f76c097a72d3834b1795f0be928c0113d0902e084b",
-  "768011fc54568026bbb5c433e51e2b3713bc40d4ea6a7732135844d4341401ba"
+  "768011fc54568026bbb5c433e51e2b3713bc40d4ea6a7732135844d4341401ba",
+  "390ff28908c10b118861a53148e0bddba250da59051ce179327d760ebe1f657f"
 ]
 
 t.test("released migrations never change", async (t) => {
@@ -206,7 +208,7 @@ t.test("an older database is upgraded: only the ballots that count name their vo
     DROP INDEX invitation_tokens_topic; DROP INDEX invitation_tokens_group;
     DROP INDEX webhook_events_group; DROP INDEX unsubscribe_tokens_group; DROP INDEX topic_items_position; DROP TABLE notifications;
     DROP TRIGGER topics_seen_insert; DROP TRIGGER topics_seen_update; DROP TRIGGER topics_seen_delete; ALTER TABLE topics DROP COLUMN seen_by_count;
-    ALTER TABLE topic_readers DROP COLUMN last_read_at; ALTER TABLE topic_readers DROP COLUMN read_ranges; ALTER TABLE topic_readers DROP COLUMN dismissed_at; DROP TABLE live_events; DROP INDEX stances_cast;
+    ALTER TABLE topic_readers DROP COLUMN last_read_at; ALTER TABLE topic_readers DROP COLUMN read_ranges; ALTER TABLE topic_readers DROP COLUMN dismissed_at; DROP TABLE live_events; DROP INDEX stances_cast; DROP TABLE attachments; DROP TABLE blobs;
     CREATE TABLE group_mutes (user_id INTEGER NOT NULL, group_id INTEGER NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (user_id, group_id));
     DROP TRIGGER stance_choices_counted_insert; DROP TRIGGER stances_counted_update; DROP INDEX stance_choices_counted;
     ALTER TABLE stance_choices DROP COLUMN counted;

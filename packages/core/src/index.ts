@@ -46,6 +46,7 @@ import * as Identities from "./services/identities.js"
 import * as Inbound from "./services/inbound.js"
 import * as Volumes from "./services/volumes.js"
 import * as Digest from "./services/digest.js"
+import * as Attachments from "./services/attachments.js"
 import { NodeUrlPolicyLive, UrlPolicy } from "./services/urls.js"
 import { loadAccess } from "./services/common.js"
 import type { User } from "./domain/records.js"
@@ -69,7 +70,11 @@ export * as Messages from "./messages/index.js"
 export { Users, Groups, Memberships, Mail, Auth, Account, Joining, GroupDeletion }
 export { Discussions, Comments, Threads, Reactions, ThreadAdmin }
 export { Chatbots, Events, Deliveries, Polls, Stances, Outcomes, Scheduler }
-export { Search, Reports, People, Identities, Inbound, Volumes, Digest, Notifications, Reading, Live }
+export { Search, Reports, People, Identities, Inbound, Volumes, Digest, Notifications, Reading, Live, Attachments }
+export * from "./domain/files.js"
+export { FileStorage, type FileStorageService, type Received, ReceiveError, type ByteRange } from "./ports/files.js"
+export { directoryStorage } from "./files/directory.js"
+export { sniffContentType } from "./files/sniff.js"
 export { type ExternalIdentity, type IdentityProvider, ProviderFailed, type ProviderStart } from "./ports/identity.js"
 export * from "./domain/search.js"
 export * from "./domain/reports.js"

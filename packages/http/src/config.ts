@@ -1,4 +1,5 @@
 import { Rules } from "@convene/core"
+import { dirname, join } from "node:path"
 import { b3Enabled } from "./api/auth.js"
 import { LOG_LEVELS, type LogLevelName } from "./observe/log.js"
 import type { HttpSettings } from "./settings.js"
@@ -21,6 +22,19 @@ export const logLevelFromEnv = (value: string | undefined): LogLevelName => {
 export const baseUrlFromEnv = (env: Env, listen: { host: string; port: number }): string =>
   env.BASE_URL || `http://${listen.host}:${listen.port}`
 
+/** ATTACHMENT_MAX_BYTES (decisions §14): the largest file an upload may hold, default 25 MiB. */
+export const attachmentMaxBytesFromEnv = (value: string | undefined): number => {
+  if (value === undefined || value === "") return Rules.ATTACHMENT_MAX_BYTES
+  if (!/^[0-9]{1,15}$/.test(value) || Number(value) < 1) throw new Error(`ATTACHMENT_MAX_BYTES=${value} is not a number of bytes (e.g. 26214400 for 25 MiB)`)
+  return Number(value)
+}
+
+/** STORAGE_DIR (decisions §14): where files live; default `files/` beside the SQLite file, or in the working directory. */
+export const storageDirFromEnv = (env: Env, database: string): string => {
+  if (env.STORAGE_DIR) return env.STORAGE_DIR
+  return /^postgres(ql)?:\/\//.test(database) ? "files" : join(dirname(database), "files")
+}
+
 /** Settings from the environment (decisions.md §4). */
 export const settingsFromEnv = (env: Env, listen: { host: string; port: number }): HttpSettings => {
   const sso = ssoFromEnv(env)
@@ -29,6 +43,7 @@ export const settingsFromEnv = (env: Env, listen: { host: string; port: number }
   b3ApiKey: env.B3_API_KEY,
   baseUrl: baseUrlFromEnv(env, listen),
   maxBodyBytes: 1024 * 1024,
+  attachmentMaxBytes: attachmentMaxBytesFromEnv(env.ATTACHMENT_MAX_BYTES),
   version: VERSION,
   allowPrivateWebhooks: env.CONVENE_ALLOW_PRIVATE_WEBHOOKS === "1",
   logLevel: logLevelFromEnv(env.LOG_LEVEL),

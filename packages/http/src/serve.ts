@@ -15,7 +15,7 @@ import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { badRequest, DatabaseError, Store } from "@convene/core"
+import { badRequest, DatabaseError, FileStorage, Rules, Store } from "@convene/core"
 import { Cause, Context, Effect, Either, Exit, Option, ParseResult, Runtime, Schema, type SchemaAST } from "effect"
 import type * as http from "node:http"
 import { middlewareProvides } from "./api/auth.js"
@@ -24,6 +24,7 @@ import { databaseBusy, errorResponse, internalError, issueMessage, json } from "
 import type { GroupRoutes, Route, RouteHandler } from "./api/group.js"
 import { makeInboundRoute } from "./mail/inbound.js"
 import { makeLiveHub } from "./live.js"
+import { makeFileRoutes, type RunEffect } from "./files.js"
 import { METRICS_PATH } from "./observe/routes.js"
 import { metricsRoute } from "./observe/metricsRoute.js"
 import { Telemetry } from "./observe/telemetry.js"
@@ -284,6 +285,12 @@ export const makeListener = Effect.fnUntraced(function*<R>(
   // the live pages' streams (live.ts): open for as long as their pages are
   const live = makeLiveHub(store, settings.live)
   table.add("GET", "/live", live.answer)
+  // files (files.ts): an upload streams past the body limit to the file store; a download streams from it
+  const storage = yield* FileStorage
+  const runFiles: RunEffect = (effect) => Runtime.runPromiseExit(runtime as unknown as Runtime.Runtime<Store | FileStorage>)(store.request(effect))
+  const files = makeFileRoutes(runFiles, writeResponse, storage, settings.attachmentMaxBytes ?? Rules.ATTACHMENT_MAX_BYTES)
+  table.add("POST", "/api/b2/attachments", files.upload)
+  table.add("GET", "/files/:signed_id/:filename", files.download)
 
   const listener: RequestListener = (req, res) => {
     const found = table.find(req.method, req.url)

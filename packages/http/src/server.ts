@@ -1,7 +1,7 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Groups, NodeUrlPolicyLive, People, Rules, Store, type StoreService } from "@convene/core"
+import { FileStorage, type FileStorageService, Groups, NodeUrlPolicyLive, People, Rules, Store, type StoreService } from "@convene/core"
 import { Cause, Effect, Exit, Fiber, Layer, Option } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -41,6 +41,8 @@ type HandlerServices = ServicesOf<(typeof groups)[number]>
 export interface ServerOptions {
   readonly store: StoreService
   readonly settings: HttpSettings
+  /** where files' bytes live (decisions §14); default: none, and an upload is refused (503) */
+  readonly files?: FileStorageService
   readonly port: number
   readonly host: string
   /** the log and metrics; default: a silent log and no metrics (an embedded server writes nothing) */
@@ -83,10 +85,24 @@ const listen = (server: http.Server, table: RouteTable, address: { readonly port
     )
   }))
 
+/** Without a file store (an embedder that gave none): an upload is refused, and no file is found. */
+const noFileStorage: FileStorageService = {
+  kind: "none",
+  describe: "no file storage",
+  receive: () => Promise.reject(new Error("this server has no file storage")),
+  keep: () => Promise.reject(new Error("this server has no file storage")),
+  discard: () => Promise.resolve(),
+  read: () => Promise.resolve(undefined),
+  put: () => Promise.reject(new Error("this server has no file storage")),
+  remove: () => Promise.resolve(),
+  exists: () => Promise.resolve(false)
+}
+
 /** The server as a Layer, for Effect programs that compose it with other services (`table`: where its routes go). */
 export const serverLayer = (options: ServerOptions, server: http.Server, table: RouteTable = makeRouteTable()) =>
   listen(server, table, { port: options.port, host: options.host }).pipe(
     Layer.provide(Layer.succeed(Store, options.store)),
+    Layer.provide(Layer.succeed(FileStorage, options.files ?? noFileStorage)),
     Layer.provide(Layer.succeed(People.InvitationTtlDays, options.settings.invitationTtlDays ?? Rules.INVITATION_TTL_DAYS)),
     Layer.provide(Layer.succeed(Groups.GroupCreation, { onlyAdmins: options.settings.onlyAdminsStartGroups ?? false })),
     Layer.provide(Layer.succeed(Telemetry, options.telemetry ?? silentTelemetry())),

@@ -34,6 +34,8 @@ export interface HttpSettings {
   readonly inbound?: InboundSettings
   /** The live pages' streams (decisions §13): how much a client may leave unread, how often they are kept alive (tests shorten them). */
   readonly live?: LiveOptions
+  /** the largest file an upload may hold (decisions §14: ATTACHMENT_MAX_BYTES, default 25 MiB) */
+  readonly attachmentMaxBytes?: number
 }
 
 /** The live pages' streams (live.ts). */

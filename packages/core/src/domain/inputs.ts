@@ -76,7 +76,10 @@ export const CommentInput = Schema.Struct({
   discussion_id: Schema.optional(Int),
   parent_id: Schema.optional(Schema.NullOr(Int).annotations({ description: "The comment replied to" })),
   body: Schema.optional(Schema.NullOr(Str)),
-  body_format: Schema.optional(BodyFormat)
+  body_format: Schema.optional(BodyFormat),
+  files: Schema.optional(Schema.Array(Str).annotations({
+    description: "Files as Loomio takes them: the signed ids of uploads (POST /api/b2/attachments), in order; on update, the comment's files from then on"
+  }))
 }).annotations({ identifier: "CommentInput" })
 
 export const ReactionInput = Schema.Struct({

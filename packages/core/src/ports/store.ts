@@ -4,6 +4,7 @@ import type { OutcomesRepo, PollOptionsRepo, PollsRepo, StancesRepo } from "./po
 import type { OutboxOps } from "./outbox.js"
 import type { ReportsRepo } from "./reports.js"
 import type { SearchRepo } from "./search.js"
+import type { FilesRepo } from "./files.js"
 import type { PeopleRepos } from "./people.js"
 import type {
   Comment,
@@ -357,6 +358,7 @@ export interface StoreService extends PeopleRepos {
   readonly pollOptions: PollOptionsRepo
   readonly stances: StancesRepo
   readonly outcomes: OutcomesRepo
+  readonly files: FilesRepo
   readonly search: SearchRepo
   readonly reports: ReportsRepo
 }

@@ -15,6 +15,7 @@ import * as Inputs from "../domain/inputs.js"
 import type { Volume } from "../ports/people.js"
 import { readStateOf } from "../rules/readState.js"
 import type { ReadView } from "./reading.js"
+import { attachFiles } from "./attachments.js"
 
 export interface CommentView {
   readonly comment: Comment
@@ -65,7 +66,8 @@ const postComment = Effect.fnUntraced(function*(
 ): Effect.fn.Return<CommentView, Invalid, Store | Permit<"CreateComment">> {
   yield* CreateComment.needed
   const store = yield* Store
-  if (isBlank(input.body)) return yield* invalid("body", "can't be blank")
+  // a comment with a file may say nothing more (the spec: "body required unless an attachment is provided")
+  if (isBlank(input.body) && (input.files ?? []).length === 0) return yield* invalid("body", "can't be blank")
   const tooLong = bodyLengthErrors(input.body)
   if (tooLong !== null) return yield* invalid("body", tooLong)
   let parent: Comment | undefined
@@ -82,10 +84,11 @@ const postComment = Effect.fnUntraced(function*(
     discussion_id: discussion.id,
     parent_id: parent?.id ?? null,
     author_id: access.user.id,
-    body: cleanBody(input.body!, format),
+    body: cleanBody(input.body ?? "", format),
     body_format: format,
     created_at: now
   })
+  if (input.files !== undefined && input.files.length > 0) yield* attachFiles(access, "Comment", comment.id, input.files)
   const parentItem = parent === undefined
     ? "thread" as const
     : yield* replyParent(topic, (yield* store.items.byItemable("Comment", parent.id))!)
@@ -151,11 +154,15 @@ export const updateComment = Effect.fnUntraced(function*(
   const store = yield* Store
   return yield* store.transaction(editing(access, id, ({ comment }) => Effect.gen(function*() {
     yield* EditComment.needed
-    if (input.body !== undefined && isBlank(input.body)) return yield* invalid("body", "can't be blank")
+    if (input.body !== undefined && isBlank(input.body)) {
+      const files = input.files ?? (yield* store.files.ofRecords("Comment", [comment.id]))
+      if (files.length === 0) return yield* invalid("body", "can't be blank")
+    }
     const tooLong = bodyLengthErrors(input.body)
     if (tooLong !== null) return yield* invalid("body", tooLong)
     const body = changedBody({ text: comment.body, format: comment.body_format }, { text: input.body, format: input.body_format })
     const now = yield* nowIso
+    if (input.files !== undefined) yield* attachFiles(access, "Comment", comment.id, input.files)
     yield* store.comments.update(comment.id, {
       body: body.text,
       body_format: body.format,

@@ -10,6 +10,7 @@ import { makePeopleRepos } from "./people.js"
 import { makeOutcomesRepo, makePollOptionsRepo, makePollsRepo, makeStancesRepo } from "./polls.js"
 import { makeCommentsRepo, makeDiscussionsRepo, makeItemsRepo, makeReactionsRepo, makeReadersRepo, makeTopicsRepo } from "./threads.js"
 import { makeUsersRepo } from "./users.js"
+import { makeFilesRepo } from "./files.js"
 
 export type { Dialect, SqlClient } from "./client.js"
 
@@ -40,5 +41,6 @@ export const makeRepositories = (c: SqlClient): Repositories => ({
   polls: makePollsRepo(c),
   pollOptions: makePollOptionsRepo(c),
   stances: makeStancesRepo(c),
-  outcomes: makeOutcomesRepo(c)
+  outcomes: makeOutcomesRepo(c),
+  files: makeFilesRepo(c)
 })

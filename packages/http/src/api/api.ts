@@ -9,6 +9,7 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as Multipart from "@effect/platform/Multipart"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Inputs } from "@convene/core"
@@ -28,6 +29,7 @@ import {
   SearchParams
 } from "./params.js"
 import {
+  AttachmentRecord,
   ChatbotRecord,
   CommentRecord,
   DiscussionRecord,
@@ -273,6 +275,20 @@ export class B2Comments extends HttpApiGroup.make("b2.comments", { topLevel: tru
     .annotate(OpenApi.Title, "Comments").annotate(OpenApi.Description, "Comments and replies in a discussion")
     .middleware(B2Auth) {}
 
+/**
+ * Uploads (decisions §14), in the document only: the route is the server's own streaming one (files.ts), which
+ * reads the body as it comes rather than the platform's buffered multipart. The declaration says what it takes and
+ * answers.
+ */
+export class B2Attachments extends HttpApiGroup.make("b2.attachments", { topLevel: true })
+    .add(HttpApiEndpoint.post("createAttachment", "/api/b2/attachments")
+      .setPayload(HttpApiSchema.Multipart(Schema.Struct({ file: Multipart.SingleFileSchema })))
+      .addSuccess(Schema.Struct({ attachment: AttachmentRecord }).annotations({ identifier: "AttachmentDocument" }))
+      .addError(Schema.Struct({ error: Schema.String }).annotations({ identifier: "TooLarge" }), { status: 413 })
+      .annotate(OpenApi.Summary, "Extension: upload one file (multipart, field file; at most ATTACHMENT_MAX_BYTES), typed from its bytes; send its signed_id in a record's files within 24 hours"))
+    .annotate(OpenApi.Title, "Attachments").annotate(OpenApi.Description, "Files for discussions, comments, polls and outcomes")
+    .middleware(B2Auth) {}
+
 export class B2Threads extends HttpApiGroup.make("b2.threads", { topLevel: true })
     .add(HttpApiEndpoint.get("listThreads", "/api/b2/threads").setUrlParams(Schema.Struct({ ...PageParams, ...ResponseParams }))
       .addSuccess(ThreadsDocument)
@@ -456,7 +472,7 @@ const DESCRIPTION = "Loomio-compatible. Every operation acts as the user who own
 
 /** The documents clients read: the User API with its extensions, and the Server API. */
 export const UserApiDoc = HttpApi.make("convene-b2").add(B2Groups).add(B2Memberships)
-  .add(B2Discussions).add(B2Comments).add(B2Threads).add(B2Reactions).add(B2Polls).add(B2Chatbots).add(B2Reports).add(B2Search)
+  .add(B2Discussions).add(B2Comments).add(B2Attachments).add(B2Threads).add(B2Reactions).add(B2Polls).add(B2Chatbots).add(B2Reports).add(B2Search)
   .annotate(OpenApi.Title, "convene User API (Loomio b2 compatible)").annotate(OpenApi.Version, "1")
   .annotate(OpenApi.License, LICENSE)
   .addError(BadRequest, { status: 400 }).addError(Forbidden, { status: 403 }).addError(NotFound, { status: 404 })

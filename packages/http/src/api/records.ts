@@ -30,7 +30,9 @@ import {
   ThreadItem,
   Topic,
   User,
-  Version
+  Version,
+  Attachment,
+  Blob
 } from "@convene/core"
 import { Schema } from "effect"
 
@@ -124,12 +126,22 @@ export const DiscussionRecord = record("Discussion", "A discussion; deleted ones
   seen_by_count: Schema.Int.annotations({ description: "how many people have read the thread" })
 })
 
+/** A file on a record, as Loomio's `attachments` entries (decisions §14). */
+export const AttachmentRecord = record("Attachment", "A file attached to a record (or just uploaded); download_url answers only those who may read the record", {
+  ...fieldsOf(Attachment, "id", "signed_id", "filename"),
+  ...fieldsOf(Blob, "content_type", "byte_size"),
+  icon: Schema.String.annotations({ description: "Loomio's icon name for the file's type (image, file-pdf-box, …)" }),
+  preview_url: NullText.annotations({ description: "An image's preview (at most 1280 px wide, metadata removed); null for other files" }),
+  download_url: Schema.String.annotations({ description: "The file's address on this server: /files/{signed_id}/{filename}" })
+})
+
 export const CommentRecord = record("Comment", "A comment; parent_id is the comment replied to; deleted ones have body null", {
   ...fieldsOf(Comment, "id", "discussion_id", "topic_id", "parent_id", "author_id"),
   body: NullText,
   ...fieldsOf(Comment, "body_format"),
   mentioned_usernames: MentionedUsernames,
-  ...fieldsOf(Comment, "edited_at", "discarded_at", "discarded_by", "created_at", "updated_at")
+  ...fieldsOf(Comment, "edited_at", "discarded_at", "discarded_by", "created_at", "updated_at"),
+  attachments: Schema.Array(AttachmentRecord).annotations({ description: "The comment's files, in order (Loomio's attachments)" })
 })
 
 export const ThreadItemRecord = record("ThreadItem", "An event of a thread's ordered stream (Loomio's topic item)", {

@@ -24,9 +24,11 @@ import {
   Topic,
   User,
   Users,
-  type GroupCounts
+  type GroupCounts,
+  type AttachedFile
 } from "@convene/core"
 import {
+  AttachmentRecord,
   ChatbotRecord,
   CommentRecord,
   DiscussionRecord,
@@ -89,11 +91,25 @@ export const discussionJson = ({ discussion: d, topic: t }: { discussion: Discus
     ...Rules.revealDiscussionText(d)
   })
 
+const downloadPath = (f: AttachedFile) => Rules.downloadPathOf(f.attachment.signed_id, f.attachment.filename)
+
+/** A file as Loomio's `attachments` entry. */
+export const attachmentJson = (f: AttachedFile): typeof AttachmentRecord.Type => ({
+  id: f.attachment.id,
+  signed_id: f.attachment.signed_id,
+  filename: f.attachment.filename,
+  content_type: f.blob.content_type,
+  byte_size: f.blob.byte_size,
+  icon: Rules.iconOf(f.blob.content_type, f.attachment.filename),
+  preview_url: f.blob.preview_key === null ? null : `${downloadPath(f)}?preview=1`,
+  download_url: downloadPath(f)
+})
+
 const comment = serializer(CommentRecord.fields, Comment.fields, ["body"])
-/** A comment; `parent_id` is the comment replied to (null for a reply to the discussion). */
-export const commentJson = (c: Comment) => {
+/** A comment; `parent_id` is the comment replied to (null for a reply to the discussion); a deleted one shows no files. */
+export const commentJson = (c: Comment, files: ReadonlyArray<AttachedFile>) => {
   const body = Rules.revealCommentBody(c)
-  return comment(c, { body, mentioned_usernames: mentions(body, c.body_format) })
+  return comment(c, { body, mentioned_usernames: mentions(body, c.body_format), attachments: c.discarded_at === null ? files.map(attachmentJson) : [] })
 }
 
 const item = serializer(ThreadItemRecord.fields, ThreadItem.fields)

@@ -1,4 +1,6 @@
 /** The read side of /threads: the threads a caller may read, one thread's contents, and its Markdown. */
+import type { AttachedFile } from "../../domain/files.js"
+import { filesOf } from "../attachments.js"
 import { Effect } from "effect"
 import type { Outcome, Stance } from "../../domain/polls.js"
 import type { Comment, Discussion, Group, Id, Page, Reaction, ThreadItem, Topic, User } from "../../domain/records.js"
@@ -38,6 +40,8 @@ export interface ThreadContents {
   readonly discussion: Discussion | undefined
   readonly items: ReadonlyArray<ThreadItem>
   readonly comments: ReadonlyArray<Comment>
+  /** the comments' files, by comment, each in its order */
+  readonly commentFiles: ReadonlyMap<Id, ReadonlyArray<AttachedFile>>
   readonly reactions: ReadonlyArray<Reaction>
   readonly users: ReadonlyArray<User>
   /** the thread's polls as the reader sees them (results null while hidden) */
@@ -68,6 +72,7 @@ const contentsOf = Effect.fnUntraced(function*(
   const [discussion] = yield* store.discussions.byTopicIds([topic.id])
   const ofType = (type: ThreadItem["itemable_type"]) => allItems.filter((i) => i.itemable_type === type).map((i) => i.itemable_id)
   const comments = yield* store.comments.byIds(ofType("Comment"))
+  const commentFiles = yield* filesOf("Comment", comments.map((c) => c.id))
   const reactions = reactionsOfThread ?? (yield* store.reactions.ofTopic(topic.id))
   const polls = yield* viewPolls(access, yield* store.polls.ofTopics([topic.id]))
   const shown = new Map(polls.map((v) => [v.poll.id, v]))
@@ -89,7 +94,7 @@ const contentsOf = Effect.fnUntraced(function*(
   }
   for (const o of outcomes) userIds.add(o.author_id)
   const users = yield* store.users.byIds([...userIds])
-  return { topic, group, discussion, items, comments, reactions, users, polls, stances, outcomes }
+  return { topic, group, discussion, items, comments, commentFiles, reactions, users, polls, stances, outcomes }
 })
 
 /**

@@ -1,5 +1,5 @@
 import { group } from "../group.js"
-import { type Access, badRequest, Comments } from "@convene/core"
+import { type Access, Attachments, badRequest, Comments } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
@@ -10,8 +10,11 @@ import { discussionRecords } from "./discussions.js"
 
 /** A comment with its discussion, thread and author. */
 const document = (access: Access) => (view: Comments.CommentView) =>
-  Effect.zipWith(Comments.authors([view]), discussionRecords(access, [view], view.read), (users, discussions) =>
-    envelope(ALL, "comments", [commentJson(view.comment)], [
+  Effect.zipWith(
+    Effect.zip(Comments.authors([view]), Attachments.filesOf("Comment", [view.comment.id])),
+    discussionRecords(access, [view], view.read),
+    ([users, files], discussions) =>
+    envelope(ALL, "comments", [commentJson(view.comment, files.get(view.comment.id) ?? [])], [
       { type: "discussion", root: "discussions", records: discussions },
       { type: "topic", root: "topics", records: [topicJson(view.topic)] },
       { type: "user", root: "users", records: users.map((u) => userJson(access, u)) }

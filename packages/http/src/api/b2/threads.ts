@@ -53,7 +53,7 @@ export const B2ThreadsLive = group(ConveneApi, "b2.threads", requireAccess, (han
       const discussions = t.discussion === undefined ? [] : yield* discussionRecords(access, [{ discussion: t.discussion, topic: t.topic }])
       return envelope(opts, "items", t.items.map(itemJson), [
         { type: "discussion", root: "discussions", records: discussions },
-        { type: "comment", root: "comments", records: t.comments.map(commentJson) },
+        { type: "comment", root: "comments", records: t.comments.map((c) => commentJson(c, t.commentFiles.get(c.id) ?? [])) },
         { type: "poll", root: "polls", records: t.polls.map((v) => pollJson(access, v)) },
         { type: "poll_option", root: "poll_options", records: t.polls.flatMap((v) => v.options.map((o) => pollOptionJson(v, o))) },
         { type: "stance", root: "stances", records: t.stances.map((st) => stanceJson(access, polls.get(st.poll_id)!, st)) },

@@ -112,3 +112,17 @@ export const percentText = (locale: Locale, pct: number): string => {
   }
   return f.format(pct / 100)
 }
+
+// one number formatter per language and unit
+const sizes = new Map<string, Intl.NumberFormat>()
+/** A file's size in the reader's language: "820 byte", "12 kB", "3.4 MB". */
+export const sizeText = (locale: Locale, bytes: number): string => {
+  const [unit, value] = bytes < 1000 ? ["byte", bytes] as const : bytes < 1_000_000 ? ["kilobyte", bytes / 1000] as const : ["megabyte", bytes / 1_000_000] as const
+  const id = `${locale} ${unit}`
+  let f = sizes.get(id)
+  if (f === undefined) {
+    f = new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: "short", maximumFractionDigits: 1 })
+    sizes.set(id, f)
+  }
+  return f.format(value)
+}

@@ -83,7 +83,8 @@ export const define = (name: string, text: string) => eta.loadTemplate(name, tex
 
 export const render = (template: string, data: object): string => eta.render(template, data)
 
-export const STYLESHEET = `.count{display:inline-block;min-width:1.4rem;padding:0 .35rem;border-radius:.7rem;background:#8b1e3f;color:#fff;font-size:.85rem;text-align:center}
+export const STYLESHEET = `ul.files{list-style:none;padding:0;margin:.4rem 0}ul.files li{margin:.2rem 0}ul.files img{max-width:100%;height:auto;max-height:24rem;border:1px solid #8a97a6}
+.count{display:inline-block;min-width:1.4rem;padding:0 .35rem;border-radius:.7rem;background:#8b1e3f;color:#fff;font-size:.85rem;text-align:center}
 li.unseen{font-weight:600}
 .reactions{margin:.4rem 0}.reaction{display:inline-block;padding:.15rem .55rem;margin:0 .3rem .3rem 0;border:1px solid #8a97a6;border-radius:1rem;background:#fff;color:#1b2733;font:inherit}
 button.reaction.mine{background:#e3edf7;border-color:#2d5b8a}button.emoji{min-width:2.5rem;min-height:2.5rem;margin:.2rem;padding:.2rem;background:#fff;border:1px solid #8a97a6;color:#1b2733;font-size:1.2rem}

@@ -11,6 +11,7 @@ import { NoFields } from "../layout/forms.js"
 import { fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
 import { CommentForm, EditCommentForm, ThreadVolumeForm } from "./forms.js"
 import { bodyHtml } from "../layout/bodies.js"
+import { sizeText } from "../layout/i18n.js"
 import { pollSummary } from "../polls/routes.js"
 import type { PageRouter } from "../layout/routes.js"
 import { threadAdminRoutes } from "./admin.js"
@@ -24,6 +25,8 @@ interface CommentNode {
   readonly time: string
   readonly edited: boolean
   readonly html: string
+  /** its files: a raster image shown, anything else a link to download */
+  readonly files: ReadonlyArray<{ readonly href: string; readonly name: string; readonly image: boolean; readonly size: string }>
   readonly mayEdit: boolean
   readonly mayDelete: boolean
   readonly depth: number
@@ -69,6 +72,12 @@ const threadItems = (who: Reader, t: Threads.DiscussionThread) => {
           time: who.time(c.created_at),
           edited: c.edited_at !== null,
           html: c.discarded_at !== null ? `<p><em>${who.t("comment.deleted")}</em></p>` : bodyHtml(c.body, c.body_format),
+          files: c.discarded_at !== null ? [] : (t.commentFiles.get(c.id) ?? []).map((f) => ({
+            href: Rules.downloadPathOf(f.attachment.signed_id, f.attachment.filename),
+            name: f.attachment.filename,
+            image: Rules.isInline(f.blob.content_type),
+            size: sizeText(who.locale, f.blob.byte_size)
+          })),
           mayEdit: t.editable.has(c.id),
           mayDelete: t.deletable.has(c.id),
           depth: root === undefined ? 0 : 1,

@@ -1,0 +1,146 @@
+/**
+ * Files (decisions §14): an upload kept once per content and recorded as the uploader's; attached to a record by
+ * its `signed_id` in the record's own write (`attachFiles`); downloaded only by those who may read the record;
+ * deleted when no record took it within a day.
+ */
+import { randomBytes } from "node:crypto"
+import { Effect } from "effect"
+import type { AttachableType, AttachedFile } from "../domain/files.js"
+import type { Id } from "../domain/records.js"
+import { type Invalid, invalid, notFound, type NotFound } from "../errors.js"
+import { FileStorage, type Received } from "../ports/files.js"
+import { Store } from "../ports/store.js"
+import type { Access } from "../rules/access.js"
+import { filenameErrors, UNATTACHED_TTL_MS } from "../rules/attachments.js"
+import { sniffContentType } from "../files/sniff.js"
+import { nowIso } from "./common.js"
+import { showDiscussion } from "./discussions.js"
+import { visiblePoll } from "./polls/read.js"
+
+const newSignedId = () => randomBytes(18).toString("base64url")
+/** The hash and a generation of the blob's own: a key deleted with its last attachment is never written again. */
+const storageKey = (sha256: string) => `${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}-${randomBytes(6).toString("hex")}`
+
+/**
+ * Received bytes recorded as the uploader's file: the type sniffed, the bytes kept once per content (a duplicate's
+ * received copy discarded). A refused name keeps nothing.
+ */
+export const uploadFile = Effect.fnUntraced(function*(access: Access, received: Received, filename: string): Effect.fn.Return<AttachedFile, Invalid, Store | FileStorage> {
+  const store = yield* Store
+  const storage = yield* FileStorage
+  const nameError = filenameErrors(filename)
+  if (nameError !== null) {
+    yield* Effect.promise(() => storage.discard(received.temp))
+    return yield* invalid("filename", nameError)
+  }
+  const contentType = yield* Effect.promise(() => sniffContentType(received.head))
+  const now = yield* nowIso
+  // new bytes are kept under a new key before the row that names them commits: a crash leaves at most an object no
+  // row names, never a row without its bytes
+  let kept: string | undefined
+  for (;;) {
+    if (kept === undefined && (yield* store.files.blobBySha(received.sha256)) === undefined) {
+      kept = storageKey(received.sha256)
+      yield* Effect.promise(() => storage.keep(received.temp, kept!))
+    }
+    const fresh = kept
+    const file = yield* store.transaction(Effect.gen(function*() {
+      // the blob again, inside the write: another upload of the same bytes, or the purge, may have come between
+      const blob = (yield* store.files.blobBySha(received.sha256)) ?? (fresh === undefined ? undefined : yield* store.files.insertBlob({
+        sha256: received.sha256, storage_key: fresh, byte_size: received.byteSize, content_type: contentType, preview_key: null, width: null, height: null, created_at: now
+      }))
+      if (blob === undefined) return undefined
+      const attachment = yield* store.files.insertAttachment({
+        signed_id: newSignedId(), blob_id: blob.id, filename, uploader_id: access.user.id, record_type: null, record_id: null, position: 0, created_at: now, attached_at: null
+      })
+      return { attachment, blob }
+    }))
+    // the blob it found was purged meanwhile: round again, keeping the received bytes this time
+    if (file === undefined) continue
+    if (fresh === undefined) yield* Effect.promise(() => storage.discard(received.temp))
+    else if (file.blob.storage_key !== fresh) yield* Effect.promise(() => storage.remove(fresh))
+    return file
+  }
+})
+
+/**
+ * The files a record's write attaches (Loomio's `files`: signed ids, in order). Each must be an upload of the caller's
+ * not attached elsewhere, or one the record already holds (an edit sends back what it keeps). Inside the record's
+ * transaction, so the record and its files commit together.
+ */
+export const attachFiles = Effect.fnUntraced(function*(access: Access, type: AttachableType, recordId: Id, signedIds: ReadonlyArray<string>): Effect.fn.Return<void, Invalid, Store> {
+  const store = yield* Store
+  const unique = [...new Set(signedIds)]
+  const found = yield* store.files.bySignedIds(unique)
+  const bySigned = new Map(found.map((f) => [f.attachment.signed_id, f]))
+  for (const signedId of unique) {
+    const f = bySigned.get(signedId)
+    if (f === undefined) return yield* invalid("files", `unknown file ${signedId}`)
+    const a = f.attachment
+    const ours = a.record_id === null ? a.uploader_id === access.user.id : a.record_type === type && a.record_id === recordId
+    if (!ours) return yield* invalid("files", `file ${signedId} is not yours to attach`)
+  }
+  yield* store.files.attach(type, recordId, unique.map((s) => bySigned.get(s)!.attachment.id), yield* nowIso)
+})
+
+/** The files of records of one type, by record, each record's in its order. */
+export const filesOf = (type: AttachableType, recordIds: ReadonlyArray<Id>): Effect.Effect<ReadonlyMap<Id, ReadonlyArray<AttachedFile>>, never, Store> =>
+  Effect.map(Effect.flatMap(Store, (store) => store.files.ofRecords(type, recordIds)), (files) => {
+    const out = new Map<Id, Array<AttachedFile>>()
+    for (const f of files) {
+      const id = f.attachment.record_id!
+      const list = out.get(id)
+      if (list === undefined) out.set(id, [f])
+      else list.push(f)
+    }
+    return out
+  })
+
+/** Whether the reader may read the record a file is attached to (the record's own rule: the thread's, the poll's). */
+const recordReadable = (access: Access, type: AttachableType, recordId: Id): Effect.Effect<boolean, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    switch (type) {
+      case "Comment": {
+        const comment = yield* store.comments.byId(recordId)
+        if (comment === undefined || comment.discarded_at !== null) return false
+        const discussion = yield* store.discussions.byId(comment.discussion_id)
+        return discussion !== undefined && (yield* Effect.either(showDiscussion(access, discussion.key)))._tag === "Right"
+      }
+      case "Discussion": {
+        const discussion = yield* store.discussions.byId(recordId)
+        return discussion !== undefined && discussion.discarded_at === null && (yield* Effect.either(showDiscussion(access, discussion.key)))._tag === "Right"
+      }
+      case "Poll":
+        return (yield* Effect.either(visiblePoll(access, recordId)))._tag === "Right"
+      case "Outcome": {
+        const outcome = yield* store.outcomes.byId(recordId)
+        return outcome !== undefined && (yield* Effect.either(visiblePoll(access, outcome.poll_id)))._tag === "Right"
+      }
+    }
+  })
+
+/**
+ * A file the reader may download (decisions §14): attached to a record they may read, or their own upload not yet
+ * attached; its name as stored. Anything else is not found, whatever the reason.
+ */
+export const downloadable = Effect.fnUntraced(function*(access: Access | undefined, signedId: string, filename: string): Effect.fn.Return<AttachedFile, NotFound, Store> {
+  const store = yield* Store
+  const file = yield* store.files.bySignedId(signedId)
+  const missing = notFound("File not found")
+  if (file === undefined || file.attachment.filename !== filename || access === undefined) return yield* missing
+  const a = file.attachment
+  const allowed = a.record_type === null || a.record_id === null ? a.uploader_id === access.user.id : yield* recordReadable(access, a.record_type, a.record_id)
+  return allowed ? file : yield* missing
+})
+
+/** The scheduler's job: uploads no record took within a day, and every blob left without an attachment, deleted. */
+export const purgeUnattached = Effect.fnUntraced(function*(): Effect.fn.Return<{ readonly attachments: number; readonly blobs: number }, never, Store | FileStorage> {
+  const store = yield* Store
+  const storage = yield* FileStorage
+  const before = new Date(Date.parse(yield* nowIso) - UNATTACHED_TTL_MS).toISOString()
+  const purged = yield* store.transaction(store.files.purgeUnattached(before))
+  // after the rows commit: a crash here leaves bytes no row names, never a row without its bytes
+  for (const key of purged.keys) yield* Effect.promise(() => storage.remove(key))
+  return { attachments: purged.attachments, blobs: purged.keys.length }
+})

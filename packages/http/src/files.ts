@@ -1,0 +1,192 @@
+/**
+ * Files over HTTP (decisions §14). `POST /api/b2/attachments` takes one file (multipart, field `file`), streamed to
+ * the file store while it is hashed and counted, so memory stays flat whatever its size; over the limit it answers
+ * 413 and keeps nothing. `GET /files/{signed_id}/{filename}` answers only those who may read the file's record (a
+ * session or a bearer key; 404 otherwise), with the type sniffed from the bytes, `nosniff`, a sandboxing CSP, and
+ * `attachment` for everything but raster images; a `Range` asks for part of it.
+ */
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { Attachments, type AttachedFile, Auth, badRequest, FileStorage, type FileStorageService, loadAccess, People, type Received, ReceiveError, Rules, type Store } from "@convene/core"
+import busboy from "busboy"
+import { Cause, Effect, Exit, Option } from "effect"
+import type * as http from "node:http"
+import { pipeline } from "node:stream/promises"
+import { type ApiError, errorResponse, json, PayloadTooLarge } from "./errors.js"
+import type { Answer } from "./routes.js"
+import { attachmentJson } from "./api/serializers.js"
+
+export type RunEffect = <A, E>(effect: Effect.Effect<A, E, Store | FileStorage>) => Promise<Exit.Exit<A, E>>
+type Write = (req: http.IncomingMessage, res: http.ServerResponse, response: HttpServerResponse.HttpServerResponse) => void
+
+const SESSION_COOKIE = "convene_session"
+/** what a multipart body carries besides the file's bytes (boundaries, part headers): a body past limit + this is refused unread */
+const MULTIPART_OVERHEAD = 64 * 1024
+
+const bearerOf = (req: http.IncomingMessage): string | undefined => {
+  const header = req.headers.authorization ?? ""
+  return header.startsWith("Bearer ") ? header.slice("Bearer ".length).trim() : undefined
+}
+
+const sessionOf = (req: http.IncomingMessage): string | undefined => {
+  for (const part of (req.headers.cookie ?? "").split(";")) {
+    const [name, ...value] = part.trim().split("=")
+    if (name === SESSION_COOKIE) return value.join("=")
+  }
+  return undefined
+}
+
+/** `attachment; filename=…` with an ASCII stand-in and the UTF-8 name (RFC 6266). */
+export const contentDisposition = (kind: "inline" | "attachment", filename: string): string => {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_")
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`
+}
+
+/** One byte range of `size` bytes asked by a Range header; undefined: the whole; "unsatisfiable": 416. */
+export const rangeOf = (header: string | undefined, size: number): { start: number; end: number } | undefined | "unsatisfiable" => {
+  if (header === undefined) return undefined
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim())
+  // several ranges, or another unit: the whole file (a server may ignore a Range it does not serve)
+  if (m === null || (m[1] === "" && m[2] === "")) return undefined
+  if (m[1] === "") {
+    const suffix = Number(m[2])
+    if (suffix === 0) return "unsatisfiable"
+    return { start: Math.max(0, size - suffix), end: size - 1 }
+  }
+  const start = Number(m[1])
+  const end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1)
+  if (start >= size || end < start) return "unsatisfiable"
+  return { start, end }
+}
+
+export const makeFileRoutes = (run: RunEffect, write: Write, storage: FileStorageService, limit: number) => {
+  const fail = (req: http.IncomingMessage, res: http.ServerResponse, e: ApiError) => write(req, res, errorResponse(e))
+
+  /** The caller of an API request (its bearer key), or why not. */
+  const apiAccess = (req: http.IncomingMessage) => Effect.flatMap(Auth.authenticate(bearerOf(req)), loadAccess)
+
+  const upload: Answer = (req, res) => {
+    if (storage.kind === "none") {
+      req.resume()
+      return write(req, res, json(503, { error: "This server keeps no files" }))
+    }
+    const declared = Number(req.headers["content-length"] ?? 0)
+    if (declared > limit + MULTIPART_OVERHEAD) {
+      // refused before a byte is read: the client is told at once, and the connection ends with the answer
+      res.shouldKeepAlive = false
+      req.resume()
+      return fail(req, res, new PayloadTooLarge({ message: `The file is larger than ${limit} bytes` }))
+    }
+    void run(apiAccess(req)).then((caller) => {
+      if (Exit.isFailure(caller)) {
+        req.resume()
+        return fail(req, res, Cause.squash(caller.cause) as ApiError)
+      }
+      let parser: busboy.Busboy
+      try {
+        // paths kept as sent, so that a name with a separator is refused rather than quietly cut (rules/attachments.ts)
+        parser = busboy({ headers: req.headers, preservePath: true, defParamCharset: "utf8", limits: { files: 1, fields: 20, parts: 30, fileSize: limit + 1 } })
+      } catch {
+        req.resume()
+        return fail(req, res, badRequest("Send the file as multipart/form-data, in a field named file"))
+      }
+      type Receiving = { readonly ok: true; readonly filename: string; readonly received: Received } | { readonly ok: false; readonly error: unknown }
+      let receiving: Promise<Receiving> | undefined
+      let broken: unknown
+      let answered = false
+      /** Answers once: when the body has been read, or at once when the file is refused while it streams. */
+      const answer = async () => {
+        if (answered) return
+        const got = receiving === undefined ? undefined : await receiving
+        if (answered) return
+        answered = true
+        if (got !== undefined && !got.ok && got.error instanceof ReceiveError && got.error.failure._tag === "TooLarge") {
+          // what is still coming is read and dropped, so the client hears the answer; the connection then ends
+          res.shouldKeepAlive = false
+          req.unpipe(parser)
+          req.resume()
+          return fail(req, res, new PayloadTooLarge({ message: `The file is larger than ${limit} bytes` }))
+        }
+        if (broken !== undefined || (got !== undefined && !got.ok)) {
+          if (got?.ok === true) await storage.discard(got.received.temp)
+          return fail(req, res, badRequest("The multipart body is malformed or incomplete"))
+        }
+        if (got === undefined) return fail(req, res, badRequest("Missing required field: file"))
+        const done = await run(Attachments.uploadFile(caller.value, got.received, got.filename))
+        if (Exit.isFailure(done)) return fail(req, res, Cause.squash(done.cause) as ApiError)
+        write(req, res, json(200, { attachment: attachmentJson(done.value) }))
+      }
+      parser.on("file", (name, stream, info) => {
+        // a part cut short errs; whoever reads it hears that (an ignored part too: never an unhandled error)
+        stream.on("error", () => undefined)
+        if (name !== "file" || receiving !== undefined) return void stream.resume()
+        receiving = storage.receive(stream, limit).then(
+          (received): Receiving => ({ ok: true, filename: info.filename ?? "", received }),
+          (error): Receiving => ({ ok: false, error })
+        )
+        // refused while it streams: answered now, not once the rest has come
+        void receiving.then((r) => (r.ok || !(r.error instanceof ReceiveError) || r.error.failure._tag !== "TooLarge" ? undefined : answer()))
+      })
+      parser.on("error", (e) => {
+        broken ??= e
+      })
+      const failed = () => {
+        if (!res.headersSent) write(req, res, json(500, { error: "Internal server error" }))
+      }
+      pipeline(req, parser).then(answer, (e: unknown) => {
+        broken ??= e
+        return answer()
+      }).catch(failed)
+    })
+  }
+
+  /** The reader of a download: a bearer key, else the session's person; undefined for nobody (still a 404, never a 401). */
+  const downloadAccess = (req: http.IncomingMessage) =>
+    Effect.gen(function*() {
+      const key = bearerOf(req)
+      if (key !== undefined) return yield* Effect.option(apiAccess(req))
+      const user = yield* People.sessionUser(sessionOf(req))
+      return user === undefined ? Option.none() : Option.some(yield* loadAccess(user))
+    })
+
+  const download: Answer = (req, res, params) => {
+    const signedId = params.signed_id ?? ""
+    const filename = params.filename ?? ""
+    void run(Effect.flatMap(downloadAccess(req), (access) => Attachments.downloadable(Option.getOrUndefined(access), signedId, filename))).then(async (found) => {
+      if (Exit.isFailure(found)) return fail(req, res, Cause.squash(found.cause) as ApiError)
+      await send(req, res, found.value)
+    }).catch(() => {
+      if (!res.headersSent) write(req, res, json(500, { error: "Internal server error" }))
+      else res.destroy()
+    })
+  }
+
+  const send = async (req: http.IncomingMessage, res: http.ServerResponse, file: AttachedFile) => {
+    const { blob, attachment } = file
+    const inline = Rules.isInline(blob.content_type)
+    const headers: Record<string, string> = {
+      "content-type": blob.content_type,
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "sandbox",
+      "content-disposition": contentDisposition(inline ? "inline" : "attachment", attachment.filename),
+      "accept-ranges": "bytes",
+      "cache-control": "private, max-age=3600",
+      etag: `"${blob.sha256}"`
+    }
+    const range = rangeOf(typeof req.headers.range === "string" ? req.headers.range : undefined, blob.byte_size)
+    if (range === "unsatisfiable") {
+      res.writeHead(416, { "content-range": `bytes */${blob.byte_size}`, "content-type": "application/json" })
+      return void res.end(JSON.stringify({ error: "Range not satisfiable" }))
+    }
+    const body = await storage.read(blob.storage_key, range)
+    if (body === undefined) return write(req, res, json(404, { error: "File not found" }))
+    if (range === undefined) res.writeHead(200, { ...headers, "content-length": String(blob.byte_size) })
+    else res.writeHead(206, { ...headers, "content-length": String(range.end - range.start + 1), "content-range": `bytes ${range.start}-${range.end}/${blob.byte_size}` })
+    if (req.method === "HEAD") {
+      body.destroy()
+      return void res.end()
+    }
+    await pipeline(body, res).catch(() => undefined)
+  }
+
+  return { upload, download }
+}
