@@ -190,3 +190,75 @@ export const makeFileRoutes = (run: RunEffect, write: Write, storage: FileStorag
 
   return { upload, download }
 }
+
+/** A page's multipart form as read: its fields (urlencoded, as a form without files sends them) and its files received. */
+export type FormRead =
+  | { readonly _tag: "Form"; readonly fields: string; readonly uploads: ReadonlyArray<{ readonly filename: string; readonly received: Received }> }
+  | { readonly _tag: "TooLarge" }
+  | { readonly _tag: "Malformed" }
+
+/**
+ * Reads a page's multipart form (decisions §14, "Attach files"): its fields into text (at most `fieldBytes` in all),
+ * and each file of the field `files` streamed into the store (at most `maxFiles`, each at most `limit` bytes; a
+ * part with no name and no bytes is a file input left empty). On any failure, what was received is discarded.
+ */
+export const readForm = (req: http.IncomingMessage, storage: FileStorageService, limit: number, maxFiles: number, fieldBytes: number): Promise<FormRead> =>
+  new Promise((resolve) => {
+    let parser: busboy.Busboy
+    try {
+      parser = busboy({ headers: req.headers, preservePath: true, defParamCharset: "utf8", limits: { files: maxFiles, fields: 50, fieldSize: fieldBytes, parts: maxFiles + 50, fileSize: limit + 1 } })
+    } catch {
+      req.resume()
+      return resolve({ _tag: "Malformed" })
+    }
+    const fields = new URLSearchParams()
+    let fieldSize = 0
+    const receiving: Array<Promise<{ readonly filename: string; readonly received?: Received; readonly error?: unknown }>> = []
+    let failure: "TooLarge" | "Malformed" | undefined
+    let settled = false
+    const finish = async () => {
+      if (settled) return
+      settled = true
+      const all = await Promise.all(receiving)
+      const kept = all.flatMap((r) => (r.received === undefined ? [] : [{ filename: r.filename, received: r.received }]))
+      const tooLarge = all.some((r) => r.error instanceof ReceiveError && r.error.failure._tag === "TooLarge")
+      if (failure !== undefined || tooLarge || all.some((r) => r.error !== undefined)) {
+        await Promise.all(kept.map((k) => storage.discard(k.received.temp)))
+        if (tooLarge || failure === "TooLarge") {
+          req.unpipe(parser)
+          req.resume()
+          return resolve({ _tag: "TooLarge" })
+        }
+        return resolve({ _tag: "Malformed" })
+      }
+      // an empty file input sends a part with no name and no bytes: nothing was attached
+      const uploads = kept.filter((k) => !(k.filename === "" && k.received.byteSize === 0))
+      await Promise.all(kept.filter((k) => !uploads.includes(k)).map((k) => storage.discard(k.received.temp)))
+      resolve({ _tag: "Form", fields: fields.toString(), uploads })
+    }
+    parser.on("field", (name, value, info) => {
+      fieldSize += name.length + value.length
+      if (info.valueTruncated || fieldSize > fieldBytes) failure = "TooLarge"
+      else fields.append(name, value)
+    })
+    parser.on("file", (name, stream, info) => {
+      stream.on("error", () => undefined)
+      if (name !== "files") return void stream.resume()
+      const filename = info.filename ?? ""
+      type Got = { readonly filename: string; readonly received?: Received; readonly error?: unknown }
+      const got = storage.receive(stream, limit).then((received): Got => ({ filename, received }), (error: unknown): Got => ({ filename, error }))
+      receiving.push(got)
+      // over the limit: answered now, not once the rest has come
+      void got.then((r) => (r.error instanceof ReceiveError && r.error.failure._tag === "TooLarge" ? finish() : undefined))
+    })
+    parser.on("filesLimit", () => {
+      failure = "TooLarge"
+    })
+    parser.on("error", () => {
+      failure ??= "Malformed"
+    })
+    pipeline(req, parser).then(finish, () => {
+      failure ??= "Malformed"
+      return finish()
+    }).catch(() => resolve({ _tag: "Malformed" }))
+  })

@@ -3,6 +3,7 @@
  * registered once with its template, and found by one matcher (find-my-way-ts, the router the platform itself
  * uses). The request log and the metrics name a request by the template found here (observe/ knows no route).
  */
+import type { Received } from "@convene/core"
 import { Context } from "effect"
 import * as FindMyWay from "find-my-way-ts"
 import type * as http from "node:http"
@@ -13,6 +14,13 @@ export type SearchParams = Readonly<Record<string, string | ReadonlyArray<string
 
 /** The path parameters of the route a request was found by (a page's `:key`), in the context it is answered in. */
 export class RouteParams extends Context.Tag("@convene/http/RouteParams")<RouteParams, PathParams>() {}
+
+/** The files a page's form sent (received into the file store, not yet kept), for a route that takes them (files.ts). */
+export interface PageUpload {
+  readonly filename: string
+  readonly received: Received
+}
+export class PageUploads extends Context.Tag("@convene/http/PageUploads")<PageUploads, ReadonlyArray<PageUpload>>() {}
 
 /** How a route answers a request: it writes the response itself. */
 export type Answer = (req: http.IncomingMessage, res: http.ServerResponse, params: PathParams, search: SearchParams) => void

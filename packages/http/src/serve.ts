@@ -24,13 +24,16 @@ import { databaseBusy, errorResponse, internalError, issueMessage, json } from "
 import type { GroupRoutes, Route, RouteHandler } from "./api/group.js"
 import { makeInboundRoute } from "./mail/inbound.js"
 import { makeLiveHub } from "./live.js"
-import { makeFileRoutes, type RunEffect } from "./files.js"
+import { makeFileRoutes, readForm, type RunEffect } from "./files.js"
+
+/** the most files one page form may attach */
+const MAX_PAGE_FILES = 10
 import { METRICS_PATH } from "./observe/routes.js"
 import { metricsRoute } from "./observe/metricsRoute.js"
 import { Telemetry } from "./observe/telemetry.js"
-import type { PageHandler, PageRouter } from "./pages/layout/routes.js"
-import { busyPage, notFoundPage, tooLargePage } from "./pages/pages.js"
-import { type Answer, type PathParams, RouteParams, type RouteTable, type SearchParams } from "./routes.js"
+import type { PageHandler, PageRouter, PageUploadHandler } from "./pages/layout/routes.js"
+import { busyPage, formInvalidPage, notFoundPage, tooLargePage } from "./pages/pages.js"
+import { type Answer, type PathParams, PageUploads, RouteParams, type RouteTable, type SearchParams } from "./routes.js"
 import { Settings } from "./settings.js"
 
 const isApiPath = (url: string) => url.startsWith("/api/") || url === "/api" || url.startsWith("/metrics")
@@ -99,6 +102,10 @@ class LeanRequest {
   get text(): Effect.Effect<string, HttpServerError.RequestError> {
     return Effect.flatMap(HttpIncomingMessage.MaxBodySize, (max) =>
       Effect.async<string, HttpServerError.RequestError>((resume) => this.read(Option.isSome(max) ? Number(max.value) : Infinity, resume)))
+  }
+  /** The body as already read elsewhere (a multipart form's fields, files.ts): what `text` answers from then on. */
+  preset(text: string) {
+    this.body = Exit.succeed(text)
   }
   /** Reads the body once, within `limit`; whoever asks meanwhile waits for the same answer. */
   read(limit: number, resume: (body: Exit.Exit<string, HttpServerError.RequestError>) => void) {
@@ -273,9 +280,31 @@ export const makeListener = Effect.fnUntraced(function*<R>(
     }
     run()
   }
+  // a form that may carry files: a multipart body is read here, its files streamed into the file store (each within
+  // ATTACHMENT_MAX_BYTES), its fields given to the handler as a form's; what the handler did not keep is discarded
+  const storage = yield* FileStorage
+  const attachmentLimit = settings.attachmentMaxBytes ?? Rules.ATTACHMENT_MAX_BYTES
+  const withFiles = (handler: PageUploadHandler): Answer => {
+    const plain = page(Effect.provideService(Effect.provideService(handler, PageUploads, []), FileStorage, storage))
+    return (req, res, params, search) => {
+      if (!/^multipart\/form-data/i.test(req.headers["content-type"] ?? "")) return plain(req, res, params, search)
+      void readForm(req, storage, attachmentLimit, MAX_PAGE_FILES, maxBody).then((read) => {
+        if (read._tag === "TooLarge") return writeResponse(req, res, tooLargePage(req.headers["accept-language"]))
+        if (read._tag === "Malformed") return writeResponse(req, res, formInvalidPage(req.headers["accept-language"]))
+        const request = new LeanRequest(req)
+        request.preset(read.fields)
+        const context = new Map(serverContext.unsafeMap)
+        context.set(RouteParams.key, params)
+        context.set(PageUploads.key, read.uploads)
+        const discard = Effect.promise(() => Promise.all(read.uploads.map((u) => storage.discard(u.received.temp))))
+        serve(req, res, request, context, Effect.ensuring(handler, discard) as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, unknown>)
+      })
+    }
+  }
   yield* pages({
     get: (path, handler) => Effect.sync(() => table.add("GET", path, page(handler))),
-    post: (path, handler) => Effect.sync(() => table.add("POST", path, page(handler)))
+    post: (path, handler) => Effect.sync(() => table.add("POST", path, page(handler))),
+    postWithFiles: (path, handler) => Effect.sync(() => table.add("POST", path, withFiles(handler)))
   })
 
   const metrics = metricsRoute((yield* Telemetry).metrics, settings.metricsToken)
@@ -286,9 +315,8 @@ export const makeListener = Effect.fnUntraced(function*<R>(
   const live = makeLiveHub(store, settings.live)
   table.add("GET", "/live", live.answer)
   // files (files.ts): an upload streams past the body limit to the file store; a download streams from it
-  const storage = yield* FileStorage
   const runFiles: RunEffect = (effect) => Runtime.runPromiseExit(runtime as unknown as Runtime.Runtime<Store | FileStorage>)(store.request(effect))
-  const files = makeFileRoutes(runFiles, writeResponse, storage, settings.attachmentMaxBytes ?? Rules.ATTACHMENT_MAX_BYTES)
+  const files = makeFileRoutes(runFiles, writeResponse, storage, attachmentLimit)
   table.add("POST", "/api/b2/attachments", files.upload)
   table.add("GET", "/files/:signed_id/:filename", files.download)
 

@@ -30,6 +30,9 @@ export const busyPage = (acceptLanguage?: string) => plainPage(503, acceptLangua
 /** A form whose body is over the server's limit (a page route): a page that says so, never a reset connection. */
 export const tooLargePage = (acceptLanguage?: string) => plainPage(413, acceptLanguage, "error.tooLargeTitle", "error.tooLarge", { connection: "close" })
 
+/** A form the server could not read (a multipart body cut short or malformed): nothing was changed. */
+export const formInvalidPage = (acceptLanguage?: string) => plainPage(400, acceptLanguage, "error.formInvalidTitle", "error.formInvalid")
+
 /** An unknown path outside /api: a browser never gets JSON from a page route. */
 export const notFoundPage = (acceptLanguage?: string) => plainPage(404, acceptLanguage, "error.notFoundTitle", "error.notFound")
 

@@ -308,6 +308,7 @@ export const NOTICES = {
   voted: "poll.recorded",
   commented: "comment.posted",
   comment_deleted: "comment.removedNotice",
+  comment_empty: "comment.emptyNotice",
   closed: "thread.closedNotice",
   reopened: "thread.reopenedNotice",
   poll_closed: "poll.closedNotice",

@@ -3,9 +3,9 @@
  * replies under them, polls, outcomes, closings), and the forms the rules allow: Post comment, Reply, Edit,
  * Delete, Close discussion / Reopen discussion, Start a poll.
  */
-import { RouteParams } from "../../routes.js"
+import { PageUploads, RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Comments, Discussions, type Id, Rules, ThreadAdmin, Threads, type User, Volumes } from "@convene/core"
+import { Attachments, Comments, Discussions, FileStorage, type Id, Rules, ThreadAdmin, Threads, type User, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { NoFields } from "../layout/forms.js"
 import { fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
@@ -186,21 +186,32 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
       })
     }))
 
-    yield* router.post("/d/:key/comments", kit.post(CommentForm, (request, who, form) =>
+    // **Post comment**, with the files of "Attach files" (decisions §14): each kept as the person's upload, then
+    // attached by the comment's own write (a comment with a file may say nothing more)
+    yield* router.postWithFiles("/d/:key/comments", kit.post(CommentForm, (request, who, form) =>
       Effect.gen(function*() {
         const key = segment(yield* RouteParams, "key")
-        const posted = yield* Effect.either(run(Effect.gen(function*() {
+        const uploads = yield* PageUploads
+        const storage = yield* FileStorage
+        const posted = yield* Effect.either(run(Effect.provideService(Effect.gen(function*() {
           const { discussion } = yield* Discussions.showDiscussion(who.access, key)
+          const files: Array<string> = []
+          for (const u of uploads) files.push((yield* Attachments.uploadFile(who.access, u.received, u.filename)).attachment.signed_id)
           return yield* Comments.createComment(who.access, discussion.id, {
             body: form.body,
             body_format: "md",
+            ...(files.length === 0 ? {} : { files }),
             ...(form.parent_id === undefined ? {} : { parent_id: form.parent_id })
           })
-        })))
+        }), FileStorage, storage)))
         if (posted._tag === "Left") {
           const e = posted.left
-          // an empty comment: the thread again (the browser's `required` normally stops it first)
-          if (e._tag === "Invalid") return seeOther(`/d/${encodeURIComponent(key)}`)
+          // nothing written and nothing attached: the thread again, saying so
+          if (e._tag === "Invalid" && "body" in e.errors) return kit.seeOtherDone(`/d/${encodeURIComponent(key)}`, "comment_empty")
+          // a file the core refused (its name): said on a page of its own, nothing kept
+          if (e._tag === "Invalid") {
+            return respond(request, who, kit.message(who, "error.formInvalidTitle", Object.values(e.errors).flat().join(" "), 422, { href: `/d/${encodeURIComponent(key)}`, label: who.t("form.cancel") }))
+          }
           return refused(request, who, e)
         }
         return kit.seeOtherDone(yield* commentPlace(kit, key, posted.right.comment.id), "commented")

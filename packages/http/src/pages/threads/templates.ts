@@ -1,9 +1,13 @@
 /** A thread: its items, a comment, editing one. */
 import { CSRF, DESCRIBED, ERR, REACTIONS, VOLUME, define } from "../layout/templates.js"
 
-const COMMENT_FORM = (action: string, id: string, button: string) => `<form method="post" action="${action}" class="comment-form">
+/** "Attach files" (decisions §14): the form then goes as multipart, and a comment with a file may say nothing more. */
+const ATTACH = (id: string) => `<p><label for="${id}-files"><%= it.t("comment.attach") %></label><br><input type="file" id="${id}-files" name="files" multiple></p>`
+
+const COMMENT_FORM = (action: string, id: string, button: string) => `<form method="post" action="${action}" class="comment-form" enctype="multipart/form-data">
 ${CSRF}
-<p><label for="${id}"><%= it.t("comment.field") %></label><br><textarea id="${id}" name="body" rows="3" required></textarea></p>
+<p><label for="${id}"><%= it.t("comment.field") %></label><br><textarea id="${id}" name="body" rows="3"></textarea></p>
+${ATTACH(id)}
 <p><button type="submit">${button}</button></p>
 </form>`
 
@@ -47,10 +51,11 @@ ${REACTIONS("it.c.react")}
 <% if (it.c.mayDelete) { %><button type="submit" form="comment-actions" formaction="/d/<%= it.key %>/comments/<%= it.c.id %>/delete" class="link danger" aria-label="<%= it.t("comment.deleteOf", { name: it.c.author }) %>"><%= it.t("comment.delete") %></button><% } %>
 </div><% } %>
 <% if (it.c.replies.length > 0) { %><ol class="replies"><% for (const r of it.c.replies) { %><li id="comment-<%= r.id %>"><%~ include("@comment", { ...it, c: r }) %></li><% } %></ol><% } %>
-<% if (it.may.comment && it.c.depth === 0) { %><% if (it.reply === it.c.id) { %><form method="post" action="/d/<%= it.key %>/comments" class="comment-form reply-form" aria-label="<%= it.t("comment.replyTo", { name: it.c.author }) %>">
+<% if (it.may.comment && it.c.depth === 0) { %><% if (it.reply === it.c.id) { %><form method="post" action="/d/<%= it.key %>/comments" class="comment-form reply-form" enctype="multipart/form-data" aria-label="<%= it.t("comment.replyTo", { name: it.c.author }) %>">
 ${CSRF}
 <input type="hidden" name="parent_id" value="<%= it.c.id %>">
-<p><label for="reply-<%= it.c.id %>"><%= it.t("comment.field") %></label><br><textarea id="reply-<%= it.c.id %>" name="body" rows="3" required autofocus></textarea></p>
+<p><label for="reply-<%= it.c.id %>"><%= it.t("comment.field") %></label><br><textarea id="reply-<%= it.c.id %>" name="body" rows="3" autofocus></textarea></p>
+${ATTACH("reply-<%= it.c.id %>")}
 <p><button type="submit"><%= it.t("comment.post") %></button> <a href="<%= it.back %>#comment-<%= it.c.id %>"><%= it.t("form.cancel") %></a></p>
 </form><% } else { %><p><a class="reply" href="<%= it.replyAt %><%= it.c.id %>#reply-<%= it.c.id %>"><%= it.t("comment.reply") %><span class="visually-hidden"> <%= it.t("comment.toName", { name: it.c.author }) %></span></a></p><% } %><% } %>
 </article>
