@@ -234,3 +234,38 @@ t.test("an edit sets the comment's files; uploads no record took are gone after 
   t.equal((await s.sql(`SELECT 1 FROM attachments WHERE signed_id = ?`, fresh.signed_id)).length, 1, "an upload younger than a day stays")
   t.equal((await B.get(two.download_url.slice(1), { responseType: "text" })).statusCode, 200)
 })
+
+t.test("discussions, polls and outcomes take files as comments do; the thread's items carry them; readers of the record download them", async (t) => {
+  const up = async (name: string) => ((await upload(A, name, Buffer.from(`${name}\n`))).body as any).attachment
+  const [brief, photo, minutes, spare] = [await up("brief.txt"), await up("photo.txt"), await up("minutes.txt"), await up("spare.txt")]
+  const disc = (await post("api/b2/discussions", { group_id: group.id, title: "Paths", private: true, files: [brief.signed_id] })).discussions[0]
+  t.same(disc.attachments.map((a: any) => a.filename), ["brief.txt"], "a discussion's files")
+  const poll = (await post("api/b2/polls", {
+    discussion_id: disc.id, title: "Gravel or bark?", poll_type: "poll", options: ["gravel", "bark"], closing_at: new Date(Date.now() + 86_400_000).toISOString(), files: [photo.signed_id]
+  })).polls[0]
+  t.same(poll.attachments.map((a: any) => a.filename), ["photo.txt"], "a poll's files")
+  await post(`api/b2/polls/${poll.id}/close`, {})
+  const outcome = (await post("api/b2/outcomes", { poll_id: poll.id, statement: "Bark it is.", files: [minutes.signed_id] })).outcomes[0]
+  t.same(outcome.attachments.map((a: any) => a.filename), ["minutes.txt"], "an outcome's files")
+  const shown = (await B.get(`api/b2/polls/${poll.id}`)).body as any
+  t.same(shown.polls[0].attachments.map((a: any) => a.filename), ["photo.txt"])
+  t.same(shown.outcomes[0].attachments.map((a: any) => a.filename), ["minutes.txt"])
+  const items = (await B.get(`api/b2/threads/${disc.topic_id}/items`)).body as any
+  t.same(items.discussions[0].attachments.map((a: any) => a.filename), ["brief.txt"])
+  t.same(items.polls[0].attachments.map((a: any) => a.filename), ["photo.txt"])
+  t.same(items.outcomes[0].attachments.map((a: any) => a.filename), ["minutes.txt"])
+  for (const f of [brief, photo, minutes]) {
+    t.equal((await B.get(f.download_url.slice(1), { responseType: "text" })).body, `${f.filename}\n`, `${f.filename}: a member reads it`)
+    t.equal((await C.get(f.download_url.slice(1))).statusCode, 404, `${f.filename}: not a non-member`)
+  }
+  // an edit's list is the record's files; a file already attached elsewhere is refused
+  const edited = (await A.patch(`api/b2/discussions/${disc.id}`, { json: { files: [spare.signed_id, brief.signed_id] } })).body as any
+  t.same(edited.discussions[0].attachments.map((a: any) => a.filename), ["spare.txt", "brief.txt"], "added, in the order sent")
+  const taken = await A.patch(`api/b2/discussions/${disc.id}`, { json: { files: [photo.signed_id] } })
+  t.equal(taken.statusCode, 422, "the poll's file is not the discussion's to take")
+  t.same(await s.sql(`SELECT record_type FROM attachments WHERE signed_id = ?`, photo.signed_id), [{ record_type: "Poll" }], "and stays the poll's")
+  const cleared = (await A.patch(`api/b2/discussions/${disc.id}`, { json: { files: [] } })).body as any
+  t.same(cleared.discussions[0].attachments, [], "an empty list lets every file go")
+  t.equal((await B.get(brief.download_url.slice(1))).statusCode, 404, "a file let go is no one's to read but its uploader's")
+  t.equal((await A.get(brief.download_url.slice(1), { responseType: "text" })).statusCode, 200, "its uploader still has it, until the purge")
+})

@@ -62,6 +62,13 @@ const recipients = {
   recipient_message: Schema.optional(Schema.NullOr(Str).annotations({ description: "Included in the e-mail invitation" }))
 }
 
+/** Loomio's `files`: the signed ids of uploads (POST /api/b2/attachments), in order; on update, the record's files from then on. */
+const files = {
+  files: Schema.optional(Schema.Array(Str).annotations({
+    description: "Files as Loomio takes them: the signed ids of uploads (POST /api/b2/attachments), in order; on update, the record's files from then on"
+  }))
+}
+
 export const DiscussionInput = Schema.Struct({
   group_id: Schema.optional(Int),
   title: Schema.optional(Schema.NullOr(Str)),
@@ -69,7 +76,8 @@ export const DiscussionInput = Schema.Struct({
   description_format: Schema.optional(BodyFormat),
   private: Schema.optional(Bool).annotations({ description: "Loomio's privacy flag; checked against the group's discussion_privacy_options" }),
   tags: Schema.optional(Schema.Array(Str).annotations({ description: "Loomio's: the thread's tag names; a name the group has no tag for makes one" })),
-  ...recipients
+  ...recipients,
+  ...files
 }).annotations({ identifier: "DiscussionInput" })
 
 export const CommentInput = Schema.Struct({
@@ -77,9 +85,7 @@ export const CommentInput = Schema.Struct({
   parent_id: Schema.optional(Schema.NullOr(Int).annotations({ description: "The comment replied to" })),
   body: Schema.optional(Schema.NullOr(Str)),
   body_format: Schema.optional(BodyFormat),
-  files: Schema.optional(Schema.Array(Str).annotations({
-    description: "Files as Loomio takes them: the signed ids of uploads (POST /api/b2/attachments), in order; on update, the comment's files from then on"
-  }))
+  ...files
 }).annotations({ identifier: "CommentInput" })
 
 export const ReactionInput = Schema.Struct({
@@ -180,7 +186,8 @@ const pollFields = {
   anonymous: Schema.optional(Bool),
   notify_on_closing_soon: Schema.optional(word(NOTIFY_ON_CLOSING_SOON)),
   ...recipients,
-  notify_recipients: Schema.optional(Bool)
+  notify_recipients: Schema.optional(Bool),
+  ...files
 }
 
 /** The numbers of a poll's type, set on creation and changed by an edit (decisions §12: "the type's settings"). */
@@ -225,7 +232,8 @@ const outcomeFields = {
   review_on: Schema.optional(Schema.NullOr(Str).annotations({
     description: "YYYY-MM-DD: when outcome_review_due is raised",
     jsonSchema: { type: ["string", "null"], format: "date" }
-  }))
+  })),
+  ...files
 }
 export const OutcomeInput = Schema.Struct({ ...outcomeFields, poll_id: Int, poll_option_id: Schema.optional(Schema.NullOr(Int)) })
   .annotations({ identifier: "OutcomeInput" })

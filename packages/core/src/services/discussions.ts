@@ -1,4 +1,5 @@
 /** Discussions: create, read, list, edit, close/reopen, soft delete. Each write is one transaction with its thread item and mail. */
+import { attachFiles } from "./attachments.js"
 import { Effect } from "effect"
 import type { Discussion, Group, Id, Page, ThreadStatus, Topic, User } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
@@ -133,6 +134,7 @@ const insertDiscussion = Effect.fnUntraced(function*(access: Access, group: Grou
     created_at: now
   })
   yield* store.topics.update(topic.id, { topicable_id: discussion.id, updated_at: now })
+  if (input.files !== undefined && input.files.length > 0) yield* attachFiles(access, "Discussion", discussion.id, input.files)
   const withId = { ...topic, topicable_id: discussion.id }
   yield* recordItem({
     topic: withId,
@@ -214,6 +216,7 @@ const applyDiscussionEdit = Effect.fnUntraced(function*(access: Access, ctx: Top
       bump: true
     })
   }
+  if (input.files !== undefined) yield* attachFiles(access, "Discussion", discussion.id, input.files)
   const recipients = recipientsOf(input)
   if (hasRecipients(recipients)) yield* announce(topic, ctx.group, access.user, "discussion_edited", { title, path: `/d/${discussion.key}` }, recipients)
   const view = yield* reload(discussion.id)

@@ -1,4 +1,5 @@
 /** Outcomes of closed polls: the poll's current outcome is its latest (extension endpoints, decisions.md §3). */
+import { attachFiles } from "./attachments.js"
 import { Effect } from "effect"
 import type { Outcome, Poll } from "../domain/polls.js"
 import type { Id, User } from "../domain/records.js"
@@ -81,6 +82,7 @@ export const createOutcome = Effect.fnUntraced(function*(
       review_on: input.review_on ?? null,
       created_at: yield* nowIso
     })
+    if (input.files !== undefined && input.files.length > 0) yield* attachFiles(access, "Outcome", outcome.id, input.files)
     yield* recordItem({
       topic: ctx.topic, kind: "outcome_created", itemable_type: "Outcome", itemable_id: outcome.id, actor: access.user,
       parent: yield* pollItemParent(poll), bump: true
@@ -117,6 +119,7 @@ export const updateOutcome = Effect.fnUntraced(function*(
         ...(input.review_on === undefined ? {} : { review_on: input.review_on, review_sent_at: null }),
         updated_at: now
       })
+      if (input.files !== undefined) yield* attachFiles(access, "Outcome", id, input.files)
       const outcome = (yield* store.outcomes.byId(id))!
       yield* outcomeEvent("outcome_updated", poll, outcome, access.user)
       return { outcome, view: (yield* viewPolls(access, [poll]))[0]! }

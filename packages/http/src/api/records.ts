@@ -107,6 +107,15 @@ export const TopicRecord = record("Topic", "A thread (Loomio's topic); locked_at
   ...fieldsOf(Topic, "created_at", "updated_at")
 })
 
+/** A file on a record, as Loomio's `attachments` entries (decisions §14). */
+export const AttachmentRecord = record("Attachment", "A file attached to a record (or just uploaded); download_url answers only those who may read the record", {
+  ...fieldsOf(Attachment, "id", "signed_id", "filename"),
+  ...fieldsOf(Blob, "content_type", "byte_size"),
+  icon: Schema.String.annotations({ description: "Loomio's icon name for the file's type (image, file-pdf-box, …)" }),
+  preview_url: NullText.annotations({ description: "An image's preview (at most 1280 px wide, metadata removed); null for other files" }),
+  download_url: Schema.String.annotations({ description: "The file's address on this server: /files/{signed_id}/{filename}" })
+})
+
 export const DiscussionRecord = record("Discussion", "A discussion; deleted ones have title and description null", {
   ...fieldsOf(Discussion, "id", "key", "topic_id"),
   group_id: NullId,
@@ -123,16 +132,8 @@ export const DiscussionRecord = record("Discussion", "A discussion; deleted ones
   read_ranges: Schema.Array(Schema.Tuple(Schema.Int, Schema.Int)).annotations({ description: "the items the caller has read, as [first, last] sequence id pairs" }),
   discussion_reader_volume: Schema.NullOr(Schema.Literal("mute", "normal", "loud")).annotations({ description: "the caller's own volume in this thread (null: the group's)" }),
   dismissed_at: NullStamp.annotations({ description: "when the caller last marked the thread as read in a list" }),
-  seen_by_count: Schema.Int.annotations({ description: "how many people have read the thread" })
-})
-
-/** A file on a record, as Loomio's `attachments` entries (decisions §14). */
-export const AttachmentRecord = record("Attachment", "A file attached to a record (or just uploaded); download_url answers only those who may read the record", {
-  ...fieldsOf(Attachment, "id", "signed_id", "filename"),
-  ...fieldsOf(Blob, "content_type", "byte_size"),
-  icon: Schema.String.annotations({ description: "Loomio's icon name for the file's type (image, file-pdf-box, …)" }),
-  preview_url: NullText.annotations({ description: "An image's preview (at most 1280 px wide, metadata removed); null for other files" }),
-  download_url: Schema.String.annotations({ description: "The file's address on this server: /files/{signed_id}/{filename}" })
+  seen_by_count: Schema.Int.annotations({ description: "how many people have read the thread" }),
+  attachments: Schema.Array(AttachmentRecord).annotations({ description: "The discussion's files, in order (Loomio's attachments)" })
 })
 
 export const CommentRecord = record("Comment", "A comment; parent_id is the comment replied to; deleted ones have body null", {
@@ -235,7 +236,8 @@ export const PollRecord = record("Poll", "A poll; opened_at null: a draft; resul
   results: Schema.NullOr(Schema.Array(OptionResult)),
   my_stance_id: NullId,
   current_outcome_id: NullId,
-  ...fieldsOf(Poll, "created_at", "updated_at")
+  ...fieldsOf(Poll, "created_at", "updated_at"),
+  attachments: Schema.Array(AttachmentRecord).annotations({ description: "The poll's files, in order (Loomio's attachments)" })
 })
 
 export const PollOptionRecord = record("PollOption", "An option of a poll, with its totals when the reader may see results", {
@@ -270,7 +272,8 @@ export const OutcomeRecord = record("Outcome", "The stated outcome of a closed p
   mentioned_usernames: MentionedUsernames,
   ...fieldsOf(Outcome, "poll_option_id"),
   review_on: Schema.NullOr(Schema.String.annotations({ jsonSchema: { type: "string", format: "date" } })),
-  ...fieldsOf(Outcome, "latest", "created_at", "updated_at")
+  ...fieldsOf(Outcome, "latest", "created_at", "updated_at"),
+  attachments: Schema.Array(AttachmentRecord).annotations({ description: "The outcome's files, in order (Loomio's attachments)" })
 })
 
 export const SearchResultRecord = record("SearchResult", "An element of search_results (spec: Search result); fields that do not apply are null", {

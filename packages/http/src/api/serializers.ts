@@ -46,6 +46,20 @@ import {
   UserRecord
 } from "./records.js"
 
+const downloadPath = (f: AttachedFile) => Rules.downloadPathOf(f.attachment.signed_id, f.attachment.filename)
+
+/** A file as Loomio's `attachments` entry. */
+export const attachmentJson = (f: AttachedFile): typeof AttachmentRecord.Type => ({
+  id: f.attachment.id,
+  signed_id: f.attachment.signed_id,
+  filename: f.attachment.filename,
+  content_type: f.blob.content_type,
+  byte_size: f.blob.byte_size,
+  icon: Rules.iconOf(f.blob.content_type, f.attachment.filename),
+  preview_url: f.blob.preview_key === null ? null : `${downloadPath(f)}?preview=1`,
+  download_url: downloadPath(f)
+})
+
 const group = serializer(GroupRecord.fields, Group.fields)
 export const groupJson = (view: { group: Group; counts: GroupCounts; parent: Group | undefined }) =>
   group(view.group, { full_name: Rules.fullName(view.group, view.parent), ...view.counts })
@@ -76,8 +90,9 @@ const discussion = serializer(DiscussionRecord.fields, Discussion.fields, ["titl
  * A discussion; thread state (privacy, closed, activity) comes from its topic; its text as rules/reveal.ts allows.
  * The spread stands last: a member after a spread is V8 11's slow path, 5 µs here (bench/experiments/spread.js).
  */
-export const discussionJson = ({ discussion: d, topic: t }: { discussion: Discussion; topic: Topic }, read: Reading.ReadView | undefined) =>
+export const discussionJson = ({ discussion: d, topic: t }: { discussion: Discussion; topic: Topic }, read: Reading.ReadView | undefined, files: ReadonlyArray<AttachedFile>) =>
   discussion(d, {
+    attachments: d.discarded_at === null ? files.map(attachmentJson) : [],
     mentioned_usernames: mentions(d.discarded_at === null ? d.description : null, d.description_format),
     group_id: t.group_id,
     private: t.private,
@@ -91,19 +106,7 @@ export const discussionJson = ({ discussion: d, topic: t }: { discussion: Discus
     ...Rules.revealDiscussionText(d)
   })
 
-const downloadPath = (f: AttachedFile) => Rules.downloadPathOf(f.attachment.signed_id, f.attachment.filename)
 
-/** A file as Loomio's `attachments` entry. */
-export const attachmentJson = (f: AttachedFile): typeof AttachmentRecord.Type => ({
-  id: f.attachment.id,
-  signed_id: f.attachment.signed_id,
-  filename: f.attachment.filename,
-  content_type: f.blob.content_type,
-  byte_size: f.blob.byte_size,
-  icon: Rules.iconOf(f.blob.content_type, f.attachment.filename),
-  preview_url: f.blob.preview_key === null ? null : `${downloadPath(f)}?preview=1`,
-  download_url: downloadPath(f)
-})
 
 const comment = serializer(CommentRecord.fields, Comment.fields, ["body"])
 /** A comment; `parent_id` is the comment replied to (null for a reply to the discussion); a deleted one shows no files. */
@@ -131,10 +134,11 @@ const stanceCounts = (options: ReadonlyArray<PollOption>, results: ReadonlyArray
   return [...options].sort(byPriority).map((o) => score.get(o.id) ?? 0)
 }
 /** A poll; results only for readers who may see them now (hide_results). Deleted: details null. */
-export const pollJson = (access: Access, v: Polls.PollView) => {
+export const pollJson = (access: Access, v: Polls.PollView, files: ReadonlyArray<AttachedFile>) => {
   const p = v.poll
   const ordered = p.shuffle_options ? Rules.shuffledFor(access.user.id, v.options) : v.options
   return poll(p, {
+    attachments: p.discarded_at === null ? files.map(attachmentJson) : [],
     discussion_id: v.discussion_id,
     voters_count: v.voters_count,
     decided_voters_count: v.cast_count,
@@ -185,7 +189,8 @@ export const stanceJson = (access: Access, v: Polls.PollView, s: Stance) => {
 
 const outcome = serializer(OutcomeRecord.fields, Outcome.fields)
 /** An outcome; `groupId`: its poll's group (Loomio's `group_id`). */
-export const outcomeJson = (o: Outcome, groupId: number | null) => outcome(o, { group_id: groupId, mentioned_usernames: mentions(o.statement, o.statement_format) })
+export const outcomeJson = (o: Outcome, groupId: number | null, files: ReadonlyArray<AttachedFile>) =>
+  outcome(o, { group_id: groupId, mentioned_usernames: mentions(o.statement, o.statement_format), attachments: files.map(attachmentJson) })
 
 const searchResult = serializer(SearchResultRecord.fields, SearchResult.fields)
 /** An element of `search_results` (spec: Search result, plus Loomio's extra fields). */

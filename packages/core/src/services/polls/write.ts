@@ -2,6 +2,7 @@
  * Writing polls: create (in a discussion's thread or in a thread of their own), edit, delete, close and reopen.
  * Each write is one transaction with its thread item, ballots, mail and webhook event.
  */
+import { attachFiles } from "../attachments.js"
 import { Effect } from "effect"
 import { type Poll, POLL_TYPE_FACTS, pollSettings, type PollSettings, type PollType } from "../../domain/polls.js"
 import type { Group, Id, User } from "../../domain/records.js"
@@ -148,6 +149,7 @@ const insertPoll = Effect.fnUntraced(function*(
     created_at: now
   })
   yield* store.pollOptions.replace(poll.id, orderOptions(type, names))
+  if (input.files !== undefined && input.files.length > 0) yield* attachFiles(access, "Poll", poll.id, input.files)
   if (thread === undefined) yield* store.topics.update(topic.id, { topicable_id: poll.id, updated_at: now })
   const placed = thread === undefined ? { ...topic, topicable_id: poll.id } : topic
   yield* recordItem({
@@ -238,6 +240,7 @@ const applyPollEdit = Effect.fnUntraced(function*(
     updated_at: now
   })
   if (input.options !== undefined) yield* store.pollOptions.replace(poll.id, orderOptions(poll.poll_type, input.options))
+  if (input.files !== undefined) yield* attachFiles(access, "Poll", poll.id, input.files)
   const updated = (yield* store.polls.byId(poll.id))!
   yield* invite(updated, ctx, access.user, { ...recipientsOf(input), notify: input.notify_recipients ?? false })
   if (opens) yield* openPoll(updated, ctx.group, access.user)

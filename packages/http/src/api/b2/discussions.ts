@@ -1,5 +1,5 @@
 import { group } from "../group.js"
-import { type Access, Discussions, Reading, Volumes } from "@convene/core"
+import { type Access, Attachments, Discussions, Reading, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
@@ -14,9 +14,11 @@ type View = Discussions.DiscussionView
  * that knows the caller's read state as it left it (`known`) is not read again.
  */
 export const discussionRecords = (access: Access, views: ReadonlyArray<View>, known?: Reading.ReadView) =>
-  known !== undefined && views.length === 1
-    ? Effect.succeed([discussionJson(views[0]!, known)])
-    : Effect.map(Reading.readViews(access, views.map((v) => v.topic)), (reads) => views.map((v) => discussionJson(v, reads.get(v.topic.id))))
+  Effect.zipWith(
+    known !== undefined && views.length === 1 ? Effect.succeed(undefined) : Reading.readViews(access, views.map((v) => v.topic)),
+    Attachments.filesOf("Discussion", views.map((v) => v.discussion.id)),
+    (reads, files) => views.map((v) => discussionJson(v, reads === undefined ? known : reads.get(v.topic.id), files.get(v.discussion.id) ?? []))
+  )
 
 /** Groups and authors of discussions, as related records of any document. */
 export const discussionRelated = (access: Access, opts: ResponseOptions, views: ReadonlyArray<View>) =>

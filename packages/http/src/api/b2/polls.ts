@@ -1,5 +1,5 @@
 import { group } from "../group.js"
-import { type Access, type Inputs, Outcomes, Polls, Stances } from "@convene/core"
+import { type Access, Attachments, type Inputs, Outcomes, Polls, Stances } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
@@ -12,15 +12,19 @@ type View = Polls.PollView
 
 /** Polls with their options, the ballots the reader may see, current outcomes, threads, groups and people. */
 const document = (access: Access, opts: ResponseOptions, views: ReadonlyArray<View>, total?: number) =>
-  Effect.map(Polls.related(access, views, { groups: wants(opts, "group"), users: wants(opts, "user") }), ({ groups, users }) =>
-    envelope(opts, "polls", views.map((v) => pollJson(access, v)), [
+  Effect.map(Effect.all([
+    Polls.related(access, views, { groups: wants(opts, "group"), users: wants(opts, "user") }),
+    Attachments.filesOf("Poll", views.map((v) => v.poll.id)),
+    Attachments.filesOf("Outcome", views.flatMap((v) => (v.outcome === undefined ? [] : [v.outcome.id])))
+  ]), ([{ groups, users }, pollFiles, outcomeFiles]) =>
+    envelope(opts, "polls", views.map((v) => pollJson(access, v, pollFiles.get(v.poll.id) ?? [])), [
       { type: "poll_option", root: "poll_options", records: views.flatMap((v) => v.options.map((o) => pollOptionJson(v, o))) },
       {
         type: "stance",
         root: "stances",
         records: views.flatMap((v) => (v.my_stance === undefined ? [] : [stanceJson(access, v, v.my_stance)]))
       },
-      { type: "outcome", root: "outcomes", records: views.flatMap((v) => (v.outcome === undefined ? [] : [outcomeJson(v.outcome, v.poll.group_id)])) },
+      { type: "outcome", root: "outcomes", records: views.flatMap((v) => (v.outcome === undefined ? [] : [outcomeJson(v.outcome, v.poll.group_id, outcomeFiles.get(v.outcome.id) ?? [])])) },
       { type: "topic", root: "topics", records: views.map((v) => topicJson(v.topic)) },
       { type: "group", root: "groups", records: groups.map(groupJson) },
       { type: "user", root: "users", records: users.map((u) => userJson(access, u)) }

@@ -1,5 +1,5 @@
 import { group } from "../group.js"
-import { type Access, Discussions, Groups, Threads, type Topic } from "@convene/core"
+import { type Access, Attachments, Discussions, Groups, Threads, type Topic } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
@@ -51,13 +51,15 @@ export const B2ThreadsLive = group(ConveneApi, "b2.threads", requireAccess, (han
       const groups = wants(opts, "group") && t.group !== undefined ? yield* Groups.viewGroups([t.group]) : []
       const polls = new Map(t.polls.map((v) => [v.poll.id, v]))
       const discussions = t.discussion === undefined ? [] : yield* discussionRecords(access, [{ discussion: t.discussion, topic: t.topic }])
+      const pollFiles = yield* Attachments.filesOf("Poll", t.polls.map((v) => v.poll.id))
+      const outcomeFiles = yield* Attachments.filesOf("Outcome", t.outcomes.map((o) => o.id))
       return envelope(opts, "items", t.items.map(itemJson), [
         { type: "discussion", root: "discussions", records: discussions },
         { type: "comment", root: "comments", records: t.comments.map((c) => commentJson(c, t.commentFiles.get(c.id) ?? [])) },
-        { type: "poll", root: "polls", records: t.polls.map((v) => pollJson(access, v)) },
+        { type: "poll", root: "polls", records: t.polls.map((v) => pollJson(access, v, pollFiles.get(v.poll.id) ?? [])) },
         { type: "poll_option", root: "poll_options", records: t.polls.flatMap((v) => v.options.map((o) => pollOptionJson(v, o))) },
         { type: "stance", root: "stances", records: t.stances.map((st) => stanceJson(access, polls.get(st.poll_id)!, st)) },
-        { type: "outcome", root: "outcomes", records: t.outcomes.map((o) => outcomeJson(o, t.topic.group_id)) },
+        { type: "outcome", root: "outcomes", records: t.outcomes.map((o) => outcomeJson(o, t.topic.group_id, outcomeFiles.get(o.id) ?? [])) },
         { type: "reaction", root: "reactions", records: t.reactions.map(reactionJson) },
         { type: "topic", root: "topics", records: [topicJson(t.topic)] },
         { type: "group", root: "groups", records: groups.map(groupJson) },
