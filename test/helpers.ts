@@ -3,7 +3,7 @@
  * file, or, when the runner started a PostgreSQL cluster for the suite's second pass (CONVENE_TEST_PG), a new
  * database on it: the same tests then run against the PostgreSQL store.
  */
-import { type Convene, directoryStorage, openConvene, pgRowTypes, type User } from "@convene/core"
+import { type Convene, directoryStorage, type FileStorageService, openConvene, pgRowTypes, type User } from "@convene/core"
 import { type DeliveryWorker, makeMetrics, silentLog, startDeliveryWorker, startServer, type HttpSettings, type WorkerOptions } from "@convene/http"
 import got, { type Got } from "got"
 import type { Test } from "tap"
@@ -133,14 +133,14 @@ export const holdCommentWrites = async (filename: string): Promise<{ release: ()
 
 export const startTestServer = async (
   settings: Partial<HttpSettings> = {},
-  options: { worker?: Partial<WorkerOptions>; filename?: string; metrics?: boolean; port?: number } = {}
+  options: { worker?: Partial<WorkerOptions>; filename?: string; metrics?: boolean; port?: number; files?: FileStorageService } = {}
 ): Promise<TestServer> => {
   const { dir, filename } = options.filename === undefined ? tempDbFile() : { dir: undefined, filename: options.filename }
   const convene = await openConvene({ database: filename, allowPrivateWebhooks: settings.allowPrivateWebhooks ?? false })
   const filesDir = mkdtempSync(join(tmpdir(), "convene-files-"))
   const server = await startServer({
     store: convene.store,
-    files: directoryStorage(filesDir),
+    files: options.files ?? directoryStorage(filesDir),
     port: options.port ?? 0,
     host: "127.0.0.1",
     ...(options.metrics === true ? { telemetry: { log: silentLog(), metrics: makeMetrics(convene.store) } } : {}),

@@ -7,8 +7,10 @@ import { DatabaseError, makeConvene, makeSqliteStore, migrations } from "@conven
 import { startServer } from "@convene/http"
 import { runCli } from "@convene/cli"
 import Database from "better-sqlite3"
-import { rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import t from "tap"
+import { startS3 } from "./s3.js"
 import { spawnServe, tempDbFile } from "./helpers.js"
 import { matchExact } from "./match.js"
 import { startReceiver } from "./receiver.js"
@@ -194,6 +196,7 @@ t.test("convene doctor: database, configuration, mail transport and outboxes", a
   matchExact(t, healthy.report.checks, [
     { check: "database", status: "ok", message: /schema version \d+, integrity ok/ },
     { check: "configuration", status: "ok", message: /https:\/\/convene\.example\.org/ },
+    { check: "files", status: "ok", message: /files: not made yet; the first upload makes it/ },
     { check: "mail", status: "ok", message: /answered: 220 / },
     { check: "webhook outbox", status: "ok" },
     { check: "mail outbox", status: "ok" }
@@ -210,6 +213,19 @@ t.test("convene doctor: database, configuration, mail transport and outboxes", a
   ])
   matchExact(t, (await doctor({ BASE_URL: "notaurl" })).report.checks.filter((ch) => ch.check === "configuration"),
     [{ status: "warn", message: /BASE_URL=notaurl is not an absolute http\(s\) URL/ }])
+
+  // where files live (decisions §14): a probe object written, read back and deleted, in a directory or on S3
+  const filesCheck = async (env: Record<string, string>) => (await doctor(env)).report.checks.filter((ch) => ch.check === "files")
+  const storageDir = join(dir, "kept-files")
+  mkdirSync(storageDir)
+  matchExact(t, await filesCheck({ STORAGE_DIR: storageDir }), [{ status: "ok", message: /kept-files: a probe object written, read back and deleted/ }])
+  t.same(readdirSync(storageDir, { recursive: true }).filter((f) => !String(f).match(/^(probe|tmp)$/)), [], "the probe leaves nothing")
+  matchExact(t, await filesCheck({ AWS_BUCKET: "b", AWS_ACCESS_KEY_ID: "k" }), [{ status: "fail", message: /AWS_SECRET_ACCESS_KEY is not/ }])
+  const s3 = await startS3()
+  t.teardown(s3.close)
+  const aws = { AWS_BUCKET: s3.bucket, AWS_REGION: s3.region, AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_ENDPOINT: s3.endpoint }
+  matchExact(t, await filesCheck({ ...aws, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey }), [{ status: "ok", message: /^s3:\/\/convene-files at http:\/\/127\.0\.0\.1:\d+: a probe object written/ }])
+  matchExact(t, await filesCheck({ ...aws, AWS_SECRET_ACCESS_KEY: "wrong" }), [{ status: "fail", message: /^s3:\/\/convene-files/ }])
 
   // a dead webhook delivery and mail that waits with no transport
   const db = new Database(filename)

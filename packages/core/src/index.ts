@@ -74,6 +74,7 @@ export { Search, Reports, People, Identities, Inbound, Volumes, Digest, Notifica
 export * from "./domain/files.js"
 export { FileStorage, type FileStorageService, type Received, ReceiveError, type ByteRange } from "./ports/files.js"
 export { directoryStorage } from "./files/directory.js"
+export { type S3Settings, s3Storage } from "./files/s3.js"
 export { sniffContentType } from "./files/sniff.js"
 export { type ExternalIdentity, type IdentityProvider, ProviderFailed, type ProviderStart } from "./ports/identity.js"
 export * from "./domain/search.js"

@@ -1,5 +1,7 @@
-import { Rules } from "@convene/core"
-import { dirname, join } from "node:path"
+import { directoryStorage, type FileStorageService, Rules, s3Storage } from "@convene/core"
+import { randomBytes } from "node:crypto"
+import { accessSync, constants, existsSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
 import { b3Enabled } from "./api/auth.js"
 import { LOG_LEVELS, type LogLevelName } from "./observe/log.js"
 import type { HttpSettings } from "./settings.js"
@@ -33,6 +35,59 @@ export const attachmentMaxBytesFromEnv = (value: string | undefined): number => 
 export const storageDirFromEnv = (env: Env, database: string): string => {
   if (env.STORAGE_DIR) return env.STORAGE_DIR
   return /^postgres(ql)?:\/\//.test(database) ? "files" : join(dirname(database), "files")
+}
+
+/**
+ * Where files live (decisions §14): S3-compatible storage when AWS_BUCKET is set (Loomio's variables, AWS_ENDPOINT for
+ * MinIO, Garage or Ceph), else the directory of STORAGE_DIR. A half-set S3 configuration is refused, naming what is missing.
+ */
+export const fileStorageFromEnv = (env: Env, database: string): FileStorageService => {
+  if (!env.AWS_BUCKET) return directoryStorage(storageDirFromEnv(env, database))
+  const missing = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"].filter((name) => !env[name])
+  if (missing.length > 0) throw new Error(`AWS_BUCKET is set but ${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not: files need both keys`)
+  if (env.AWS_ENDPOINT) {
+    let url: URL | undefined
+    try {
+      url = new URL(env.AWS_ENDPOINT)
+    } catch { /* below */ }
+    if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")) throw new Error(`AWS_ENDPOINT=${env.AWS_ENDPOINT} is not an http(s) URL (e.g. http://127.0.0.1:9000)`)
+  }
+  return s3Storage({
+    bucket: env.AWS_BUCKET,
+    region: env.AWS_REGION || "us-east-1",
+    accessKeyId: env.AWS_ACCESS_KEY_ID!,
+    secretAccessKey: env.AWS_SECRET_ACCESS_KEY!,
+    ...(env.AWS_ENDPOINT ? { endpoint: env.AWS_ENDPOINT } : {})
+  })
+}
+
+/** `convene doctor`'s files check: a probe object written, read back and deleted. */
+export const probeFileStorage = async (storage: FileStorageService): Promise<{ readonly ok: boolean; readonly message: string }> => {
+  // a directory not made yet is made by the first upload: its nearest existing parent must be writable (nothing is made here)
+  if (storage.kind === "directory" && !existsSync(storage.describe)) {
+    let parent = dirname(resolve(storage.describe))
+    while (!existsSync(parent) && dirname(parent) !== parent) parent = dirname(parent)
+    try {
+      accessSync(parent, constants.W_OK)
+      return { ok: true, message: `${storage.describe}: not made yet; the first upload makes it (${parent} is writable)` }
+    } catch {
+      return { ok: false, message: `${storage.describe}: not made yet, and ${parent} is not writable` }
+    }
+  }
+  const key = `probe/${randomBytes(8).toString("hex")}`
+  const bytes = randomBytes(64)
+  try {
+    await storage.put(key, bytes)
+    const back = await storage.read(key)
+    const chunks: Array<Buffer> = []
+    for await (const c of back ?? []) chunks.push(Buffer.from(c as Uint8Array))
+    await storage.remove(key)
+    if (!Buffer.concat(chunks).equals(bytes)) return { ok: false, message: `${storage.describe}: a probe object written did not read back the same` }
+    return { ok: true, message: `${storage.describe}: a probe object written, read back and deleted` }
+  } catch (e) {
+    await storage.remove(key).catch(() => undefined)
+    return { ok: false, message: `${storage.describe}: ${e instanceof Error ? e.message : String(e)}` }
+  }
 }
 
 /** Settings from the environment (decisions.md §4). */

@@ -8,7 +8,7 @@ export { startDeliveryWorker, type DeliveryWorker, type WorkerOptions } from "./
 export { startScheduler, type RunningScheduler } from "./scheduler.js"
 export { checkMailTransport, createMailTransport, explainSmtpError, type MailSettings, mailSettingsFromEnv } from "./mail/transport.js"
 export { type MailWorker, type MailWorkerOptions, sendMail, startMailWorker } from "./mail/worker.js"
-export { attachmentMaxBytesFromEnv, configWarnings, logLevelFromEnv, storageDirFromEnv } from "./config.js"
+export { attachmentMaxBytesFromEnv, configWarnings, fileStorageFromEnv, logLevelFromEnv, probeFileStorage, storageDirFromEnv } from "./config.js"
 export { LOG_LEVELS, type Log, type LogLevelName, makeLog, silentLog } from "./observe/log.js"
 export { makeMetrics, type Metrics } from "./observe/metrics.js"
 export { metricsAllowed, silentTelemetry, Telemetry, type TelemetryService } from "./observe/telemetry.js"

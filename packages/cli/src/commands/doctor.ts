@@ -14,7 +14,7 @@ import { errorMessage, EXIT_DOMAIN, makeOutput } from "../output.js"
 type Status = "ok" | "warn" | "fail"
 
 interface Check {
-  readonly check: "database" | "configuration" | "identity provider" | "inbound mail" | "mail" | "webhook outbox" | "mail outbox"
+  readonly check: "database" | "configuration" | "files" | "identity provider" | "inbound mail" | "mail" | "webhook outbox" | "mail outbox"
   readonly status: Status
   readonly message: string
 }
@@ -55,7 +55,7 @@ const outboxCheck = (
 }
 
 const runChecks = async (path: string, env: Readonly<Record<string, string | undefined>>): Promise<ReadonlyArray<Check>> => {
-  const { checkImapMailbox, checkMailTransport, configWarnings, inboundFromEnv, inspectProvider, mailSettingsFromEnv, settingsFromEnv, ssoFromEnv } = await import("@convene/http")
+  const { checkImapMailbox, checkMailTransport, configWarnings, fileStorageFromEnv, inboundFromEnv, inspectProvider, mailSettingsFromEnv, probeFileStorage, settingsFromEnv, ssoFromEnv } = await import("@convene/http")
   const checks: Array<Check> = []
 
   let report: DatabaseReport | undefined
@@ -75,6 +75,14 @@ const runChecks = async (path: string, env: Readonly<Record<string, string | und
     for (const warning of warnings) checks.push({ check: "configuration", status: "warn", message: warning })
   } catch (e) {
     checks.push({ check: "configuration", status: "fail", message: errorMessage(e) })
+  }
+
+  // where files live: a probe object written, read back and deleted (decisions §14)
+  try {
+    const probe = await probeFileStorage(fileStorageFromEnv(env, path))
+    checks.push({ check: "files", status: probe.ok ? "ok" : "fail", message: probe.message })
+  } catch (e) {
+    checks.push({ check: "files", status: "fail", message: errorMessage(e) })
   }
 
   // the identity provider: its discovery document read, or why not (decisions §10)

@@ -2,7 +2,7 @@
  * `convene serve`: migrates the database, bootstraps an admin on an empty install, serves HTTP, and runs the
  * scheduler and the webhook delivery worker in the same process.
  */
-import { type Convene, directoryStorage, openConvene, Users } from "@convene/core"
+import { type Convene, openConvene, Users } from "@convene/core"
 import type { Command } from "commander"
 import { type CommonOptions, dbPath, parsePort } from "../common.js"
 import { userLine } from "../format.js"
@@ -47,7 +47,7 @@ export const registerServe = (program: Command) =>
       let convene: Convene | undefined
       try {
         // loaded here only: the HTTP stack roughly doubles start-up time of the other commands
-        const { configWarnings, mailSettingsFromEnv, makeLog, makeMetrics, settingsFromEnv, startDeliveryWorker, startImapPoller, startInboundSmtp, startMailWorker, startScheduler, startServer, storageDirFromEnv } =
+        const { configWarnings, mailSettingsFromEnv, makeLog, makeMetrics, settingsFromEnv, startDeliveryWorker, startImapPoller, startInboundSmtp, startMailWorker, startScheduler, startServer, fileStorageFromEnv } =
           await import("@convene/http")
         // the environment is checked before anything is opened or created
         const settings = settingsFromEnv(io().env, { host, port })
@@ -64,7 +64,7 @@ export const registerServe = (program: Command) =>
         })
         const admin = await ensureAdmin(convene)
         const telemetry = { log: makeLog(settings.logLevel), metrics: makeMetrics(convene.store) }
-        const files = directoryStorage(storageDirFromEnv(io().env, dbPath(opts)))
+        const files = fileStorageFromEnv(io().env, dbPath(opts))
         const server = await startServer({ store: convene.store, settings, files, host, port, telemetry }).catch((e: unknown) => {
           // startServer's error is a pretty-printed Cause with a stack; its first line is the useful part
           throw new CliError(`cannot listen on ${host}:${port}: ${errorMessage(e).split("\n")[0]}`)
