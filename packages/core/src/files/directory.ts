@@ -94,7 +94,8 @@ export const directoryStorage = (root: string): FileStorageService => {
       } catch {
         return undefined
       }
-      return createReadStream(path, range === undefined ? {} : { start: range.start, end: range.end })
+      // 512 KiB reads: a large file goes out in fewer, larger writes
+      return createReadStream(path, { highWaterMark: 512 * 1024, ...(range === undefined ? {} : { start: range.start, end: range.end }) })
     },
     put: async (key, bytes) => {
       const path = pathOf(key)
