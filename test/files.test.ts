@@ -59,7 +59,8 @@ t.test("an upload is kept once per content, typed from its bytes, and named by a
   const res = await upload(A, "plot plan.png", PNG)
   t.equal(res.statusCode, 200, JSON.stringify(res.body))
   const a = (res.body as any).attachment
-  t.match(a, { filename: "plot plan.png", content_type: "image/png", byte_size: PNG.length, icon: "image", preview_url: null })
+  t.match(a, { filename: "plot plan.png", content_type: "image/png", byte_size: PNG.length, icon: "image" })
+  t.equal(a.preview_url, `${a.download_url}?preview=1`, "an image has a preview")
   t.match(a.signed_id, /^[A-Za-z0-9_-]{20,}$/)
   t.equal(a.download_url, `/files/${a.signed_id}/plot%20plan.png`)
   const [row] = await s.sql<any>(`SELECT a.record_id, a.uploader_id, b.sha256, b.storage_key FROM attachments a JOIN blobs b ON b.id = a.blob_id WHERE a.signed_id = ?`, a.signed_id)
@@ -69,7 +70,7 @@ t.test("an upload is kept once per content, typed from its bytes, and named by a
   const again = await upload(A, "copy.png", PNG)
   t.equal(again.statusCode, 200)
   t.same(await counts(), { attachments: before.attachments + 1, blobs: before.blobs }, "the same bytes again: a new upload, the same blob")
-  t.equal(storedFiles().filter((f) => !f.includes(`${join(s.filesDir, "tmp")}`)).filter((f) => f.includes(sha(PNG))).length, 1, "stored once")
+  t.equal(storedFiles().filter((f) => !f.includes(`${join(s.filesDir, "tmp")}`)).filter((f) => f.includes(sha(PNG)) && !f.endsWith("-preview")).length, 1, "stored once")
   t.same(storedFiles(join(s.filesDir, "tmp")), [], "nothing left half-received")
 })
 
@@ -268,4 +269,28 @@ t.test("discussions, polls and outcomes take files as comments do; the thread's 
   t.same(cleared.discussions[0].attachments, [], "an empty list lets every file go")
   t.equal((await B.get(brief.download_url.slice(1))).statusCode, 404, "a file let go is no one's to read but its uploader's")
   t.equal((await A.get(brief.download_url.slice(1), { responseType: "text" })).statusCode, 200, "its uploader still has it, until the purge")
+})
+
+t.test("an image gets a preview: at most 1280 px, WebP, its metadata removed; a file sharp cannot read gets none", async (t) => {
+  const { default: sharp } = await import("sharp")
+  const photo = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: { r: 40, g: 120, b: 60 } } })
+    .jpeg().withExif({ IFD0: { Make: "OrchardCam", Model: "Pear 1" } }).toBuffer()
+  t.ok((await sharp(photo).metadata()).exif !== undefined, "the photo carries camera metadata")
+  const a = ((await upload(A, "site.jpg", photo)).body as any).attachment
+  t.equal(a.content_type, "image/jpeg")
+  t.equal(a.preview_url, `${a.download_url}?preview=1`)
+  const [blob] = await s.sql<any>(`SELECT width, height, preview_key FROM blobs b JOIN attachments a ON a.blob_id = b.id WHERE a.signed_id = ?`, a.signed_id)
+  t.match(blob, { width: 3000, height: 2000, preview_key: /-preview$/ })
+  await post("api/b2/comments", { discussion_id: d.id, body: "The site", files: [a.signed_id] })
+  const got = await B.get(a.preview_url.slice(1), { responseType: "buffer" })
+  t.equal(got.statusCode, 200)
+  t.equal(got.headers["content-type"], "image/webp")
+  t.match(got.headers["content-disposition"], /^inline; filename="site\.webp"/)
+  const meta = await sharp(got.body).metadata()
+  t.match(meta, { format: "webp", width: 1280, height: 853 })
+  t.equal(meta.exif, undefined, "no camera metadata in the preview")
+  t.equal((await C.get(a.preview_url.slice(1))).statusCode, 404, "not to a non-member")
+  // a PNG that is not one: no preview, the upload stands
+  const broken = ((await upload(A, "broken.png", Buffer.concat([PNG.subarray(0, 40), randomBytes(200)]))).body as any).attachment
+  t.equal(broken.preview_url, null)
 })

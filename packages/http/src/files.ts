@@ -148,16 +148,36 @@ export const makeFileRoutes = (run: RunEffect, write: Write, storage: FileStorag
       return user === undefined ? Option.none() : Option.some(yield* loadAccess(user))
     })
 
-  const download: Answer = (req, res, params) => {
+  const download: Answer = (req, res, params, search) => {
     const signedId = params.signed_id ?? ""
     const filename = params.filename ?? ""
+    const preview = search.preview === "1"
     void run(Effect.flatMap(downloadAccess(req), (access) => Attachments.downloadable(Option.getOrUndefined(access), signedId, filename))).then(async (found) => {
       if (Exit.isFailure(found)) return fail(req, res, Cause.squash(found.cause) as ApiError)
-      await send(req, res, found.value)
+      await (preview ? sendPreview(req, res, found.value) : send(req, res, found.value))
     }).catch(() => {
       if (!res.headersSent) write(req, res, json(500, { error: "Internal server error" }))
       else res.destroy()
     })
+  }
+
+  /** An image's preview (WebP, made at upload): shown inline, whole. */
+  const sendPreview = async (req: http.IncomingMessage, res: http.ServerResponse, file: AttachedFile) => {
+    const body = file.blob.preview_key === null ? undefined : await storage.read(file.blob.preview_key)
+    if (body === undefined) return write(req, res, json(404, { error: "File not found" }))
+    res.writeHead(200, {
+      "content-type": "image/webp",
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "sandbox",
+      "content-disposition": contentDisposition("inline", file.attachment.filename.replace(/\.[^.]*$/, "") + ".webp"),
+      "cache-control": "private, max-age=3600",
+      etag: `"${file.blob.sha256}-preview"`
+    })
+    if (req.method === "HEAD") {
+      body.destroy()
+      return void res.end()
+    }
+    await pipeline(body, res).catch(() => undefined)
   }
 
   const send = async (req: http.IncomingMessage, res: http.ServerResponse, file: AttachedFile) => {

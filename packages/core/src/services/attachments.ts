@@ -11,7 +11,8 @@ import { type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { FileStorage, type Received } from "../ports/files.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
-import { filenameErrors, UNATTACHED_TTL_MS } from "../rules/attachments.js"
+import { filenameErrors, isPreviewable, UNATTACHED_TTL_MS } from "../rules/attachments.js"
+import { makePreview, type Preview } from "../files/previews.js"
 import { sniffContentType } from "../files/sniff.js"
 import { nowIso } from "./common.js"
 import { showDiscussion } from "./discussions.js"
@@ -38,16 +39,20 @@ export const uploadFile = Effect.fnUntraced(function*(access: Access, received: 
   // new bytes are kept under a new key before the row that names them commits: a crash leaves at most an object no
   // row names, never a row without its bytes
   let kept: string | undefined
+  let preview: Preview | undefined
   for (;;) {
     if (kept === undefined && (yield* store.files.blobBySha(received.sha256)) === undefined) {
       kept = storageKey(received.sha256)
+      // an image's preview, made once for its bytes, before the row that names it
+      if (isPreviewable(contentType)) preview = yield* Effect.promise(() => makePreview(storage, received.temp, `${kept}-preview`))
       yield* Effect.promise(() => storage.keep(received.temp, kept!))
     }
     const fresh = kept
     const file = yield* store.transaction(Effect.gen(function*() {
       // the blob again, inside the write: another upload of the same bytes, or the purge, may have come between
       const blob = (yield* store.files.blobBySha(received.sha256)) ?? (fresh === undefined ? undefined : yield* store.files.insertBlob({
-        sha256: received.sha256, storage_key: fresh, byte_size: received.byteSize, content_type: contentType, preview_key: null, width: null, height: null, created_at: now
+        sha256: received.sha256, storage_key: fresh, byte_size: received.byteSize, content_type: contentType,
+        preview_key: preview?.key ?? null, width: preview?.width ?? null, height: preview?.height ?? null, created_at: now
       }))
       if (blob === undefined) return undefined
       const attachment = yield* store.files.insertAttachment({
@@ -58,7 +63,10 @@ export const uploadFile = Effect.fnUntraced(function*(access: Access, received: 
     // the blob it found was purged meanwhile: round again, keeping the received bytes this time
     if (file === undefined) continue
     if (fresh === undefined) yield* Effect.promise(() => storage.discard(received.temp))
-    else if (file.blob.storage_key !== fresh) yield* Effect.promise(() => storage.remove(fresh))
+    else if (file.blob.storage_key !== fresh) {
+      yield* Effect.promise(() => storage.remove(fresh))
+      if (preview !== undefined) yield* Effect.promise(() => storage.remove(preview!.key))
+    }
     return file
   }
 })

@@ -26,11 +26,26 @@ interface CommentNode {
   readonly edited: boolean
   readonly html: string
   /** its files: a raster image shown, anything else a link to download */
-  readonly files: ReadonlyArray<{ readonly href: string; readonly name: string; readonly image: boolean; readonly size: string }>
+  readonly files: ReadonlyArray<{
+    readonly href: string
+    readonly src: string
+    /** the preview's size, so the page does not move as images load */
+    readonly box: { readonly width: number; readonly height: number } | undefined
+    readonly name: string
+    readonly image: boolean
+    readonly size: string
+  }>
   readonly mayEdit: boolean
   readonly mayDelete: boolean
   readonly depth: number
   readonly replies: Array<CommentNode>
+}
+
+/** A preview's size: the image's, fitted within 1280 px as the preview was made (undefined: not known). */
+const previewBox = (width: number | null, height: number | null) => {
+  if (width === null || height === null || width <= 0 || height <= 0) return undefined
+  const scale = Math.min(1, 1280 / Math.max(width, height))
+  return { width: Math.round(width * scale), height: Math.round(height * scale) }
 }
 
 /** The thread's items as the page lists them: replies under the comment they answer, the rest in order. */
@@ -74,6 +89,9 @@ const threadItems = (who: Reader, t: Threads.DiscussionThread) => {
           html: c.discarded_at !== null ? `<p><em>${who.t("comment.deleted")}</em></p>` : bodyHtml(c.body, c.body_format),
           files: c.discarded_at !== null ? [] : (t.commentFiles.get(c.id) ?? []).map((f) => ({
             href: Rules.downloadPathOf(f.attachment.signed_id, f.attachment.filename),
+            // an image is shown by its preview (1280 px at most, made at upload), linked to the file itself
+            src: `${Rules.downloadPathOf(f.attachment.signed_id, f.attachment.filename)}${f.blob.preview_key === null ? "" : "?preview=1"}`,
+            box: previewBox(f.blob.width, f.blob.height),
             name: f.attachment.filename,
             image: Rules.isInline(f.blob.content_type),
             size: sizeText(who.locale, f.blob.byte_size)

@@ -44,7 +44,7 @@ ${COMMENT_FORM("/d/<%= it.key %>/comments", "comment", "<%= it.t(\"comment.post\
 define("@comment", `<article aria-labelledby="c<%= it.c.id %>-by">
 <p class="meta" id="c<%= it.c.id %>-by"><strong><%= it.c.author %></strong> · <%= it.c.time %><% if (it.c.edited) { %> · <%= it.t("comment.edited") %><% } %></p>
 <div class="body"><%~ it.c.html %></div>
-<% if (it.c.files.length > 0) { %><ul class="files"><% for (const f of it.c.files) { %><li><% if (f.image) { %><a href="<%= f.href %>"><img src="<%= f.href %>" alt="<%= f.name %>" loading="lazy"></a><% } else { %><a href="<%= f.href %>" download><%= f.name %></a> <span class="meta">(<%= f.size %>)</span><% } %></li><% } %></ul><% } %>
+<% if (it.c.files.length > 0) { %><ul class="files"><% for (const f of it.c.files) { %><li><% if (f.image) { %><a href="<%= f.href %>"><img src="<%= f.src %>" alt="<%= f.name %>"<% if (f.box) { %> width="<%= f.box.width %>" height="<%= f.box.height %>"<% } %> loading="lazy"></a><% } else { %><a href="<%= f.href %>" download><%= f.name %></a> <span class="meta">(<%= f.size %>)</span><% } %></li><% } %></ul><% } %>
 ${REACTIONS("it.c.react")}
 <% if (it.c.mayEdit || it.c.mayDelete) { %><div class="actions comment-actions">
 <% if (it.c.mayEdit) { %><a href="/d/<%= it.key %>/comments/<%= it.c.id %>/edit" aria-label="<%= it.t("comment.editOf", { name: it.c.author }) %>"><%= it.t("comment.edit") %></a><% } %>
