@@ -1,7 +1,8 @@
 /**
  * The pages beside the API requests that read (or write) the same records (decisions §9: a page costs at most
  * 1.5× its API read; p99 ≤ 50 ms at 32 connections). One server on a seeded SQLite file: a group of 200
- * members with 20 discussions, a thread of 50 comments, a proposal with 200 ballots. Home is set beside the
+ * members with 20 discussions, a thread of 50 comments, a proposal with 200 ballots, a thread of 20 comments with a photo each
+ * (previews made at upload: the page shows them, nothing is resized per request). Home is set beside the
  * latest threads (what it lists most of), a thread beside its items (the same records). Each pair is measured in
  * interleaved rounds (page, API, page, API …) with autocannon, 32 connections, and the table gives the
  * medians of the rounds and their ratio. The server measured runs in a child process (bench/convene-server.js) over the
@@ -10,7 +11,7 @@
  * the measured server writes a CPU profile there; BENCH_PAGES_ONLY=1: the pages alone, for a profile of pages only).
  */
 import autocannon from "autocannon"
-import { makeConvene } from "@convene/core"
+import { directoryStorage, makeConvene } from "@convene/core"
 import { startServer } from "@convene/http"
 import { startServer as startChild, stopServer } from "./harness.js"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -22,7 +23,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const dir = mkdtempSync(join(tmpdir(), "convene-pages-bench-"))
 const convene = makeConvene({ filename: join(dir, "bench.db") })
 const server = await startServer({
-  store: convene.store, port: 0, host: "127.0.0.1",
+  store: convene.store, port: 0, host: "127.0.0.1", files: directoryStorage(join(dir, "files")),
   settings: { b3ApiKey: undefined, baseUrl: "http://convene.test", maxBodyBytes: 1 << 20, version: "bench", explorePublicGroups: true }
 })
 const { user, apiKey } = await convene.users.create({ email: "ada@example.org", name: "Ada" })
@@ -72,6 +73,17 @@ const seedThread = async (title, n) => {
 const shortThread = LONG > 0 ? await seedThread("A hundred items", 100) : undefined
 const longThread = LONG > 0 ? await seedThread("Five thousand items", LONG) : undefined
 
+// files (decisions §14): a thread of 20 comments, each with a photo (its preview made at upload)
+const { default: sharp } = await import("sharp")
+const imageThread = (await api("/api/b2/discussions", { group_id: group.id, title: "Twenty photos" })).discussions[0]
+for (let i = 0; i < 20; i++) {
+  const photo = await sharp({ create: { width: 2000, height: 1500, channels: 3, background: { r: 10 * i, g: 120, b: 60 } } }).jpeg().toBuffer()
+  const form = new FormData()
+  form.append("file", new Blob([photo], { type: "image/jpeg" }), `photo-${i}.jpg`)
+  const { attachment } = await fetch(`${server.url}/api/b2/attachments`, { method: "POST", headers: { authorization: `Bearer ${apiKey}` }, body: form }).then((r) => r.json())
+  await api("/api/b2/comments", { discussion_id: imageThread.id, body: `Photo ${i}`, files: [attachment.signed_id] })
+}
+
 // a session as the sign-in pages make one (stored hashed), and its CSRF pair
 const { Effect } = await import("effect")
 const { Store } = await import("@convene/core")
@@ -90,6 +102,7 @@ const bearer = { authorization: `Bearer ${apiKey}` }
 await server.close()
 await convene.close()
 process.env.FEATURES_EXPLORE_PUBLIC_GROUPS = "1"
+process.env.BENCH_STORAGE_DIR = join(dir, "files")
 const measured = await startChild("convene", "convene-server.js", join(dir, "bench.db"), process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])
 
 const PAIRS = [
@@ -108,6 +121,7 @@ const PAIRS = [
   ["edit poll", { path: `/p/${poll.key}/edit`, headers: page }, { path: `/api/b2/polls/${poll.key}`, headers: bearer }],
   ["delete group", { path: `/g/${group.key}/delete`, headers: page }, { path: `/api/b2/groups/${group.id}`, headers: bearer }],
   ["explore", { path: "/explore", headers: page }, { path: "/api/b2/groups", headers: bearer }],
+  ["thread, 20 photos", { path: `/d/${imageThread.key}`, headers: page }, { path: `/api/b2/threads/${imageThread.topic_id}/items`, headers: bearer }],
   ...(longThread === undefined ? [] : [[`thread of ${LONG} items (first page) beside a thread of 100 (ratio: long ÷ short cost)`,
     { path: `/d/${longThread.key}`, headers: page }, { path: `/d/${shortThread.key}`, headers: page }]]),
   ["vote POST", {
