@@ -3,11 +3,14 @@
  * newer convene is refused naming both versions; every open error names the file; backup and restore;
  * doctor; redelivering webhooks; the warnings serve prints at start.
  */
-import { DatabaseError, makeConvene, makeSqliteStore, migrations } from "@convene/core"
+import { Attachments, DatabaseError, directoryStorage, FileStorage, loadAccess, makeConvene, makeSqliteStore, migrations } from "@convene/core"
+import { Effect } from "effect"
 import { startServer } from "@convene/http"
 import { runCli } from "@convene/cli"
 import Database from "better-sqlite3"
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { randomBytes } from "node:crypto"
+import { Readable } from "node:stream"
 import { join } from "node:path"
 import t from "tap"
 import { startS3 } from "./s3.js"
@@ -119,6 +122,30 @@ t.test("convene backup copies a database while the server writes, and checks the
   t.equal(again.code, 1)
   t.match(again.stderr, /exists: choose a new file/)
   t.match((await cli(["backup", "--to", `${target}2`, "--db", `${s.filename}.missing`])).stderr, /no database at/)
+})
+
+t.test("convene backup copies the files its database names, and restore puts them back", async (t) => {
+  const { dir, filename } = tempDbFile()
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const c = makeConvene({ filename })
+  const ada = await c.users.create({ email: "ada@example.org", name: "Ada" })
+  // files beside the database, where serve keeps them without STORAGE_DIR
+  const storage = directoryStorage(join(dir, "files"))
+  const bytes = randomBytes(5000)
+  const file = await c.run(Effect.provideService(Effect.flatMap(loadAccess(ada.user), (access) =>
+    Effect.flatMap(Effect.promise(() => storage.receive(Readable.from([bytes]), 1 << 20)), (received) => Attachments.uploadFile(access, received, "ledger.bin"))), FileStorage, storage))
+  await c.close()
+  const backup = `${dir}/with-files.db`
+  const done = await cli(["backup", "--to", backup, "--json", "--db", filename])
+  t.equal(done.code, 0, done.stderr)
+  t.match(JSON.parse(done.stdout).files, { kind: "directory", copied: 1, missing: 0, to: `${backup}.files` })
+  t.same(readFileSync(join(`${backup}.files`, file.blob.storage_key)), bytes, "the file is beside the backup")
+  // the file lost, then the backup restored: it is back
+  rmSync(join(dir, "files"), { recursive: true, force: true })
+  const restored = await cli(["restore", backup, "--yes", "--json", "--db", filename])
+  t.equal(restored.code, 0, restored.stderr)
+  t.equal(JSON.parse(restored.stdout).files_restored, 1)
+  t.same(readFileSync(join(dir, "files", file.blob.storage_key)), bytes, "and back where files live")
 })
 
 t.test("convene restore puts a backup back, refusing while a server holds the database", async (t) => {
