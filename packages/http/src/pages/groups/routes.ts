@@ -3,11 +3,12 @@
  * is shown from the rules' answers the core returns, and every POST goes through a core service that asks
  * the same rules again.
  */
-import { RouteParams } from "../../routes.js"
+import { PageUploads, RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Discussions, type Group, Groups, Inputs, Joining, MEMBERSHIP_GRANTED_UPON, Memberships, Polls, Reading, Rules, ThreadAdmin, Threads, Volumes } from "@convene/core"
+import { Discussions, FileStorage, type Group, Groups, Inputs, Joining, MEMBERSHIP_GRANTED_UPON, Memberships, Polls, Reading, Rules, ThreadAdmin, Threads, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { NoFields } from "../layout/forms.js"
+import { keptUploads } from "../layout/files.js"
 import { doneOf, fieldMessages, idFrom, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
 import { GroupSettingsForm, GroupStartForm, GroupVolumeForm, InviteForm, NewDiscussionForm } from "./forms.js"
 import { pollStateText } from "../polls/routes.js"
@@ -433,15 +434,18 @@ const startDiscussion = (kit: Kit) => {
       const found = yield* Effect.either(run(Groups.showGroup(who.access, key)))
       if (found._tag === "Left") return refused(request, who, found.left)
       const group = found.right.group
-      const made = yield* Effect.either(run(Discussions.createDiscussion(who.access, {
+      const uploads = yield* PageUploads
+      const storage = yield* FileStorage
+      const made = yield* Effect.either(run(Effect.provideService(Effect.flatMap(keptUploads(who.access, uploads), (files) => Discussions.createDiscussion(who.access, {
         group_id: group.id,
         title: form.title,
         description: form.description,
         description_format: "md",
+        ...(files.length === 0 ? {} : { files }),
         // as Loomio's form does by default: the group hears of a new discussion (where the reader may notify everyone)
         ...(Rules.canNotifyGroup(who.access, group) ? { recipient_audience: "group" as const } : {}),
         ...(group.discussion_privacy_options === "public_or_private" ? { private: form.private !== "0" } : {})
-      })))
+      })), FileStorage, storage)))
       if (made._tag === "Left") {
         const e = made.left
         if (e._tag !== "Invalid") return refused(request, who, e)
@@ -480,5 +484,5 @@ export const groupRoutes = (router: PageRouter, kit: Kit, settings: HttpSettings
     yield* router.post("/g/:key/volume", setVolume(kit))
     yield* router.post("/g/:key/invite", inviteRoute(kit, settings))
     yield* router.get("/g/:key/discussions/new", newDiscussionForm(kit))
-    yield* router.post("/g/:key/discussions/new", startDiscussion(kit))
+    yield* router.postWithFiles("/g/:key/discussions/new", startDiscussion(kit))
   })

@@ -1,5 +1,5 @@
 /** The home page, a group, its members, inviting people and starting a discussion. */
-import { CSRF, DESCRIBED, ERR, THREAD_LINK, VOLUME, define } from "../layout/templates.js"
+import { ATTACH, CSRF, DESCRIBED, ERR, THREAD_LINK, VOLUME, define } from "../layout/templates.js"
 
 define("@home", `<% if (!it.signedIn) { %>
 <p><%= it.t("home.about") %></p>
@@ -66,7 +66,7 @@ ${ERR("message")}
 <form method="post" action="/g/<%= it.key %>/link/reset">${CSRF}<p><button type="submit"><%= it.t("link.reset") %></button></p></form></section><% } %>
 `)
 
-define("@new-discussion", `<form method="post" action="/g/<%= it.key %>/discussions/new">
+define("@new-discussion", `<form method="post" action="/g/<%= it.key %>/discussions/new" enctype="multipart/form-data">
 ${CSRF}
 <p><label for="title"><%= it.t("discussion.title") %></label><br><input id="title" name="title" required maxlength="250" value="<%= it.form.title %>"${DESCRIBED("title")}></p>
 ${ERR("title")}
@@ -76,6 +76,7 @@ ${ERR("title")}
 <p><input type="radio" id="private-1" name="private" value="1"<%= it.form.private !== "0" ? " checked" : "" %>> <label for="private-1"><%= it.t("discussion.private") %></label></p>
 <p><input type="radio" id="private-0" name="private" value="0"<%= it.form.private === "0" ? " checked" : "" %>> <label for="private-0"><%= it.t("discussion.public") %></label></p>
 </fieldset>${ERR("private")}<% } %>
+${ATTACH("description")}
 <p><button type="submit"><%= it.t("discussion.start") %></button></p>
 </form>
 `)

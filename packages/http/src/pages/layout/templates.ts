@@ -38,6 +38,12 @@ export const REACTIONS = (at: string) => `<div class="reactions">
 <% if (${at}.mayReact) { %><a class="react" href="/reactions/new?type=<%= ${at}.type %>&amp;id=<%= ${at}.id %>&amp;back=<%= encodeURIComponent(it.back) %>"><%= it.t("reactions.react") %><span class="visually-hidden"> <%= ${at}.label %></span></a><% } %>
 </div>`
 
+/** "Attach files" (decisions §14): its form goes as multipart (enctype), its files in the field `files`. */
+export const ATTACH = (id: string) => `<p><label for="${id}-files"><%= it.t("comment.attach") %></label><br><input type="file" id="${id}-files" name="files" multiple></p>`
+
+/** A record's files (layout/files.ts filesView): an image shown by its preview and linked to the file, anything else a link with its size. */
+export const FILES = (at: string) => `<% if (${at}.length > 0) { %><ul class="files"><% for (const f of ${at}) { %><li><% if (f.image) { %><a href="<%= f.href %>"><img src="<%= f.src %>" alt="<%= f.name %>"<% if (f.box) { %> width="<%= f.box.width %>" height="<%= f.box.height %>"<% } %> loading="lazy"></a><% } else { %><a href="<%= f.href %>" download><%= f.name %></a> <span class="meta">(<%= f.size %>)</span><% } %></li><% } %></ul><% } %>`
+
 export const ERR = (field: string) => `<% if (it.errors && it.errors.${field}) { %><p class="error" id="${field}-error"><%= it.errors.${field} %></p><% } %>`
 export const DESCRIBED = (field: string) => `<%~ it.errors && it.errors.${field} ? ' aria-invalid="true" aria-describedby="${field}-error"' : '' %>`
 

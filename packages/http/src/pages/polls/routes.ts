@@ -2,9 +2,9 @@
  * Polls on pages (decisions §9): starting one of the seven types, voting on each without JavaScript,
  * results with counts, percentages and a bar per option, Close poll, Share outcome and Reopen poll.
  */
-import { RouteParams } from "../../routes.js"
+import { PageUploads, RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Discussions, Groups, Outcomes, type Poll, type PollOption, POLL_SETTINGS, POLL_TYPES, Polls, type PollType, Reactions, Rules, Stances, Threads } from "@convene/core"
+import { Attachments, Discussions, FileStorage, Groups, Outcomes, type Poll, type PollOption, POLL_SETTINGS, POLL_TYPES, Polls, type PollType, Reactions, Rules, Stances, Threads } from "@convene/core"
 import { Effect } from "effect"
 import { type MessageKey, percentText, utcToZonedInput, zonedToUtc } from "../layout/i18n.js"
 import { type FormInput, NoFields } from "../layout/forms.js"
@@ -12,6 +12,7 @@ import { fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } fro
 import { EditPollForm, NewPollForm, OutcomeForm, ReopenForm, VoteForm } from "./forms.js"
 import type { PageRouter } from "../layout/routes.js"
 import { bodyHtml } from "../layout/bodies.js"
+import { type FileView, filesView, keptUploads } from "../layout/files.js"
 import { reactionsView } from "../threads/reactions.js"
 import "./templates.js"
 
@@ -85,7 +86,8 @@ interface PollForm {
 }
 
 /** The poll page's data: the vote form (when the vote rule allows it), results as the settings allow. */
-const pollPageData = (who: Reader, view: Polls.ShownPoll, users: ReadonlyMap<number, string>, form: PollForm, ballot?: Record<string, number>) => {
+const pollPageData = (who: Reader, view: Polls.ShownPoll, users: ReadonlyMap<number, string>, form: PollForm, ballot: Record<string, number> | undefined,
+  files: { readonly poll: ReadonlyArray<FileView>; readonly outcome: ReadonlyArray<FileView> }) => {
   const p = view.poll
   const mine = view.my_stance?.cast_at != null ? view.my_stance : undefined
   const input = inputOf(p)
@@ -119,6 +121,7 @@ const pollPageData = (who: Reader, view: Polls.ShownPoll, users: ReadonlyMap<num
     type: who.t(`pollType.${p.poll_type}` as MessageKey),
     state: pollStateText(who, p),
     detailsHtml: bodyHtml(p.details, p.details_format),
+    files: files.poll,
     voters: view.voters_count,
     cast: view.cast_count,
     vote: view.vote_refusal === null && who.user !== undefined
@@ -159,7 +162,8 @@ const pollPageData = (who: Reader, view: Polls.ShownPoll, users: ReadonlyMap<num
     hiddenUntil: p.hide_results === "until_closed" ? who.t("poll.hiddenUntilClosed") : who.t("poll.hiddenUntilVote"),
     outcome: view.outcome === undefined ? undefined : {
       by: who.t("poll.outcomeBy", { name: users.get(view.outcome.author_id) ?? who.t("thread.someone"), time: who.time(view.outcome.created_at) }),
-      html: bodyHtml(view.outcome.statement, view.outcome.statement_format)
+      html: bodyHtml(view.outcome.statement, view.outcome.statement_format),
+      files: files.outcome
     },
     may: { close: view.may.close, reopen: view.may.reopen, outcome: view.may.outcome && view.outcome === undefined, edit: view.may.edit },
     form,
@@ -278,7 +282,7 @@ const startPollRoutes = (router: PageRouter, kit: Kit) =>
             if (place._tag === "Left") return refused(request, who, place.left)
             return respond(request, who, newPollPage(who, `/${where}/${key}/polls/new`, place.right.name, place.right.back, input, errors, 422))
           })
-        yield* router.post(path, kit.post(NewPollForm, (request, who, form, typed) =>
+        yield* router.postWithFiles(path, kit.post(NewPollForm, (request, who, form, typed) =>
           Effect.gen(function*() {
             const key = segment(yield* RouteParams, "key")
             const place = yield* Effect.either(placeOf(who, where, key))
@@ -287,7 +291,10 @@ const startPollRoutes = (router: PageRouter, kit: Kit) =>
             if (input === undefined) return yield* again(request, who, typed, errors)
             // the group hears of it where the reader may notify everyone (members_can_announce)
             const { recipient_audience: _everyone, ...quiet } = input
-            const made = yield* Effect.either(run(Polls.createPoll(who.access, { ...(place.right.announce ? input : quiet), ...place.right.input })))
+            const uploads = yield* PageUploads
+            const storage = yield* FileStorage
+            const made = yield* Effect.either(run(Effect.provideService(Effect.flatMap(keptUploads(who.access, uploads), (files) =>
+              Polls.createPoll(who.access, { ...(place.right.announce ? input : quiet), ...place.right.input, ...(files.length === 0 ? {} : { files }) })), FileStorage, storage)))
             if (made._tag === "Left") {
               const e = made.left
               return e._tag === "Invalid" ? yield* again(request, who, typed, fieldMessages(e)) : refused(request, who, e)
@@ -400,10 +407,12 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
         const ids = [...new Set([...(view.results?.options ?? []).flatMap((r) => r.voter_ids), ...(view.outcome ? [view.outcome.author_id] : [])])]
         const users = yield* Threads.usersByIds(ids)
         const reactions = yield* Reactions.pollReactions(who.access, view.poll, view.outcome?.id, allVotes ? ALL_VOTES : VOTES_SHOWN)
-        return { view, thread: thread?._tag === "Some" ? thread.value.discussion : undefined, group, users, reactions }
+        const pollFiles = (yield* Attachments.filesOf("Poll", [view.poll.id])).get(view.poll.id) ?? []
+        const outcomeFiles = view.outcome === undefined ? [] : (yield* Attachments.filesOf("Outcome", [view.outcome.id])).get(view.outcome.id) ?? []
+        return { view, thread: thread?._tag === "Some" ? thread.value.discussion : undefined, group, users, reactions, pollFiles, outcomeFiles }
       })))
       if (found._tag === "Left") return refused(request, who, found.left)
-      const { group, reactions, thread, users, view } = found.right
+      const { group, outcomeFiles, pollFiles, reactions, thread, users, view } = found.right
       const reactors = new Map(reactions.users.map((u) => [u.id, u]))
       const react = (type: "Poll" | "Outcome" | "Stance", id: number, list: typeof reactions.poll, label: string) =>
         ({ type, id, reactions: reactionsView(who, list, reactors), mayReact: reactions.mayReact, label })
@@ -423,7 +432,7 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
           ...(thread === undefined ? [] : [{ href: `/d/${thread.key}`, label: thread.title }])
         ],
         data: {
-          ...pollPageData(who, view, names, form, refusal?.ballot),
+          ...pollPageData(who, view, names, form, refusal?.ballot, { poll: filesView(who, pollFiles), outcome: filesView(who, outcomeFiles) }),
           errors: refusal?.errors,
           back: `/p/${view.poll.key}`,
           pollReact: react("Poll", view.poll.id, reactions.poll, who.t("reactions.toPoll")),
@@ -476,11 +485,14 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
         return kit.seeOtherDone(`/p/${encodeURIComponent(key)}`, "poll_closed")
       })))
 
-    yield* router.post("/p/:key/outcome", kit.post(OutcomeForm, (request, who, { statement }) =>
+    yield* router.postWithFiles("/p/:key/outcome", kit.post(OutcomeForm, (request, who, { statement }) =>
       Effect.gen(function*() {
         const key = segment(yield* RouteParams, "key")
-        const shared = yield* Effect.either(run(Effect.flatMap(Polls.showPoll(who.access, key), (view) =>
-          Outcomes.createOutcome(who.access, view.poll.id, { statement, statement_format: "md" }))))
+        const uploads = yield* PageUploads
+        const storage = yield* FileStorage
+        const shared = yield* Effect.either(run(Effect.provideService(Effect.flatMap(Polls.showPoll(who.access, key), (view) =>
+          Effect.flatMap(keptUploads(who.access, uploads), (files) =>
+            Outcomes.createOutcome(who.access, view.poll.id, { statement, statement_format: "md", ...(files.length === 0 ? {} : { files }) }))), FileStorage, storage)))
         if (shared._tag === "Left") {
           const e = shared.left
           if (e._tag !== "Invalid") return refused(request, who, e)

@@ -1,5 +1,5 @@
 /** Starting a poll of each type, and the poll page: voting, results, closing, the outcome, reopening. */
-import { CSRF, DESCRIBED, ERR, REACTIONS, define } from "../layout/templates.js"
+import { ATTACH, CSRF, DESCRIBED, ERR, FILES, REACTIONS, define } from "../layout/templates.js"
 
 /** A poll's settings, on starting it and on editing it (where an anonymous poll stays anonymous). */
 const POLL_SETTINGS = `<fieldset><legend><%= it.t("poll.settings") %></legend>
@@ -20,7 +20,7 @@ ${ERR("max_score")}
 ${ERR("dots_per_person")}
 </fieldset>`
 
-define("@new-poll", `<form method="post" action="<%= it.action %>">
+define("@new-poll", `<form method="post" action="<%= it.action %>" enctype="multipart/form-data">
 ${CSRF}
 <p><label for="poll_type"><%= it.t("poll.type") %></label><br><select id="poll_type" name="poll_type">
 <% for (const type of it.types) { %><option value="<%= type %>"<%= it.form.poll_type === type ? " selected" : "" %>><%= it.t("pollType." + type) %></option><% } %>
@@ -30,6 +30,7 @@ ${ERR("poll_type")}
 ${ERR("title")}
 <p><label for="details"><%= it.t("discussion.details") %></label><br><textarea id="details" name="details" rows="4" aria-describedby="markdown-hint"><%= it.form.details %></textarea></p>
 <p class="hint" id="markdown-hint"><%= it.t("form.markdown") %></p>
+${ATTACH("details")}
 <p><label for="options"><%= it.t("poll.options") %></label><br><textarea id="options" name="options" rows="5" aria-describedby="options-hint<%= it.errors && it.errors.options ? " options-error" : "" %>"<%= it.errors && it.errors.options ? " aria-invalid=true" : "" %>><%= it.form.options %></textarea></p>
 <p class="hint" id="options-hint"><%= it.t("poll.optionsHint", { zone: it.zone }) %></p>
 ${ERR("options")}
@@ -43,9 +44,11 @@ ${POLL_SETTINGS}
 
 define("@poll", `<div id="poll-state" data-live-region><p class="meta"><%= it.type %> · <%= it.state %></p></div>
 <% if (it.detailsHtml) { %><div class="body"><%~ it.detailsHtml %></div><% } %>
+${FILES("it.files")}
 <div id="poll-summary" data-live-region><p><%= it.t("poll.voted", { cast: it.cast, voters: it.voters }) %></p>
 ${REACTIONS("it.pollReact")}
 <% if (it.outcome) { %><section class="outcome" aria-labelledby="outcome-h"><h2 id="outcome-h"><%= it.t("poll.outcome") %></h2><p class="meta"><%= it.outcome.by %></p><div class="body"><%~ it.outcome.html %></div>
+${FILES("it.outcome.files")}
 ${REACTIONS("it.outcomeReact")}</section><% } %></div>
 <% if (it.vote) { %>
 <form method="post" action="/p/<%= it.key %>/vote" novalidate>
@@ -78,10 +81,11 @@ ${REACTIONS("v.react")}</li><% } %></ul><% if (it.moreVotes) { %><p><a href="<%=
 <% if (it.may.edit) { %><p><a href="/p/<%= it.key %>/edit"><%= it.t("poll.edit") %></a></p><% } %>
 <% if (it.may.close) { %><form method="post" action="/p/<%= it.key %>/close">${CSRF}<p><button type="submit"><%= it.t("poll.close") %></button></p></form><% } %>
 <% if (it.may.outcome) { %><h2><%= it.t("poll.shareOutcomeHeading") %></h2>
-<form method="post" action="/p/<%= it.key %>/outcome">
+<form method="post" action="/p/<%= it.key %>/outcome" enctype="multipart/form-data">
 ${CSRF}
 <p><label for="statement"><%= it.t("poll.outcome") %></label><br><textarea id="statement" name="statement" rows="4" required${DESCRIBED("statement")}><%= it.form.statement %></textarea></p>
 ${ERR("statement")}
+${ATTACH("statement")}
 <p><button type="submit"><%= it.t("poll.shareOutcome") %></button></p>
 </form><% } %>
 <% if (it.may.reopen) { %><form method="post" action="/p/<%= it.key %>/reopen">

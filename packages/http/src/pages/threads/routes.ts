@@ -11,7 +11,7 @@ import { NoFields } from "../layout/forms.js"
 import { fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
 import { CommentForm, EditCommentForm, ThreadVolumeForm } from "./forms.js"
 import { bodyHtml } from "../layout/bodies.js"
-import { sizeText } from "../layout/i18n.js"
+import { type FileView, filesView, keptUploads } from "../layout/files.js"
 import { pollSummary } from "../polls/routes.js"
 import type { PageRouter } from "../layout/routes.js"
 import { threadAdminRoutes } from "./admin.js"
@@ -26,26 +26,11 @@ interface CommentNode {
   readonly edited: boolean
   readonly html: string
   /** its files: a raster image shown, anything else a link to download */
-  readonly files: ReadonlyArray<{
-    readonly href: string
-    readonly src: string
-    /** the preview's size, so the page does not move as images load */
-    readonly box: { readonly width: number; readonly height: number } | undefined
-    readonly name: string
-    readonly image: boolean
-    readonly size: string
-  }>
+  readonly files: ReadonlyArray<FileView>
   readonly mayEdit: boolean
   readonly mayDelete: boolean
   readonly depth: number
   readonly replies: Array<CommentNode>
-}
-
-/** A preview's size: the image's, fitted within 1280 px as the preview was made (undefined: not known). */
-const previewBox = (width: number | null, height: number | null) => {
-  if (width === null || height === null || width <= 0 || height <= 0) return undefined
-  const scale = Math.min(1, 1280 / Math.max(width, height))
-  return { width: Math.round(width * scale), height: Math.round(height * scale) }
 }
 
 /** The thread's items as the page lists them: replies under the comment they answer, the rest in order. */
@@ -87,15 +72,7 @@ const threadItems = (who: Reader, t: Threads.DiscussionThread) => {
           time: who.time(c.created_at),
           edited: c.edited_at !== null,
           html: c.discarded_at !== null ? `<p><em>${who.t("comment.deleted")}</em></p>` : bodyHtml(c.body, c.body_format),
-          files: c.discarded_at !== null ? [] : (t.commentFiles.get(c.id) ?? []).map((f) => ({
-            href: Rules.downloadPathOf(f.attachment.signed_id, f.attachment.filename),
-            // an image is shown by its preview (1280 px at most, made at upload), linked to the file itself
-            src: `${Rules.downloadPathOf(f.attachment.signed_id, f.attachment.filename)}${f.blob.preview_key === null ? "" : "?preview=1"}`,
-            box: previewBox(f.blob.width, f.blob.height),
-            name: f.attachment.filename,
-            image: Rules.isInline(f.blob.content_type),
-            size: sizeText(who.locale, f.blob.byte_size)
-          })),
+          files: c.discarded_at !== null ? [] : filesView(who, t.commentFiles.get(c.id) ?? []),
           mayEdit: t.editable.has(c.id),
           mayDelete: t.deletable.has(c.id),
           depth: root === undefined ? 0 : 1,
@@ -167,6 +144,7 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
       const volume = who.user === undefined ? undefined : (yield* run(Volumes.threadVolume(who.access, t.topic))).effective
       const groupTags = t.group === undefined || t.topic.tags.length === 0 ? [] : (yield* run(Effect.orElseSucceed(ThreadAdmin.groupTags(who.access, t.group.key), () => ({ tags: [] })))).tags
       const edited = yield* run(ThreadAdmin.wasEdited(d.id))
+      const files = (yield* run(Attachments.filesOf("Discussion", [d.id]))).get(d.id) ?? []
       const author = t.users.find((u) => u.id === d.author_id)
       // the script asks again for this window of the thread, wherever the reader's first unread item moves
       const first = t.items[0]
@@ -184,6 +162,7 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
           started: who.time(d.created_at),
           closed: t.topic.closed_at === null ? "" : who.time(t.topic.closed_at),
           descriptionHtml: bodyHtml(d.description, d.description_format),
+          files: filesView(who, files),
           may: t.may,
           pinned: t.topic.pinned_at !== null,
           edited,
@@ -213,8 +192,7 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
         const storage = yield* FileStorage
         const posted = yield* Effect.either(run(Effect.provideService(Effect.gen(function*() {
           const { discussion } = yield* Discussions.showDiscussion(who.access, key)
-          const files: Array<string> = []
-          for (const u of uploads) files.push((yield* Attachments.uploadFile(who.access, u.received, u.filename)).attachment.signed_id)
+          const files = yield* keptUploads(who.access, uploads)
           return yield* Comments.createComment(who.access, discussion.id, {
             body: form.body,
             body_format: "md",

@@ -1,8 +1,5 @@
 /** A thread: its items, a comment, editing one. */
-import { CSRF, DESCRIBED, ERR, REACTIONS, VOLUME, define } from "../layout/templates.js"
-
-/** "Attach files" (decisions §14): the form then goes as multipart, and a comment with a file may say nothing more. */
-const ATTACH = (id: string) => `<p><label for="${id}-files"><%= it.t("comment.attach") %></label><br><input type="file" id="${id}-files" name="files" multiple></p>`
+import { ATTACH, CSRF, DESCRIBED, ERR, FILES, REACTIONS, VOLUME, define } from "../layout/templates.js"
 
 const COMMENT_FORM = (action: string, id: string, button: string) => `<form method="post" action="${action}" class="comment-form" enctype="multipart/form-data">
 ${CSRF}
@@ -13,6 +10,7 @@ ${ATTACH(id)}
 
 define("@thread", `<p class="meta"><%= it.t("thread.started", { name: it.author, time: it.started }) %><% if (it.closed) { %> · <strong><%= it.t("thread.closed", { time: it.closed }) %></strong><% } %></p>
 <% if (it.descriptionHtml) { %><div class="body"><%~ it.descriptionHtml %></div><% } %>
+${FILES("it.files")}
 <% if (it.tags.length > 0) { %><p class="tags"><%= it.t("thread.taggedWith") %> <% for (const tag of it.tags) { %><a class="tag" href="<%= tag.href %>"><img src="/assets/swatch/<%= tag.swatch %>.svg" alt="" width="12" height="12"> <%= tag.name %></a> <% } %></p><% } %>
 <% if (it.edited) { %><p><a href="/d/<%= it.key %>/edits"><%= it.t("thread.showEdits") %></a></p><% } %>
 <% if (it.may.close || it.may.reopen || it.may.poll || it.may.pin || it.may.edit) { %><div class="actions">
@@ -44,7 +42,7 @@ ${COMMENT_FORM("/d/<%= it.key %>/comments", "comment", "<%= it.t(\"comment.post\
 define("@comment", `<article aria-labelledby="c<%= it.c.id %>-by">
 <p class="meta" id="c<%= it.c.id %>-by"><strong><%= it.c.author %></strong> · <%= it.c.time %><% if (it.c.edited) { %> · <%= it.t("comment.edited") %><% } %></p>
 <div class="body"><%~ it.c.html %></div>
-<% if (it.c.files.length > 0) { %><ul class="files"><% for (const f of it.c.files) { %><li><% if (f.image) { %><a href="<%= f.href %>"><img src="<%= f.src %>" alt="<%= f.name %>"<% if (f.box) { %> width="<%= f.box.width %>" height="<%= f.box.height %>"<% } %> loading="lazy"></a><% } else { %><a href="<%= f.href %>" download><%= f.name %></a> <span class="meta">(<%= f.size %>)</span><% } %></li><% } %></ul><% } %>
+${FILES("it.c.files")}
 ${REACTIONS("it.c.react")}
 <% if (it.c.mayEdit || it.c.mayDelete) { %><div class="actions comment-actions">
 <% if (it.c.mayEdit) { %><a href="/d/<%= it.key %>/comments/<%= it.c.id %>/edit" aria-label="<%= it.t("comment.editOf", { name: it.c.author }) %>"><%= it.t("comment.edit") %></a><% } %>

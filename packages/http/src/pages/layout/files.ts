@@ -1,0 +1,44 @@
+/**
+ * Files on pages (decisions §14): what a form's "Attach files" sent, kept as the person's uploads; and a record's
+ * files as a page shows them (an image by its preview, at its size; anything else a link with its size).
+ */
+import { type Access, Attachments, type AttachedFile, Rules } from "@convene/core"
+import { Effect } from "effect"
+import type { PageUpload } from "../../routes.js"
+import { sizeText } from "./i18n.js"
+import type { Reader } from "./kit.js"
+
+/** The uploads of a form, each kept as the person's file: their signed ids, for the record's `files`. */
+export const keptUploads = (access: Access, uploads: ReadonlyArray<PageUpload>) =>
+  Effect.forEach(uploads, (u) => Effect.map(Attachments.uploadFile(access, u.received, u.filename), (f) => f.attachment.signed_id))
+
+/** A preview's size: the image's, fitted within 1280 px as the preview was made (undefined: not known). */
+const previewBox = (width: number | null, height: number | null) => {
+  if (width === null || height === null || width <= 0 || height <= 0) return undefined
+  const scale = Math.min(1, 1280 / Math.max(width, height))
+  return { width: Math.round(width * scale), height: Math.round(height * scale) }
+}
+
+export interface FileView {
+  readonly href: string
+  /** an image: its preview where one was made, else the file */
+  readonly src: string
+  /** the preview's size, so the page does not move as images load */
+  readonly box: { readonly width: number; readonly height: number } | undefined
+  readonly name: string
+  readonly image: boolean
+  readonly size: string
+}
+
+export const filesView = (who: Reader, files: ReadonlyArray<AttachedFile>): ReadonlyArray<FileView> =>
+  files.map((f) => {
+    const href = Rules.downloadPathOf(f.attachment.signed_id, f.attachment.filename)
+    return {
+      href,
+      src: f.blob.preview_key === null ? href : `${href}?preview=1`,
+      box: previewBox(f.blob.width, f.blob.height),
+      name: f.attachment.filename,
+      image: Rules.isInline(f.blob.content_type),
+      size: sizeText(who.locale, f.blob.byte_size)
+    }
+  })
