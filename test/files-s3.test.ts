@@ -86,3 +86,45 @@ t.test("the server on S3 storage: upload, attach, download byte for byte; nothin
   const part = await s.as(ada.apiKey).get(a.download_url.slice(1), { responseType: "buffer", headers: { range: "bytes=1000-1999" } })
   t.same(part.body, bytes.subarray(1000, 2000))
 })
+
+t.test("convene files copy: a directory to S3 and back, byte for byte; again, nothing to copy", async (t) => {
+  const { runCli } = await import("@convene/cli")
+  const s = await startTestServer()
+  t.teardown(s.close)
+  const ada = await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
+  const { default: sharp } = await import("sharp")
+  const files = [
+    { name: "site.png", bytes: await sharp({ create: { width: 1600, height: 900, channels: 3, background: "#336699" } }).png().toBuffer() },
+    { name: "notes.txt", bytes: Buffer.from("compost, then mulch\n") }
+  ]
+  for (const f of files) {
+    const boundary = "----copytest"
+    const body = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\n\r\n`), f.bytes, Buffer.from(`\r\n--${boundary}--\r\n`)])
+    t.equal((await s.as(ada.apiKey).post("api/b2/attachments", { body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } })).statusCode, 200)
+  }
+  const blobs = await s.sql<{ sha256: string; storage_key: string; preview_key: string | null }>(`SELECT sha256, storage_key, preview_key FROM blobs ORDER BY id`)
+  t.equal(blobs.filter((b) => b.preview_key !== null).length, 1, "the image has a preview")
+  const cli = async (args: ReadonlyArray<string>, env: Record<string, string>) => {
+    let stdout = ""
+    let stderr = ""
+    const code = await runCli([...args, "--json", "--db", s.filename], { stdout: (x) => void (stdout += x), stderr: (x) => void (stderr += x), env: { CONVENE_DB: "", ...env }, exitCode: 0 })
+    return { code, out: stdout === "" ? undefined : JSON.parse(stdout), stderr }
+  }
+  const keys = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey, AWS_REGION: s3.region, AWS_ENDPOINT: s3.endpoint }
+  const toS3 = await cli(["files", "copy", "--to", `s3://${s3.bucket}`], { STORAGE_DIR: s.filesDir, ...keys })
+  t.equal(toS3.code, 0, toS3.stderr)
+  t.match(toS3.out, { copied: 3, present: 0, missing: [] }, "two files and a preview, to S3")
+  const bucket = onS3()
+  for (const b of blobs) t.equal(sha(await bytesOf(await bucket.read(b.storage_key))), b.sha256, `${b.storage_key} in the bucket, byte for byte`)
+  const back = mkdtempSync(join(tmpdir(), "convene-back-"))
+  t.teardown(() => rmSync(back, { recursive: true, force: true }))
+  const fromS3 = await cli(["files", "copy", "--to", back], { AWS_BUCKET: s3.bucket, ...keys })
+  t.equal(fromS3.code, 0, fromS3.stderr)
+  t.match(fromS3.out, { copied: 3, missing: [] }, "and back into a directory")
+  const home = directoryStorage(back)
+  for (const b of blobs) t.equal(sha(await bytesOf(await home.read(b.storage_key))), b.sha256, `${b.storage_key} back, byte for byte`)
+  t.match((await cli(["files", "copy", "--to", back], { AWS_BUCKET: s3.bucket, ...keys })).out, { copied: 0, present: 3 }, "again: nothing to copy")
+  const noKeys = await cli(["files", "copy", "--to", `s3://${s3.bucket}`], { STORAGE_DIR: s.filesDir })
+  t.equal(noKeys.code, 1)
+  t.match(noKeys.stderr, /AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/)
+})

@@ -7,6 +7,7 @@ import { Command, CommanderError } from "commander"
 import { readFileSync } from "node:fs"
 import { registerBackup } from "./commands/backup.js"
 import { registerDoctor } from "./commands/doctor.js"
+import { registerFiles } from "./commands/files.js"
 import { registerGroups } from "./commands/groups.js"
 import { registerInit } from "./commands/init.js"
 import { registerMail } from "./commands/mail.js"
@@ -40,6 +41,7 @@ const makeProgram = (): Command => {
   registerBackup(program)
   registerDoctor(program)
   registerTransfer(program)
+  registerFiles(program)
   addCommonOptions(program)
   return program
 }

@@ -6,8 +6,10 @@
 import { copyInstall, type CopyProgress, exportGroup, type ImportProgress, importLoomioExport, type ImportResult } from "@convene/core"
 import cliProgress from "cli-progress"
 import type { Command } from "commander"
+import { copyFilesTo, filesLines } from "./files.js"
 import { type CommonOptions, existingDatabase } from "../common.js"
-import { makeOutput } from "../output.js"
+import { EXIT_DOMAIN, makeOutput } from "../output.js"
+import { io } from "../io.js"
 
 
 /** A bar on stderr, gone when done. */
@@ -86,17 +88,21 @@ export const registerTransfer = (program: Command) => {
     .description("copy a whole install into an empty database (a SQLite file or a PostgreSQL URL; either way): every record, key, session and waiting delivery, in one transaction")
     .requiredOption("--from <source>", "the database to copy: a SQLite file or postgres://…")
     .requiredOption("--to <target>", "an empty database (a SQLite file is made when missing) or postgres://…")
-    .action(async (opts: CommonOptions & { from: string; to: string }) => {
+    .option("--files-to <target>", "also copy the files it names from where they live now (STORAGE_DIR or AWS_BUCKET) to a directory or s3://BUCKET")
+    .action(async (opts: CommonOptions & { from: string; to: string; filesTo?: string }) => {
       const out = makeOutput(opts.json === true)
       const bar = copyBar(opts.json !== true && process.stderr.isTTY === true)
       try {
         const result = await copyInstall(opts.from, opts.to, bar.update)
         bar.stop()
+        const files = opts.filesTo === undefined ? undefined : await copyFilesTo(opts.from, opts.filesTo)
         const rows = Object.values(result.copied).reduce((a, b) => a + b, 0)
-        out.emit(result, [
+        out.emit({ ...result, ...(files === undefined ? {} : { files }) }, [
           `copied ${rows} records from ${result.from} to ${result.to}`,
-          ...Object.entries(result.copied).filter(([, n]) => n > 0).map(([table, n]) => `  ${table}: ${n}`)
+          ...Object.entries(result.copied).filter(([, n]) => n > 0).map(([table, n]) => `  ${table}: ${n}`),
+          ...(files === undefined ? [] : filesLines(files))
         ])
+        if (files !== undefined && files.missing.length > 0) io().exitCode = EXIT_DOMAIN
       } catch (e) {
         bar.stop()
         out.fail(e)

@@ -67,6 +67,8 @@ export interface FilesRepo {
   readonly ofRecords: (type: AttachableType, ids: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<AttachedFile>>
   /** attaches these uploads to the record in this order, and lets go of the record's others (they are deleted with the unattached) */
   readonly attach: (type: AttachableType, recordId: Id, attachmentIds: ReadonlyArray<Id>, at: string) => Effect.Effect<void>
+  /** every blob's storage keys (its bytes, its preview) and hash, for copying a store */
+  readonly everyBlob: () => Effect.Effect<ReadonlyArray<Pick<Blob, "sha256" | "storage_key" | "preview_key">>>
   /** uploads no record took, made before `before`, deleted; every blob no attachment holds deleted too (their storage keys returned) */
   readonly purgeUnattached: (before: string) => Effect.Effect<{ readonly attachments: number; readonly keys: ReadonlyArray<string> }>
 }

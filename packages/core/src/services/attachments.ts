@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import type { AttachableType, AttachedFile } from "../domain/files.js"
 import type { Id } from "../domain/records.js"
 import { type Invalid, invalid, notFound, type NotFound } from "../errors.js"
-import { FileStorage, type Received } from "../ports/files.js"
+import { FileStorage, type FileStorageService, type Received } from "../ports/files.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { filenameErrors, isPreviewable, UNATTACHED_TTL_MS } from "../rules/attachments.js"
@@ -151,4 +151,41 @@ export const purgeUnattached = Effect.fnUntraced(function*(): Effect.fn.Return<{
   // after the rows commit: a crash here leaves bytes no row names, never a row without its bytes
   for (const key of purged.keys) yield* Effect.promise(() => storage.remove(key))
   return { attachments: purged.attachments, blobs: purged.keys.length }
+})
+
+export interface FilesCopied {
+  readonly copied: number
+  /** already in the target (a kept object never changes) */
+  readonly present: number
+  /** named by the database but not in the source */
+  readonly missing: ReadonlyArray<string>
+}
+
+/**
+ * Every file the database names (and its preview) copied from one file store to another (decisions §14: a directory
+ * and S3 either way), streamed, each checked against its hash; what the target has already is left as it is.
+ */
+export const copyFiles = Effect.fnUntraced(function*(from: FileStorageService, to: FileStorageService, onProgress?: (done: number, total: number) => void): Effect.fn.Return<FilesCopied, never, Store> {
+  const store = yield* Store
+  const blobs = yield* store.files.everyBlob()
+  const items = blobs.flatMap((b) => [{ key: b.storage_key, sha256: b.sha256 as string | undefined }, ...(b.preview_key === null ? [] : [{ key: b.preview_key, sha256: undefined }])])
+  let copied = 0
+  let present = 0
+  const missing: Array<string> = []
+  for (const [i, item] of items.entries()) {
+    yield* Effect.promise(async () => {
+      if (await to.exists(item.key)) return void present++
+      const source = await from.read(item.key)
+      if (source === undefined) return void missing.push(item.key)
+      const received = await to.receive(source, Number.MAX_SAFE_INTEGER)
+      if (item.sha256 !== undefined && received.sha256 !== item.sha256) {
+        await to.discard(received.temp)
+        throw new Error(`${item.key}: the bytes read do not match their hash`)
+      }
+      await to.keep(received.temp, item.key)
+      copied++
+    })
+    onProgress?.(i + 1, items.length)
+  }
+  return { copied, present, missing }
 })

@@ -33,6 +33,9 @@ export const makeFilesRepo = (c: SqlClient): FilesRepo => {
             { type, record: recordId, position, at, id })
         }
       }),
+    everyBlob: () => c.all(`SELECT sha256, storage_key, preview_key FROM blobs ORDER BY id`, [], (r) => ({
+      sha256: String(r.sha256), storage_key: String(r.storage_key), preview_key: r.preview_key === null ? null : String(r.preview_key)
+    })),
     purgeUnattached: (before) =>
       Effect.gen(function*() {
         const gone = yield* c.run(`DELETE FROM attachments WHERE record_id IS NULL AND created_at < ?`, [before])
