@@ -24,6 +24,9 @@ const group = (await post("api/b2/groups", { name: "Allotment" })).groups[0]
 await s.convene.members.add({ group: (await s.convene.groups.list()).find((v) => v.group.id === group.id)!.group, user: bo.user })
 const d = (await post("api/b2/discussions", { group_id: group.id, title: "The shed roof", private: true })).discussions[0]
 const threadUrl = `${s.url}/d/${d.key}`
+// Ada signs in once (sign-in codes are rate limited per address); each test opens a page of that session
+const adaSession = (await signIn(await browser.newContext(), "ada@example.org")).context()
+const adaPage = () => adaSession.newPage()
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64")
 const NOTES = Buffer.from("Felt: 3 rolls\nNails: 2 kg\n")
@@ -35,7 +38,7 @@ const received = () => {
 }
 
 t.test("Attach files on the thread page: an image shown, a file linked, a comment of files alone; downloaded by a member only", async (t) => {
-  const page = await signIn(await browser.newContext(), "ada@example.org")
+  const page = await adaPage()
   await page.goto(threadUrl)
   await page.getByLabel("Comment", { exact: true }).fill("The roof, and what we need")
   await page.getByLabel("Attach files").setInputFiles([
@@ -92,7 +95,7 @@ t.test("Attach files with the keyboard, in German and French", async (t) => {
 })
 
 t.test("a forged form and a file over the limit: refused, nothing kept", async (t) => {
-  const page = await signIn(await browser.newContext(), "ada@example.org")
+  const page = await adaPage()
   await page.goto(threadUrl)
   const before = { comments: await count("comments"), attachments: await count("attachments"), blobs: await count("blobs") }
   const forged = await page.request.post(`${threadUrl}/comments`, {
@@ -108,7 +111,7 @@ t.test("a forged form and a file over the limit: refused, nothing kept", async (
 })
 
 t.test("Attach files when starting a thread, a poll and stating an outcome: each shown on its page", async (t) => {
-  const page = await signIn(await browser.newContext(), "ada@example.org")
+  const page = await adaPage()
   const plan = Buffer.from("%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n")
   await page.goto(`${s.url}/g/${group.key}/discussions/new`)
   await page.getByLabel("Title").fill("New beds")
@@ -132,4 +135,38 @@ t.test("Attach files when starting a thread, a poll and stating an outcome: each
   await submitted(page, page.getByRole("button", { name: "Share outcome" }).click(), /./)
   t.equal(await page.locator("section.outcome").getByRole("link", { name: "minutes.txt" }).count(), 1, "the outcome's file")
   t.same(received(), [], "nothing received is left")
+})
+
+t.test("editing a comment, a thread and a poll: Keep the files left checked, Attach more", async (t) => {
+  const page = await adaPage()
+  const up = async (name: string) => {
+    const form = new FormData()
+    form.append("file", new Blob([Buffer.from(`${name}\n`)]), name)
+    return (await (await fetch(`${s.url}/api/b2/attachments`, { method: "POST", headers: { authorization: `Bearer ${ada.apiKey}` }, body: form })).json()).attachment.signed_id
+  }
+  const c = (await post("api/b2/comments", { discussion_id: d.id, body: "Two lists", files: [await up("old.txt"), await up("kept.txt")] })).comments[0]
+  await page.goto(`${s.url}/d/${d.key}/comments/${c.id}/edit`)
+  await page.getByLabel("Keep old.txt").uncheck()
+  t.ok(await page.getByLabel("Keep kept.txt").isChecked())
+  await page.getByLabel("Attach files").setInputFiles([{ name: "new.txt", mimeType: "text/plain", buffer: Buffer.from("new\n") }])
+  await axe(t, page, "editing a comment with files")
+  await page.getByRole("button", { name: "Save comment" }).click()
+  await page.waitForURL(/#comment-\d+$/)
+  const names = async (type: string, id: number) => (await s.sql<{ filename: string }>(`SELECT filename FROM attachments WHERE record_type = ? AND record_id = ? ORDER BY position`, type, id)).map((r) => r.filename)
+  t.same(await names("Comment", c.id), ["kept.txt", "new.txt"], "the unchecked file let go, the new one after those kept")
+
+  const thread = (await post("api/b2/discussions", { group_id: group.id, title: "Compost", files: [await up("brief.txt")] })).discussions[0]
+  await page.goto(`${s.url}/d/${thread.key}/edit`)
+  await page.getByLabel("Keep brief.txt").uncheck()
+  await page.getByRole("button", { name: "Save thread" }).click()
+  await page.waitForURL(/\/d\/[A-Za-z0-9]+$/)
+  t.same(await names("Discussion", thread.id), [], "a thread's file let go")
+
+  const poll = (await post("api/b2/polls", { group_id: group.id, title: "Bins?", poll_type: "proposal", closing_at: new Date(Date.now() + 86_400_000).toISOString(), files: [await up("quote.txt")] })).polls[0]
+  await page.goto(`${s.url}/p/${poll.key}/edit`)
+  t.ok(await page.getByLabel("Keep quote.txt").isChecked())
+  await page.getByLabel("Attach files").setInputFiles([{ name: "second quote.txt", mimeType: "text/plain", buffer: Buffer.from("cheaper\n") }])
+  await page.getByRole("button", { name: "Save poll" }).click()
+  await page.waitForURL(/\/p\/[A-Za-z0-9]+$/)
+  t.same(await names("Poll", poll.id), ["quote.txt", "second quote.txt"], "a poll's file kept and one added")
 })

@@ -413,6 +413,8 @@ export const de: Readonly<Record<MessageKey, string>> = {
   "comment.post": "Kommentar senden",
   "comment.reply": "Antworten",
   "comment.toName": "auf {name}",
+  "files.legend": "Dateien",
+  "files.keep": "{name} behalten",
   "comment.attach": "Dateien anhängen",
   "comment.emptyNotice": "Schreibe einen Kommentar oder hänge eine Datei an: Es wurde nichts veröffentlicht.",
   "comment.replyTo": "Antwort auf {name}",

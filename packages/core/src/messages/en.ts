@@ -415,6 +415,8 @@ export const en = {
   "comment.post": "Post comment",
   "comment.reply": "Reply",
   "comment.toName": "to {name}",
+  "files.legend": "Files",
+  "files.keep": "Keep {name}",
   "comment.attach": "Attach files",
   "comment.emptyNotice": "Write a comment or attach a file: nothing was posted.",
   "comment.replyTo": "Reply to {name}",

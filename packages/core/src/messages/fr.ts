@@ -413,6 +413,8 @@ export const fr: Readonly<Record<MessageKey, string>> = {
   "comment.post": "Publier le commentaire",
   "comment.reply": "Répondre",
   "comment.toName": "à {name}",
+  "files.legend": "Fichiers",
+  "files.keep": "Garder {name}",
   "comment.attach": "Joindre des fichiers",
   "comment.emptyNotice": "Écrivez un commentaire ou joignez un fichier : rien n’a été publié.",
   "comment.replyTo": "Répondre à {name}",

@@ -20,6 +20,7 @@ const previewBox = (width: number | null, height: number | null) => {
 }
 
 export interface FileView {
+  readonly signedId: string
   readonly href: string
   /** an image: its preview where one was made, else the file */
   readonly src: string
@@ -34,6 +35,7 @@ export const filesView = (who: Reader, files: ReadonlyArray<AttachedFile>): Read
   files.map((f) => {
     const href = Rules.downloadPathOf(f.attachment.signed_id, f.attachment.filename)
     return {
+      signedId: f.attachment.signed_id,
       href,
       src: f.blob.preview_key === null ? href : `${href}?preview=1`,
       box: previewBox(f.blob.width, f.blob.height),
@@ -42,3 +44,14 @@ export const filesView = (who: Reader, files: ReadonlyArray<AttachedFile>): Read
       size: sizeText(who.locale, f.blob.byte_size)
     }
   })
+
+/**
+ * An edit form's files from then on (Loomio's `files` on update): where the form listed the record's files, those
+ * left checked ("Keep"), then those just attached; where it did not, the record's own and those just attached; none
+ * attached and none listed: unchanged (undefined).
+ */
+export const filesAfterEdit = (listed: boolean, keep: ReadonlyArray<string>, added: ReadonlyArray<string>, current: ReadonlyArray<AttachedFile>): ReadonlyArray<string> | undefined => {
+  const own = current.map((f) => f.attachment.signed_id)
+  if (listed) return [...own.filter((id) => keep.includes(id)), ...added]
+  return added.length === 0 ? undefined : [...own, ...added]
+}

@@ -44,6 +44,10 @@ export const ATTACH = (id: string) => `<p><label for="${id}-files"><%= it.t("com
 /** A record's files (layout/files.ts filesView): an image shown by its preview and linked to the file, anything else a link with its size. */
 export const FILES = (at: string) => `<% if (${at}.length > 0) { %><ul class="files"><% for (const f of ${at}) { %><li><% if (f.image) { %><a href="<%= f.href %>"><img src="<%= f.src %>" alt="<%= f.name %>"<% if (f.box) { %> width="<%= f.box.width %>" height="<%= f.box.height %>"<% } %> loading="lazy"></a><% } else { %><a href="<%= f.href %>" download><%= f.name %></a> <span class="meta">(<%= f.size %>)</span><% } %></li><% } %></ul><% } %>`
 
+/** An edit form's files (`at`: FileView[]), each kept unless unchecked; then "Attach files" adds more. */
+export const KEEP_FILES = (at: string) => `<% if (${at}.length > 0) { %><fieldset><legend><%= it.t("files.legend") %></legend><input type="hidden" name="files_listed" value="1">
+<% for (const f of ${at}) { %><p><input type="checkbox" id="keep-<%= f.signedId %>" name="keep" value="<%= f.signedId %>" checked> <label for="keep-<%= f.signedId %>"><%= it.t("files.keep", { name: f.name }) %></label></p><% } %></fieldset><% } %>`
+
 export const ERR = (field: string) => `<% if (it.errors && it.errors.${field}) { %><p class="error" id="${field}-error"><%= it.errors.${field} %></p><% } %>`
 export const DESCRIBED = (field: string) => `<%~ it.errors && it.errors.${field} ? ' aria-invalid="true" aria-describedby="${field}-error"' : '' %>`
 

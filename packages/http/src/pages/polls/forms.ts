@@ -82,5 +82,8 @@ export const EditPollForm = Schema.Struct({
   change: Text,
   notify: Checkbox,
   confirm_removal: Checkbox,
+  // the files the form listed ("Keep" boxes) and which stay checked
+  files_listed: Checkbox,
+  keep: Many,
   ...POLL_SETTING_FIELDS
 })

@@ -4,7 +4,7 @@
  */
 import { PageUploads, RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Attachments, Discussions, FileStorage, Groups, Outcomes, type Poll, type PollOption, POLL_SETTINGS, POLL_TYPES, Polls, type PollType, Reactions, Rules, Stances, Threads } from "@convene/core"
+import { type AttachedFile, Attachments, Discussions, FileStorage, Groups, Outcomes, type Poll, type PollOption, POLL_SETTINGS, POLL_TYPES, Polls, type PollType, Reactions, Rules, Stances, Threads } from "@convene/core"
 import { Effect } from "effect"
 import { type MessageKey, percentText, utcToZonedInput, zonedToUtc } from "../layout/i18n.js"
 import { type FormInput, NoFields } from "../layout/forms.js"
@@ -12,7 +12,7 @@ import { fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } fro
 import { EditPollForm, NewPollForm, OutcomeForm, ReopenForm, VoteForm } from "./forms.js"
 import type { PageRouter } from "../layout/routes.js"
 import { bodyHtml } from "../layout/bodies.js"
-import { type FileView, filesView, keptUploads } from "../layout/files.js"
+import { type FileView, filesAfterEdit, filesView, keptUploads } from "../layout/files.js"
 import { reactionsView } from "../threads/reactions.js"
 import "./templates.js"
 
@@ -325,15 +325,19 @@ const storedPollForm = (who: Reader, view: Polls.PollView) => ({
  */
 const editPollRoutes = (router: PageRouter, kit: Kit) =>
   Effect.gen(function*() {
-    const editPage = (who: Reader, view: Polls.PollView, form: Record<string, string | boolean>, errors?: Record<string, string>, removing?: string, status = 200) => ({
+    const editPage = (who: Reader, view: Polls.PollView & { readonly files: ReadonlyArray<AttachedFile> }, form: Record<string, string | boolean>, errors?: Record<string, string>, removing?: string, status = 200) => ({
       title: who.t("poll.editTitle", { title: view.poll.title }),
       template: "@edit-poll",
       status,
       crumbs: [{ href: `/p/${view.poll.key}`, label: view.poll.title }],
-      data: { key: view.poll.key, form, errors, optionsEditable: view.poll.poll_type !== "proposal", removing, anonymousLocked: view.poll.anonymous }
+      data: { key: view.poll.key, form, files: filesView(who, view.files), errors, optionsEditable: view.poll.poll_type !== "proposal", removing, anonymousLocked: view.poll.anonymous }
     })
+    /** The poll, where the reader may edit it, with its files. */
     const editable = (who: Reader, key: string) =>
-      kit.run(Effect.flatMap(Polls.showPoll(who.access, key), (view) => (view.may.edit ? Effect.succeed(view) : Effect.fail({ _tag: "Forbidden" as const }))))
+      kit.run(Effect.flatMap(Polls.showPoll(who.access, key), (view) =>
+        view.may.edit
+          ? Effect.map(Attachments.filesOf("Poll", [view.poll.id]), (files) => Object.assign({}, view, { files: files.get(view.poll.id) ?? [] }))
+          : Effect.fail({ _tag: "Forbidden" as const })))
 
     yield* router.get("/p/:key/edit", kit.signedInGet((request, who) =>
       Effect.gen(function*() {
@@ -342,7 +346,7 @@ const editPollRoutes = (router: PageRouter, kit: Kit) =>
         return kit.respond(request, who, editPage(who, found.right, storedPollForm(who, found.right)))
       })))
 
-    yield* router.post("/p/:key/edit", kit.post(EditPollForm, (request, who, form, input) =>
+    yield* router.postWithFiles("/p/:key/edit", kit.post(EditPollForm, (request, who, form, input) =>
       Effect.gen(function*() {
         const key = segment(yield* RouteParams, "key")
         const found = yield* Effect.either(editable(who, key))
@@ -364,7 +368,12 @@ const editPollRoutes = (router: PageRouter, kit: Kit) =>
           if (removed.length > 0 && !form.confirm_removal) return again({ options: who.t("poll.removalNeedsConfirming") }, removed.join(", "))
           if (options.join("\n") === view.options.map((o) => o.name).join("\n")) options = undefined
         }
-        const saved = yield* Effect.either(kit.run(Polls.updatePoll(who.access, key, {
+        const uploads = yield* PageUploads
+        const storage = yield* FileStorage
+        const saved = yield* Effect.either(kit.run(Effect.provideService(Effect.flatMap(keptUploads(who.access, uploads), (added) => {
+          const files = filesAfterEdit(form.files_listed, form.keep, added, view.files)
+          return Polls.updatePoll(who.access, key, {
+          ...(files === undefined ? {} : { files }),
           title: form.title,
           details: form.details,
           details_format: "md",
@@ -376,7 +385,8 @@ const editPollRoutes = (router: PageRouter, kit: Kit) =>
           anonymous: form.anonymous,
           hide_results: form.hide_results,
           ...Object.fromEntries(COUNT_SETTINGS.flatMap((k) => (form[k] === undefined ? [] : [[k, form[k]]])))
-        })))
+          })
+        }), FileStorage, storage)))
         if (saved._tag === "Right") return kit.seeOtherDone(`/p/${saved.right.poll.key}`, "poll_saved")
         const e = saved.left
         if (e._tag !== "Invalid") return kit.refused(request, who, e)

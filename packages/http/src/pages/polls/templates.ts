@@ -1,5 +1,5 @@
 /** Starting a poll of each type, and the poll page: voting, results, closing, the outcome, reopening. */
-import { ATTACH, CSRF, DESCRIBED, ERR, FILES, REACTIONS, define } from "../layout/templates.js"
+import { ATTACH, CSRF, DESCRIBED, ERR, FILES, KEEP_FILES, REACTIONS, define } from "../layout/templates.js"
 
 /** A poll's settings, on starting it and on editing it (where an anonymous poll stays anonymous). */
 const POLL_SETTINGS = `<fieldset><legend><%= it.t("poll.settings") %></legend>
@@ -97,12 +97,14 @@ ${ERR("closing_at")}
 </form><% } %>
 `)
 
-define("@edit-poll", `<form method="post" action="/p/<%= it.key %>/edit">
+define("@edit-poll", `<form method="post" action="/p/<%= it.key %>/edit" enctype="multipart/form-data">
 ${CSRF}
 <p><label for="title"><%= it.t("discussion.title") %></label><br><input id="title" name="title" required maxlength="250" value="<%= it.form.title %>"${DESCRIBED("title")}></p>
 ${ERR("title")}
 <p><label for="details"><%= it.t("discussion.details") %></label><br><textarea id="details" name="details" rows="5" aria-describedby="markdown-hint"><%= it.form.details %></textarea></p>
 <p class="hint" id="markdown-hint"><%= it.t("form.markdown") %></p>
+${KEEP_FILES("it.files")}
+${ATTACH("details")}
 <p><label for="closing_at"><%= it.t("poll.closingDate") %></label><br><input id="closing_at" name="closing_at" type="datetime-local" required value="<%= it.form.closing_at %>"${DESCRIBED("closing_at")}></p>
 ${ERR("closing_at")}
 <% if (it.optionsEditable) { %><p><label for="options"><%= it.t("poll.options") %></label><br><textarea id="options" name="options" rows="5"${DESCRIBED("options")}><%= it.form.options %></textarea></p>

@@ -4,20 +4,24 @@
  * ManageGroup); a page shows a control only where the thread's or the group's rules allow it.
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Discussions, type Forbidden, type Group, type Id, type Invalid, type NotFound, Rules, ThreadAdmin, Threads } from "@convene/core"
+import { type AttachedFile, Attachments, Discussions, FileStorage, type Forbidden, type Group, type Id, type Invalid, type NotFound, Rules, ThreadAdmin, Threads } from "@convene/core"
 import { Effect } from "effect"
-import { RouteParams } from "../../routes.js"
+import { PageUploads, RouteParams } from "../../routes.js"
+import { filesAfterEdit, filesView, keptUploads } from "../layout/files.js"
 import { NoFields } from "../layout/forms.js"
 import { fieldMessages, idFrom, type Kit, noticeOf, type Reader, segment } from "../layout/kit.js"
 import type { PageRouter } from "../layout/routes.js"
 import { EditThreadForm, MoveThreadForm, TagForm } from "./forms.js"
 import "./templates.js"
 
-type Rights = Threads.DiscussionRights
+type Rights = Threads.DiscussionRights & { readonly files: ReadonlyArray<AttachedFile> }
 
-/** The thread, where the reader may edit it (else refused as the rule says). */
+/** The thread, where the reader may edit it (else refused as the rule says), with its files. */
 const editable = (kit: Kit, who: Reader, key: string) =>
-  kit.run(Effect.flatMap(Threads.discussionRights(who.access, key), (t) => (t.may.edit ? Effect.succeed(t) : Effect.fail({ _tag: "Forbidden" as const }))))
+  kit.run(Effect.flatMap(Threads.discussionRights(who.access, key), (t) =>
+    t.may.edit
+      ? Effect.map(Attachments.filesOf("Discussion", [t.discussion.id]), (files) => Object.assign({}, t, { files: files.get(t.discussion.id) ?? [] }))
+      : Effect.fail({ _tag: "Forbidden" as const })))
 
 const storedForm = (t: Rights) => ({ title: t.discussion.title, description: t.discussion.description ?? "", tags: t.ctx.topic.tags.join(", "), change: "" })
 
@@ -26,7 +30,7 @@ const editPage = (who: Reader, t: Rights, form: Record<string, string>, errors?:
   template: "@edit-thread",
   status,
   crumbs: [{ href: `/d/${t.discussion.key}`, label: t.discussion.title }],
-  data: { key: t.discussion.key, form, errors }
+  data: { key: t.discussion.key, form, files: filesView(who, t.files), errors }
 })
 
 const movePage = (who: Reader, t: Rights, targets: ReadonlyArray<Group>, errors?: Record<string, string>, status = 200) => ({
@@ -65,21 +69,27 @@ export const threadAdminRoutes = (router: PageRouter, kit: Kit) =>
         if (found._tag === "Left") return kit.refused(request, who, found.left)
         return kit.respond(request, who, editPage(who, found.right, storedForm(found.right)))
       })))
-    yield* router.post("/d/:key/edit", kit.post(EditThreadForm, (request, who, form, typed) =>
+    yield* router.postWithFiles("/d/:key/edit", kit.post(EditThreadForm, (request, who, form, typed) =>
       Effect.gen(function*() {
         const key = segment(yield* RouteParams, "key")
         const found = yield* Effect.either(editable(kit, who, key))
         if (found._tag === "Left") return kit.refused(request, who, found.left)
         const t = found.right
         const change = form.change.trim()
-        const saved = yield* Effect.either(kit.run(Discussions.updateDiscussion(who.access, key, {
-          title: form.title,
-          description: form.description,
-          description_format: t.discussion.description_format,
-          tags: Rules.tagNamesFrom([form.tags]),
-          // "What's changed?" goes to the group's members who follow it, where the reader may notify everyone
-          ...(change !== "" && t.may.announce ? { recipient_audience: "group" as const, recipient_message: change } : {})
-        })))
+        const uploads = yield* PageUploads
+        const storage = yield* FileStorage
+        const saved = yield* Effect.either(kit.run(Effect.provideService(Effect.flatMap(keptUploads(who.access, uploads), (added) => {
+          const files = filesAfterEdit(form.files_listed, form.keep, added, t.files)
+          return Discussions.updateDiscussion(who.access, key, {
+            title: form.title,
+            description: form.description,
+            description_format: t.discussion.description_format,
+            tags: Rules.tagNamesFrom([form.tags]),
+            ...(files === undefined ? {} : { files }),
+            // "What's changed?" goes to the group's members who follow it, where the reader may notify everyone
+            ...(change !== "" && t.may.announce ? { recipient_audience: "group" as const, recipient_message: change } : {})
+          })
+        }), FileStorage, storage)))
         if (saved._tag === "Right") return kit.seeOtherDone(`/d/${t.discussion.key}`, "thread_saved")
         if (saved.left._tag !== "Invalid") return kit.refused(request, who, saved.left)
         return kit.respond(request, who, editPage(who, t, typed, fieldMessages(saved.left), 422))

@@ -1,7 +1,7 @@
 /** The thread page's forms (decisions §9), each declared once (layout/forms.ts). */
 import { Rules } from "@convene/core"
 import { Schema } from "effect"
-import { Filled, OneOf, Text, Trimmed } from "../layout/forms.js"
+import { Checkbox, Filled, Many, OneOf, Text, Trimmed } from "../layout/forms.js"
 
 /** The comment a reply answers: an id, or nothing (a comment on the thread) when the field says none. */
 const ParentId = Schema.transform(Trimmed, Schema.UndefinedOr(Schema.Int), {
@@ -14,13 +14,16 @@ const ParentId = Schema.transform(Trimmed, Schema.UndefinedOr(Schema.Int), {
 export const CommentForm = Schema.Struct({ body: Text, parent_id: ParentId })
 
 /** Editing a comment. */
-export const EditCommentForm = Schema.Struct({ body: Filled })
+/** The files an edit form listed (its "Keep" boxes) and which stay checked. */
+const keptFiles = { files_listed: Checkbox, keep: Many }
+
+export const EditCommentForm = Schema.Struct({ body: Filled, ...keptFiles })
 
 /** How much mail the thread sends the reader. */
 export const ThreadVolumeForm = Schema.Struct({ volume: OneOf(...Rules.VOLUMES) })
 
 /** **Save thread**: "Title", "Details" (markdown), "Tags" (comma-separated) and an optional "What's changed?". */
-export const EditThreadForm = Schema.Struct({ title: Filled, description: Text, tags: Text, change: Text })
+export const EditThreadForm = Schema.Struct({ title: Filled, description: Text, tags: Text, change: Text, ...keptFiles })
 
 /** **Move thread**: the group it goes to. */
 export const MoveThreadForm = Schema.Struct({ group: Trimmed })

@@ -5,13 +5,13 @@
  */
 import { PageUploads, RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Attachments, Comments, Discussions, FileStorage, type Id, Rules, ThreadAdmin, Threads, type User, Volumes } from "@convene/core"
+import { type AttachedFile, Attachments, Comments, Discussions, FileStorage, type Id, Rules, ThreadAdmin, Threads, type User, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { NoFields } from "../layout/forms.js"
 import { fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
 import { CommentForm, EditCommentForm, ThreadVolumeForm } from "./forms.js"
 import { bodyHtml } from "../layout/bodies.js"
-import { type FileView, filesView, keptUploads } from "../layout/files.js"
+import { type FileView, filesAfterEdit, filesView, keptUploads } from "../layout/files.js"
 import { pollSummary } from "../polls/routes.js"
 import type { PageRouter } from "../layout/routes.js"
 import { threadAdminRoutes } from "./admin.js"
@@ -218,17 +218,19 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
 const commentRoutes = (router: PageRouter, kit: Kit) =>
   Effect.gen(function*() {
     const { respond, run, refused } = kit
-    const editPage = (who: Reader, key: string, id: Id, body: string, errors?: Record<string, string>, status = 200) => ({
+    const editPage = (who: Reader, key: string, id: Id, body: string, files: ReadonlyArray<AttachedFile>, errors?: Record<string, string>, status = 200) => ({
       title: who.t("comment.editTitle"),
       template: "@edit-comment",
       status,
-      data: { key, id, form: { body }, errors }
+      data: { key, id, form: { body }, files: filesView(who, files), errors }
     })
 
-    /** A comment of this discussion the reader may edit (404 otherwise: the same page whatever the reason). */
+    /** A comment of this discussion the reader may edit, with its files (404 otherwise: the same page whatever the reason). */
     const editable = (who: Reader, key: string, id: number) =>
       run(Effect.flatMap(Comments.editableComment(who.access, Number.isSafeInteger(id) ? id : 0), ({ comment, discussion }) =>
-        discussion.key === key.split("-")[0] ? Effect.succeed(comment) : Effect.fail({ _tag: "NotFound" as const })))
+        discussion.key === key.split("-")[0]
+          ? Effect.map(Attachments.filesOf("Comment", [comment.id]), (files) => ({ id: comment.id, body: comment.body, files: files.get(comment.id) ?? [] }))
+          : Effect.fail({ _tag: "NotFound" as const })))
 
     yield* router.get("/d/:key/comments/:id/edit", kit.signedInGet((request, who) =>
       Effect.gen(function*() {
@@ -236,7 +238,7 @@ const commentRoutes = (router: PageRouter, kit: Kit) =>
         const key = segment(params, "key")
         const found = yield* Effect.either(editable(who, key, Number(segment(params, "id"))))
         if (found._tag === "Left") return refused(request, who, found.left)
-        return respond(request, who, editPage(who, key, found.right.id, found.right.body))
+        return respond(request, who, editPage(who, key, found.right.id, found.right.body, found.right.files))
       })))
 
     /** The edit form again, refused: only for a comment the reader may edit (404 otherwise, as on GET). */
@@ -246,19 +248,27 @@ const commentRoutes = (router: PageRouter, kit: Kit) =>
         const key = segment(params, "key")
         const found = yield* Effect.either(editable(who, key, Number(segment(params, "id"))))
         if (found._tag === "Left") return refused(request, who, found.left)
-        return respond(request, who, editPage(who, key, found.right.id, body, errors, 422))
+        return respond(request, who, editPage(who, key, found.right.id, body, found.right.files, errors, 422))
       })
 
-    yield* router.post("/d/:key/comments/:id/edit", kit.post(EditCommentForm, (request, who, form) =>
+    // **Save comment**, its files as the form left them ("Keep") and those "Attach files" added (decisions §14)
+    yield* router.postWithFiles("/d/:key/comments/:id/edit", kit.post(EditCommentForm, (request, who, form) =>
       Effect.gen(function*() {
         const params = yield* RouteParams
         const key = segment(params, "key")
         const id = Number(segment(params, "id"))
-        const saved = yield* Effect.either(run(Comments.updateComment(who.access, Number.isSafeInteger(id) ? id : 0, { body: form.body, body_format: "md" })))
+        const found = yield* Effect.either(editable(who, key, id))
+        if (found._tag === "Left") return refused(request, who, found.left)
+        const uploads = yield* PageUploads
+        const storage = yield* FileStorage
+        const saved = yield* Effect.either(run(Effect.provideService(Effect.flatMap(keptUploads(who.access, uploads), (added) => {
+          const files = filesAfterEdit(form.files_listed, form.keep, added, found.right.files)
+          return Comments.updateComment(who.access, found.right.id, { body: form.body, body_format: "md", ...(files === undefined ? {} : { files }) })
+        }), FileStorage, storage)))
         if (saved._tag === "Left") {
           const e = saved.left
           if (e._tag !== "Invalid") return refused(request, who, e)
-          return respond(request, who, editPage(who, key, id, form.body, fieldMessages(e), 422))
+          return respond(request, who, editPage(who, key, id, form.body, found.right.files, fieldMessages(e), 422))
         }
         return seeOther(yield* commentPlace(kit, key, id))
       }), (request, who, { errors, input }) => editAgain(request, who, input.body ?? "", errors)))

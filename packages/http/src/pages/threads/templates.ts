@@ -1,5 +1,5 @@
 /** A thread: its items, a comment, editing one. */
-import { ATTACH, CSRF, DESCRIBED, ERR, FILES, REACTIONS, VOLUME, define } from "../layout/templates.js"
+import { ATTACH, CSRF, DESCRIBED, ERR, FILES, KEEP_FILES, REACTIONS, VOLUME, define } from "../layout/templates.js"
 
 const COMMENT_FORM = (action: string, id: string, button: string) => `<form method="post" action="${action}" class="comment-form" enctype="multipart/form-data">
 ${CSRF}
@@ -59,22 +59,26 @@ ${ATTACH("reply-<%= it.c.id %>")}
 </article>
 `)
 
-define("@edit-comment", `<form method="post" action="/d/<%= it.key %>/comments/<%= it.id %>/edit">
+define("@edit-comment", `<form method="post" action="/d/<%= it.key %>/comments/<%= it.id %>/edit" enctype="multipart/form-data">
 ${CSRF}
 <p><label for="body"><%= it.t("comment.field") %></label><br><textarea id="body" name="body" rows="6" required${DESCRIBED("body")}><%= it.form.body %></textarea></p>
 ${ERR("body")}
+${KEEP_FILES("it.files")}
+${ATTACH("body")}
 <p><button type="submit"><%= it.t("comment.save") %></button></p>
 </form>
 <p><a href="/d/<%= it.key %>"><%= it.t("form.cancel") %></a></p>
 `)
 
-define("@edit-thread", `<form method="post" action="/d/<%= it.key %>/edit">
+define("@edit-thread", `<form method="post" action="/d/<%= it.key %>/edit" enctype="multipart/form-data">
 ${CSRF}
 <p><label for="title"><%= it.t("discussion.title") %></label><br><input id="title" name="title" required maxlength="250" value="<%= it.form.title %>"${DESCRIBED("title")}></p>
 ${ERR("title")}
 <p><label for="description"><%= it.t("discussion.details") %></label><br><textarea id="description" name="description" rows="8" aria-describedby="markdown-hint<%= it.errors && it.errors.description ? " description-error" : "" %>"><%= it.form.description %></textarea></p>
 <p class="hint" id="markdown-hint"><%= it.t("form.markdown") %></p>
 ${ERR("description")}
+${KEEP_FILES("it.files")}
+${ATTACH("description")}
 <p><label for="tags"><%= it.t("thread.tags") %></label><br><input id="tags" name="tags" maxlength="1100" value="<%= it.form.tags %>" aria-describedby="tags-hint<%= it.errors && it.errors.tags ? " tags-error" : "" %>"<%= it.errors && it.errors.tags ? " aria-invalid=true" : "" %>></p>
 <p class="hint" id="tags-hint"><%= it.t("thread.tagsHint") %></p>
 ${ERR("tags")}
