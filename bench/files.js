@@ -4,7 +4,8 @@
  * (bench/files-baseline.js: SHA-256, a synced file, a rename). Each server runs in a child process; the table gives
  * the medians of interleaved rounds: throughput in MB/s and the ratio convene ÷ bare, and how much each server's RSS
  * rose during an upload (sampled from /proc every 10 ms). `npx tsc -b && node bench/files.js`
- * (BENCH_MB: the file's size, default 200; BENCH_ROUNDS, default 3).
+ * (BENCH_MB: the file's size, default 200; BENCH_ROUNDS, default 3; BENCH_STORE=s3: both servers on S3-compatible
+ * storage, an s3rver on 127.0.0.1 started here, instead of a directory).
  */
 import { makeConvene } from "@convene/core"
 import { fork } from "node:child_process"
@@ -75,8 +76,16 @@ const measured = async (child, work) => {
   return { result, ms, rose: peak - before }
 }
 
-const c = await start("convene-server.js", [join(dir, "bench.db")], { BENCH_STORAGE_DIR: join(dir, "convene-files"), ATTACHMENT_MAX_BYTES: String((MB + 10) * 1024 * 1024) })
-const b = await start("files-baseline.js", [join(dir, "bare-files")])
+const S3 = process.env.BENCH_STORE === "s3"
+const s3 = S3 ? await (async () => {
+  const { default: S3rver } = await import("s3rver")
+  const server = new S3rver({ address: "127.0.0.1", port: 0, directory: join(dir, "s3"), silent: true, configureBuckets: [{ name: "bench", configs: [] }] })
+  const address = await new Promise((resolve, reject) => server.run((err, a) => (err ? reject(err) : resolve(a))))
+  return { server, endpoint: `http://127.0.0.1:${address.port}` }
+})() : undefined
+const storeEnv = s3 === undefined ? { BENCH_STORAGE_DIR: join(dir, "convene-files") } : { BENCH_S3_ENDPOINT: s3.endpoint }
+const c = await start("convene-server.js", [join(dir, "bench.db")], { ...storeEnv, ATTACHMENT_MAX_BYTES: String((MB + 10) * 1024 * 1024) })
+const b = await start("files-baseline.js", [join(dir, "bare-files")], s3 === undefined ? {} : { BENCH_S3_ENDPOINT: s3.endpoint })
 const auth = { authorization: `Bearer ${apiKey}` }
 const rows = { convene: { up: [], down: [], rose: [] }, bare: { up: [], down: [], rose: [] } }
 const mbps = (ms) => MB / (ms / 1000)
@@ -95,11 +104,12 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]
 const f = (x) => x.toFixed(0)
-console.log(`| ${MB} MB, directory store | convene | bare node:http | convene ÷ bare |`)
+console.log(`| ${MB} MB, ${S3 ? "S3 (s3rver)" : "directory"} store | convene | bare node:http | convene ÷ bare |`)
 console.log("|---|---:|---:|---:|")
 console.log(`| upload MB/s | ${f(median(rows.convene.up))} | ${f(median(rows.bare.up))} | ${(median(rows.convene.up) / median(rows.bare.up)).toFixed(2)} |`)
 console.log(`| download MB/s | ${f(median(rows.convene.down))} | ${f(median(rows.bare.down))} | ${(median(rows.convene.down) / median(rows.bare.down)).toFixed(2)} |`)
 console.log(`| RSS rise during an upload, MB | ${(median(rows.convene.rose) / 1e6).toFixed(1)} | ${(median(rows.bare.rose) / 1e6).toFixed(1)} | |`)
 await stop(c)
 await stop(b)
+if (s3 !== undefined) await new Promise((resolve) => s3.server.close(resolve))
 rmSync(dir, { recursive: true, force: true })
