@@ -76,66 +76,26 @@ export const makeFileRoutes = (run: RunEffect, write: Write, storage: FileStorag
       req.resume()
       return fail(req, res, new PayloadTooLarge({ message: `The file is larger than ${limit} bytes` }))
     }
-    void run(apiAccess(req)).then((caller) => {
+    void run(apiAccess(req)).then(async (caller) => {
       if (Exit.isFailure(caller)) {
         req.resume()
         return fail(req, res, Cause.squash(caller.cause) as ApiError)
       }
-      let parser: busboy.Busboy
-      try {
-        // paths kept as sent, so that a name with a separator is refused rather than quietly cut (rules/attachments.ts)
-        parser = busboy({ headers: req.headers, preservePath: true, defParamCharset: "utf8", limits: { files: 1, fields: 20, parts: 30, fileSize: limit + 1 } })
-      } catch {
-        req.resume()
-        return fail(req, res, badRequest("Send the file as multipart/form-data, in a field named file"))
+      // the one multipart reader (readForm, as a page's form is read): the field `file`, one file
+      const read = await readForm(req, storage, limit, 1, MULTIPART_OVERHEAD, "file")
+      if (read._tag === "TooLarge") {
+        res.shouldKeepAlive = false
+        return fail(req, res, new PayloadTooLarge({ message: `The file is larger than ${limit} bytes` }))
       }
-      type Receiving = { readonly ok: true; readonly filename: string; readonly received: Received } | { readonly ok: false; readonly error: unknown }
-      let receiving: Promise<Receiving> | undefined
-      let broken: unknown
-      let answered = false
-      /** Answers once: when the body has been read, or at once when the file is refused while it streams. */
-      const answer = async () => {
-        if (answered) return
-        const got = receiving === undefined ? undefined : await receiving
-        if (answered) return
-        answered = true
-        if (got !== undefined && !got.ok && got.error instanceof ReceiveError && got.error.failure._tag === "TooLarge") {
-          // what is still coming is read and dropped, so the client hears the answer; the connection then ends
-          res.shouldKeepAlive = false
-          req.unpipe(parser)
-          req.resume()
-          return fail(req, res, new PayloadTooLarge({ message: `The file is larger than ${limit} bytes` }))
-        }
-        if (broken !== undefined || (got !== undefined && !got.ok)) {
-          if (got?.ok === true) await storage.discard(got.received.temp)
-          return fail(req, res, badRequest("The multipart body is malformed or incomplete"))
-        }
-        if (got === undefined) return fail(req, res, badRequest("Missing required field: file"))
-        const done = await run(Attachments.uploadFile(caller.value, got.received, got.filename))
-        if (Exit.isFailure(done)) return fail(req, res, Cause.squash(done.cause) as ApiError)
-        write(req, res, json(200, { attachment: attachmentJson(done.value) }))
-      }
-      parser.on("file", (name, stream, info) => {
-        // a part cut short errs; whoever reads it hears that (an ignored part too: never an unhandled error)
-        stream.on("error", () => undefined)
-        if (name !== "file" || receiving !== undefined) return void stream.resume()
-        receiving = storage.receive(stream, limit).then(
-          (received): Receiving => ({ ok: true, filename: info.filename ?? "", received }),
-          (error): Receiving => ({ ok: false, error })
-        )
-        // refused while it streams: answered now, not once the rest has come
-        void receiving.then((r) => (r.ok || !(r.error instanceof ReceiveError) || r.error.failure._tag !== "TooLarge" ? undefined : answer()))
-      })
-      parser.on("error", (e) => {
-        broken ??= e
-      })
-      const failed = () => {
-        if (!res.headersSent) write(req, res, json(500, { error: "Internal server error" }))
-      }
-      pipeline(req, parser).then(answer, (e: unknown) => {
-        broken ??= e
-        return answer()
-      }).catch(failed)
+      if (read._tag === "Malformed") return fail(req, res, badRequest("Send the file as multipart/form-data in a field named file; the body was malformed or incomplete"))
+      const [got, ...extra] = read.uploads
+      await Promise.all(extra.map((u) => storage.discard(u.received.temp)))
+      if (got === undefined) return fail(req, res, badRequest("Missing required field: file"))
+      const done = await run(Attachments.uploadFile(caller.value, got.received, got.filename))
+      if (Exit.isFailure(done)) return fail(req, res, Cause.squash(done.cause) as ApiError)
+      write(req, res, json(200, { attachment: attachmentJson(done.value) }))
+    }).catch(() => {
+      if (!res.headersSent) write(req, res, json(500, { error: "Internal server error" }))
     })
   }
 
@@ -218,11 +178,11 @@ export type FormRead =
   | { readonly _tag: "Malformed" }
 
 /**
- * Reads a page's multipart form (decisions §14, "Attach files"): its fields into text (at most `fieldBytes` in all),
- * and each file of the field `files` streamed into the store (at most `maxFiles`, each at most `limit` bytes; a
+ * Reads a multipart form (decisions §14: a page's "Attach files", the API's upload): its fields into text (at most
+ * `fieldBytes` in all), and each file of the field `fileField` streamed into the store (at most `maxFiles`, each at most `limit` bytes; a
  * part with no name and no bytes is a file input left empty). On any failure, what was received is discarded.
  */
-export const readForm = (req: http.IncomingMessage, storage: FileStorageService, limit: number, maxFiles: number, fieldBytes: number): Promise<FormRead> =>
+export const readForm = (req: http.IncomingMessage, storage: FileStorageService, limit: number, maxFiles: number, fieldBytes: number, fileField = "files"): Promise<FormRead> =>
   new Promise((resolve) => {
     let parser: busboy.Busboy
     try {
@@ -263,7 +223,7 @@ export const readForm = (req: http.IncomingMessage, storage: FileStorageService,
     })
     parser.on("file", (name, stream, info) => {
       stream.on("error", () => undefined)
-      if (name !== "files") return void stream.resume()
+      if (name !== fileField) return void stream.resume()
       const filename = info.filename ?? ""
       type Got = { readonly filename: string; readonly received?: Received; readonly error?: unknown }
       const got = storage.receive(stream, limit).then((received): Got => ({ filename, received }), (error: unknown): Got => ({ filename, error }))
