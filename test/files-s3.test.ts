@@ -5,6 +5,7 @@
  * is refused by the service, and the bytes stored are the bytes sent.
  */
 import t from "tap"
+import { matchExact } from "./match.js"
 import { directoryStorage, type FileStorageService, ReceiveError, s3Storage } from "@convene/core"
 import { createHash, randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -113,14 +114,14 @@ t.test("convene files copy: a directory to S3 and back, byte for byte; again, no
   const keys = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey, AWS_REGION: s3.region, AWS_ENDPOINT: s3.endpoint }
   const toS3 = await cli(["files", "copy", "--to", `s3://${s3.bucket}`], { STORAGE_DIR: s.filesDir, ...keys })
   t.equal(toS3.code, 0, toS3.stderr)
-  t.match(toS3.out, { copied: 3, present: 0, missing: [] }, "two files and a preview, to S3")
+  matchExact(t, toS3.out, { copied: 3, present: 0, missing: [] }, "two files and a preview, to S3")
   const bucket = onS3()
   for (const b of blobs) t.equal(sha(await bytesOf(await bucket.read(b.storage_key))), b.sha256, `${b.storage_key} in the bucket, byte for byte`)
   const back = mkdtempSync(join(tmpdir(), "convene-back-"))
   t.teardown(() => rmSync(back, { recursive: true, force: true }))
   const fromS3 = await cli(["files", "copy", "--to", back], { AWS_BUCKET: s3.bucket, ...keys })
   t.equal(fromS3.code, 0, fromS3.stderr)
-  t.match(fromS3.out, { copied: 3, missing: [] }, "and back into a directory")
+  matchExact(t, fromS3.out, { copied: 3, missing: [] }, "and back into a directory")
   const home = directoryStorage(back)
   for (const b of blobs) t.equal(sha(await bytesOf(await home.read(b.storage_key))), b.sha256, `${b.storage_key} back, byte for byte`)
   t.match((await cli(["files", "copy", "--to", back], { AWS_BUCKET: s3.bucket, ...keys })).out, { copied: 0, present: 3 }, "again: nothing to copy")

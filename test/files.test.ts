@@ -5,6 +5,7 @@
  * Range requests, and the purge of uploads no record took.
  */
 import t from "tap"
+import { matchExact } from "./match.js"
 import { Attachments, directoryStorage, FileStorage, Store } from "@convene/core"
 import { Effect } from "effect"
 import { createHash, randomBytes } from "node:crypto"
@@ -82,12 +83,12 @@ t.test("a comment takes files (its body may then be empty); a member downloads t
   t.equal(res.statusCode, 200, JSON.stringify(res.body))
   const c = (res.body as any).comments[0]
   t.equal(c.body, "")
-  t.match(c.attachments, [{ signed_id: a.signed_id, filename: "bed layout.png", content_type: "image/png", download_url: a.download_url }])
+  matchExact(t, c.attachments, [{ signed_id: a.signed_id, filename: "bed layout.png", content_type: "image/png", download_url: a.download_url }])
   const [row] = await s.sql<any>(`SELECT record_type, record_id, attached_at FROM attachments WHERE signed_id = ?`, a.signed_id)
   t.match(row, { record_type: "Comment", record_id: c.id, attached_at: /^\d{4}-/ })
   // the thread's items carry it too
   const items = (await B.get(`api/b2/threads/${d.topic_id}/items`)).body as any
-  t.match(items.comments.find((x: any) => x.id === c.id).attachments, [{ signed_id: a.signed_id }])
+  matchExact(t, items.comments.find((x: any) => x.id === c.id).attachments, [{ signed_id: a.signed_id }])
 
   const got = await B.get(a.download_url.slice(1), { responseType: "buffer" })
   t.equal(got.statusCode, 200, "a member downloads it")
@@ -199,7 +200,7 @@ t.test("bad input: clear 4xx, nothing written", async (t) => {
   for (const [name, files] of [["an unknown signed id", ["nope"]], ["someone else's upload", [bos.signed_id]]] as const) {
     const res = await A.post("api/b2/comments", { json: { discussion_id: d.id, body: "With a file", files } })
     t.equal(res.statusCode, 422, name)
-    t.match((res.body as any).errors.files, [/./])
+    matchExact(t, (res.body as any).errors.files, [/./])
   }
   t.equal((await s.sql<{ n: number }>(`SELECT count(*) AS n FROM comments`))[0]!.n, commentsBefore, "no comment written")
   // a file on a comment the caller may not edit
