@@ -76,7 +76,7 @@ export const uploadFile = Effect.fnUntraced(function*(access: Access, received: 
  * not attached elsewhere, or one the record already holds (an edit sends back what it keeps). Inside the record's
  * transaction, so the record and its files commit together.
  */
-export const attachFiles = Effect.fnUntraced(function*(access: Access, type: AttachableType, recordId: Id, signedIds: ReadonlyArray<string>): Effect.fn.Return<void, Invalid, Store> {
+export const attachFiles = Effect.fnUntraced(function*(access: Access, type: AttachableType, recordId: Id, signedIds: ReadonlyArray<string>): Effect.fn.Return<ReadonlyArray<AttachedFile>, Invalid, Store> {
   const store = yield* Store
   const unique = [...new Set(signedIds)]
   const found = yield* store.files.bySignedIds(unique)
@@ -88,7 +88,13 @@ export const attachFiles = Effect.fnUntraced(function*(access: Access, type: Att
     const ours = a.record_id === null ? a.uploader_id === access.user.id : a.record_type === type && a.record_id === recordId
     if (!ours) return yield* invalid("files", `file ${signedId} is not yours to attach`)
   }
-  yield* store.files.attach(type, recordId, unique.map((s) => bySigned.get(s)!.attachment.id), yield* nowIso)
+  const now = yield* nowIso
+  yield* store.files.attach(type, recordId, unique.map((s) => bySigned.get(s)!.attachment.id), now)
+  // the record's files as the write left them (its answer reads nothing after the COMMIT)
+  return unique.map((signedId, position) => {
+    const f = bySigned.get(signedId)!
+    return { blob: f.blob, attachment: { ...f.attachment, record_type: type, record_id: recordId, position, attached_at: f.attachment.attached_at ?? now } }
+  })
 })
 
 /** The files of records of one type, by record, each record's in its order. */

@@ -16,6 +16,7 @@ import type { Volume } from "../ports/people.js"
 import { readStateOf } from "../rules/readState.js"
 import type { ReadView } from "./reading.js"
 import { attachFiles } from "./attachments.js"
+import type { AttachedFile } from "../domain/files.js"
 
 export interface CommentView {
   readonly comment: Comment
@@ -23,6 +24,10 @@ export interface CommentView {
   readonly topic: Topic
   /** the author's read state as the new comment leaves it (the answer's reader fields, not read again) */
   readonly read?: ReadView
+  /** the comment's files as the write left them (undefined: the write did not set them) */
+  readonly files?: ReadonlyArray<AttachedFile>
+  /** the discussion's files, read before the write (which does not change them) */
+  readonly discussionFiles?: ReadonlyArray<AttachedFile>
 }
 
 /** What creating or editing a comment takes (declared once in domain/inputs.ts). */
@@ -88,7 +93,7 @@ const postComment = Effect.fnUntraced(function*(
     body_format: format,
     created_at: now
   })
-  if (input.files !== undefined && input.files.length > 0) yield* attachFiles(access, "Comment", comment.id, input.files)
+  const files = input.files !== undefined && input.files.length > 0 ? yield* attachFiles(access, "Comment", comment.id, input.files) : []
   const parentItem = parent === undefined
     ? "thread" as const
     : yield* replyParent(topic, (yield* store.items.byItemable("Comment", parent.id))!)
@@ -110,7 +115,7 @@ const postComment = Effect.fnUntraced(function*(
   yield* notifyLoud("new_comment", activity, told, loud)
   yield* threadEvent("new_comment", topic, discussion, access.user, { comment })
   // the thread as this comment left it (its counters and activity moved): nothing later in the write changes it
-  return { comment, discussion, topic: appended.topic, read: { reader: appended.actorReader, state: readStateOf(appended.topic, appended.actorReader), volume } }
+  return { comment, discussion, topic: appended.topic, read: { reader: appended.actorReader, state: readStateOf(appended.topic, appended.actorReader), volume }, files }
 })
 
 /**
@@ -129,11 +134,14 @@ export const createComment = Effect.fnUntraced(function*(
   const loud = yield* loudListeners(seen.topic, seen.ctx.group)
   // the author's own volume there, for the answer's reader fields (it came with the discussion's read)
   const volume = yield* store.volumes.ofThread(access.user.id, seen.topic.id)
+  // the discussion's files, for the answer (none came with the discussion's read: nothing is read)
+  const discussionFiles = yield* store.files.ofRecords("Discussion", [seen.discussion.id])
   return yield* store.transaction(Effect.gen(function*() {
     const { discussion } = seen
     const topic = yield* topicById(discussion.topic_id)
     const ctx = Object.assign({}, seen.ctx, { topic })
-    return yield* CreateComment.check([access, ctx, discussion], () => forbidden("Not authorized to create Comment."))(postComment(access, ctx, discussion, topic, input, loud, volume))
+    const view = yield* CreateComment.check([access, ctx, discussion], () => forbidden("Not authorized to create Comment."))(postComment(access, ctx, discussion, topic, input, loud, volume))
+    return { ...view, discussionFiles }
   }))
 })
 
@@ -162,14 +170,15 @@ export const updateComment = Effect.fnUntraced(function*(
     if (tooLong !== null) return yield* invalid("body", tooLong)
     const body = changedBody({ text: comment.body, format: comment.body_format }, { text: input.body, format: input.body_format })
     const now = yield* nowIso
-    if (input.files !== undefined) yield* attachFiles(access, "Comment", comment.id, input.files)
+    const files = input.files === undefined ? undefined : yield* attachFiles(access, "Comment", comment.id, input.files)
     yield* store.comments.update(comment.id, {
       body: body.text,
       body_format: body.format,
       edited_at: now,
       updated_at: now
     })
-    return yield* reload(comment.id)
+    const view = yield* reload(comment.id)
+    return files === undefined ? view : { ...view, files }
   })))
 })
 

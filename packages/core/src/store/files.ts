@@ -1,6 +1,7 @@
 /** Files' rows (decisions §14): blobs once per content, attachments per upload (ports/files.ts). */
 import { Effect } from "effect"
-import { type AttachedFile, Attachment, Blob } from "../domain/files.js"
+import { type AttachableType, type AttachedFile, Attachment, Blob } from "../domain/files.js"
+import type { Id } from "../domain/records.js"
 import type { FilesRepo } from "../ports/files.js"
 import { insertRow, returned, type Row, type SqlClient } from "./client.js"
 
@@ -8,6 +9,9 @@ const A = Attachment.joined("a")
 const B = Blob.joined("b")
 const SELECT = `SELECT ${A.columns}, ${B.columns} FROM attachments a JOIN blobs b ON b.id = a.blob_id`
 const attached = (r: Row): AttachedFile => ({ attachment: A.fromRow(r), blob: B.fromRow(r) })
+
+/** Where a request remembers one record's files (a record read ahead with none remembers [], store/threads.ts readAhead). */
+export const filesKey = (type: AttachableType, id: Id) => `files:${type}:${id}`
 
 export const makeFilesRepo = (c: SqlClient): FilesRepo => {
   const { ids } = c.dialect
@@ -18,11 +22,12 @@ export const makeFilesRepo = (c: SqlClient): FilesRepo => {
     bySignedId: (signedId) => c.get(`${SELECT} WHERE a.signed_id = ?`, [signedId], attached),
     bySignedIds: (list) =>
       list.length === 0 ? Effect.succeed([]) : c.all(`${SELECT} WHERE ${ids.has("a.signed_id", "ids", "text")}`, { ids: ids.bind(list) }, attached),
-    ofRecords: (type, list) =>
-      list.length === 0
-        ? Effect.succeed([])
-        : c.all(`${SELECT} WHERE a.record_type = @type AND ${ids.has("a.record_id", "ids")} ORDER BY a.record_id, a.position, a.id`,
-          { type, ids: ids.bind(list) }, attached),
+    ofRecords: (type, list) => {
+      if (list.length === 0) return Effect.succeed([])
+      const read = c.all(`${SELECT} WHERE a.record_type = @type AND ${ids.has("a.record_id", "ids")} ORDER BY a.record_id, a.position, a.id`,
+          { type, ids: ids.bind(list) }, attached)
+      return list.length === 1 ? c.remembered(filesKey(type, list[0]!), read) : read
+    },
     attach: (type, recordId, list, at) =>
       Effect.gen(function*() {
         // the record's files are the list, in its order: the others are let go (deleted with the unattached uploads)

@@ -18,7 +18,7 @@ export const makePollsRepo = (c: SqlClient): PollsRepo => {
   const scope = topicScope(ids)
   const inGroupSql = (status: PollStatus) => pollsInGroupSql(status, scope.where)
   // the poll's thread and group are read with it, for the request's next steps
-  const ahead = readAhead(c, "p.*, t.group_id AS group_id", "polls", "p", Poll.fromRow)
+  const ahead = readAhead(c, "p.*, t.group_id AS group_id", "polls", "p", Poll.fromRow, "Poll")
   return {
     byId: ahead.byId,
     byKey: ahead.byKey,

@@ -1,4 +1,6 @@
 /** Threads (topics) and what they hold: discussions, comments, thread items, reactions, readers. */
+import type { AttachableType } from "../domain/files.js"
+import { filesKey } from "./files.js"
 import { Effect } from "effect"
 import { Comment, Discussion, type Id, Reaction, ThreadItem, Topic, type TopicFilter, TopicReader, type TopicScope } from "../domain/records.js"
 import type { CommentsRepo, DiscussionsRepo, ItemsRepo, ReactionsRepo, ReadersRepo, TopicsRepo } from "../ports/store.js"
@@ -56,9 +58,11 @@ const readerColumns = TopicReader.joined("tr")
  * the access check), so that a light read is two round trips on PostgreSQL (the caches' epochs, then this). The
  * statements are written once: a statement's text is its cache key (prepared statements).
  */
-export const readAhead = <A>(c: SqlClient, select: string, table: string, alias: string, map: (row: Row) => A) => {
+export const readAhead = <A>(c: SqlClient, select: string, table: string, alias: string, map: (row: Row) => A, files: AttachableType) => {
+  // how many files the record has: none (most records) is remembered, so its document reads none (store/files.ts)
+  const fileCount = `(SELECT count(*) FROM attachments fa WHERE fa.record_type = '${files}' AND fa.record_id = ${alias}.id) AS "files.count"`
   const sql = (column: "id" | "key", withReader: boolean) =>
-    `SELECT ${select}, ${threadColumns.columns}, ${groupAhead.columns}${withReader ? `, ${readerColumns.columns}, tv.volume AS "tv.volume"` : ""} FROM ${table} ${alias}
+    `SELECT ${select}, ${threadColumns.columns}, ${groupAhead.columns}, ${fileCount}${withReader ? `, ${readerColumns.columns}, tv.volume AS "tv.volume"` : ""} FROM ${table} ${alias}
      JOIN topics t ON t.id = ${alias}.topic_id LEFT JOIN groups g ON g.id = t.group_id
      ${withReader ? "LEFT JOIN topic_readers tr ON tr.topic_id = t.id AND tr.user_id = @reader LEFT JOIN thread_volumes tv ON tv.topic_id = t.id AND tv.user_id = @reader" : ""}
      WHERE ${alias}.${column} = @value`
@@ -74,6 +78,7 @@ export const readAhead = <A>(c: SqlClient, select: string, table: string, alias:
           c.rememberBeside(() => [
             [topicKey(topicId), threadColumns.fromRow(row)],
             ...groupAhead.entries(row),
+            ...(Number(row["files.count"]) === 0 ? [[filesKey(files, row.id as Id), []] as const] : []),
             ...(readerOf === undefined ? [] : [
               [readerKey(topicId, readerOf), row["tr.id"] === null ? undefined : readerColumns.fromRow(row)] as const,
               [threadVolumeKey(topicId, readerOf), row["tv.volume"] ?? undefined] as const
@@ -88,7 +93,7 @@ export const readAhead = <A>(c: SqlClient, select: string, table: string, alias:
 
 export const makeDiscussionsRepo = (c: SqlClient): DiscussionsRepo => {
   const { ids } = c.dialect
-  const ahead = readAhead(c, "d.*", "discussions", "d", Discussion.fromRow)
+  const ahead = readAhead(c, "d.*", "discussions", "d", Discussion.fromRow, "Discussion")
   return {
     byId: ahead.byId,
     byKey: ahead.byKey,

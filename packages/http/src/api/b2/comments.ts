@@ -11,8 +11,9 @@ import { discussionRecords } from "./discussions.js"
 /** A comment with its discussion, thread and author. */
 const document = (access: Access) => (view: Comments.CommentView) =>
   Effect.zipWith(
-    Effect.zip(Comments.authors([view]), Attachments.filesOf("Comment", [view.comment.id])),
-    discussionRecords(access, [view], view.read),
+    // the files as the write left them, else read
+    Effect.zip(Comments.authors([view]), view.files === undefined ? Attachments.filesOf("Comment", [view.comment.id]) : Effect.succeed(new Map([[view.comment.id, view.files]]))),
+    discussionRecords(access, [view], view.read, view.discussionFiles),
     ([users, files], discussions) =>
     envelope(ALL, "comments", [commentJson(view.comment, files.get(view.comment.id) ?? [])], [
       { type: "discussion", root: "discussions", records: discussions },

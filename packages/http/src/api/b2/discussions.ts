@@ -1,5 +1,5 @@
 import { group } from "../group.js"
-import { type Access, Attachments, Discussions, Reading, Volumes } from "@convene/core"
+import { type Access, type AttachedFile, Attachments, Discussions, Reading, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
@@ -10,13 +10,16 @@ import { discussionJson, groupJson, topicJson, userJson } from "../serializers.j
 type View = Discussions.DiscussionView
 
 /**
- * Discussion records with the caller's reader fields (decisions §13): every document that carries discussions. A write
- * that knows the caller's read state as it left it (`known`) is not read again.
+ * Discussion records with the caller's reader fields (decisions §13) and their files: every document that carries
+ * discussions. A write that knows the caller's read state as it left it (`known`), or the discussion's files
+ * (`knownFiles`), does not read them again.
  */
-export const discussionRecords = (access: Access, views: ReadonlyArray<View>, known?: Reading.ReadView) =>
+export const discussionRecords = (access: Access, views: ReadonlyArray<View>, known?: Reading.ReadView, knownFiles?: ReadonlyArray<AttachedFile>) =>
   Effect.zipWith(
     known !== undefined && views.length === 1 ? Effect.succeed(undefined) : Reading.readViews(access, views.map((v) => v.topic)),
-    Attachments.filesOf("Discussion", views.map((v) => v.discussion.id)),
+    knownFiles !== undefined && views.length === 1
+      ? Effect.succeed(new Map([[views[0]!.discussion.id, knownFiles]]))
+      : Attachments.filesOf("Discussion", views.map((v) => v.discussion.id)),
     (reads, files) => views.map((v) => discussionJson(v, reads === undefined ? known : reads.get(v.topic.id), files.get(v.discussion.id) ?? []))
   )
 
