@@ -5,20 +5,21 @@
  * session or a bearer key; 404 otherwise), with the type sniffed from the bytes, `nosniff`, a sandboxing CSP, and
  * `attachment` for everything but raster images; a `Range` asks for part of it.
  */
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Attachments, type AttachedFile, Auth, badRequest, FileStorage, type FileStorageService, loadAccess, People, type Received, ReceiveError, Rules, type Store } from "@convene/core"
+import * as Cookies from "@effect/platform/Cookies"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { Attachments, type AttachedFile, Auth, Downloads, badRequest, FileStorage, type FileStorageService, loadAccess, People, type Received, ReceiveError, Rules, type Store } from "@convene/core"
 import busboy from "busboy"
 import { Cause, Effect, Exit, Option } from "effect"
 import type * as http from "node:http"
 import { pipeline } from "node:stream/promises"
 import { type ApiError, errorResponse, json, PayloadTooLarge } from "./errors.js"
 import type { Answer } from "./routes.js"
+import { SESSION_COOKIE } from "./pages/layout/kit.js"
 import { attachmentJson } from "./api/serializers.js"
 
 export type RunEffect = <A, E>(effect: Effect.Effect<A, E, Store | FileStorage>) => Promise<Exit.Exit<A, E>>
 type Write = (req: http.IncomingMessage, res: http.ServerResponse, response: HttpServerResponse.HttpServerResponse) => void
 
-const SESSION_COOKIE = "convene_session"
 /** what a multipart body carries besides the file's bytes (boundaries, part headers): a body past limit + this is refused unread */
 const MULTIPART_OVERHEAD = 64 * 1024
 
@@ -27,13 +28,7 @@ const bearerOf = (req: http.IncomingMessage): string | undefined => {
   return header.startsWith("Bearer ") ? header.slice("Bearer ".length).trim() : undefined
 }
 
-const sessionOf = (req: http.IncomingMessage): string | undefined => {
-  for (const part of (req.headers.cookie ?? "").split(";")) {
-    const [name, ...value] = part.trim().split("=")
-    if (name === SESSION_COOKIE) return value.join("=")
-  }
-  return undefined
-}
+const sessionOf = (req: http.IncomingMessage): string | undefined => Cookies.parseHeader(req.headers.cookie ?? "")[SESSION_COOKIE]
 
 /** `attachment; filename=…` with an ASCII stand-in and the UTF-8 name (RFC 6266). */
 export const contentDisposition = (kind: "inline" | "attachment", filename: string): string => {
@@ -112,7 +107,7 @@ export const makeFileRoutes = (run: RunEffect, write: Write, storage: FileStorag
     const signedId = params.signed_id ?? ""
     const filename = params.filename ?? ""
     const preview = search.preview === "1"
-    void run(Effect.flatMap(downloadAccess(req), (access) => Attachments.downloadable(Option.getOrUndefined(access), signedId, filename))).then(async (found) => {
+    void run(Effect.flatMap(downloadAccess(req), (access) => Downloads.downloadable(Option.getOrUndefined(access), signedId, filename))).then(async (found) => {
       if (Exit.isFailure(found)) return fail(req, res, Cause.squash(found.cause) as ApiError)
       await (preview ? sendPreview(req, res, found.value) : send(req, res, found.value))
     }).catch(() => {

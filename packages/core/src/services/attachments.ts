@@ -1,13 +1,13 @@
 /**
  * Files (decisions §14): an upload kept once per content and recorded as the uploader's; attached to a record by
- * its `signed_id` in the record's own write (`attachFiles`); downloaded only by those who may read the record;
- * deleted when no record took it within a day.
+ * its `signed_id` in the record's own write (`attachFiles`); deleted when no record took it within a day. Who may
+ * download a file is `downloads.ts` (it asks the records' own services, which attach files here).
  */
 import { randomBytes } from "node:crypto"
 import { Effect } from "effect"
 import type { AttachableType, AttachedFile } from "../domain/files.js"
 import type { Id } from "../domain/records.js"
-import { type Invalid, invalid, notFound, type NotFound } from "../errors.js"
+import { type Invalid, invalid } from "../errors.js"
 import { FileStorage, type FileStorageService, type Received } from "../ports/files.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
@@ -15,8 +15,6 @@ import { filenameErrors, isPreviewable, UNATTACHED_TTL_MS } from "../rules/attac
 import { makePreview, type Preview } from "../files/previews.js"
 import { sniffContentType } from "../files/sniff.js"
 import { nowIso } from "./common.js"
-import { showDiscussion } from "./discussions.js"
-import { visiblePoll } from "./polls/read.js"
 
 const newSignedId = () => randomBytes(18).toString("base64url")
 /** The hash and a generation of the blob's own: a key deleted with its last attachment is never written again. */
@@ -109,44 +107,6 @@ export const filesOf = (type: AttachableType, recordIds: ReadonlyArray<Id>): Eff
     }
     return out
   })
-
-/** Whether the reader may read the record a file is attached to (the record's own rule: the thread's, the poll's). */
-const recordReadable = (access: Access, type: AttachableType, recordId: Id): Effect.Effect<boolean, never, Store> =>
-  Effect.gen(function*() {
-    const store = yield* Store
-    switch (type) {
-      case "Comment": {
-        const comment = yield* store.comments.byId(recordId)
-        if (comment === undefined || comment.discarded_at !== null) return false
-        const discussion = yield* store.discussions.byId(comment.discussion_id)
-        return discussion !== undefined && (yield* Effect.either(showDiscussion(access, discussion.key)))._tag === "Right"
-      }
-      case "Discussion": {
-        const discussion = yield* store.discussions.byId(recordId)
-        return discussion !== undefined && discussion.discarded_at === null && (yield* Effect.either(showDiscussion(access, discussion.key)))._tag === "Right"
-      }
-      case "Poll":
-        return (yield* Effect.either(visiblePoll(access, recordId)))._tag === "Right"
-      case "Outcome": {
-        const outcome = yield* store.outcomes.byId(recordId)
-        return outcome !== undefined && (yield* Effect.either(visiblePoll(access, outcome.poll_id)))._tag === "Right"
-      }
-    }
-  })
-
-/**
- * A file the reader may download (decisions §14): attached to a record they may read, or their own upload not yet
- * attached; its name as stored. Anything else is not found, whatever the reason.
- */
-export const downloadable = Effect.fnUntraced(function*(access: Access | undefined, signedId: string, filename: string): Effect.fn.Return<AttachedFile, NotFound, Store> {
-  const store = yield* Store
-  const file = yield* store.files.bySignedId(signedId)
-  const missing = notFound("File not found")
-  if (file === undefined || file.attachment.filename !== filename || access === undefined) return yield* missing
-  const a = file.attachment
-  const allowed = a.record_type === null || a.record_id === null ? a.uploader_id === access.user.id : yield* recordReadable(access, a.record_type, a.record_id)
-  return allowed ? file : yield* missing
-})
 
 /** The scheduler's job: uploads no record took within a day, and every blob left without an attachment, deleted. */
 export const purgeUnattached = Effect.fnUntraced(function*(): Effect.fn.Return<{ readonly attachments: number; readonly blobs: number }, never, Store | FileStorage> {
