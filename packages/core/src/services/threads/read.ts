@@ -99,10 +99,11 @@ const contentsOf = Effect.fnUntraced(function*(
 
 /**
  * This many items on a page of a thread (decisions §9, amended, "at most 100"): a long thread is read a page at a
- * time. 40, not 100: a page's cost is its items (about 13 µs and 0.9 KB each), and at 100 a thread page answered in
- * p99 130–270 ms at 32 connections against §13's 50 (bench/pages.js); forums that render on the server page by 20–50.
+ * time. 30, not 100: a page's cost is its items (about 13 µs and 0.9 KB each), and at 100 a thread page answered in
+ * p99 130–270 ms at 32 connections against §13's 50 (bench/pages.js), at 40 in 41–53; forums that render on the
+ * server page by 20–50.
  */
-export const THREAD_PAGE = 40
+export const THREAD_PAGE = 30
 
 /** The top-level place an item is under (its comment's, for a reply): a page never splits one. */
 const topOf = (positionKey: string) => positionKey.slice(0, 5)
