@@ -198,3 +198,16 @@ t.test("the rule that decides who hears what is the thread rule: a member remove
   t.equal(hears(await run(loadAccess(bo.user)), event!), false, "Bo, gone, does not")
 })
 
+
+t.test("the live script's asking again leaves a form's notice for the page the person is sent to", async (t) => {
+  const page = await signIn(await browser.newContext(), "ada@example.org")
+  // the notice a comment's form leaves for the thread (kit.ts seeOtherDone): its path, its name
+  const notice = Buffer.from(`/d/${privateThread.key}\ncommented\n`).toString("base64url")
+  await page.context().addCookies([{ name: "convene_notice", value: notice, url: s.url }])
+  const live = await page.request.get(`${s.url}/d/${privateThread.key}?from=1`, { headers: { "x-convene-live": "1" } })
+  t.equal(live.status(), 200)
+  t.notMatch(await live.text(), /Your comment is posted/, "the live request does not show it")
+  t.notOk(live.headersArray().some((h) => h.name.toLowerCase() === "set-cookie" && h.value.startsWith("convene_notice=")), "nor spend it")
+  await page.goto(`${s.url}/d/${privateThread.key}`)
+  t.equal(await page.getByRole("status").filter({ hasText: "Your comment is posted." }).count(), 1, "the page itself says it")
+})

@@ -108,6 +108,8 @@ export const seeOther = (location: string) => HttpServerResponse.empty({ status:
  * else puts no words on a page; a member is named from the records).
  */
 const NOTICE_COOKIE = "convene_notice"
+/** The header the live script's requests carry (liveScript.ts). */
+const LIVE_HEADER = "x-convene-live"
 const NOTICE_TTL = "60 seconds"
 export type DoneName = keyof typeof NOTICES | "admin" | "removed" | "invited" | "resent" | "resendTooSoon" | "cancelled" | "approved" | "declined"
 const DONE_NAMES: ReadonlySet<string> = new Set<DoneName>(["admin", "removed", "invited", "resent", "resendTooSoon", "cancelled", "approved", "declined"])
@@ -116,7 +118,9 @@ const pathOf = (url: string) => new URL(url, "http://x").pathname
 /** The notice the request's cookie carries for this page, if any. */
 export const doneOf = (request: HttpServerRequest.HttpServerRequest): { readonly what: DoneName; readonly n: number | undefined } | undefined => {
   const raw = request.cookies[NOTICE_COOKIE]
-  if (raw === undefined || request.method !== "GET") return undefined
+  // the live script asking for the page again (liveScript.ts) neither shows the notice nor spends it: the page the
+  // person is sent to next does (a refresh between a form's answer and its next page took it, under load)
+  if (raw === undefined || request.method !== "GET" || request.headers[LIVE_HEADER] !== undefined) return undefined
   const [path, what, n] = Buffer.from(raw, "base64url").toString().split("\n")
   if (path !== pathOf(request.url) || what === undefined || !(what in NOTICES || DONE_NAMES.has(what))) return undefined
   return { what: what as DoneName, n: n !== undefined && /^[0-9]{1,12}$/.test(n) ? Number(n) : undefined }

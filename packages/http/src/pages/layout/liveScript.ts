@@ -29,7 +29,7 @@ export const LIVE_SCRIPT = String.raw`"use strict";
   function refresh() {
     if (busy) { again = true; return; }
     busy = true;
-    fetch(url, { credentials: "same-origin", headers: { accept: "text/html" } }).then(function (res) {
+    fetch(url, { credentials: "same-origin", headers: { accept: "text/html", "x-convene-live": "1" } }).then(function (res) {
       return res.ok ? res.text() : null;
     }).then(function (html) {
       if (html === null) return;
