@@ -11,6 +11,7 @@ import { Attachments, type AttachedFile, Auth, Downloads, badRequest, FileStorag
 import busboy from "busboy"
 import { Cause, Effect, Exit, Option } from "effect"
 import type * as http from "node:http"
+import type { Readable } from "node:stream"
 import { pipeline } from "node:stream/promises"
 import { type ApiError, errorResponse, json, PayloadTooLarge } from "./errors.js"
 import type { Answer } from "./routes.js"
@@ -116,18 +117,18 @@ export const makeFileRoutes = (run: RunEffect, write: Write, storage: FileStorag
     })
   }
 
-  /** An image's preview (WebP, made at upload): shown inline, whole. */
-  const sendPreview = async (req: http.IncomingMessage, res: http.ServerResponse, file: AttachedFile) => {
-    const body = file.blob.preview_key === null ? undefined : await storage.read(file.blob.preview_key)
-    if (body === undefined) return write(req, res, json(404, { error: "File not found" }))
-    res.writeHead(200, {
-      "content-type": "image/webp",
-      "x-content-type-options": "nosniff",
-      "content-security-policy": "sandbox",
-      "content-disposition": contentDisposition("inline", file.attachment.filename.replace(/\.[^.]*$/, "") + ".webp"),
-      "cache-control": "private, max-age=3600",
-      etag: `"${file.blob.sha256}-preview"`
-    })
+  /** What every file's answer says: its type, never sniffed again, never run (sandbox), kept privately an hour. */
+  const fileHeaders = (type: string, disposition: string, etag: string): Record<string, string> => ({
+    "content-type": type,
+    "x-content-type-options": "nosniff",
+    "content-security-policy": "sandbox",
+    "content-disposition": disposition,
+    "cache-control": "private, max-age=3600",
+    etag: `"${etag}"`
+  })
+
+  /** The body, or only the headers for a HEAD. */
+  const stream = async (req: http.IncomingMessage, res: http.ServerResponse, body: Readable) => {
     if (req.method === "HEAD") {
       body.destroy()
       return void res.end()
@@ -135,18 +136,18 @@ export const makeFileRoutes = (run: RunEffect, write: Write, storage: FileStorag
     await pipeline(body, res).catch(() => undefined)
   }
 
+  /** An image's preview (WebP, made at upload): shown inline, whole. */
+  const sendPreview = async (req: http.IncomingMessage, res: http.ServerResponse, file: AttachedFile) => {
+    const body = file.blob.preview_key === null ? undefined : await storage.read(file.blob.preview_key)
+    if (body === undefined) return write(req, res, json(404, { error: "File not found" }))
+    res.writeHead(200, fileHeaders("image/webp", contentDisposition("inline", file.attachment.filename.replace(/\.[^.]*$/, "") + ".webp"), `${file.blob.sha256}-preview`))
+    await stream(req, res, body)
+  }
+
   const send = async (req: http.IncomingMessage, res: http.ServerResponse, file: AttachedFile) => {
     const { blob, attachment } = file
     const inline = Rules.isInline(blob.content_type)
-    const headers: Record<string, string> = {
-      "content-type": blob.content_type,
-      "x-content-type-options": "nosniff",
-      "content-security-policy": "sandbox",
-      "content-disposition": contentDisposition(inline ? "inline" : "attachment", attachment.filename),
-      "accept-ranges": "bytes",
-      "cache-control": "private, max-age=3600",
-      etag: `"${blob.sha256}"`
-    }
+    const headers = { ...fileHeaders(blob.content_type, contentDisposition(inline ? "inline" : "attachment", attachment.filename), blob.sha256), "accept-ranges": "bytes" }
     const range = rangeOf(typeof req.headers.range === "string" ? req.headers.range : undefined, blob.byte_size)
     if (range === "unsatisfiable") {
       res.writeHead(416, { "content-range": `bytes */${blob.byte_size}`, "content-type": "application/json" })
@@ -156,11 +157,7 @@ export const makeFileRoutes = (run: RunEffect, write: Write, storage: FileStorag
     if (body === undefined) return write(req, res, json(404, { error: "File not found" }))
     if (range === undefined) res.writeHead(200, { ...headers, "content-length": String(blob.byte_size) })
     else res.writeHead(206, { ...headers, "content-length": String(range.end - range.start + 1), "content-range": `bytes ${range.start}-${range.end}/${blob.byte_size}` })
-    if (req.method === "HEAD") {
-      body.destroy()
-      return void res.end()
-    }
-    await pipeline(body, res).catch(() => undefined)
+    await stream(req, res, body)
   }
 
   return { upload, download }

@@ -4,33 +4,31 @@
  * keys, region and endpoint. Each file is streamed and checked against its hash; what TARGET has already stays.
  * Then point STORAGE_DIR or AWS_BUCKET at TARGET and restart.
  */
-import { Attachments, type FileStorageService, openConvene, s3Storage, directoryStorage } from "@convene/core"
+import { Attachments, type FileStorageService, openConvene } from "@convene/core"
 import type { Command } from "commander"
 import { type CommonOptions, existingDatabase } from "../common.js"
 import { io } from "../io.js"
 import { CliError, EXIT_DOMAIN, makeOutput } from "../output.js"
 
-/** TARGET as a file store: `s3://BUCKET` (the AWS_ variables' keys, region and endpoint), else a directory. */
-export const storageTarget = (target: string): FileStorageService => {
+/**
+ * TARGET as a file store: `s3://BUCKET`, read as serve reads AWS_BUCKET (with the AWS_ variables' keys, region and
+ * endpoint: `fileStorageFromEnv`), else a directory.
+ */
+const storageTarget = async (target: string, database: string): Promise<FileStorageService> => {
+  const { fileStorageFromEnv } = await import("@convene/http")
   const m = /^s3:\/\/([^/]+)\/?$/.exec(target)
-  if (m === null) return directoryStorage(target)
-  const env = io().env
-  const missing = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"].filter((name) => !env[name])
-  if (missing.length > 0) throw new CliError(`${target}: set ${missing.join(" and ")} for the target bucket`)
-  return s3Storage({
-    bucket: m[1]!,
-    region: env.AWS_REGION || "us-east-1",
-    accessKeyId: env.AWS_ACCESS_KEY_ID!,
-    secretAccessKey: env.AWS_SECRET_ACCESS_KEY!,
-    ...(env.AWS_ENDPOINT ? { endpoint: env.AWS_ENDPOINT } : {})
-  })
+  try {
+    return fileStorageFromEnv(m === null ? { STORAGE_DIR: target } : { ...io().env, AWS_BUCKET: m[1]! }, database)
+  } catch (e) {
+    throw new CliError(`${target}: ${e instanceof Error ? e.message : String(e)}`)
+  }
 }
 
 /** Copies the files `database` names from where they live now to `target`; the lines to say it. */
 export const copyFilesTo = async (database: string, target: string) => {
   const { fileStorageFromEnv } = await import("@convene/http")
   const from = fileStorageFromEnv(io().env, database)
-  const to = storageTarget(target)
+  const to = await storageTarget(target, database)
   const convene = await openConvene({ database })
   try {
     const result = await convene.run(Attachments.copyFiles(from, to))

@@ -10,15 +10,10 @@ import { mkdir, open, rename, rm, stat } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { Readable, Transform } from "node:stream"
 import { pipeline } from "node:stream/promises"
-import { type ByteRange, type FileStorageService, type Received, ReceiveError } from "../ports/files.js"
+import { type ByteRange, checkedKey, type FileStorageService, type Received, ReceiveError } from "../ports/files.js"
 
 const HEAD_BYTES = 4100
-const KEY = /^[a-z0-9]+(?:[/.-][a-z0-9]+)*$/
 
-const checked = (key: string): string => {
-  if (!KEY.test(key)) throw new Error(`not a storage key: ${JSON.stringify(key)}`)
-  return key
-}
 
 /** Hashes, counts and keeps the first bytes of what passes; past `limit` bytes it fails the stream. */
 export const measuring = (limit: number) => {
@@ -53,7 +48,7 @@ const syncDir = async (dir: string) => {
 
 export const directoryStorage = (root: string): FileStorageService => {
   const tmp = join(root, "tmp")
-  const pathOf = (key: string) => join(root, checked(key))
+  const pathOf = (key: string) => join(root, checkedKey(key))
   const writeSynced = async (source: Readable, path: string, through?: Transform) => {
     const handle = await open(path, "wx", 0o600)
     try {

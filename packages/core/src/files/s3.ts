@@ -11,7 +11,7 @@ import type { S3Client } from "@aws-sdk/client-s3"
 import { randomBytes } from "node:crypto"
 import { PassThrough, type Readable } from "node:stream"
 import { pipeline } from "node:stream/promises"
-import { type FileStorageService, type Received, ReceiveError } from "../ports/files.js"
+import { checkedKey, type FileStorageService, type Received, ReceiveError } from "../ports/files.js"
 import { measuring } from "./directory.js"
 
 export interface S3Settings {
@@ -23,11 +23,6 @@ export interface S3Settings {
   readonly endpoint?: string
 }
 
-const KEY = /^[a-z0-9]+(?:[/.-][a-z0-9]+)*$/
-const checked = (key: string): string => {
-  if (!KEY.test(key)) throw new Error(`not a storage key: ${JSON.stringify(key)}`)
-  return key
-}
 
 const missing = (e: unknown): boolean => {
   const err = e as { name?: string; $metadata?: { httpStatusCode?: number } }
@@ -49,7 +44,7 @@ export const s3Storage = (settings: S3Settings): FileStorageService => {
   const Bucket = settings.bucket
   const remove = async (key: string) => {
     const { client, DeleteObjectCommand } = await sdk
-    await client.send(new DeleteObjectCommand({ Bucket, Key: checked(key) }))
+    await client.send(new DeleteObjectCommand({ Bucket, Key: checkedKey(key) }))
   }
   return {
     kind: "s3",
@@ -73,14 +68,14 @@ export const s3Storage = (settings: S3Settings): FileStorageService => {
     },
     keep: async (temp, key) => {
       const { client, CopyObjectCommand } = await sdk
-      await client.send(new CopyObjectCommand({ Bucket, Key: checked(key), CopySource: `${Bucket}/${checked(temp)}` }))
+      await client.send(new CopyObjectCommand({ Bucket, Key: checkedKey(key), CopySource: `${Bucket}/${checkedKey(temp)}` }))
       await remove(temp)
     },
     discard: (temp) => remove(temp).catch((e: unknown) => (missing(e) ? undefined : Promise.reject(e))),
     read: async (key, range) => {
       const { client, GetObjectCommand } = await sdk
       try {
-        const got = await client.send(new GetObjectCommand({ Bucket, Key: checked(key), ...(range === undefined ? {} : { Range: `bytes=${range.start}-${range.end}` }) }))
+        const got = await client.send(new GetObjectCommand({ Bucket, Key: checkedKey(key), ...(range === undefined ? {} : { Range: `bytes=${range.start}-${range.end}` }) }))
         return got.Body as Readable
       } catch (e) {
         if (missing(e)) return undefined
@@ -89,13 +84,13 @@ export const s3Storage = (settings: S3Settings): FileStorageService => {
     },
     put: async (key, bytes) => {
       const { client, PutObjectCommand } = await sdk
-      await client.send(new PutObjectCommand({ Bucket, Key: checked(key), Body: bytes, ContentLength: bytes.length }))
+      await client.send(new PutObjectCommand({ Bucket, Key: checkedKey(key), Body: bytes, ContentLength: bytes.length }))
     },
     remove,
     exists: async (key) => {
       const { client, HeadObjectCommand } = await sdk
       try {
-        await client.send(new HeadObjectCommand({ Bucket, Key: checked(key) }))
+        await client.send(new HeadObjectCommand({ Bucket, Key: checkedKey(key) }))
         return true
       } catch (e) {
         if (missing(e)) return false

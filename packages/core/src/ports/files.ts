@@ -7,6 +7,12 @@ import type { Readable } from "node:stream"
 import type { AttachableType, AttachedFile, Attachment, Blob } from "../domain/files.js"
 import type { Id } from "../domain/records.js"
 
+/** A storage key as the core makes them (hex, `/`, `-`, `.`); anything else is refused before a store sees it. */
+export const checkedKey = (key: string): string => {
+  if (!/^[a-z0-9]+(?:[/.-][a-z0-9]+)*$/.test(key)) throw new Error(`not a storage key: ${JSON.stringify(key)}`)
+  return key
+}
+
 /** Bytes received into the storage, not yet kept under their key. */
 export interface Received {
   /** the storage's own name for the bytes until they are kept or discarded */

@@ -3,9 +3,9 @@
  * is shown from the rules' answers the core returns, and every POST goes through a core service that asks
  * the same rules again.
  */
-import { PageUploads, RouteParams } from "../../routes.js"
+import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Discussions, FileStorage, type Group, Groups, Inputs, Joining, MEMBERSHIP_GRANTED_UPON, Memberships, Polls, Reading, Rules, ThreadAdmin, Threads, Volumes } from "@convene/core"
+import { Discussions, type Group, Groups, Inputs, Joining, MEMBERSHIP_GRANTED_UPON, Memberships, Polls, Reading, Rules, ThreadAdmin, Threads, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { NoFields } from "../layout/forms.js"
 import { keptUploads } from "../layout/files.js"
@@ -434,9 +434,7 @@ const startDiscussion = (kit: Kit) => {
       const found = yield* Effect.either(run(Groups.showGroup(who.access, key)))
       if (found._tag === "Left") return refused(request, who, found.left)
       const group = found.right.group
-      const uploads = yield* PageUploads
-      const storage = yield* FileStorage
-      const made = yield* Effect.either(run(Effect.provideService(Effect.flatMap(keptUploads(who.access, uploads), (files) => Discussions.createDiscussion(who.access, {
+      const made = yield* Effect.either(kit.runWithFiles(Effect.flatMap(keptUploads(who.access), (files) => Discussions.createDiscussion(who.access, {
         group_id: group.id,
         title: form.title,
         description: form.description,
@@ -445,7 +443,7 @@ const startDiscussion = (kit: Kit) => {
         // as Loomio's form does by default: the group hears of a new discussion (where the reader may notify everyone)
         ...(Rules.canNotifyGroup(who.access, group) ? { recipient_audience: "group" as const } : {}),
         ...(group.discussion_privacy_options === "public_or_private" ? { private: form.private !== "0" } : {})
-      })), FileStorage, storage)))
+      }))))
       if (made._tag === "Left") {
         const e = made.left
         if (e._tag !== "Invalid") return refused(request, who, e)

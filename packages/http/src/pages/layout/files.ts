@@ -4,13 +4,13 @@
  */
 import { type Access, Attachments, type AttachedFile, Rules } from "@convene/core"
 import { Effect } from "effect"
-import type { PageUpload } from "../../routes.js"
+import { PageUploads } from "../../routes.js"
 import { sizeText } from "./i18n.js"
 import type { Reader } from "./kit.js"
 
-/** The uploads of a form, each kept as the person's file: their signed ids, for the record's `files`. */
-export const keptUploads = (access: Access, uploads: ReadonlyArray<PageUpload>) =>
-  Effect.forEach(uploads, (u) => Effect.map(Attachments.uploadFile(access, u.received, u.filename), (f) => f.attachment.signed_id))
+/** The uploads of the form being answered (PageUploads), each kept as the person's file: their signed ids, for the record's `files`. */
+export const keptUploads = (access: Access) =>
+  Effect.flatMap(PageUploads, (uploads) => Effect.forEach(uploads, (u) => Effect.map(Attachments.uploadFile(access, u.received, u.filename), (f) => f.attachment.signed_id)))
 
 /** A preview's size: the image's, fitted within 1280 px as the preview was made (undefined: not known). */
 const previewBox = (width: number | null, height: number | null) => {

@@ -11,11 +11,11 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as UrlParams from "@effect/platform/UrlParams"
-import { type Access, type IdentityProvider, type Invalid, isNumericId, loadAccess, Notifications, People, Rules, Store, type StoreService, type User } from "@convene/core"
+import { type Access, type FileStorage, type IdentityProvider, type Invalid, isNumericId, loadAccess, Notifications, People, Rules, Store, type StoreService, type User } from "@convene/core"
 import { Effect, type Either, type Schema } from "effect"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import type { HttpSettings } from "../../settings.js"
-import type { PathParams } from "../../routes.js"
+import type { PageUploads, PathParams } from "../../routes.js"
 import { formDecoder, type FormInput, type FormRefusal, type Submitted } from "./forms.js"
 import { type Locale, type MessageKey, pickLocale, serverZone, timeFormatter, type Translate, translator } from "./i18n.js"
 import { render } from "./templates.js"
@@ -151,6 +151,8 @@ export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret:
   const cookie = { httpOnly: true, sameSite: "lax" as const, path: "/", secure }
   const csrfName = csrfCookieName(secure)
   const run = <A, E>(effect: Effect.Effect<A, E, Store>) => Effect.provideService(effect, Store, store)
+  /** A use case of a form that takes files: the file store and the form's uploads are its route's (postWithFiles). */
+  const runWithFiles = <A, E>(effect: Effect.Effect<A, E, Store | FileStorage | PageUploads>) => Effect.provideService(effect, Store, store)
 
   /** A token is a nonce and its HMAC with the session it belongs to ("" signed out). */
   const macOf = (nonce: string, session: string) => createHmac("sha256", csrfSecret).update(`${nonce}|${session}`).digest("base64url")
@@ -302,7 +304,7 @@ export const makeKit = (store: StoreService, settings: HttpSettings, csrfSecret:
       SESSION_COOKIE, "", { ...cookie, maxAge: "0 seconds" }
     )
 
-  return { run, reader, respond, message, formPost, signInPrompt, notFound, forbidden, refused, post, signedInGet, signedIn, signedOut, seeOtherDone, currentUser, sso, provider, cookie }
+  return { run, runWithFiles, reader, respond, message, formPost, signInPrompt, notFound, forbidden, refused, post, signedInGet, signedIn, signedOut, seeOtherDone, currentUser, sso, provider, cookie }
 }
 
 export type Kit = ReturnType<typeof makeKit>

@@ -2,9 +2,9 @@
  * Polls on pages (decisions §9): starting one of the seven types, voting on each without JavaScript,
  * results with counts, percentages and a bar per option, Close poll, Share outcome and Reopen poll.
  */
-import { PageUploads, RouteParams } from "../../routes.js"
+import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { type AttachedFile, Attachments, Discussions, FileStorage, Groups, Outcomes, type Poll, type PollOption, POLL_SETTINGS, POLL_TYPES, Polls, type PollType, Reactions, Rules, Stances, Threads } from "@convene/core"
+import { type AttachedFile, Attachments, Discussions, Groups, Outcomes, type Poll, type PollOption, POLL_SETTINGS, POLL_TYPES, Polls, type PollType, Reactions, Rules, Stances, Threads } from "@convene/core"
 import { Effect } from "effect"
 import { type MessageKey, percentText, utcToZonedInput, zonedToUtc } from "../layout/i18n.js"
 import { type FormInput, NoFields } from "../layout/forms.js"
@@ -291,10 +291,8 @@ const startPollRoutes = (router: PageRouter, kit: Kit) =>
             if (input === undefined) return yield* again(request, who, typed, errors)
             // the group hears of it where the reader may notify everyone (members_can_announce)
             const { recipient_audience: _everyone, ...quiet } = input
-            const uploads = yield* PageUploads
-            const storage = yield* FileStorage
-            const made = yield* Effect.either(run(Effect.provideService(Effect.flatMap(keptUploads(who.access, uploads), (files) =>
-              Polls.createPoll(who.access, { ...(place.right.announce ? input : quiet), ...place.right.input, ...(files.length === 0 ? {} : { files }) })), FileStorage, storage)))
+            const made = yield* Effect.either(kit.runWithFiles(Effect.flatMap(keptUploads(who.access), (files) =>
+              Polls.createPoll(who.access, { ...(place.right.announce ? input : quiet), ...place.right.input, ...(files.length === 0 ? {} : { files }) }))))
             if (made._tag === "Left") {
               const e = made.left
               return e._tag === "Invalid" ? yield* again(request, who, typed, fieldMessages(e)) : refused(request, who, e)
@@ -368,9 +366,7 @@ const editPollRoutes = (router: PageRouter, kit: Kit) =>
           if (removed.length > 0 && !form.confirm_removal) return again({ options: who.t("poll.removalNeedsConfirming") }, removed.join(", "))
           if (options.join("\n") === view.options.map((o) => o.name).join("\n")) options = undefined
         }
-        const uploads = yield* PageUploads
-        const storage = yield* FileStorage
-        const saved = yield* Effect.either(kit.run(Effect.provideService(Effect.flatMap(keptUploads(who.access, uploads), (added) => {
+        const saved = yield* Effect.either(kit.runWithFiles(Effect.flatMap(keptUploads(who.access), (added) => {
           const files = filesAfterEdit(form.files_listed, form.keep, added, view.files)
           return Polls.updatePoll(who.access, key, {
           ...(files === undefined ? {} : { files }),
@@ -386,7 +382,7 @@ const editPollRoutes = (router: PageRouter, kit: Kit) =>
           hide_results: form.hide_results,
           ...Object.fromEntries(COUNT_SETTINGS.flatMap((k) => (form[k] === undefined ? [] : [[k, form[k]]])))
           })
-        }), FileStorage, storage)))
+        })))
         if (saved._tag === "Right") return kit.seeOtherDone(`/p/${saved.right.poll.key}`, "poll_saved")
         const e = saved.left
         if (e._tag !== "Invalid") return kit.refused(request, who, e)
@@ -498,11 +494,9 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
     yield* router.postWithFiles("/p/:key/outcome", kit.post(OutcomeForm, (request, who, { statement }) =>
       Effect.gen(function*() {
         const key = segment(yield* RouteParams, "key")
-        const uploads = yield* PageUploads
-        const storage = yield* FileStorage
-        const shared = yield* Effect.either(run(Effect.provideService(Effect.flatMap(Polls.showPoll(who.access, key), (view) =>
-          Effect.flatMap(keptUploads(who.access, uploads), (files) =>
-            Outcomes.createOutcome(who.access, view.poll.id, { statement, statement_format: "md", ...(files.length === 0 ? {} : { files }) }))), FileStorage, storage)))
+        const shared = yield* Effect.either(kit.runWithFiles(Effect.flatMap(Polls.showPoll(who.access, key), (view) =>
+          Effect.flatMap(keptUploads(who.access), (files) =>
+            Outcomes.createOutcome(who.access, view.poll.id, { statement, statement_format: "md", ...(files.length === 0 ? {} : { files }) })))))
         if (shared._tag === "Left") {
           const e = shared.left
           if (e._tag !== "Invalid") return refused(request, who, e)

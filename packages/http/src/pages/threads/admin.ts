@@ -4,9 +4,9 @@
  * ManageGroup); a page shows a control only where the thread's or the group's rules allow it.
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { type AttachedFile, Attachments, Discussions, FileStorage, type Forbidden, type Group, type Id, type Invalid, type NotFound, Rules, ThreadAdmin, Threads } from "@convene/core"
+import { type AttachedFile, Attachments, Discussions, type Forbidden, type Group, type Id, type Invalid, type NotFound, Rules, ThreadAdmin, Threads } from "@convene/core"
 import { Effect } from "effect"
-import { PageUploads, RouteParams } from "../../routes.js"
+import { RouteParams } from "../../routes.js"
 import { filesAfterEdit, filesView, keptUploads } from "../layout/files.js"
 import { NoFields } from "../layout/forms.js"
 import { fieldMessages, idFrom, type Kit, noticeOf, type Reader, segment } from "../layout/kit.js"
@@ -76,9 +76,7 @@ export const threadAdminRoutes = (router: PageRouter, kit: Kit) =>
         if (found._tag === "Left") return kit.refused(request, who, found.left)
         const t = found.right
         const change = form.change.trim()
-        const uploads = yield* PageUploads
-        const storage = yield* FileStorage
-        const saved = yield* Effect.either(kit.run(Effect.provideService(Effect.flatMap(keptUploads(who.access, uploads), (added) => {
+        const saved = yield* Effect.either(kit.runWithFiles(Effect.flatMap(keptUploads(who.access), (added) => {
           const files = filesAfterEdit(form.files_listed, form.keep, added, t.files)
           return Discussions.updateDiscussion(who.access, key, {
             title: form.title,
@@ -89,7 +87,7 @@ export const threadAdminRoutes = (router: PageRouter, kit: Kit) =>
             // "What's changed?" goes to the group's members who follow it, where the reader may notify everyone
             ...(change !== "" && t.may.announce ? { recipient_audience: "group" as const, recipient_message: change } : {})
           })
-        }), FileStorage, storage)))
+        })))
         if (saved._tag === "Right") return kit.seeOtherDone(`/d/${t.discussion.key}`, "thread_saved")
         if (saved.left._tag !== "Invalid") return kit.refused(request, who, saved.left)
         return kit.respond(request, who, editPage(who, t, typed, fieldMessages(saved.left), 422))

@@ -3,9 +3,9 @@
  * replies under them, polls, outcomes, closings), and the forms the rules allow: Post comment, Reply, Edit,
  * Delete, Close discussion / Reopen discussion, Start a poll.
  */
-import { PageUploads, RouteParams } from "../../routes.js"
+import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { type AttachedFile, Attachments, Comments, Discussions, FileStorage, type Id, Rules, ThreadAdmin, Threads, type User, Volumes } from "@convene/core"
+import { type AttachedFile, Attachments, Comments, Discussions, type Id, Rules, ThreadAdmin, Threads, type User, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { NoFields } from "../layout/forms.js"
 import { fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
@@ -188,18 +188,16 @@ const threadPageRoutes = (router: PageRouter, kit: Kit) =>
     yield* router.postWithFiles("/d/:key/comments", kit.post(CommentForm, (request, who, form) =>
       Effect.gen(function*() {
         const key = segment(yield* RouteParams, "key")
-        const uploads = yield* PageUploads
-        const storage = yield* FileStorage
-        const posted = yield* Effect.either(run(Effect.provideService(Effect.gen(function*() {
+        const posted = yield* Effect.either(kit.runWithFiles(Effect.gen(function*() {
           const { discussion } = yield* Discussions.showDiscussion(who.access, key)
-          const files = yield* keptUploads(who.access, uploads)
+          const files = yield* keptUploads(who.access)
           return yield* Comments.createComment(who.access, discussion.id, {
             body: form.body,
             body_format: "md",
             ...(files.length === 0 ? {} : { files }),
             ...(form.parent_id === undefined ? {} : { parent_id: form.parent_id })
           })
-        }), FileStorage, storage)))
+        })))
         if (posted._tag === "Left") {
           const e = posted.left
           // nothing written and nothing attached: the thread again, saying so
@@ -259,12 +257,10 @@ const commentRoutes = (router: PageRouter, kit: Kit) =>
         const id = Number(segment(params, "id"))
         const found = yield* Effect.either(editable(who, key, id))
         if (found._tag === "Left") return refused(request, who, found.left)
-        const uploads = yield* PageUploads
-        const storage = yield* FileStorage
-        const saved = yield* Effect.either(run(Effect.provideService(Effect.flatMap(keptUploads(who.access, uploads), (added) => {
+        const saved = yield* Effect.either(kit.runWithFiles(Effect.flatMap(keptUploads(who.access), (added) => {
           const files = filesAfterEdit(form.files_listed, form.keep, added, found.right.files)
           return Comments.updateComment(who.access, found.right.id, { body: form.body, body_format: "md", ...(files === undefined ? {} : { files }) })
-        }), FileStorage, storage)))
+        })))
         if (saved._tag === "Left") {
           const e = saved.left
           if (e._tag !== "Invalid") return refused(request, who, e)
