@@ -7,16 +7,16 @@ import type { DatabaseReport } from "./ports/database.js"
 import { isPostgresUrl } from "./postgres/db.js"
 import { exportGroupFromPg, importLoomioExportToPg } from "./transfer/postgres.js"
 import { inspectPgDatabase } from "./postgres/maintenance.js"
-import { exportGroup as exportFromFile, type ExportResult } from "./transfer/loomio/export.js"
-import { type ImportOptions, type ImportResult, importLoomioExport as importIntoFile } from "./transfer/loomio/import.js"
+import { exportGroup as exportFromFile, type StagedExport } from "./transfer/loomio/export.js"
+import { type ImportOptions, importLoomioExport as importIntoFile, type StagedImport } from "./transfer/loomio/import.js"
 import { backupDatabase as backupFile, inspectDatabase as inspectFile, restoreDatabase as restoreFile, type RestoreResult } from "./sqlite/maintenance.js"
 
-/** A Loomio group export into the database: all of it, or nothing. */
-export const importLoomioExport = (database: string, file: string, options: ImportOptions = {}): Promise<ImportResult> =>
+/** A Loomio group export's records into the database: all of them, or none (the files it names follow: index.ts). */
+export const importLoomioRows = (database: string, file: string, options: ImportOptions = {}): Promise<StagedImport> =>
   isPostgresUrl(database) ? importLoomioExportToPg(database, file, options) : importIntoFile(database, file, options)
 
-/** A group, its subgroups, people and content as a Loomio group export. */
-export const exportGroup = (database: string, ref: string, to: string): Promise<ExportResult> =>
+/** A group, its subgroups, people and content as a Loomio group export (the files it names follow: index.ts). */
+export const exportGroupRows = (database: string, ref: string, to: string): Promise<StagedExport> =>
   isPostgresUrl(database) ? exportGroupFromPg(database, ref, to) : exportFromFile(database, ref, to)
 
 /** What `doctor` reads of the database, changing nothing. */

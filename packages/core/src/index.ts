@@ -51,6 +51,10 @@ import * as Downloads from "./services/downloads.js"
 import { NodeUrlPolicyLive, UrlPolicy } from "./services/urls.js"
 import { loadAccess } from "./services/common.js"
 import type { User } from "./domain/records.js"
+import { exportGroupRows, importLoomioRows } from "./databases.js"
+import { bringFiles, type FilesDirectory, writeExportFiles } from "./transfer/files.js"
+import type { ImportOptions, ImportResult } from "./transfer/loomio/import.js"
+import type { ExportResult } from "./transfer/loomio/export.js"
 
 export * from "./domain/records.js"
 export { fieldsOf, Id as IdField, type Model, model, NullId, NullStamp, NullText, serializer, Stamp } from "./domain/model.js"
@@ -61,7 +65,8 @@ export { DatabaseError, makeSqliteStore, SqliteStoreLive, migrate, migrations } 
 export { ImportError, type ImportOptions, type ImportProgress, type ImportResult } from "./transfer/loomio/import.js"
 export { ExportError, type ExportResult } from "./transfer/loomio/export.js"
 export { CopyError, type CopyProgress, type CopyResult, copyInstall } from "./transfer/copy.js"
-export { backupDatabase, exportGroup, importLoomioExport, inspectAnyDatabase, restoreDatabase } from "./databases.js"
+export { backupDatabase, inspectAnyDatabase, restoreDatabase } from "./databases.js"
+export type { FilesDirectory } from "./transfer/files.js"
 export * as Loomio from "./domain/loomio.js"
 export type { DatabaseReport } from "./ports/database.js"
 export { databaseInUse, inspectDatabase, type RestoreResult } from "./sqlite/maintenance.js"
@@ -209,6 +214,19 @@ export const makeConvene = (options: ConveneOptions) => {
 }
 
 export type Convene = ReturnType<typeof makeConvene>
+
+/**
+ * A Loomio group export into the database: all its records or none; then, given a files directory, the files its
+ * lines name, attached to their records (a file the directory lacks is named; the import goes on).
+ */
+export const importLoomioExport = async (database: string, file: string, options: ImportOptions & { readonly files?: FilesDirectory } = {}): Promise<ImportResult> =>
+  bringFiles(() => openConvene({ database }), await importLoomioRows(database, file, options), options.files, options.dryRun === true)
+
+/** A group, its subgroups, people and content as a Loomio group export; given a files directory, its files into it. */
+export const exportGroup = async (database: string, ref: string, to: string, files?: FilesDirectory): Promise<ExportResult> => {
+  const { blobs, ...result } = await exportGroupRows(database, ref, to)
+  return files === undefined ? result : { ...result, files: await writeExportFiles(blobs, files) }
+}
 
 /**
  * The core over the database `database` names: a `postgres://` URL (connected and migrated first; an

@@ -6,6 +6,7 @@
  */
 import { Attachments, type FileStorageService, openConvene } from "@convene/core"
 import type { Command } from "commander"
+import { existsSync } from "node:fs"
 import { type CommonOptions, existingDatabase } from "../common.js"
 import { io } from "../io.js"
 import { CliError, EXIT_DOMAIN, makeOutput } from "../output.js"
@@ -22,6 +23,16 @@ const storageTarget = async (target: string, database: string): Promise<FileStor
   } catch (e) {
     throw new CliError(`${target}: ${e instanceof Error ? e.message : String(e)}`)
   }
+}
+
+/**
+ * The directory an import reads files from (which must exist) or an export writes them into, and the store where
+ * files live here (STORAGE_DIR or AWS_BUCKET, as serve reads them).
+ */
+export const filesDirectory = async (database: string, dir: string, use: "read" | "write") => {
+  if (use === "read" && !existsSync(dir)) throw new CliError(`no directory at ${dir}`)
+  const { fileStorageFromEnv } = await import("@convene/http")
+  return { dir, storage: fileStorageFromEnv(io().env, database) }
 }
 
 /** Copies the files `database` names from where they live now to `target`; the lines to say it. */

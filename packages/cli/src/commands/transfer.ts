@@ -6,7 +6,7 @@
 import { copyInstall, type CopyProgress, exportGroup, type ImportProgress, importLoomioExport, type ImportResult } from "@convene/core"
 import cliProgress from "cli-progress"
 import type { Command } from "commander"
-import { copyFilesTo, filesLines } from "./files.js"
+import { copyFilesTo, filesDirectory, filesLines } from "./files.js"
 import { type CommonOptions, existingDatabase } from "../common.js"
 import { EXIT_DOMAIN, makeOutput } from "../output.js"
 import { io } from "../io.js"
@@ -43,6 +43,10 @@ const summary = (r: ImportResult): Array<string> => [
     ? ["left out (convene has no place for them):", ...Object.entries(r.skipped).map(([t, n]) => `  ${t}: ${n}`)]
     : []),
   ...(r.references_dropped > 0 ? [`references to people not in the file, left empty: ${r.references_dropped}`] : []),
+  ...(r.files === undefined ? [] : [
+    `files: ${r.files.attached} ${r.dry_run ? "found" : "attached"}${r.files.missing.length > 0 ? `, ${r.files.missing.length} missing from the directory:` : ""}`,
+    ...r.files.missing.map((m) => `  ${m}`)
+  ]),
   ...r.warnings.map((w) => `warning: ${w}`),
   ...(r.dry_run ? ["dry run: nothing was written"] : [])
 ]
@@ -54,11 +58,14 @@ export const registerTransfer = (program: Command) => {
     .description("import a Loomio group export (JSON Lines) in one transaction: all of it, or nothing")
     .argument("<file>", "the export file")
     .option("--dry-run", "check the whole file and report what would be imported; write nothing")
-    .action(async (file: string, opts: CommonOptions & { dryRun?: boolean }) => {
+    .option("--files <dir>", "attach the files the export names, found in this directory by key, path or filename (a missing one is reported; the import goes on)")
+    .action(async (file: string, opts: CommonOptions & { dryRun?: boolean; files?: string }) => {
       const out = makeOutput(opts.json === true)
       const bar = progressBar(opts.json !== true && process.stderr.isTTY === true)
       try {
-        const result = await importLoomioExport(existingDatabase(opts), file, { dryRun: opts.dryRun === true, onProgress: bar.update })
+        const database = existingDatabase(opts)
+        const files = opts.files === undefined ? undefined : await filesDirectory(database, opts.files, "read")
+        const result = await importLoomioExport(database, file, { dryRun: opts.dryRun === true, onProgress: bar.update, ...(files === undefined ? {} : { files }) })
         bar.stop()
         out.emit(result, summary(result))
       } catch (e) {
@@ -71,14 +78,22 @@ export const registerTransfer = (program: Command) => {
     .description("write a group, its subgroups, their people (without secrets) and all their content as a Loomio group export")
     .argument("<group>", "the group's id, key or handle")
     .requiredOption("--to <file>", "where to write the export (must not exist)")
-    .action(async (ref: string, opts: CommonOptions & { to: string }) => {
+    .option("--files <dir>", "also write the files it names into this directory (made when missing), each under its SHA-256")
+    .action(async (ref: string, opts: CommonOptions & { to: string; files?: string }) => {
       const out = makeOutput(opts.json === true)
       try {
-        const result = await exportGroup(existingDatabase(opts), ref, opts.to)
+        const database = existingDatabase(opts)
+        const files = opts.files === undefined ? undefined : await filesDirectory(database, opts.files, "write")
+        const result = await exportGroup(database, ref, opts.to, files)
         out.emit(result, [
           `exported group ${result.group.name} (id ${result.group.id}) to ${result.file}`,
-          ...Object.entries(result.records).map(([table, n]) => `  ${table}: ${n}`)
+          ...Object.entries(result.records).map(([table, n]) => `  ${table}: ${n}`),
+          ...(result.files === undefined ? [] : [
+            `files: ${result.files.written} written to ${opts.files}, ${result.files.present} there already`,
+            ...(result.files.missing.length > 0 ? [`files missing from where they live (named by the database): ${result.files.missing.length}`, ...result.files.missing.map((k) => `  ${k}`)] : [])
+          ])
         ])
+        if (result.files !== undefined && result.files.missing.length > 0) io().exitCode = EXIT_DOMAIN
       } catch (e) {
         out.fail(e)
       }

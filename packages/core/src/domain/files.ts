@@ -8,6 +8,8 @@ import { Id as IdField, model, NullId, NullStamp, NullText, Stamp } from "./mode
 /** The records a file may be attached to (Loomio's `files` on discussions, comments, polls and outcomes). */
 export const ATTACHABLE_TYPES = ["Discussion", "Comment", "Poll", "Outcome"] as const
 export type AttachableType = (typeof ATTACHABLE_TYPES)[number]
+/** each one's table */
+export const ATTACHABLE_TABLES: Readonly<Record<AttachableType, string>> = { Discussion: "discussions", Comment: "comments", Poll: "polls", Outcome: "outcomes" }
 
 export const Blob = model("Blob", {
   id: IdField,

@@ -259,6 +259,26 @@ export const LoomioReader = Schema.Struct({
   poll_id: Ref
 })
 
+/**
+ * A file of a record (Loomio writes one line per Active Storage attachment; the bytes are not in the export). The
+ * import attaches those of discussions, comments, polls and outcomes from a directory given beside the file
+ * (decisions §14), found by `key`, by `path` or by `filename` there.
+ */
+export const LoomioAttachment = Schema.Struct({
+  id: Id,
+  record_type: Schema.String,
+  record_id: Id,
+  /** Loomio's attachment list: `files`, `image_files`, or a group's or person's picture */
+  name: Schema.optionalWith(Schema.String, { default: () => "files" }),
+  filename: Schema.String,
+  content_type: Text,
+  host: Text,
+  path: Text,
+  url: Text,
+  /** convene's addition: the SHA-256 of the bytes, their name in the files directory `convene export --files` writes */
+  key: Text
+})
+
 export const LOOMIO_TABLES = {
   groups: LoomioGroup,
   users: LoomioUser,
@@ -275,7 +295,8 @@ export const LOOMIO_TABLES = {
   events: LoomioEvent,
   topic_items: LoomioEvent,
   discussion_readers: LoomioReader,
-  topic_readers: LoomioReader
+  topic_readers: LoomioReader,
+  attachments: LoomioAttachment
 } as const
 export type LoomioTable = keyof typeof LOOMIO_TABLES
 export type LoomioRecord<T extends LoomioTable> = Schema.Schema.Type<(typeof LOOMIO_TABLES)[T]>
@@ -290,7 +311,6 @@ export const LOOMIO_SKIPPED_TABLES = [
   "poll_templates",
   "discussion_templates",
   "membership_requests",
-  "attachments",
   "tags",
   "taggings",
   "stance_receipts",

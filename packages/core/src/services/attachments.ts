@@ -24,7 +24,11 @@ const storageKey = (sha256: string) => `${sha256.slice(0, 2)}/${sha256.slice(2, 
  * Received bytes recorded as the uploader's file: the type sniffed, the bytes kept once per content (a duplicate's
  * received copy discarded). A refused name keeps nothing.
  */
-export const uploadFile = Effect.fnUntraced(function*(access: Access, received: Received, filename: string): Effect.fn.Return<AttachedFile, Invalid, Store | FileStorage> {
+export const uploadFile = (access: Access, received: Received, filename: string): Effect.Effect<AttachedFile, Invalid, Store | FileStorage> =>
+  keepFile(access.user.id, received, filename)
+
+/** Received bytes kept as `uploaderId`'s file, unattached (an upload's, or a file brought with an import). */
+const keepFile = Effect.fnUntraced(function*(uploaderId: Id, received: Received, filename: string): Effect.fn.Return<AttachedFile, Invalid, Store | FileStorage> {
   const store = yield* Store
   const storage = yield* FileStorage
   const nameError = filenameErrors(filename)
@@ -54,7 +58,7 @@ export const uploadFile = Effect.fnUntraced(function*(access: Access, received: 
       }))
       if (blob === undefined) return undefined
       const attachment = yield* store.files.insertAttachment({
-        signed_id: newSignedId(), blob_id: blob.id, filename, uploader_id: access.user.id, record_type: null, record_id: null, position: 0, created_at: now, attached_at: null
+        signed_id: newSignedId(), blob_id: blob.id, filename, uploader_id: uploaderId, record_type: null, record_id: null, position: 0, created_at: now, attached_at: null
       })
       return { attachment, blob }
     }))
@@ -93,6 +97,42 @@ export const attachFiles = Effect.fnUntraced(function*(access: Access, type: Att
     const f = bySigned.get(signedId)!
     return { blob: f.blob, attachment: { ...f.attachment, record_type: type, record_id: recordId, position, attached_at: f.attachment.attached_at ?? now } }
   })
+})
+
+/**
+ * Files brought with an import (decisions §14), each received bytes kept as its record author's file and attached
+ * after what the record holds. The import wrote the records: no one's permission is asked. A name refused is
+ * said, its file left out.
+ */
+export const attachBrought = Effect.fnUntraced(function*(files: ReadonlyArray<{
+  readonly type: AttachableType
+  readonly recordId: Id
+  readonly uploaderId: Id
+  readonly filename: string
+  readonly received: Received
+}>): Effect.fn.Return<{ readonly attached: number; readonly refused: ReadonlyArray<string> }, never, Store | FileStorage> {
+  const store = yield* Store
+  const byRecord = new Map<string, { type: AttachableType; recordId: Id; ids: Array<Id> }>()
+  const refused: Array<string> = []
+  for (const f of files) {
+    const kept = yield* Effect.either(keepFile(f.uploaderId, f.received, f.filename))
+    if (kept._tag === "Left") {
+      refused.push(`${JSON.stringify(f.filename)}: the name ${Object.values(kept.left.errors).flat()[0] ?? "is refused"}`)
+      continue
+    }
+    const k = `${f.type}:${f.recordId}`
+    const entry = byRecord.get(k) ?? { type: f.type, recordId: f.recordId, ids: [] }
+    byRecord.set(k, entry)
+    entry.ids.push(kept.right.attachment.id)
+  }
+  const now = yield* nowIso
+  let attached = 0
+  for (const { type, recordId, ids } of byRecord.values()) {
+    const held = (yield* store.files.ofRecords(type, [recordId])).map((f) => f.attachment.id)
+    yield* store.transaction(store.files.attach(type, recordId, [...held, ...ids], now))
+    attached += ids.length
+  }
+  return { attached, refused }
 })
 
 /** The files of records of one type, by record, each record's in its order. */

@@ -11,10 +11,11 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type pg from "pg"
+import { ATTACHABLE_TABLES } from "../domain/files.js"
 import { newRecordKey } from "../rules/keys.js"
 import { migrate, openFile } from "../sqlite/db.js"
-import { ExportError, type ExportResult, exportGroup } from "./loomio/export.js"
-import { ImportError, type ImportOptions, type ImportResult, importLoomioExport } from "./loomio/import.js"
+import { ExportError, exportGroup, type StagedExport } from "./loomio/export.js"
+import { ImportError, type ImportOptions, importLoomioExport, type StagedImport } from "./loomio/import.js"
 import { connectTo, makePool, migratePg, PgDatabaseError } from "../postgres/db.js"
 import { insertRows, settleIds } from "./pgWrite.js"
 
@@ -64,7 +65,7 @@ const withStagingFile = async <A>(url: string, body: (pool: pg.Pool, stagedFile:
   }
 }
 
-export const importLoomioExportToPg = (url: string, file: string, options: ImportOptions = {}): Promise<ImportResult> =>
+export const importLoomioExportToPg = (url: string, file: string, options: ImportOptions = {}): Promise<StagedImport> =>
   withStagingFile(url, async (pool, stagedFile) => {
     const result = await importLoomioExport(stagedFile, file, { ...options, dryRun: false })
     const staged = new Database(stagedFile, { readonly: true })
@@ -85,7 +86,7 @@ export const importLoomioExportToPg = (url: string, file: string, options: Impor
     }
   })
 
-const copyInto = async (client: pg.PoolClient, staged: Database.Database, result: ImportResult): Promise<ImportResult> => {
+const copyInto = async (client: pg.PoolClient, staged: Database.Database, result: StagedImport): Promise<StagedImport> => {
   const one = async <T>(sql: string, values: Array<unknown> = []) => (await client.query(sql, values)).rows[0] as T | undefined
   // refused as the SQLite importer refuses: this export imported before, or one of its groups already here
   for (const row of staged.prepare(`SELECT source_group_key FROM imports`).all() as Array<{ source_group_key: string }>) {
@@ -150,7 +151,11 @@ const copyInto = async (client: pg.PoolClient, staged: Database.Database, result
   const group = result.group === null ? null : { ...result.group, id: idOf("groups", result.group.id)! }
   // the staged file's counts are the file's records (an item the import derives is not one); its people were all new
   const counts = { ...result.imported, users: (result.imported.users ?? 0) - matched }
-  return { ...result, group, imported: counts, users_matched: matched, warnings }
+  // the files to attach, on their records' and authors' ids here
+  const attachments = result.attachments.map((a) => ({
+    ...a, record_id: idOf(ATTACHABLE_TABLES[a.record_type], a.record_id)!, uploader_id: idOf("users", a.uploader_id)!
+  }))
+  return { ...result, group, imported: counts, users_matched: matched, warnings, attachments }
 }
 
 /** A unique value of a row already held by the database: a username or handle is left empty (said), a key drawn anew. */
@@ -186,7 +191,7 @@ const groupDepths = (staged: Database.Database) => {
  * the same as a SQLite install holding the same rows would write. The whole content is copied: simple, and as
  * slow as the database is large.
  */
-export const exportGroupFromPg = async (url: string, ref: string, to: string): Promise<ExportResult> => {
+export const exportGroupFromPg = async (url: string, ref: string, to: string): Promise<StagedExport> => {
   if (existsSync(to)) throw new ExportError(`${to} exists: choose a new file`)
   return withStagingFile(url, async (pool, stagedFile) => {
     const staged = openFile(stagedFile, false)
@@ -199,7 +204,8 @@ export const exportGroupFromPg = async (url: string, ref: string, to: string): P
         await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         staged.exec("BEGIN")
         const copied = new Map<string, Array<Record<string, unknown>>>()
-        for (const [table] of TABLES) {
+        // with its files' rows (the bytes stay where they live)
+        for (const table of [...TABLES.map(([t]) => t), "blobs", "attachments"]) {
           if (table === "imports") continue
           const rows = (await client.query(`SELECT * FROM ${table}`)).rows as Array<Record<string, unknown>>
           copied.set(table, rows)

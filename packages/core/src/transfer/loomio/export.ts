@@ -24,6 +24,13 @@ export interface ExportResult {
   readonly file: string
   /** records written, by table */
   readonly records: Record<string, number>
+  /** with a files directory: the files written into it */
+  readonly files?: { readonly written: number; readonly present: number; readonly missing: ReadonlyArray<string> }
+}
+
+/** The rows' export, and the files it names (SHA-256 → storage key) for the files' step (transfer/files.ts). */
+export interface StagedExport extends ExportResult {
+  readonly blobs: ReadonlyMap<string, string>
 }
 
 type Row = Record<string, unknown>
@@ -68,7 +75,7 @@ const findGroup = (db: Db, ref: string) =>
     | { id: number; key: string; name: string }
     | undefined
 
-export const exportGroup = async (dbFile: string, ref: string, to: string): Promise<ExportResult> => {
+export const exportGroup = async (dbFile: string, ref: string, to: string): Promise<StagedExport> => {
   if (existsSync(to)) throw new ExportError(`${to} exists: choose a new file`)
   const db = openFile(dbFile, false)
   try {
@@ -77,7 +84,7 @@ export const exportGroup = async (dbFile: string, ref: string, to: string): Prom
     if (group === undefined) throw new ExportError(`no group ${ref} (give its id, key or handle)`)
     db.exec("BEGIN")
     try {
-      return { group, file: to, records: await writeExport(db, group.id, to) }
+      return { group, file: to, ...await writeExport(db, group.id, to) }
     } finally {
       db.exec("COMMIT")
     }
@@ -86,9 +93,10 @@ export const exportGroup = async (dbFile: string, ref: string, to: string): Prom
   }
 }
 
-const writeExport = async (db: Db, groupId: number, to: string): Promise<Record<string, number>> => {
+const writeExport = async (db: Db, groupId: number, to: string) => {
   const out = createWriteStream(to, { flags: "wx" })
   const records: Record<string, number> = {}
+  const blobs = new Map<string, string>()
   const put = async (table: LoomioTable, record: Row) => {
     records[table] = (records[table] ?? 0) + 1
     if (!out.write(JSON.stringify({ table, record: encoders[table](record) }) + "\n")) await once(out, "drain")
@@ -207,9 +215,31 @@ const writeExport = async (db: Db, groupId: number, to: string): Promise<Record<
       created_at: c.created_at,
       updated_at: c.updated_at
     }))
+
+    // the files of its threads' records, each line naming its bytes by their hash (their name in the files directory)
+    const owners = [
+      ["Discussion", `SELECT id FROM discussions WHERE topic_id IN ${topics}`],
+      ["Comment", `SELECT id FROM comments WHERE discussion_id IN (SELECT id FROM discussions WHERE topic_id IN ${topics})`],
+      ["Poll", `SELECT id FROM polls WHERE id IN ${polls}`],
+      ["Outcome", `SELECT id FROM outcomes WHERE poll_id IN ${polls}`]
+    ].map(([type, ids]) => `(a.record_type = '${type}' AND a.record_id IN (${ids}))`).join(" OR ")
+    await each("attachments", `SELECT a.id, a.record_type, a.record_id, a.filename, a.signed_id, b.content_type, b.sha256, b.storage_key
+        FROM attachments a JOIN blobs b ON b.id = a.blob_id WHERE ${owners} ORDER BY a.record_type, a.record_id, a.position`, (a) => {
+      blobs.set(a.sha256 as string, a.storage_key as string)
+      return {
+        id: a.id,
+        record_type: a.record_type,
+        record_id: a.record_id,
+        name: "files",
+        filename: a.filename,
+        content_type: a.content_type,
+        path: `/files/${a.signed_id as string}/${encodeURIComponent(a.filename as string)}`,
+        key: a.sha256
+      }
+    })
   } finally {
     out.end()
     await once(out, "close")
   }
-  return records
+  return { records, blobs }
 }

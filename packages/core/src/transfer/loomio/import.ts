@@ -12,6 +12,7 @@
  */
 import { statSync } from "node:fs"
 import { REACTABLE_TYPES, THREAD_ITEM_KINDS } from "../../domain/records.js"
+import { ATTACHABLE_TABLES, ATTACHABLE_TYPES as ATTACHABLE } from "../../domain/files.js"
 import { pollSettings } from "../../domain/polls.js"
 import type { LoomioRecord } from "../../domain/loomio.js"
 import { hashApiKey, newApiKey, newRecordKey } from "../../rules/keys.js"
@@ -22,14 +23,14 @@ import { normaliseEmail } from "../../rules/users.js"
 import { type Db, DatabaseError, migrate, openFile } from "../../sqlite/db.js"
 import { deriveThreads, searchInBulk } from "./derive.js"
 import { bodyLengthErrors, cleanBody } from "../../rules/bodies.js"
-import { ImportError, type ImportOptions, type ImportResult, inserter, oldIds, stage, type Staged, staged } from "./stage.js"
+import { type ImportedFile, ImportError, type ImportOptions, inserter, oldIds, stage, type Staged, staged, type StagedImport } from "./stage.js"
 
-export { ImportError, type ImportOptions, type ImportProgress, type ImportResult } from "./stage.js"
+export { type ImportedFile, ImportError, type ImportOptions, type ImportProgress, type ImportResult, type StagedImport } from "./stage.js"
 
 const ITEM_KINDS = new Set<string>(THREAD_ITEM_KINDS)
 const ITEMABLE = new Set<string>(REACTABLE_TYPES)
 
-export const importLoomioExport = async (dbFile: string, file: string, options: ImportOptions = {}): Promise<ImportResult> => {
+export const importLoomioExport = async (dbFile: string, file: string, options: ImportOptions = {}): Promise<StagedImport> => {
   let size: number
   try {
     size = statSync(file).size
@@ -57,8 +58,8 @@ class Rollback extends Error {}
 const latest = (...times: ReadonlyArray<string | null>): string =>
   times.filter((x): x is string => x !== null).reduce((a, b) => (a > b ? a : b))
 
-const write = (db: Db, skipped: Record<string, number>, options: ImportOptions): ImportResult => {
-  let result: ImportResult | undefined
+const write = (db: Db, skipped: Record<string, number>, options: ImportOptions): StagedImport => {
+  let result: StagedImport | undefined
   const total = (db.prepare(`SELECT count(*) AS n FROM temp.import_lines`).get() as { n: number }).n
   try {
     db.transaction(() => {
@@ -118,6 +119,7 @@ class Writer {
   readonly stancePoll = new Map<number, number>()
   readonly outcomePoll = new Map<number, number>()
   readonly commentDiscussion = new Map<number, number>()
+  readonly attachments: Array<ImportedFile> = []
 
   constructor(readonly db: Db, readonly skipped: Record<string, number>, readonly options: ImportOptions, readonly total: number) {
     this.now = (options.now ?? new Date()).toISOString()
@@ -209,7 +211,7 @@ class Writer {
   }
 }
 
-const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOptions, total: number): ImportResult => {
+const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOptions, total: number): StagedImport => {
   const w = new Writer(db, skipped, options, total)
   const groups = checkGroups(w)
   writeUsers(w)
@@ -225,6 +227,7 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
   writeReactions(w)
   writeItems(w, threads.topicsBefore)
   writeReaders(w)
+  placeAttachments(w)
   return finish(w, groups.roots)
 }
 
@@ -760,8 +763,47 @@ const writeReaders = (w: Writer) => {
   }
 }
 
+/**
+ * Each file line placed on its record's new id, with the record's author as its uploader. Files of groups, people
+ * and votes (pictures), and of records the import left out, have no place here: counted as left out.
+ */
+const placeAttachments = (w: Writer) => {
+  const { db, ids, skipped, attachments } = w
+  const authors = new Map<string, ReturnType<Db["prepare"]>>()
+  for (const a of staged(db, "attachments")) {
+    const r = a.record
+    const type = ATTACHABLE.find((t) => t === r.record_type)
+    const table = type === undefined ? undefined : ATTACHABLE_TABLES[type]
+    const id = table === undefined ? undefined : ids.map(table).get(r.record_id)
+    if (type === undefined || table === undefined || id === undefined) {
+      const why = type === undefined ? `attachments (of ${r.record_type.slice(0, 32)})` : "attachments (of records left out)"
+      skipped[why] = (skipped[why] ?? 0) + 1
+      continue
+    }
+    let author = authors.get(table)
+    if (author === undefined) authors.set(table, author = db.prepare(`SELECT author_id FROM ${table} WHERE id = ?`).pluck())
+    attachments.push({
+      line: a.line,
+      record_type: type,
+      record_id: id,
+      uploader_id: author.get(id) as number,
+      filename: r.filename,
+      key: r.key,
+      path: r.path ?? (r.url === null ? null : urlPath(r.url))
+    })
+  }
+}
+
+const urlPath = (url: string): string | null => {
+  try {
+    return new URL(url).pathname
+  } catch {
+    return null
+  }
+}
+
 /** The import's record, and what it did. */
-const finish = (w: Writer, roots: ReturnType<typeof checkGroups>["roots"]): ImportResult => {
+const finish = (w: Writer, roots: ReturnType<typeof checkGroups>["roots"]): StagedImport => {
   const { db, ids, imported, now, options, total, skipped, warnings } = w
   const top = roots[0]!.record
   const topId = ids.map("groups").get(top.id)!
@@ -778,7 +820,8 @@ const finish = (w: Writer, roots: ReturnType<typeof checkGroups>["roots"]): Impo
     skipped,
     users_matched: w.matched,
     references_dropped: w.dropped,
-    warnings
+    warnings,
+    attachments: w.attachments
   }
 }
 

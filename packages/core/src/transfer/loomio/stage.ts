@@ -7,6 +7,7 @@ import { createReadStream, statSync } from "node:fs"
 import { createInterface } from "node:readline"
 import { Either, ParseResult, Schema } from "effect"
 import { LOOMIO_SKIPPED_TABLES, LOOMIO_TABLES, LoomioLine, type LoomioRecord, type LoomioTable } from "../../domain/loomio.js"
+import type { AttachableType } from "../../domain/files.js"
 import type { Db } from "../../sqlite/db.js"
 import { columnValue } from "../../domain/model.js"
 
@@ -44,6 +45,27 @@ export interface ImportResult {
   /** who-did-it references (inviter, revoker, discarder, closer) to people not in the file, left empty */
   readonly references_dropped: number
   readonly warnings: ReadonlyArray<string>
+  /** with a files directory: the files attached, and those the directory lacks (named by line and filename) */
+  readonly files?: { readonly attached: number; readonly missing: ReadonlyArray<string> }
+}
+
+/**
+ * A file the export names on a record the import wrote (decisions §14): the record and its author by their new
+ * ids, and what finds the bytes in the files directory. The rows commit first; the files follow (transfer/files.ts).
+ */
+export interface ImportedFile {
+  readonly line: number
+  readonly record_type: AttachableType
+  readonly record_id: number
+  readonly uploader_id: number
+  readonly filename: string
+  readonly key: string | null
+  readonly path: string | null
+}
+
+/** The rows' import, and the files it leaves to attach. */
+export interface StagedImport extends ImportResult {
+  readonly attachments: ReadonlyArray<ImportedFile>
 }
 
 const SKIPPED = new Set<string>(LOOMIO_SKIPPED_TABLES)
