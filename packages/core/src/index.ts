@@ -47,6 +47,7 @@ import * as Inbound from "./services/inbound.js"
 import * as Volumes from "./services/volumes.js"
 import * as Digest from "./services/digest.js"
 import * as Attachments from "./services/attachments.js"
+import * as Delegation from "./services/delegation.js"
 import * as Downloads from "./services/downloads.js"
 import { NodeUrlPolicyLive, UrlPolicy } from "./services/urls.js"
 import { loadAccess } from "./services/common.js"
@@ -76,7 +77,7 @@ export * as Messages from "./messages/index.js"
 export { Users, Groups, Memberships, Mail, Auth, Account, Joining, GroupDeletion }
 export { Discussions, Comments, Threads, Reactions, ThreadAdmin }
 export { Chatbots, Events, Deliveries, Polls, Stances, Outcomes, Scheduler }
-export { Search, Reports, People, Identities, Inbound, Volumes, Digest, Notifications, Reading, Live, Attachments, Downloads }
+export { Search, Reports, People, Identities, Inbound, Volumes, Digest, Notifications, Reading, Live, Attachments, Downloads, Delegation }
 export * from "./domain/files.js"
 export { FileStorage, type FileStorageService, type Received, ReceiveError, type ByteRange } from "./ports/files.js"
 export { directoryStorage } from "./files/directory.js"

@@ -37,6 +37,7 @@ import {
 } from "./rules/polls.js"
 import { canListGroupPolls, canShowTopic } from "./rules/topics.js"
 import { canSetGroupVolume } from "./rules/volume.js"
+import { canAuditDelegations, canDelegate, canHoldDelegation } from "./rules/delegation.js"
 import { canManageOwnAccount } from "./rules/users.js"
 
 declare const PermitTypeId: unique symbol
@@ -132,3 +133,8 @@ export const DeleteGroup = policy("DeleteGroup", canDeleteGroup)
 export const OwnAccount = policy("OwnAccount", canManageOwnAccount)
 export const ManageWebhooks = policy("ManageWebhooks", canManageWebhooks)
 export const SetGroupVolume = policy("SetGroupVolume", canSetGroupVolume)
+
+// delegated voting
+export const HoldDelegation = policy("HoldDelegation", canHoldDelegation)
+export const Delegate = policy("Delegate", canDelegate)
+export const AuditDelegations = policy("AuditDelegations", canAuditDelegations)

@@ -5,7 +5,7 @@ import { type PollOption, type PollType, Rules, type Stance } from "@convene/cor
 const opts = (...names: Array<string>): Array<PollOption> => names.map((name, i) => ({ id: i + 1, poll_id: 1, name, priority: i }))
 const stance = (participant: number, choices: Record<number, number>, cast = true): Stance => ({
   id: participant, poll_id: 1, participant_id: participant, inviter_id: null, latest: true, cast_at: cast ? "x" : null,
-  reason: null, reason_format: "md", revoked_at: null, created_at: "", updated_at: "", choices: new Map(Object.entries(choices).map(([k, v]) => [Number(k), v]))
+  reason: null, reason_format: "md", revoked_at: null, delegated_by: null, created_at: "", updated_at: "", choices: new Map(Object.entries(choices).map(([k, v]) => [Number(k), v]))
 })
 
 t.test("option validation", async (t) => {

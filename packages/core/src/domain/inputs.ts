@@ -127,7 +127,9 @@ export const GroupSettingsInput = Schema.Struct({
   membership_granted_upon: Schema.optional(oneOf(["request", "approval", "invitation"]).annotations({
     description: "Who can join (Loomio's): request (anyone, at once), approval (ask to join), invitation (only); a closed group is always approval, a secret one invitation"
   })),
-  ...Object.fromEntries(GROUP_PERMISSIONS.map((flag) => [flag, Schema.optional(Bool)])) as { readonly [K in (typeof GROUP_PERMISSIONS)[number]]: Schema.optional<typeof Bool> }
+  ...Object.fromEntries(GROUP_PERMISSIONS.map((flag) => [flag, Schema.optional(Bool)])) as { readonly [K in (typeof GROUP_PERMISSIONS)[number]]: Schema.optional<typeof Bool> },
+  members_can_delegate: Schema.optional(Bool.annotations({ description: "extension (decisions §15): members may name a delegate whose vote is cast for them when they do not vote" })),
+  delegation_limit: Schema.optional(Int.annotations({ description: "extension (decisions §15): the most delegations one delegate holds (1-100; default 5)" }))
 }).annotations({ identifier: "GroupSettingsInput" })
 
 /** **Ask to join** (decisions §12), an extension. */
@@ -158,6 +160,11 @@ export const MembershipsInput = Schema.Struct({
 }).annotations({ identifier: "MembershipsInput" })
 
 /** How much mail the caller wants from a group or a thread (decisions §11): Loomio's `set_volume`. */
+/** **Delegate my vote** (decisions §15), an extension. */
+export const DelegationInput = Schema.Struct({
+  delegate_id: Int.annotations({ description: "Another accepted member of the group, holding fewer delegations than the group's delegation_limit" })
+}).annotations({ identifier: "DelegationInput" })
+
 export const VolumeInput = Schema.Struct({
   volume: Schema.Literal("mute", "normal", "loud").annotations({
     description: "mute: no notifications (invitations and sign-in codes still come); normal: new threads and polls, outcomes, closing-soon reminders, mentions and replies to you; loud: also every comment and vote"
@@ -185,6 +192,7 @@ const pollFields = {
   shuffle_options: Schema.optional(Bool),
   anonymous: Schema.optional(Bool),
   notify_on_closing_soon: Schema.optional(word(NOTIFY_ON_CLOSING_SOON)),
+  allow_delegated_votes: Schema.optional(Bool.annotations({ description: "extension (decisions §15): false refuses delegated votes (\"No delegated votes\", e.g. an election); default true" })),
   ...recipients,
   notify_recipients: Schema.optional(Bool),
   ...files

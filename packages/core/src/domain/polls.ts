@@ -35,7 +35,8 @@ export const POLL_SETTINGS = {
   hide_results: "off",
   shuffle_options: false,
   anonymous: false,
-  notify_on_closing_soon: "nobody"
+  notify_on_closing_soon: "nobody",
+  allow_delegated_votes: true
 } as const satisfies Record<string, unknown>
 export type PollSettings = {
   readonly specified_voters_only: boolean
@@ -43,6 +44,8 @@ export type PollSettings = {
   readonly shuffle_options: boolean
   readonly anonymous: boolean
   readonly notify_on_closing_soon: (typeof NOTIFY_ON_CLOSING_SOON)[number]
+  /** false: "No delegated votes" (an election): a delegate's vote counts for themselves only */
+  readonly allow_delegated_votes: boolean
 }
 const SETTING_NAMES = Object.keys(POLL_SETTINGS) as ReadonlyArray<keyof PollSettings>
 
@@ -80,6 +83,7 @@ export const Poll = model("Poll", {
   shuffle_options: Schema.Boolean,
   anonymous: Schema.Boolean,
   notify_on_closing_soon: Schema.Literal(...NOTIFY_ON_CLOSING_SOON),
+  allow_delegated_votes: Schema.Boolean,
   ...ballotConfig,
   /** scheduler markers: each job runs once per poll (per opening, for closing-soon) */
   closing_soon_sent_at: NullStamp,
@@ -107,11 +111,25 @@ export const Stance = model("Stance", {
   reason: NullText,
   reason_format: Format,
   revoked_at: NullStamp,
+  /** cast by this delegate's vote for the participant, who has not voted themselves (decisions §15) */
+  delegated_by: NullId,
   created_at: Stamp,
   updated_at: Stamp
 })
 /** A ballot with its choices (option id → score), read apart from its row. */
 export type Stance = typeof Stance.Type & { readonly choices: ReadonlyMap<Id, number> }
+
+/** A member's delegate in a group (decisions §15), kept when revoked: the history administrators see. */
+export const Delegation = model("Delegation", {
+  id: IdField,
+  group_id: IdField,
+  delegator_id: IdField,
+  delegate_id: IdField,
+  created_at: Stamp,
+  revoked_at: NullStamp,
+  revoker_id: NullId
+})
+export type Delegation = typeof Delegation.Type
 
 export const Outcome = model("Outcome", {
   id: IdField,
@@ -193,5 +211,7 @@ export interface OptionTally {
 export interface PollTally {
   readonly voters_count: number
   readonly cast_count: number
+  /** of the cast ballots, those a delegate's vote cast (decisions §15) */
+  readonly delegated_count: number
   readonly options: ReadonlyArray<OptionTally>
 }

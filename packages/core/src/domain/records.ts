@@ -112,6 +112,9 @@ export const Group = model("Group", {
   parent_id: NullId,
   ...groupSettings,
   creator_id: NullId,
+  /** delegated voting (decisions §15): members may name a delegate, who holds at most `delegation_limit` delegations */
+  members_can_delegate: Schema.Boolean,
+  delegation_limit: Schema.Int,
   /** raised by **Reset link**: the shareable link's token is derived from it, and the old one stops working */
   join_link_epoch: Schema.Int,
   /** **Delete group**: gone from every page, list and the API at once, purged 14 days later */

@@ -558,6 +558,7 @@ export const de: Readonly<Record<MessageKey, string>> = {
   "digest.outcome": "Ergebnis geteilt: {title}",
   "mail.new_comment": "{who} hat kommentiert in: {title}",
   "mail.stance_created": "{who} hat abgestimmt über: {title}",
+  "mail.vote_delegated": "{who} hat als deine Vertretung für dich abgestimmt: {title}",
   "mail.user_mentioned": "{who} hat Sie erwähnt in: {title}",
   "mail.replyHint": "Antworten Sie auf diese E-Mail, um in der Diskussion zu kommentieren.",
   "mail.replyRefusedSubject": "Ihre Antwort wurde nicht veröffentlicht: {title}",

@@ -560,6 +560,7 @@ export const en = {
   "digest.outcome": "Outcome shared: {title}",
   "mail.new_comment": "{who} commented in: {title}",
   "mail.stance_created": "{who} voted on: {title}",
+  "mail.vote_delegated": "{who} voted for you, as your delegate: {title}",
   "mail.user_mentioned": "{who} mentioned you in: {title}",
   "mail.replyHint": "Reply to this e-mail to comment in the discussion.",
   "mail.replyRefusedSubject": "Your reply was not posted: {title}",

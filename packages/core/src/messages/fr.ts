@@ -558,6 +558,7 @@ export const fr: Readonly<Record<MessageKey, string>> = {
   "digest.outcome": "Résultat publié : {title}",
   "mail.new_comment": "{who} a commenté dans : {title}",
   "mail.stance_created": "{who} a voté sur : {title}",
+  "mail.vote_delegated": "{who} a voté pour vous, en tant que votre délégué·e : {title}",
   "mail.user_mentioned": "{who} vous a mentionné dans : {title}",
   "mail.replyHint": "Répondez à cet e-mail pour commenter dans la discussion.",
   "mail.replyRefusedSubject": "Votre réponse n’a pas été publiée : {title}",

@@ -1,5 +1,5 @@
 import type { Effect } from "effect"
-import type { Outcome, Poll, PollOption, Stance } from "../domain/polls.js"
+import type { Delegation, Outcome, Poll, PollOption, Stance } from "../domain/polls.js"
 import type { Id, Page, TopicScope } from "../domain/records.js"
 import type { PollTally } from "../domain/polls.js"
 
@@ -41,7 +41,7 @@ export interface PollOptionsRepo {
   readonly replace: (pollId: Id, names: ReadonlyArray<string>) => Effect.Effect<void>
 }
 
-export type NewStance = Omit<Stance, "id" | "latest" | "revoked_at" | "updated_at">
+export type NewStance = Omit<Stance, "id" | "latest" | "revoked_at" | "updated_at" | "delegated_by"> & { readonly delegated_by?: Id | null }
 
 export interface StancesRepo {
   readonly byId: (id: Id) => Effect.Effect<Stance | undefined>
@@ -74,4 +74,18 @@ export interface OutcomesRepo {
   readonly update: (id: Id, patch: Partial<Pick<Outcome, "statement" | "statement_format" | "review_on" | "review_sent_at">> & { updated_at: string }) => Effect.Effect<void>
   /** Outcomes whose review date has come and whose review was not raised. */
   readonly reviewDue: (today: string) => Effect.Effect<ReadonlyArray<Outcome>>
+}
+
+/** Members' delegates (decisions §15): the live grant per member and group, and every grant and revoke kept. */
+export interface DelegationsRepo {
+  /** the member's live delegation in the group */
+  readonly activeOf: (groupId: Id, delegatorId: Id) => Effect.Effect<Delegation | undefined>
+  /** the live delegations to this delegate in the group, oldest first (a delegation's place decides the limit) */
+  readonly toDelegate: (groupId: Id, delegateId: Id) => Effect.Effect<ReadonlyArray<Delegation>>
+  /** every live delegation in the group */
+  readonly activeIn: (groupId: Id) => Effect.Effect<ReadonlyArray<Delegation>>
+  readonly grant: (d: Pick<Delegation, "group_id" | "delegator_id" | "delegate_id" | "created_at">) => Effect.Effect<Delegation>
+  readonly revoke: (id: Id, at: string, revokerId: Id | null) => Effect.Effect<void>
+  /** every grant and revoke in the group, newest first */
+  readonly history: (groupId: Id, limit: number) => Effect.Effect<ReadonlyArray<Delegation>>
 }

@@ -1,6 +1,6 @@
 import { Context, type Effect } from "effect"
 import type { ChatbotsRepo, DeliveriesRepo, EventsRepo } from "./webhooks.js"
-import type { OutcomesRepo, PollOptionsRepo, PollsRepo, StancesRepo } from "./polls.js"
+import type { DelegationsRepo, OutcomesRepo, PollOptionsRepo, PollsRepo, StancesRepo } from "./polls.js"
 import type { OutboxOps } from "./outbox.js"
 import type { ReportsRepo } from "./reports.js"
 import type { SearchRepo } from "./search.js"
@@ -358,6 +358,7 @@ export interface StoreService extends PeopleRepos {
   readonly pollOptions: PollOptionsRepo
   readonly stances: StancesRepo
   readonly outcomes: OutcomesRepo
+  readonly delegations: DelegationsRepo
   readonly files: FilesRepo
   readonly search: SearchRepo
   readonly reports: ReportsRepo

@@ -145,6 +145,8 @@ export interface PollResults {
   /** ballots issued (eligible voters), cast or not */
   readonly voters_count: number
   readonly cast_count: number
+  /** ballots cast by delegates' votes (decisions §15) */
+  readonly delegated_count: number
   readonly undecided_count: number
   readonly total_score: number
   readonly options: ReadonlyArray<OptionResult>
@@ -164,6 +166,7 @@ export const tallyBallots = (type: PollType, options: ReadonlyArray<PollOption>,
   return {
     voters_count: live.length,
     cast_count: cast.length,
+    delegated_count: cast.filter((s) => s.delegated_by !== null).length,
     options: options.map((o) => {
       let score = 0, voters = 0, yes = 0, maybe = 0, no = 0
       const ids: Array<Id> = []
@@ -208,6 +211,7 @@ export const resultsFromTally = (type: PollType, options: ReadonlyArray<PollOpti
   return {
     voters_count: tally.voters_count,
     cast_count: tally.cast_count,
+    delegated_count: tally.delegated_count,
     undecided_count: tally.voters_count - tally.cast_count,
     total_score: total,
     options: ordered.map((r, i) => Object.assign({}, r, { rank: i + 1 }))

@@ -20,6 +20,9 @@ export const revealPollText = (p: Poll): { title: string | null; details: string
 /** Who gave a ballot (Loomio's `inviter_id`): nobody in an anonymous poll, where it would say whose the ballot is. */
 export const revealInviter = (p: Poll, s: Stance): Id | null => (p.anonymous ? null : s.inviter_id)
 
+/** Which delegate's vote cast a ballot (decisions §15): nobody's in an anonymous poll, not even to its voter. */
+export const revealDelegatedBy = (p: Poll, s: Stance): Id | null => (p.anonymous ? null : s.delegated_by)
+
 /** Who cast a ballot: nobody in an anonymous poll, but readers always see their own. */
 export const revealVoter = (readerId: Id, p: Poll, s: Stance): Id | null =>
   p.anonymous && s.participant_id !== readerId ? null : s.participant_id

@@ -62,12 +62,15 @@ export const ballotsForNewMembers = Effect.fnUntraced(function*(group: Group, us
   for (const poll of polls) yield* issueTo(poll, entitled)
 })
 
-/** A member who leaves loses their ballots (cast or not) in the group's open polls. */
+/**
+ * A member who leaves loses their ballots in the group's open polls: all of them, or (leaving by themselves) those
+ * they did not cast themselves (a ballot a delegate's vote cast for them goes).
+ */
 export const revokeBallots = Effect.fnUntraced(function*(groupId: Id, userId: Id, revokerId: Id | null, keepVotes = false) {
   const store = yield* Store
   const now = yield* nowIso
   for (const poll of yield* store.polls.openInGroup(groupId)) {
     const held = yield* store.stances.latestFor(poll.id, userId)
-    if (held !== undefined && held.revoked_at === null && !(keepVotes && held.cast_at !== null)) yield* store.stances.revoke(held.id, now, revokerId)
+    if (held !== undefined && held.revoked_at === null && !(keepVotes && held.cast_at !== null && held.delegated_by === null)) yield* store.stances.revoke(held.id, now, revokerId)
   }
 })

@@ -12,6 +12,8 @@ import {
   type User
 } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
+import { DELEGATION_LIMIT, delegationLimitErrors } from "../rules/delegation.js"
+import { settleInGroup } from "./delegatedBallots.js"
 import { GROUP_PERMISSIONS, type GroupInput, type GroupSettingsInput } from "../domain/inputs.js"
 import { Store } from "../ports/store.js"
 import { plainLineErrors } from "../rules/values.js"
@@ -154,6 +156,8 @@ export const createGroup = Effect.fnUntraced(function*(input: NewGroup): Effect.
     const now = yield* nowIso
     const group = yield* store.groups.insert({
       ...settings,
+      members_can_delegate: false,
+      delegation_limit: DELEGATION_LIMIT,
       key: newRecordKey(),
       handle: input.handle ?? null,
       name,
@@ -297,6 +301,12 @@ const applyGroupSettings = Effect.fnUntraced(function*(group: Group, input: type
     patch.description = description === "" ? null : description
   }
   for (const flag of GROUP_PERMISSIONS) if (input[flag] !== undefined) patch[flag] = input[flag]
+  if (input.members_can_delegate !== undefined) patch.members_can_delegate = input.members_can_delegate
+  if (input.delegation_limit !== undefined) {
+    const problem = delegationLimitErrors(input.delegation_limit)
+    if (problem !== null) return yield* invalid("delegation_limit", problem)
+    patch.delegation_limit = input.delegation_limit
+  }
   const now = yield* nowIso
   let threadsPrivate: boolean | undefined
   if (input.group_privacy !== undefined) {
@@ -320,7 +330,12 @@ const applyGroupSettings = Effect.fnUntraced(function*(group: Group, input: type
       if (threads !== undefined) yield* store.topics.setPrivacyIn([sub.id], threads, now)
     }
   }
-  return (yield* viewGroups([(yield* store.groups.byId(group.id))!]))[0]!
+  const updated = (yield* store.groups.byId(group.id))!
+  // who counts for whom follows the group's delegation settings at once, in its open polls
+  if (updated.members_can_delegate !== group.members_can_delegate || updated.delegation_limit !== group.delegation_limit) {
+    yield* settleInGroup(updated, (yield* store.delegations.activeIn(group.id)).map((d) => d.delegator_id))
+  }
+  return (yield* viewGroups([updated]))[0]!
 })
 
 /** Operator changes to a group's settings (CLI). */

@@ -127,6 +127,7 @@ export interface ThreadMessage {
     | "new_comment"
     | "stance_created"
     | "user_mentioned"
+    | "vote_delegated"
   readonly group: Group | undefined
   /** the thread it is about: its volume decides, and a reply to the mail becomes a comment there */
   readonly topicId?: Id

@@ -9,6 +9,7 @@ import { normaliseEmail } from "../rules/users.js"
 import { checkEmails, nowIso, type Paged } from "./common.js"
 import { hashApiKey, newApiKey } from "../rules/keys.js"
 import { ballotsForNewMembers, revokeBallots } from "./ballots.js"
+import { endDelegations } from "./delegatedBallots.js"
 import { findGroup } from "./groups.js"
 import { recordGroupInvitation } from "./mail.js"
 import * as People from "./people.js"
@@ -214,6 +215,7 @@ export const revokeMembership = Effect.fnUntraced(function*(group: Group, m: Mem
   const now = yield* nowIso
   yield* store.memberships.revoke(m.id, now, revokerId)
   yield* revokeBallots(group.id, m.user_id, revokerId, keepVotes)
+  yield* endDelegations(group, m.user_id, revokerId)
   yield* store.invitations.supersede(m.user_id, "group", group.id, now)
 })
 

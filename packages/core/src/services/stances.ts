@@ -4,7 +4,7 @@
  */
 import { Effect } from "effect"
 import type { Poll, PollOption, Stance } from "../domain/polls.js"
-import type { Id, User } from "../domain/records.js"
+import type { Id } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
@@ -13,12 +13,9 @@ import { ballotErrors } from "../rules/pollTypes.js"
 import { notOpenToVotes } from "../rules/polls.js"
 import { type Permit, Vote } from "../policies.js"
 import type { TopicContext } from "../rules/topics.js"
-import { revealVoteEvent } from "../rules/reveal.js"
-import { bodyMarkdown, describeChoices } from "../rules/threadMarkdown.js"
-import { displayName } from "../rules/users.js"
-import { headlineFor } from "../rules/webhookPayloads.js"
 import { nowIso } from "./common.js"
-import { publishEvent } from "./events.js"
+import { voteEvent } from "./voteEvents.js"
+import { settleDelegatedBallots } from "./delegatedBallots.js"
 import { findPoll, pollItemParent, type PollView, viewPolls, visibleFoundPoll } from "./polls/index.js"
 import { recordItem } from "./threads/kernel.js"
 import * as Inputs from "../domain/inputs.js"
@@ -30,26 +27,6 @@ export type VoteInput = typeof Inputs.StanceInput.Type
 export interface VoteResult {
   readonly stance: Stance
   readonly view: PollView
-}
-
-/** The webhook text of a vote: never who voted in an anonymous poll, never the choice while results are hidden. */
-const voteEvent = (kind: "stance_created" | "stance_updated", poll: Poll, options: ReadonlyArray<PollOption>, stance: Stance, voter: User) => {
-  const { choice: shown, voter: named } = revealVoteEvent(poll)
-  const reason = stance.reason ? bodyMarkdown(stance.reason, stance.reason_format) : ""
-  return publishEvent({
-    kind,
-    group_id: poll.group_id,
-    actor_id: named ? voter.id : null,
-    eventable_type: "Stance",
-    eventable_id: stance.id,
-    message: {
-      headline: headlineFor(kind, named ? displayName(voter) : "Someone"),
-      title: poll.title,
-      path: `/p/${poll.key}`,
-      body: shown ? [describeChoices(poll, options, stance.choices), reason].filter((x) => x !== "").join("\n\n") || null : null,
-      recipient_message: null
-    }
-  })
 }
 
 /** The ballot cast (or changed), its thread item, event and notices, where Vote allowed it. */
@@ -70,7 +47,8 @@ const recordVote = Effect.fnUntraced(function*(
   const choices = new Map(Object.entries(input.option_scores).map(([name, score]) => [byName.get(name)!, score]))
   const reasonFormat = input.reason_format ?? "md"
   const reason = input.reason == null || input.reason.trim() === "" ? null : cleanBody(input.reason, reasonFormat)
-  const first = ballot === undefined || ballot.cast_at === null || ballot.revoked_at !== null
+  // a ballot a delegate's vote cast for them: the person's own vote is still their first
+  const first = ballot === undefined || ballot.cast_at === null || ballot.revoked_at !== null || ballot.delegated_by !== null
   let stance: Stance
   if (ballot !== undefined && ballot.cast_at === null && ballot.revoked_at === null) {
     yield* store.stances.update(ballot.id, { cast_at: now, reason, reason_format: reasonFormat, choices, updated_at: now })
@@ -89,6 +67,11 @@ const recordVote = Effect.fnUntraced(function*(
     parent: yield* pollItemParent(poll), bump: true
   })
   yield* voteEvent(kind, poll, options, stance, access.user)
+  // the vote stands for those who delegated to the voter and have not voted (rules/delegation.ts)
+  if (ctx.group !== undefined && ctx.group.members_can_delegate && poll.allow_delegated_votes) {
+    const delegators = yield* store.delegations.toDelegate(ctx.group.id, access.user.id)
+    yield* settleDelegatedBallots(poll, ctx.topic, ctx.group, delegators.map((d) => d.delegator_id), options)
+  }
   // a first vote is news to those listening Loud; an anonymous one names nobody (it is told to nobody)
   if (!poll.anonymous) {
     const activity = { topic: ctx.topic, group: ctx.group, actor: access.user, title: poll.title, path: `/p/${poll.key}`, message: reason }

@@ -7,7 +7,7 @@ import type { SqlClient } from "./client.js"
 import { makeGroupsRepo, makeMembershipRequestsRepo, makeLiveRepo, makeMembershipsRepo, makeNotificationsRepo, makeTagsRepo, makeVersionsRepo } from "./groups.js"
 import { makeChatbotsRepo, makeDeliveriesRepo, makeEventsRepo, makeMailRepo } from "./outboxes.js"
 import { makePeopleRepos } from "./people.js"
-import { makeOutcomesRepo, makePollOptionsRepo, makePollsRepo, makeStancesRepo } from "./polls.js"
+import { makeDelegationsRepo, makeOutcomesRepo, makePollOptionsRepo, makePollsRepo, makeStancesRepo } from "./polls.js"
 import { makeCommentsRepo, makeDiscussionsRepo, makeItemsRepo, makeReactionsRepo, makeReadersRepo, makeTopicsRepo } from "./threads.js"
 import { makeUsersRepo } from "./users.js"
 import { makeFilesRepo } from "./files.js"
@@ -42,5 +42,6 @@ export const makeRepositories = (c: SqlClient): Repositories => ({
   pollOptions: makePollOptionsRepo(c),
   stances: makeStancesRepo(c),
   outcomes: makeOutcomesRepo(c),
+  delegations: makeDelegationsRepo(c),
   files: makeFilesRepo(c)
 })

@@ -1,8 +1,8 @@
 /** Polls, their options, ballots (stances with their choices) and outcomes; the results are counters kept by triggers. */
 import { Effect } from "effect"
-import { Outcome, Poll, PollOption, Stance } from "../domain/polls.js"
+import { Delegation, Outcome, Poll, PollOption, Stance } from "../domain/polls.js"
 import type { Id } from "../domain/records.js"
-import type { OutcomesRepo, PollOptionsRepo, PollsRepo, PollStatus, StancesRepo } from "../ports/polls.js"
+import type { DelegationsRepo, OutcomesRepo, PollOptionsRepo, PollsRepo, PollStatus, StancesRepo } from "../ports/polls.js"
 import { type OptionTally, VOTER_NAMES } from "../rules/pollTypes.js"
 import { type ChoiceRow, pollsInGroupSql, SELECT_POLL, withChoices } from "../sql/records.js"
 import { asRecord, insertRow, returned, setClause, type SqlClient } from "./client.js"
@@ -73,7 +73,7 @@ export const makePollOptionsRepo = (c: SqlClient): PollOptionsRepo => ({
   })
 })
 
-type TallyRow = { poll_id: Id; poll_type: string; voters_count: number; cast_count: number; option_id: Id | null } & Omit<OptionTally, "option_id" | "voter_ids">
+type TallyRow = { poll_id: Id; poll_type: string; voters_count: number; cast_count: number; delegated_count: number; option_id: Id | null } & Omit<OptionTally, "option_id" | "voter_ids">
 
 export const makeStancesRepo = (c: SqlClient): StancesRepo => {
   const { ids } = c.dialect
@@ -134,16 +134,19 @@ export const makeStancesRepo = (c: SqlClient): StancesRepo => {
     byIds: (list) => load(ids.has("id", "ids"), { ids: ids.bind(list) }),
     latestOf: (pollIds) => load(`${ids.has("poll_id", "ids")} AND latest = TRUE AND revoked_at IS NULL`, { ids: ids.bind(pollIds) }),
     tallies: Effect.fnUntraced(function*(pollIds) {
-      const out = new Map<Id, { voters_count: number; cast_count: number; options: Array<OptionTally> }>()
+      const out = new Map<Id, { voters_count: number; cast_count: number; delegated_count: number; options: Array<OptionTally> }>()
       // one row per option, or one without an option for a poll that has none
+      // ballots cast by delegates: few, through their partial index (none at all where nobody delegates)
       const rows = yield* c.all(`SELECT p.id AS poll_id, p.poll_type, p.voters_count, p.cast_count, o.id AS option_id, o.total_score AS score,
+          (SELECT count(*) FROM stances s WHERE s.poll_id = p.id AND s.delegated_by IS NOT NULL AND s.latest = TRUE AND s.revoked_at IS NULL
+            AND s.cast_at IS NOT NULL) AS delegated_count,
           o.voter_count, o.yes_count AS yes, o.maybe_count AS maybe, o.no_count AS no
           FROM polls p LEFT JOIN poll_options o ON o.poll_id = p.id
           WHERE ${ids.has("p.id", "ids")} ORDER BY p.id, o.priority`, { ids: ids.bind(pollIds) }, asRecord<TallyRow>())
       const named = yield* firstVoters(rows)
-      for (const { poll_id, poll_type: _, voters_count, cast_count, option_id, ...o } of rows) {
+      for (const { poll_id, poll_type: _, voters_count, cast_count, delegated_count, option_id, ...o } of rows) {
         let tally = out.get(poll_id)
-        if (tally === undefined) out.set(poll_id, (tally = { voters_count, cast_count, options: [] }))
+        if (tally === undefined) out.set(poll_id, (tally = { voters_count, cast_count, delegated_count: Number(delegated_count), options: [] }))
         if (option_id === null) continue
         tally.options.push({ option_id, voter_ids: named.get(option_id) ?? [], ...o })
       }
@@ -156,15 +159,15 @@ export const makeStancesRepo = (c: SqlClient): StancesRepo => {
     insert: Effect.fnUntraced(function*(st) {
       yield* c.run(`UPDATE stances SET latest = FALSE WHERE poll_id = ? AND participant_id = ? AND latest = TRUE`, [st.poll_id, st.participant_id])
       const inserted = yield* c.run<{ id: Id }>(
-        `INSERT INTO stances (poll_id, participant_id, inviter_id, latest, cast_at, reason, reason_format, created_at, updated_at)
-         VALUES (@poll_id, @participant_id, @inviter_id, TRUE, @cast_at, @reason, @reason_format, @created_at, @created_at) RETURNING id`,
-        Object.assign({}, st, { choices: undefined })
+        `INSERT INTO stances (poll_id, participant_id, inviter_id, latest, cast_at, reason, reason_format, delegated_by, created_at, updated_at)
+         VALUES (@poll_id, @participant_id, @inviter_id, TRUE, @cast_at, @reason, @reason_format, @delegated_by, @created_at, @created_at) RETURNING id`,
+        Object.assign({}, st, { choices: undefined, delegated_by: st.delegated_by ?? null })
       )
       const id = Number(returned(inserted).id)
       yield* writeChoices(id, st.choices)
       // the choices in the order a read gives them (by option id), so the answer equals the next read's
       const choices = new Map([...st.choices].sort(([a], [b]) => a - b))
-      return Object.assign({}, st, { choices, id, latest: true, revoked_at: null, updated_at: st.created_at })
+      return Object.assign({}, st, { choices, id, latest: true, revoked_at: null, delegated_by: st.delegated_by ?? null, updated_at: st.created_at })
     }),
     update: Effect.fnUntraced(function*(id, patch) {
       yield* c.run(`UPDATE stances SET cast_at = ?, reason = ?, reason_format = ?, updated_at = ? WHERE id = ?`,
@@ -200,3 +203,17 @@ export const makeOutcomesRepo = (c: SqlClient): OutcomesRepo => {
              WHERE o.review_sent_at IS NULL AND o.latest = TRUE AND o.review_on IS NOT NULL AND o.review_on <= ? AND p.discarded_at IS NULL`, [today], Outcome.fromRow)
   }
 }
+
+export const makeDelegationsRepo = (c: SqlClient): DelegationsRepo => ({
+  activeOf: (groupId, delegatorId) =>
+    c.get(`SELECT * FROM delegations WHERE group_id = ? AND delegator_id = ? AND revoked_at IS NULL`, [groupId, delegatorId], Delegation.fromRow),
+  toDelegate: (groupId, delegateId) =>
+    c.all(`SELECT * FROM delegations WHERE group_id = ? AND delegate_id = ? AND revoked_at IS NULL ORDER BY created_at, id`, [groupId, delegateId], Delegation.fromRow),
+  activeIn: (groupId) => c.all(`SELECT * FROM delegations WHERE group_id = ? AND revoked_at IS NULL ORDER BY id`, [groupId], Delegation.fromRow),
+  grant: (d) =>
+    Effect.map(c.run(`INSERT INTO delegations (group_id, delegator_id, delegate_id, created_at) VALUES (@group_id, @delegator_id, @delegate_id, @created_at) RETURNING *`, d),
+      (r) => Delegation.fromRow(returned(r))),
+  revoke: (id, at, revokerId) => Effect.asVoid(c.run(`UPDATE delegations SET revoked_at = ?, revoker_id = ? WHERE id = ? AND revoked_at IS NULL`, [at, revokerId, id])),
+  history: (groupId, limit) =>
+    c.all(`SELECT * FROM delegations WHERE group_id = ? ORDER BY coalesce(revoked_at, created_at) DESC, id DESC LIMIT ?`, [groupId, limit], Delegation.fromRow)
+})

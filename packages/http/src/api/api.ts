@@ -32,6 +32,7 @@ import {
   AttachmentRecord,
   ChatbotRecord,
   CommentRecord,
+  DelegationRecord,
   DiscussionRecord,
   GroupRecord,
   MembershipRecord,
@@ -153,6 +154,7 @@ const MembershipRequestsResult = Schema.Struct({ membership_requests: Schema.Arr
 const JoinLinkResult = Schema.Struct({
   join_link: Schema.Struct({ url: Schema.String.annotations({ description: "Whoever follows it and signs in becomes a member, whatever the group's privacy" }) })
 }).annotations({ identifier: "JoinLink" })
+const DelegationResult = Schema.Struct({ delegation: DelegationRecord }).annotations({ identifier: "DelegationResult" })
 const TagsResult = Schema.Struct({ tags: Schema.Array(TagRecord) }).annotations({ identifier: "Tags" })
 const VersionsResult = Schema.Struct({ versions: Schema.Array(VersionRecord) }).annotations({ identifier: "Versions" })
 
@@ -211,6 +213,12 @@ export class B2Groups extends HttpApiGroup.make("b2.groups", { topLevel: true })
       .annotate(OpenApi.Summary, "Extension: rename or recolour a tag; its threads carry the new name"))
     .add(HttpApiEndpoint.del("deleteTag")`/api/b2/groups/${groupRef}/tags/${tagId}`.addSuccess(Success)
       .annotate(OpenApi.Summary, "Extension: delete a tag; it leaves every thread of the group"))
+    .add(HttpApiEndpoint.get("getDelegation")`/api/b2/groups/${groupRef}/delegation`.addSuccess(DelegationResult)
+      .annotate(OpenApi.Summary, "Extension: the caller's delegate in the group and who delegated to them (its members)"))
+    .add(HttpApiEndpoint.put("setDelegation")`/api/b2/groups/${groupRef}/delegation`.setPayload(Inputs.DelegationInput).annotate(BodyRoot, "delegation").addSuccess(DelegationResult)
+      .annotate(OpenApi.Summary, "Extension: name the caller's delegate, whose vote is cast for them in the group's open polls while they have not voted (members_can_delegate)"))
+    .add(HttpApiEndpoint.del("deleteDelegation")`/api/b2/groups/${groupRef}/delegation`.addSuccess(DelegationResult)
+      .annotate(OpenApi.Summary, "Extension: revoke the caller's delegation; ballots cast through it in open polls are withdrawn"))
     .annotate(OpenApi.Title, "Groups").annotate(OpenApi.Description, "Groups the caller belongs to")
     .middleware(B2Auth) {}
 

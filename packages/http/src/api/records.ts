@@ -66,7 +66,9 @@ export const GroupRecord = record("Group", "A group; counters are exact (spec: G
     "members_can_add_guests",
     "members_can_announce",
     "members_can_delete_comments",
-    "admins_can_edit_user_content"
+    "admins_can_edit_user_content",
+    "members_can_delegate",
+    "delegation_limit"
   ),
   ...GroupCounts.fields,
   ...fieldsOf(Group, "created_at")
@@ -212,6 +214,7 @@ export const PollRecord = record("Poll", "A poll; opened_at null: a draft; resul
     "shuffle_options",
     "anonymous",
     "notify_on_closing_soon",
+    "allow_delegated_votes",
     "min_score",
     "max_score",
     "minimum_stance_choices",
@@ -221,6 +224,7 @@ export const PollRecord = record("Poll", "A poll; opened_at null: a draft; resul
   ),
   voters_count: Schema.Int,
   decided_voters_count: Schema.Int,
+  delegated_voters_count: Schema.Int.annotations({ description: "extension (decisions §15): of the cast ballots, those a delegate's vote cast" }),
   undecided_voters_count: Schema.Int,
   poll_option_ids: Schema.Array(Id),
   /** Loomio's: the options' names, in the order shown (clients send them back to change the options) */
@@ -260,9 +264,19 @@ export const StanceRecord = record("Stance", "A ballot (vote); cast_at null: iss
   ...fieldsOf(Stance, "latest", "cast_at", "reason", "reason_format"),
   mentioned_usernames: MentionedUsernames,
   inviter_id: NullId.annotations({ description: "Loomio's: who gave the ballot (null in an anonymous poll)" }),
+  delegated_by: NullId.annotations({ description: "extension (decisions §15): the delegate whose vote cast this ballot for its voter; null for the voter's own, and in an anonymous poll" }),
   option_scores: Schema.Record({ key: Schema.String, value: Schema.Int }),
   stance_choices: Schema.Array(Schema.Struct({ poll_option_id: Id, score: Schema.Int })),
   ...fieldsOf(Stance, "revoked_at", "created_at", "updated_at")
+})
+
+export const DelegationRecord = record("Delegation", "Extension (decisions §15): the caller's delegate in a group, and who delegated to them", {
+  group_id: Id,
+  members_can_delegate: Schema.Boolean,
+  delegation_limit: Schema.Int,
+  delegate_id: NullId.annotations({ description: "whose vote is cast for the caller when they do not vote; null: nobody's" }),
+  since: NullStamp.annotations({ description: "when the caller named this delegate" }),
+  delegator_ids: Schema.Array(Id).annotations({ description: "the members who delegated to the caller, oldest first" })
 })
 
 export const OutcomeRecord = record("Outcome", "The stated outcome of a closed poll", {

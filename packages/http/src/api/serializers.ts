@@ -25,12 +25,14 @@ import {
   User,
   Users,
   type GroupCounts,
-  type AttachedFile
+  type AttachedFile,
+  type Delegation
 } from "@convene/core"
 import {
   AttachmentRecord,
   ChatbotRecord,
   CommentRecord,
+  DelegationRecord,
   DiscussionRecord,
   GroupRecord,
   MembershipRecord,
@@ -142,6 +144,7 @@ export const pollJson = (access: Access, v: Polls.PollView, files: ReadonlyArray
     discussion_id: v.discussion_id,
     voters_count: v.voters_count,
     decided_voters_count: v.cast_count,
+    delegated_voters_count: v.delegated_count,
     undecided_voters_count: v.voters_count - v.cast_count,
     poll_option_ids: ordered.map((o) => o.id),
     poll_option_names: ordered.map((o) => o.name),
@@ -174,18 +177,29 @@ export const pollOptionJson = (v: Polls.PollView, o: PollOption) => {
   })
 }
 
-const stance = serializer(StanceRecord.fields, Stance.fields, ["participant_id", "inviter_id"])
+const stance = serializer(StanceRecord.fields, Stance.fields, ["participant_id", "inviter_id", "delegated_by"])
 /** A ballot; an anonymous poll's ballots carry no participant except the reader's own. */
 export const stanceJson = (access: Access, v: Polls.PollView, s: Stance) => {
   const names = new Map(v.options.map((o) => [o.id, o.name]))
   return stance(s, {
     mentioned_usernames: mentions(s.reason, s.reason_format),
     inviter_id: Rules.revealInviter(v.poll, s),
+    delegated_by: Rules.revealDelegatedBy(v.poll, s),
     participant_id: Rules.revealVoter(access.user.id, v.poll, s),
     option_scores: Object.fromEntries([...s.choices].filter(([id]) => names.has(id)).map(([id, score]) => [names.get(id)!, score])),
     stance_choices: [...s.choices].map(([poll_option_id, score]) => ({ poll_option_id, score }))
   })
 }
+
+/** The caller's delegation in a group. */
+export const delegationJson = (v: Delegation.DelegationView): typeof DelegationRecord.Type => ({
+  group_id: v.group.id,
+  members_can_delegate: v.group.members_can_delegate,
+  delegation_limit: v.group.delegation_limit,
+  delegate_id: v.delegation?.delegate_id ?? null,
+  since: v.delegation?.created_at ?? null,
+  delegator_ids: v.delegators.map((u) => u.id)
+})
 
 const outcome = serializer(OutcomeRecord.fields, Outcome.fields)
 /** An outcome; `groupId`: its poll's group (Loomio's `group_id`). */

@@ -55,6 +55,8 @@ export interface PollView {
   /** counts of ballots issued and cast are always shown */
   readonly voters_count: number
   readonly cast_count: number
+  /** of them, cast by delegates' votes (decisions §15) */
+  readonly delegated_count: number
   /** the reader's own latest ballot; other people's ballots are not side-loaded (a poll may have thousands) */
   readonly my_stance: Stance | undefined
   readonly outcome: Outcome | undefined
@@ -101,6 +103,7 @@ export const viewPolls = Effect.fnUntraced(function*(
       results: visible ? results : null,
       voters_count: results.voters_count,
       cast_count: results.cast_count,
+      delegated_count: results.delegated_count,
       my_stance: myStance,
       outcome: outcomes.find((o) => o.poll_id === poll.id),
       discussion_id: discussions.find((d) => d.topic_id === poll.topic_id)?.id ?? null

@@ -16,6 +16,7 @@ import { isActive, isDraft, pollSettingsErrors } from "../../rules/polls.js"
 import { ClosePoll, DeletePoll, EditPoll, type Permit, ReopenPoll, StartPoll } from "../../policies.js"
 import { privateDefault, type TopicContext } from "../../rules/topics.js"
 import { giveBallot } from "../ballots.js"
+import { settlePoll } from "../delegatedBallots.js"
 import { checkEmails, nowIso } from "../common.js"
 import { newRecordKey } from "../../rules/keys.js"
 import { recordThreadMessage } from "../mail.js"
@@ -245,6 +246,8 @@ const applyPollEdit = Effect.fnUntraced(function*(
   yield* invite(updated, ctx, access.user, { ...recipientsOf(input), notify: input.notify_recipients ?? false })
   if (opens) yield* openPoll(updated, ctx.group, access.user)
   else yield* pollEvent("poll_edited", updated, access.user, input.recipient_message ?? null)
+  // a poll that starts or stops taking delegated votes: its delegated ballots follow (rules/delegation.ts)
+  if (ctx.group !== undefined && updated.allow_delegated_votes !== poll.allow_delegated_votes) yield* settlePoll(updated, ctx.group)
   if (input.notify_voters === true && !opens) yield* tellVoters(updated, ctx, access.user, input.recipient_message ?? null)
   return yield* reload(access, poll.id)
 })

@@ -1,10 +1,10 @@
 import { group } from "../group.js"
-import { type Access, GroupDeletion, isNumericId, Groups, type Groups as G, Joining, loadAccess, Memberships, ThreadAdmin, Volumes } from "@convene/core"
+import { type Access, Delegation, GroupDeletion, isNumericId, Groups, type Groups as G, Joining, loadAccess, Memberships, ThreadAdmin, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
 import { envelope, type ResponseOptions, responseOptions, wants } from "../envelope.js"
-import { groupJson, membershipJson } from "../serializers.js"
+import { delegationJson, groupJson, membershipJson } from "../serializers.js"
 import { Settings } from "../../settings.js"
 
 /** Groups with their parents (under `parent_groups`) and the caller's own memberships. */
@@ -81,6 +81,9 @@ export const B2GroupsLive = group(ConveneApi, "b2.groups", requireAccess, (handl
     .handle("resetJoinLink", Effect.fnUntraced(function*({ access, path }) {
       return { join_link: { url: joinUrl(yield* Settings, yield* Joining.resetJoinLink(access, path.id)) } }
     }))
+    .handle("getDelegation", ({ access, path }) => Effect.map(Delegation.showDelegation(access, path.id), (v) => ({ delegation: delegationJson(v) })))
+    .handle("setDelegation", ({ access, path, payload }) => Effect.map(Delegation.delegateVote(access, path.id, payload.delegate_id), (v) => ({ delegation: delegationJson(v) })))
+    .handle("deleteDelegation", ({ access, path }) => Effect.map(Delegation.revokeDelegation(access, path.id), (v) => ({ delegation: delegationJson(v) })))
     .handle("listTags", ({ access, path }) => Effect.map(ThreadAdmin.groupTags(access, path.id), ({ tags }) => ({ tags })))
     .handle("createTag", ({ access, path, payload }) => Effect.map(ThreadAdmin.addTag(access, path.id, payload), (tag) => ({ tags: [tag] })))
     .handle("updateTag", ({ access, path, payload }) => Effect.map(ThreadAdmin.changeTag(access, path.id, idOf(path.tag_id), payload), (tag) => ({ tags: [tag] })))

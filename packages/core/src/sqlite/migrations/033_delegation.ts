@@ -1,0 +1,27 @@
+/**
+ * Delegated voting (decisions §15): a group lets its members delegate (`members_can_delegate`, off by default) to
+ * at most `delegation_limit` delegators each; a poll may refuse it (`allow_delegated_votes`). Each grant is a row
+ * kept when revoked (who revoked, when): the history shown to administrators. A ballot a delegate's vote cast for
+ * someone names the delegate (`delegated_by`); it stays, replaced, when its voter votes themselves.
+ *
+ * Frozen SQL text: a released migration never changes (test: migration checksums).
+ */
+export const m033_delegation = String.raw`
+ALTER TABLE groups ADD COLUMN members_can_delegate INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE groups ADD COLUMN delegation_limit INTEGER NOT NULL DEFAULT 5;
+ALTER TABLE polls ADD COLUMN allow_delegated_votes INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE stances ADD COLUMN delegated_by INTEGER REFERENCES users(id) ON DELETE SET NULL;
+CREATE INDEX stances_delegated ON stances(poll_id) WHERE delegated_by IS NOT NULL AND latest = 1;
+CREATE TABLE delegations (
+  id INTEGER PRIMARY KEY,
+  group_id INTEGER NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+  delegator_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  delegate_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  revoked_at TEXT,
+  revoker_id INTEGER REFERENCES users(id) ON DELETE SET NULL
+);
+CREATE UNIQUE INDEX delegations_active ON delegations(group_id, delegator_id) WHERE revoked_at IS NULL;
+CREATE INDEX delegations_delegate ON delegations(group_id, delegate_id) WHERE revoked_at IS NULL;
+CREATE INDEX delegations_group ON delegations(group_id, created_at);
+`
