@@ -8,7 +8,7 @@ import { type Poll, Rules } from "@convene/core"
 import { aGroup } from "./fixtures.js"
 
 const open: Poll = {
-  id: 1, key: "p", topic_id: 1, group_id: 1, author_id: 1, title: "P", details: "", details_format: "md", closing_at: "2999-01-01T00:00:00.000Z",
+  id: 1, key: "p", topic_id: 1, group_id: 1, author_id: 1, title: "P", details: "", details_format: "md", closing_at: new Date(Date.now() + 86_400_000).toISOString(),
   opened_at: "2000-01-01T00:00:00.000Z", closed_at: null, discarded_at: null, discarded_by: null, specified_voters_only: false, hide_results: "off",
   shuffle_options: false, anonymous: false, notify_on_closing_soon: "nobody", allow_delegated_votes: true, poll_type: "proposal", min_score: null,
   max_score: null, minimum_stance_choices: null, maximum_stance_choices: null, dots_per_person: null, can_respond_maybe: null,

@@ -4,7 +4,7 @@
  * Arrays are bounded (MAX_ITEMS) so that one request cannot hold the server; enumerated fields take
  * their words from the core's constants.
  */
-import { HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, POLL_TYPES } from "./polls.js"
+import { HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, POLL_TYPES, STANCE_REASON_REQUIRED } from "./polls.js"
 import { REACTABLE_TYPES } from "./records.js"
 import { CHATBOT_KINDS, WEBHOOK_KINDS } from "./webhooks.js"
 import { Schema } from "effect"
@@ -192,6 +192,7 @@ const pollFields = {
   shuffle_options: Schema.optional(Bool),
   anonymous: Schema.optional(Bool),
   notify_on_closing_soon: Schema.optional(word(NOTIFY_ON_CLOSING_SOON)),
+  stance_reason_required: Schema.optional(word(STANCE_REASON_REQUIRED).annotations({ description: "Loomio's \"Reason\": disabled, optional (default) or required with each vote" })),
   allow_delegated_votes: Schema.optional(Bool.annotations({ description: "extension (decisions §15): false refuses delegated votes (\"No delegated votes\", e.g. an election); default true" })),
   ...recipients,
   notify_recipients: Schema.optional(Bool),

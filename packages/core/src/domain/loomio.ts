@@ -11,7 +11,7 @@
  */
 import { ParseResult, Schema } from "effect"
 import { Format as FormatField, Id as IdField, NullId, NullStamp } from "./model.js"
-import { HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, Outcome, Poll, POLL_SETTINGS, PollOption, Stance } from "./polls.js"
+import { HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, Outcome, Poll, POLL_SETTINGS, PollOption, Stance, STANCE_REASON_REQUIRED } from "./polls.js"
 import {
   BOOLEAN_GROUP_SETTINGS,
   type BooleanGroupSetting,
@@ -178,6 +178,9 @@ export const LoomioPoll = Schema.Struct({
   details: Text,
   hide_results: Schema.optionalWith(enumOf(HIDE_RESULTS), { default: () => POLL_SETTINGS.hide_results }),
   notify_on_closing_soon: Schema.optionalWith(enumOf(NOTIFY_ON_CLOSING_SOON), { default: () => POLL_SETTINGS.notify_on_closing_soon }),
+  stance_reason_required: Schema.optionalWith(enumOf(STANCE_REASON_REQUIRED), { default: () => POLL_SETTINGS.stance_reason_required }),
+  /** convene's addition: false for a poll that refuses delegated votes */
+  allow_delegated_votes: Schema.optionalWith(Schema.Boolean, { default: () => POLL_SETTINGS.allow_delegated_votes }),
   // Loomio leaves a type's numbers null where they do not apply
   min_score: orNull(Poll.fields.min_score),
   max_score: orNull(Poll.fields.max_score),

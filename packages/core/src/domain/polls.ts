@@ -11,6 +11,8 @@ export const PROPOSAL_OPTIONS = ["agree", "abstain", "disagree", "block"] as con
 export const HIDE_RESULTS = ["off", "until_vote", "until_closed"] as const
 export type HideResults = (typeof HIDE_RESULTS)[number]
 
+/** Loomio's `stance_reason_required`: whether a vote takes a reason (0, 1, 2 in its exports). */
+export const STANCE_REASON_REQUIRED = ["disabled", "optional", "required"] as const
 export const NOTIFY_ON_CLOSING_SOON = ["nobody", "author", "undecided_voters", "voters"] as const
 export type NotifyOnClosingSoon = (typeof NOTIFY_ON_CLOSING_SOON)[number]
 
@@ -36,6 +38,7 @@ export const POLL_SETTINGS = {
   shuffle_options: false,
   anonymous: false,
   notify_on_closing_soon: "nobody",
+  stance_reason_required: "optional",
   allow_delegated_votes: true
 } as const satisfies Record<string, unknown>
 export type PollSettings = {
@@ -44,6 +47,7 @@ export type PollSettings = {
   readonly shuffle_options: boolean
   readonly anonymous: boolean
   readonly notify_on_closing_soon: (typeof NOTIFY_ON_CLOSING_SOON)[number]
+  readonly stance_reason_required: (typeof STANCE_REASON_REQUIRED)[number]
   /** false: "No delegated votes" (an election): a delegate's vote counts for themselves only */
   readonly allow_delegated_votes: boolean
 }
@@ -83,6 +87,7 @@ export const Poll = model("Poll", {
   shuffle_options: Schema.Boolean,
   anonymous: Schema.Boolean,
   notify_on_closing_soon: Schema.Literal(...NOTIFY_ON_CLOSING_SOON),
+  stance_reason_required: Schema.Literal(...STANCE_REASON_REQUIRED),
   allow_delegated_votes: Schema.Boolean,
   ...ballotConfig,
   /** scheduler markers: each job runs once per poll (per opening, for closing-soon) */

@@ -1,5 +1,5 @@
 /** Loomio `ability/poll.rb`, `ability/stance.rb`, `ability/outcome.rb`, pure. A poll is as visible as its thread. */
-import { HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, type Poll, POLL_TYPE_FACTS, POLL_TYPES, type PollType, type Stance } from "../domain/polls.js"
+import { HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, type Poll, STANCE_REASON_REQUIRED, POLL_TYPE_FACTS, POLL_TYPES, type PollType, type Stance } from "../domain/polls.js"
 import type { Group } from "../domain/records.js"
 import { type Access, isAdmin, isMember } from "./access.js"
 import { isDiscussionMember } from "./discussions.js"
@@ -80,6 +80,14 @@ export const canVoteAsMember = (group: Pick<Group, "members_can_vote">, admin: b
 export const mayVote = (access: Access, ctx: TopicContext, p: Poll, ballot: Stance | undefined): boolean =>
   voteRefusal(access, ctx, p, ballot) === null
 
+/** What is wrong with a vote's reason for the poll's "Reason" setting (Loomio's stance_reason_required), or null. */
+export const reasonErrors = (p: Pick<Poll, "stance_reason_required">, reason: string | null | undefined): string | null => {
+  const given = reason != null && reason.trim() !== ""
+  if (p.stance_reason_required === "required" && !given) return "can't be blank: this poll asks for a reason with each vote"
+  if (p.stance_reason_required === "disabled" && given) return "is not taken: this poll takes votes without reasons"
+  return null
+}
+
 /** Results and other people's votes, for this viewer now (hide_results). */
 export const canSeeResults = (p: Poll, ballot: Stance | undefined): boolean =>
   resultsVisible(p.hide_results, isClosed(p), ballot !== undefined && ballot.cast_at !== null)
@@ -97,6 +105,7 @@ export interface PollSettingsInput {
   readonly poll_type?: string | undefined
   readonly hide_results?: string | undefined
   readonly notify_on_closing_soon?: string | undefined
+  readonly stance_reason_required?: string | undefined
   readonly anonymous?: boolean | undefined
 }
 
@@ -120,6 +129,9 @@ export const pollSettingsErrors = (input: PollSettingsInput, current?: Poll): [s
   }
   if (input.notify_on_closing_soon !== undefined && !isOneOf(NOTIFY_ON_CLOSING_SOON, input.notify_on_closing_soon)) {
     return ["notify_on_closing_soon", `must be one of ${NOTIFY_ON_CLOSING_SOON.join(", ")}`]
+  }
+  if (input.stance_reason_required !== undefined && !isOneOf(STANCE_REASON_REQUIRED, input.stance_reason_required)) {
+    return ["stance_reason_required", `must be one of ${STANCE_REASON_REQUIRED.join(", ")}`]
   }
   if (input.anonymous === true && !POLL_TYPE_FACTS[type].anonymousAllowed) return ["anonymous", `is not available for a ${type} poll`]
   if (current !== undefined && input.anonymous === false && current.anonymous) return ["anonymous", "can't be turned off"]

@@ -12,7 +12,7 @@ import {
   type User
 } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
-import { DELEGATION_LIMIT, delegationLimitErrors } from "../rules/delegation.js"
+import { canAuditDelegations, canDelegate, DELEGATION_LIMIT, delegationLimitErrors } from "../rules/delegation.js"
 import { settleInGroup } from "./delegatedBallots.js"
 import { GROUP_PERMISSIONS, type GroupInput, type GroupSettingsInput } from "../domain/inputs.js"
 import { Store } from "../ports/store.js"
@@ -373,6 +373,10 @@ export interface GroupPage extends GroupView {
     /** requests to join and the shareable link */
     readonly requests: boolean
     readonly delete: boolean
+    /** name a delegate (decisions §15) */
+    readonly delegate: boolean
+    /** every grant and revoke of delegations */
+    readonly auditDelegations: boolean
   }
 }
 
@@ -395,7 +399,9 @@ export const groupPage = Effect.fnUntraced(function*(access: Access, ref: string
       join: canJoinGroup(access, view.group),
       ask: canAskToJoin(access, view.group),
       requests: canManageJoining(access, view.group),
-      delete: canDeleteGroup(access, view.group)
+      delete: canDeleteGroup(access, view.group),
+      delegate: canDelegate(access, view.group),
+      auditDelegations: canAuditDelegations(access, view.group)
     }
   })
 })

@@ -10,7 +10,7 @@ import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { cleanBody } from "../rules/bodies.js"
 import { ballotErrors } from "../rules/pollTypes.js"
-import { notOpenToVotes } from "../rules/polls.js"
+import { notOpenToVotes, reasonErrors } from "../rules/polls.js"
 import { type Permit, Vote } from "../policies.js"
 import type { TopicContext } from "../rules/topics.js"
 import { nowIso } from "./common.js"
@@ -43,6 +43,8 @@ const recordVote = Effect.fnUntraced(function*(
   const options = yield* store.pollOptions.ofPolls([poll.id])
   const problem = ballotErrors(poll, options, input.option_scores)
   if (problem !== null) return yield* invalid("option_scores", problem)
+  const noReason = reasonErrors(poll, input.reason)
+  if (noReason !== null) return yield* invalid("reason", noReason)
   const byName = new Map(options.map((o) => [o.name, o.id]))
   const choices = new Map(Object.entries(input.option_scores).map(([name, score]) => [byName.get(name)!, score]))
   const reasonFormat = input.reason_format ?? "md"

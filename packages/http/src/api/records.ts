@@ -214,6 +214,7 @@ export const PollRecord = record("Poll", "A poll; opened_at null: a draft; resul
     "shuffle_options",
     "anonymous",
     "notify_on_closing_soon",
+    "stance_reason_required",
     "allow_delegated_votes",
     "min_score",
     "max_score",

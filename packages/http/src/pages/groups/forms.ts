@@ -1,7 +1,7 @@
 /** The group pages' forms (decisions §9, §11), each declared once (layout/forms.ts). */
 import { Inputs, MEMBERSHIP_GRANTED_UPON, Rules } from "@convene/core"
 import { Schema } from "effect"
-import { Checkbox, OneOf, Required, Text } from "../layout/forms.js"
+import { Checkbox, OneOf, OptionalCount, Required, Text } from "../layout/forms.js"
 
 /** How much mail the group sends the reader; `next` is where the form was (the profile lists every group's). */
 export const GroupVolumeForm = Schema.Struct({ volume: OneOf(...Rules.VOLUMES), next: Text })
@@ -22,7 +22,10 @@ export const GroupSettingsForm = Schema.Struct({
   description: Text,
   group_privacy: OneOf(...Rules.GROUP_PRIVACIES),
   membership_granted_upon: OneOf(...MEMBERSHIP_GRANTED_UPON),
-  ...Object.fromEntries(Inputs.GROUP_PERMISSIONS.map((flag) => [flag, Checkbox])) as { readonly [K in (typeof Inputs.GROUP_PERMISSIONS)[number]]: typeof Checkbox }
+  ...Object.fromEntries(Inputs.GROUP_PERMISSIONS.map((flag) => [flag, Checkbox])) as { readonly [K in (typeof Inputs.GROUP_PERMISSIONS)[number]]: typeof Checkbox },
+  /** "Members can delegate their vote" and "Most delegations one member holds" (decisions §15) */
+  members_can_delegate: Checkbox,
+  delegation_limit: OptionalCount
 })
 
 /** **Ask to join**: "Why do you want to join?" (required; the core holds it to 250 characters). */

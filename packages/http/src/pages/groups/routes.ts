@@ -5,7 +5,7 @@
  */
 import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Discussions, type Group, Groups, Inputs, Joining, MEMBERSHIP_GRANTED_UPON, Memberships, Polls, Reading, Rules, ThreadAdmin, Threads, Volumes } from "@convene/core"
+import { Delegation, Discussions, type Group, Groups, type User, Inputs, Joining, MEMBERSHIP_GRANTED_UPON, Memberships, Polls, Reading, Rules, ThreadAdmin, Threads, Volumes } from "@convene/core"
 import { Effect } from "effect"
 import { NoFields } from "../layout/forms.js"
 import { keptUploads } from "../layout/files.js"
@@ -15,6 +15,7 @@ import { pollStateText } from "../polls/routes.js"
 import type { PageRouter } from "../layout/routes.js"
 import type { HttpSettings } from "../../settings.js"
 import { joiningRoutes, shareableLink } from "./joining.js"
+import { delegationRoutes } from "./delegation.js"
 import { groupFor } from "./pageGroup.js"
 import { threadEntry } from "../threads/lists.js"
 import "./templates.js"
@@ -134,10 +135,12 @@ const membersPage = (kit: Kit) => {
       const member = (page.may.manage || page.may.invite) && acted > 0
         ? yield* Effect.option(Memberships.groupMember(who.access, page.group.id, acted))
         : undefined
-      return { page, list, actedUser: member?._tag === "Some" ? member.value.user : undefined }
+      // every grant and revoke of delegations, for the group's administrators (decisions §15)
+      const delegations = page.may.auditDelegations ? yield* Delegation.delegationHistory(who.access, page.group) : []
+      return { page, list, delegations, actedUser: member?._tag === "Some" ? member.value.user : undefined }
     })))
     if (shown._tag === "Left") return refused(request, who, shown.left)
-    const { actedUser, page, list } = shown.right
+    const { actedUser, page, list, delegations } = shown.right
     const users = new Map(list.users.map((u) => [u.id, u]))
     // an invitation is shown by its address to those who may invite (no name yet, perhaps no account)
     const shownName = (userId: number, pending: boolean) => {
@@ -171,7 +174,21 @@ const membersPage = (kit: Kit) => {
       template: "@members",
       crumbs: [{ href: `/g/${page.group.key}`, label: page.group.name }],
       notice,
-      data: { key: page.group.key, manage: page.may.manage, invite: page.may.invite, members }
+      data: {
+        key: page.group.key, manage: page.may.manage, invite: page.may.invite, members,
+        delegations: page.may.auditDelegations && (page.group.members_can_delegate || delegations.length > 0)
+          ? delegations.map((d) => {
+            const name = (u: User | undefined) => (u === undefined ? who.t("thread.someone") : Rules.displayName(u))
+            return {
+              delegator: name(d.delegator),
+              delegate: name(d.delegate),
+              from: who.time(d.delegation.created_at),
+              until: d.delegation.revoked_at === null ? who.t("members.delegationLive")
+                : who.t("members.delegationRevoked", { when: who.time(d.delegation.revoked_at), name: name(d.revoker) })
+            }
+          })
+          : undefined
+      }
     })
   })
 }
@@ -295,7 +312,8 @@ const settingsPage = (who: Reader, group: Group, form: Record<string, string | b
     errors,
     privacies: Rules.GROUP_PRIVACIES.map((value) => ({ value, label: who.t(`settings.${value}`), hint: who.t(`settings.${value}Hint`) })),
     joinings: MEMBERSHIP_GRANTED_UPON.map((value) => ({ value, label: who.t(`settings.${value}`) })),
-    flags: Inputs.GROUP_PERMISSIONS.map((name) => ({ name, label: who.t(`settings.${name}`), on: form[name] === true }))
+    flags: Inputs.GROUP_PERMISSIONS.map((name) => ({ name, label: who.t(`settings.${name}`), on: form[name] === true })),
+    delegation: { on: form.members_can_delegate === true, limit: String(form.delegation_limit ?? "") }
   }
 })
 const storedSettings = (g: Group) => ({
@@ -304,7 +322,9 @@ const storedSettings = (g: Group) => ({
   description: g.description ?? "",
   group_privacy: Rules.privacyOf(g),
   membership_granted_upon: g.membership_granted_upon,
-  ...Object.fromEntries(Inputs.GROUP_PERMISSIONS.map((flag) => [flag, g[flag]]))
+  ...Object.fromEntries(Inputs.GROUP_PERMISSIONS.map((flag) => [flag, g[flag]])),
+  members_can_delegate: g.members_can_delegate,
+  delegation_limit: String(g.delegation_limit)
 })
 
 /** `/g/{key}/settings`: the group's administrators only (the page, and the POST again in the core). */
@@ -336,7 +356,8 @@ const saveSettings = (kit: Kit) =>
         return kit.respond(request, who, settingsPage(who, found.right, { ...input, ...checked(input) }, errors, 422))
       }))
 /** The permission checkboxes as typed ("1": on). */
-const checked = (typed: Record<string, unknown>) => Object.fromEntries(Inputs.GROUP_PERMISSIONS.map((flag) => [flag, typed[flag] === true || typed[flag] === "1"]))
+const checked = (typed: Record<string, unknown>) =>
+  Object.fromEntries([...Inputs.GROUP_PERMISSIONS, "members_can_delegate"].map((flag) => [flag, typed[flag] === true || typed[flag] === "1"]))
 
 /** **Leave group**, asked first: what leaving does, and a word to the last administrator. */
 const leavePage = (kit: Kit) =>
@@ -463,6 +484,7 @@ const startDiscussion = (kit: Kit) => {
 export const groupRoutes = (router: PageRouter, kit: Kit, settings: HttpSettings) =>
   Effect.gen(function*() {
     yield* joiningRoutes(router, kit, settings)
+    yield* delegationRoutes(router, kit)
     yield* router.get("/", homePage(kit))
     yield* router.get("/g/new", newGroupForm(kit))
     yield* router.post("/g/new", startGroupRoute(kit, false))

@@ -20,13 +20,14 @@ define("@group", `<% if (it.parent) { %><p><%= it.t("group.subgroupOf") %> <a hr
 <% if (it.descriptionHtml) { %><div class="body"><%~ it.descriptionHtml %></div><% } %>
 <% if (it.joining.join) { %><form method="post" action="/g/<%= it.key %>/join">${CSRF}<p><button type="submit"><%= it.t("group.join") %></button></p></form><% } %>
 <% if (it.joining.requested) { %><p class="notice" role="note"><%= it.t("group.requested") %></p><% } else if (it.joining.ask) { %><p><a class="button" href="/g/<%= it.key %>/ask"><%= it.t("group.ask") %></a></p><% } %>
-<% if (it.may.discuss || it.may.poll || it.may.invite || it.may.members || it.may.subgroup || it.may.settings || it.may.leave || it.may.requests) { %><ul class="actions">
+<% if (it.may.discuss || it.may.poll || it.may.invite || it.may.members || it.may.subgroup || it.may.settings || it.may.leave || it.may.requests || it.may.delegate) { %><ul class="actions">
 <% if (it.may.discuss) { %><li><a class="button" href="/g/<%= it.key %>/discussions/new"><%= it.t("group.startDiscussion") %></a></li><% } %>
 <% if (it.may.poll) { %><li><a class="button" href="/g/<%= it.key %>/polls/new"><%= it.t("group.startPoll") %></a></li><% } %>
 <% if (it.may.invite) { %><li><a class="button" href="/g/<%= it.key %>/invite"><%= it.t("group.invite") %></a></li><% } %>
 <% if (it.may.subgroup) { %><li><a class="button" href="/g/<%= it.key %>/subgroups/new"><%= it.t("group.startSubgroup") %></a></li><% } %>
 <% if (it.may.requests) { %><li><a href="/g/<%= it.key %>/requests"><%= it.t("group.requests") %></a></li><% } %>
 <% if (it.may.settings) { %><li><a href="/g/<%= it.key %>/settings"><%= it.t("group.settings") %></a></li><li><a href="/g/<%= it.key %>/tags"><%= it.t("tags.manage") %></a></li><% } %>
+<% if (it.may.delegate) { %><li><a href="/g/<%= it.key %>/delegation"><%= it.t("group.delegation") %></a></li><% } %>
 <% if (it.may.leave) { %><li><a href="/g/<%= it.key %>/leave"><%= it.t("group.leave") %></a></li><% } %>
 <% if (it.may.members) { %><li><a href="/g/<%= it.key %>/members"><%= it.t("group.members", { count: it.membersCount }) %></a></li><% } %>
 </ul><% } %>
@@ -49,6 +50,11 @@ define("@members", `<table><caption class="visually-hidden"><%= it.t("members.ca
 <% if (!m.self) { %><form method="post" action="/g/<%= it.key %>/members/<%= m.id %>/remove" class="inline">${CSRF}<button type="submit" class="danger" aria-label="<%= it.t("members.removeOf", { name: m.name }) %>"><%= it.t("members.remove") %></button></form><% } %>
 <% } %></td><% } %></tr><% } %>
 </tbody></table>
+<% if (it.delegations) { %><h2 id="delegations"><%= it.t("members.delegations") %></h2>
+<% if (it.delegations.length === 0) { %><p><%= it.t("members.delegationsNone") %></p><% } else { %><table><caption class="visually-hidden"><%= it.t("members.delegations") %></caption>
+<thead><tr><th scope="col"><%= it.t("members.delegator") %></th><th scope="col"><%= it.t("delegation.delegate") %></th><th scope="col"><%= it.t("members.delegationFrom") %></th><th scope="col"><%= it.t("members.delegationUntil") %></th></tr></thead><tbody>
+<% for (const d of it.delegations) { %><tr><td><%= d.delegator %></td><td><%= d.delegate %></td><td><%= d.from %></td><td><%= d.until %></td></tr><% } %>
+</tbody></table><% } %><% } %>
 `)
 
 define("@invite", `<form method="post" action="/g/<%= it.key %>/invite">
@@ -114,6 +120,12 @@ ${ERR("description")}
 </fieldset>${ERR("membership_granted_upon")}
 <fieldset><legend><%= it.t("settings.permissions") %></legend>
 <% for (const f of it.flags) { %><p><input type="checkbox" id="<%= f.name %>" name="<%= f.name %>" value="1"<%= f.on ? " checked" : "" %>> <label for="<%= f.name %>"><%= f.label %></label></p><% } %>
+</fieldset>
+<fieldset aria-describedby="delegation-hint"><legend><%= it.t("settings.delegation") %></legend>
+<p class="hint" id="delegation-hint"><%= it.t("settings.delegationHint") %></p>
+<p><input type="checkbox" id="members_can_delegate" name="members_can_delegate" value="1"<%= it.delegation.on ? " checked" : "" %>> <label for="members_can_delegate"><%= it.t("settings.members_can_delegate") %></label></p>
+<p><label for="delegation_limit"><%= it.t("settings.delegation_limit") %></label><br><input id="delegation_limit" name="delegation_limit" type="number" min="1" max="100" inputmode="numeric" value="<%= it.delegation.limit %>"${DESCRIBED("delegation_limit")}></p>
+${ERR("delegation_limit")}
 </fieldset>
 <p><button type="submit"><%= it.t("settings.save") %></button></p>
 </form>

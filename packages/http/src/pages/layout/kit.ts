@@ -339,7 +339,9 @@ export const NOTICES = {
   unpinned: "thread.unpinnedNotice",
   volume: "volume.saved",
   marked_read: "threads.markedRead",
-  all_read: "home.allRead"
+  all_read: "home.allRead",
+  delegated: "delegation.saved",
+  delegation_revoked: "delegation.revoked"
 } as const satisfies Record<string, MessageKey>
 
 export const noticeOf = (request: HttpServerRequest.HttpServerRequest, who: Reader): string | undefined => {

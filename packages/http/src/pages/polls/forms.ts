@@ -1,5 +1,5 @@
 /** The poll pages' forms (decisions §9), each declared once (layout/forms.ts). */
-import { POLL_TYPES } from "@convene/core"
+import { NOTIFY_ON_CLOSING_SOON, POLL_TYPES, STANCE_REASON_REQUIRED } from "@convene/core"
 import { Schema } from "effect"
 import { Checkbox, Filled, Many, OneOf, OptionalCount, Required, Text } from "../layout/forms.js"
 
@@ -10,6 +10,12 @@ import { Checkbox, Filled, Many, OneOf, OptionalCount, Required, Text } from "..
 /** A poll's settings, on starting it and on editing it (the type's numbers only where the type has them: the core says). */
 const POLL_SETTING_FIELDS = {
   anonymous: Checkbox,
+  /** "No delegated votes" (decisions §15): checked, the poll refuses them */
+  no_delegated_votes: Checkbox,
+  /** "Reason", "Shuffle options", "Closing-soon notice" (decisions §15) */
+  stance_reason_required: OneOf(...STANCE_REASON_REQUIRED),
+  shuffle_options: Checkbox,
+  notify_on_closing_soon: OneOf(...NOTIFY_ON_CLOSING_SOON),
   hide_results: OneOf("off", "until_vote", "until_closed"),
   minimum_stance_choices: OptionalCount,
   maximum_stance_choices: OptionalCount,

@@ -124,11 +124,16 @@ const pollPageData = (who: Reader, view: Polls.ShownPoll, users: ReadonlyMap<num
     files: files.poll,
     voters: view.voters_count,
     cast: view.cast_count,
+    delegated: view.delegated_count,
+    castForYou: mine === undefined || mine.delegated_by === null || p.anonymous ? undefined : users.get(mine.delegated_by) ?? who.t("thread.someone"),
     vote: view.vote_refusal === null && who.user !== undefined
       ? {
         input,
-        mine: mine !== undefined,
+        // a ballot a delegate's vote cast is not yet the reader's own vote
+        mine: mine !== undefined && mine.delegated_by === null,
         reason: mine?.reason ?? "",
+        // the poll's "Reason" setting: no field where it takes none, a required one where it asks for one
+        reasonTaken: p.stance_reason_required,
         options,
         min: input === "score" ? p.min_score : 0,
         max: input === "score" ? p.max_score : p.dots_per_person,
@@ -201,6 +206,9 @@ const aWeekFromNow = (who: Reader) => utcToZonedInput(new Date(Date.now() + 7 * 
 /** The new-poll form as first shown (what a field shows: its text, or a checkbox's state). */
 const DEFAULT_FORM: Readonly<Record<keyof typeof NewPollForm.fields, string | boolean>> = {
   poll_type: "proposal", title: "", details: "", options: "", closing_at: "", anonymous: POLL_SETTINGS.anonymous, hide_results: POLL_SETTINGS.hide_results,
+  no_delegated_votes: !POLL_SETTINGS.allow_delegated_votes,
+  stance_reason_required: POLL_SETTINGS.stance_reason_required, shuffle_options: POLL_SETTINGS.shuffle_options,
+  notify_on_closing_soon: POLL_SETTINGS.notify_on_closing_soon,
   minimum_stance_choices: "", maximum_stance_choices: "", min_score: "", max_score: "", dots_per_person: ""
 }
 
@@ -228,6 +236,10 @@ const pollInputFromForm = (who: Reader, form: typeof NewPollForm.Type): { input?
     closing_at: closing ?? null,
     anonymous: form.anonymous,
     hide_results: form.hide_results,
+    allow_delegated_votes: !form.no_delegated_votes,
+    stance_reason_required: form.stance_reason_required,
+    shuffle_options: form.shuffle_options,
+    notify_on_closing_soon: form.notify_on_closing_soon,
     recipient_audience: "group",
     ...Object.fromEntries(COUNT_SETTINGS.flatMap((k) => (form[k] === undefined ? [] : [[k, form[k]]])))
   }
@@ -314,6 +326,10 @@ const storedPollForm = (who: Reader, view: Polls.PollView) => ({
   notify: false,
   anonymous: view.poll.anonymous,
   hide_results: view.poll.hide_results,
+  no_delegated_votes: !view.poll.allow_delegated_votes,
+  stance_reason_required: view.poll.stance_reason_required,
+  shuffle_options: view.poll.shuffle_options,
+  notify_on_closing_soon: view.poll.notify_on_closing_soon,
   ...Object.fromEntries(COUNT_SETTINGS.map((k) => [k, view.poll[k] === null || view.poll[k] === undefined ? "" : String(view.poll[k])]))
 })
 
@@ -380,6 +396,10 @@ const editPollRoutes = (router: PageRouter, kit: Kit) =>
           // the type's settings: the core refuses what the type does not take, and anonymity turned off
           anonymous: form.anonymous,
           hide_results: form.hide_results,
+          allow_delegated_votes: !form.no_delegated_votes,
+          stance_reason_required: form.stance_reason_required,
+          shuffle_options: form.shuffle_options,
+          notify_on_closing_soon: form.notify_on_closing_soon,
           ...Object.fromEntries(COUNT_SETTINGS.flatMap((k) => (form[k] === undefined ? [] : [[k, form[k]]])))
           })
         })))
@@ -410,7 +430,9 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
         const view = yield* Polls.showPoll(who.access, key)
         const thread = view.discussion_id === null ? undefined : yield* Effect.option(Discussions.showDiscussion(who.access, String(view.discussion_id)))
         const group = view.poll.group_id === null ? undefined : yield* Groups.findGroup(String(view.poll.group_id))
-        const ids = [...new Set([...(view.results?.options ?? []).flatMap((r) => r.voter_ids), ...(view.outcome ? [view.outcome.author_id] : [])])]
+        // the delegate whose vote stands for the reader is named to them (never in an anonymous poll)
+        const castBy = view.my_stance === undefined ? null : Rules.revealDelegatedBy(view.poll, view.my_stance)
+        const ids = [...new Set([...(view.results?.options ?? []).flatMap((r) => r.voter_ids), ...(view.outcome ? [view.outcome.author_id] : []), ...(castBy === null ? [] : [castBy])])]
         const users = yield* Threads.usersByIds(ids)
         const reactions = yield* Reactions.pollReactions(who.access, view.poll, view.outcome?.id, allVotes ? ALL_VOTES : VOTES_SHOWN)
         const pollFiles = (yield* Attachments.filesOf("Poll", [view.poll.id])).get(view.poll.id) ?? []
@@ -478,6 +500,8 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
         if (cast._tag === "Left") {
           const e = cast.left
           if (e._tag !== "Invalid") return refused(request, who, e)
+          // a reason refused is said beside the reason; a ballot refused beside the ballot
+          if (e.errors.reason !== undefined && e.errors.option_scores === undefined) return yield* pollPage(request, who, key, { errors: { reason: who.t("poll.reasonRequired") }, ballot })
           return yield* pollPage(request, who, key, { errors: { ballot: ballotMessage(who, poll, ballot, Object.values(e.errors).flat().join("; ")) }, ballot })
         }
         return kit.seeOtherDone(`/p/${encodeURIComponent(key)}`, "voted")

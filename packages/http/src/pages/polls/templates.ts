@@ -6,6 +6,16 @@ const POLL_SETTINGS = `<fieldset><legend><%= it.t("poll.settings") %></legend>
 <% if (it.anonymousLocked) { %><input type="hidden" name="anonymous" value="1"><p><input type="checkbox" id="anonymous" checked disabled aria-describedby="anonymous-hint"> <label for="anonymous"><%= it.t("poll.anonymous") %></label><br><span class="hint" id="anonymous-hint"><%= it.t("poll.anonymousStays") %></span></p>
 <% } else { %><p><input type="checkbox" id="anonymous" name="anonymous" value="1"<%= it.form.anonymous ? " checked" : "" %>> <label for="anonymous"><%= it.t("poll.anonymous") %></label></p><% } %>
 ${ERR("anonymous")}
+<p><label for="stance_reason_required"><%= it.t("poll.reasonSetting") %></label><br><select id="stance_reason_required" name="stance_reason_required">
+<% for (const r of ["disabled", "optional", "required"]) { %><option value="<%= r %>"<%= it.form.stance_reason_required === r ? " selected" : "" %>><%= it.t("poll.reasonSetting." + r) %></option><% } %>
+</select></p>
+${ERR("stance_reason_required")}
+<p><input type="checkbox" id="shuffle_options" name="shuffle_options" value="1"<%= it.form.shuffle_options ? " checked" : "" %>> <label for="shuffle_options"><%= it.t("poll.shuffleOptions") %></label></p>
+<p><label for="notify_on_closing_soon"><%= it.t("poll.closingSoonNotice") %></label><br><select id="notify_on_closing_soon" name="notify_on_closing_soon">
+<% for (const n of ["nobody", "author", "undecided_voters", "voters"]) { %><option value="<%= n %>"<%= it.form.notify_on_closing_soon === n ? " selected" : "" %>><%= it.t("poll.closingSoonNotice." + n) %></option><% } %>
+</select></p>
+${ERR("notify_on_closing_soon")}
+<p><input type="checkbox" id="no_delegated_votes" name="no_delegated_votes" value="1" aria-describedby="no_delegated_votes-hint"<%= it.form.no_delegated_votes ? " checked" : "" %>> <label for="no_delegated_votes"><%= it.t("poll.noDelegatedVotes") %></label><br><span class="hint" id="no_delegated_votes-hint"><%= it.t("poll.noDelegatedVotesHint") %></span></p>
 <p><label for="hide_results"><%= it.t("poll.hideResults") %></label><br><select id="hide_results" name="hide_results">
 <% for (const h of ["off", "until_vote", "until_closed"]) { %><option value="<%= h %>"<%= it.form.hide_results === h ? " selected" : "" %>><%= it.t("poll.hide." + h) %></option><% } %>
 </select></p>
@@ -45,7 +55,8 @@ ${POLL_SETTINGS}
 define("@poll", `<div id="poll-state" data-live-region><p class="meta"><%= it.type %> · <%= it.state %></p></div>
 <% if (it.detailsHtml) { %><div class="body"><%~ it.detailsHtml %></div><% } %>
 ${FILES("it.files")}
-<div id="poll-summary" data-live-region><p><%= it.t("poll.voted", { cast: it.cast, voters: it.voters }) %></p>
+<div id="poll-summary" data-live-region><p><%= it.t("poll.voted", { cast: it.cast, voters: it.voters }) %><% if (it.delegated > 0) { %> <%= it.t("poll.delegatedCount", { count: it.delegated }) %><% } %></p>
+<% if (it.castForYou) { %><p class="notice" role="note"><%= it.t("poll.castForYou", { name: it.castForYou }) %></p><% } %>
 ${REACTIONS("it.pollReact")}
 <% if (it.outcome) { %><section class="outcome" aria-labelledby="outcome-h"><h2 id="outcome-h"><%= it.t("poll.outcome") %></h2><p class="meta"><%= it.outcome.by %></p><div class="body"><%~ it.outcome.html %></div>
 ${FILES("it.outcome.files")}
@@ -66,7 +77,8 @@ ${CSRF}
 </fieldset><% } %>
 <% } %>
 </fieldset>
-<p><label for="reason"><%= it.t("poll.reason") %></label><br><textarea id="reason" name="reason" rows="3"><%= it.vote.reason %></textarea></p>
+<% if (it.vote.reasonTaken !== "disabled") { %><p><label for="reason"><%= it.vote.reasonTaken === "required" ? it.t("poll.reasonNeeded") : it.t("poll.reason") %></label><br><textarea id="reason" name="reason" rows="3"<%= it.vote.reasonTaken === "required" ? " required" : "" %>${DESCRIBED("reason")}><%= it.vote.reason %></textarea></p>
+${ERR("reason")}<% } %>
 <p><button type="submit"><%= it.vote.mine ? it.t("poll.changeVote") : it.t("poll.vote") %></button></p>
 </form>
 <% } else if (it.voteNote) { %><p><%= it.voteNote %></p><% } %>
