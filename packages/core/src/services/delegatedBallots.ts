@@ -6,7 +6,7 @@
  * its vote event and tells the member by mail; one no vote stands behind any more becomes uncast again.
  */
 import { Effect } from "effect"
-import type { Poll, PollOption, Stance } from "../domain/polls.js"
+import type { Delegation, Poll, PollOption, Stance } from "../domain/polls.js"
 import type { Group, Id, Topic } from "../domain/records.js"
 import { Store } from "../ports/store.js"
 import { ballotChange, standingOf } from "../rules/delegation.js"
@@ -24,13 +24,24 @@ export const settleDelegatedBallots = Effect.fnUntraced(function*(poll: Poll, to
   const store = yield* Store
   const now = yield* nowIso
   let pollOptions = options
+  // what a delegate's delegators share (a vote settles several of one delegate's): read once per delegate
+  const ofDelegate = new Map<Id, { holders: ReadonlyArray<Delegation>; ballot: Stance | undefined }>()
+  const delegateFacts = Effect.fnUntraced(function*(delegateId: Id) {
+    let facts = ofDelegate.get(delegateId)
+    if (facts === undefined) {
+      facts = { holders: yield* store.delegations.toDelegate(group.id, delegateId), ballot: yield* store.stances.latestFor(poll.id, delegateId) }
+      ofDelegate.set(delegateId, facts)
+    }
+    return facts
+  })
   for (const memberId of memberIds) {
     const member = yield* store.users.byId(memberId)
     if (member === undefined) continue
     const mine = yield* store.stances.latestFor(poll.id, memberId)
     const delegation = yield* store.delegations.activeOf(group.id, memberId)
-    const holders = delegation === undefined ? [] : yield* store.delegations.toDelegate(group.id, delegation.delegate_id)
-    const delegates: Stance | undefined = delegation === undefined ? undefined : yield* store.stances.latestFor(poll.id, delegation.delegate_id)
+    const facts = delegation === undefined ? undefined : yield* delegateFacts(delegation.delegate_id)
+    const holders = facts?.holders ?? []
+    const delegates = facts?.ballot
     const access = yield* loadAccess(member)
     const reader = yield* store.readers.find(topic.id, memberId)
     const standing = standingOf({

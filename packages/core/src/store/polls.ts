@@ -136,12 +136,13 @@ export const makeStancesRepo = (c: SqlClient): StancesRepo => {
     tallies: Effect.fnUntraced(function*(pollIds) {
       const out = new Map<Id, { voters_count: number; cast_count: number; delegated_count: number; options: Array<OptionTally> }>()
       // one row per option, or one without an option for a poll that has none
-      // ballots cast by delegates, through their partial index (nothing to read where nobody delegates); a latest
-      // delegated ballot is always a cast one (withdrawn, it is replaced by an uncast ballot of the voter's own)
+      // ballots cast by delegates, counted once per poll through their partial index (nothing to read where nobody
+      // delegates); a latest delegated ballot is always a cast one (withdrawn, it is replaced by an uncast one of the voter's own)
       const rows = yield* c.all(`SELECT p.id AS poll_id, p.poll_type, p.voters_count, p.cast_count, o.id AS option_id, o.total_score AS score,
-          (SELECT count(*) FROM stances s WHERE s.poll_id = p.id AND s.delegated_by > 0 AND s.latest = TRUE AND s.revoked_at IS NULL) AS delegated_count,
-          o.voter_count, o.yes_count AS yes, o.maybe_count AS maybe, o.no_count AS no
+          coalesce(d.n, 0) AS delegated_count, o.voter_count, o.yes_count AS yes, o.maybe_count AS maybe, o.no_count AS no
           FROM polls p LEFT JOIN poll_options o ON o.poll_id = p.id
+          LEFT JOIN (SELECT s.poll_id, count(*) AS n FROM stances s WHERE ${ids.has("s.poll_id", "ids")} AND s.delegated_by > 0 AND s.latest = TRUE
+            AND s.revoked_at IS NULL GROUP BY s.poll_id) d ON d.poll_id = p.id
           WHERE ${ids.has("p.id", "ids")} ORDER BY p.id, o.priority`, { ids: ids.bind(pollIds) }, asRecord<TallyRow>())
       const named = yield* firstVoters(rows)
       for (const { poll_id, poll_type: _, voters_count, cast_count, delegated_count, option_id, ...o } of rows) {
