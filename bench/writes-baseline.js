@@ -92,6 +92,8 @@ const discussionJson = (d, t, reader, volume) => ({
   private: t.private === 1, closed_at: t.closed_at,
   last_activity_at: t.last_activity_at, author_id: d.author_id, discarded_at: d.discarded_at, discarded_by: d.discarded_by,
   created_at: d.created_at, updated_at: d.updated_at,
+  // its files (decisions §14): none here, and convene reads none where the thread has none (its counted files, read ahead)
+  attachments: [],
   // the caller's reader as the write left it, and their volume read before it (as convene's answer)
   ...readerFields(reader, volume, t)
 })
@@ -134,7 +136,7 @@ const comment = (user, discussionId, body) => {
       comments: [{
         id, discussion_id: d.id, topic_id: t.id, parent_id: null, author_id: user.id, body, body_format: "md", mentioned_usernames: mentions(body),
         edited_at: null,
-        discarded_at: null, discarded_by: null, created_at: now, updated_at: now
+        discarded_at: null, discarded_by: null, created_at: now, updated_at: now, attachments: []
       }],
       discussions: [discussionJson(d, topic, reader, volume)],
       topics: [topicJson(topic)],
