@@ -30,6 +30,7 @@ import {
   canEditPoll,
   canReopenPoll,
   canSeeBallot,
+  canSeeResults,
   canShowPoll,
   canStartPoll,
   canStateOutcome,
@@ -92,6 +93,8 @@ export const ShowTopic = policy("ShowTopic", canShowTopic)
 export const ShowPoll = policy("ShowPoll", canShowPoll)
 export const ListMembers = policy("ListMembers", canListMembers)
 export const ListGroupPolls = policy("ListGroupPolls", canListGroupPolls)
+/** A poll's results taken away (CSV, print): while the reader may see them (decisions §15). */
+export const ExportResults = policy("ExportResults", canSeeResults)
 /** Reacting to a ballot of a poll whose results the caller may not see yet would tell them the ballot exists. */
 export const SeeBallot = policy("SeeBallot", canSeeBallot)
 

@@ -4,7 +4,7 @@
  */
 import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { type AttachedFile, Attachments, Discussions, Groups, Outcomes, type Poll, type PollOption, POLL_SETTINGS, POLL_TYPES, Polls, type PollType, Reactions, Rules, Stances, Threads } from "@convene/core"
+import { type AttachedFile, Attachments, Discussions, Groups, Outcomes, type Poll, POLL_SETTINGS, POLL_TYPES, Polls, Reactions, Rules, Stances, Threads } from "@convene/core"
 import { Effect } from "effect"
 import { type MessageKey, percentText, utcToZonedInput, zonedToUtc } from "../layout/i18n.js"
 import { type FormInput, NoFields } from "../layout/forms.js"
@@ -15,32 +15,8 @@ import { bodyHtml } from "../layout/bodies.js"
 import { type FileView, filesAfterEdit, filesView, keptUploads } from "../layout/files.js"
 import { reactionsView } from "../threads/reactions.js"
 import "./templates.js"
-
-/** "Open · closes …", "Closed …" or "Draft", in the reader's words and zone. */
-export const pollStateText = (who: Reader, p: Poll): string =>
-  p.closed_at !== null
-    ? who.t("poll.stateClosed", { time: who.time(p.closed_at) })
-    : p.opened_at === null
-    ? who.t("poll.stateDraft")
-    : who.t("poll.stateOpen", { time: who.time(p.closing_at) })
-
-/** One line about a poll in a thread: its type, state and turnout. */
-export const pollSummary = (who: Reader, v: Polls.PollView): string =>
-  `${who.t(`pollType.${v.poll.poll_type}` as MessageKey)} · ${pollStateText(who, v.poll)} · ${who.t("poll.voted", { cast: v.cast_count, voters: v.voters_count })}`
-
-/** An option's name as a reader reads it: preset words translated, meeting times in their zone. */
-const optionLabel = (who: Reader, p: Poll, name: string): string => {
-  if (p.poll_type === "meeting") return who.slot(name)
-  if (p.poll_type === "proposal" || (p.poll_type === "count" && (name === "accept" || name === "decline"))) return who.t(`option.${name}` as MessageKey)
-  return name
-}
-
-/** A vote's choices in words: the options it scores, highest first, with the score where the type has one. */
-const choiceText = (who: Reader, p: Poll, options: ReadonlyArray<PollOption>, choices: ReadonlyMap<number, number>): string =>
-  options.flatMap((o) => {
-    const score = choices.get(o.id) ?? 0
-    return score > 0 ? [{ score, text: p.poll_type === "score" || p.poll_type === "dot_vote" ? `${optionLabel(who, p, o.name)} (${score})` : optionLabel(who, p, o.name) }] : []
-  }).sort((a, b) => (p.poll_type === "ranked_choice" ? b.score - a.score : 0)).map((c) => c.text).join(", ")
+import { choiceText, optionLabel, pollStateText, resultColumns } from "./words.js"
+import { pollExportRoutes } from "./export.js"
 
 type Input = "radio" | "checkbox" | "score" | "dots" | "rank" | "meeting"
 
@@ -62,23 +38,6 @@ const inputOf = (p: Poll): Input => {
       return "meeting"
   }
 }
-
-/** The results table's number columns for a type, and each row's values. */
-const resultColumns = (who: Reader, type: PollType): { headers: Array<string>; values: (r: Rules.OptionResult) => Array<string | number> } => {
-  switch (type) {
-    case "score":
-      return { headers: [who.t("poll.total"), who.t("poll.average")], values: (r) => [r.score, r.average] }
-    case "ranked_choice":
-      return { headers: [who.t("poll.points"), who.t("poll.votes")], values: (r) => [r.score, r.voter_count] }
-    case "dot_vote":
-      return { headers: [who.t("poll.dotsColumn"), who.t("poll.voters")], values: (r) => [r.score, r.voter_count] }
-    case "meeting":
-      return { headers: [who.t("poll.yes"), who.t("poll.maybe"), who.t("poll.no")], values: (r) => [r.yes, r.maybe, r.no] }
-    default:
-      return { headers: [who.t("poll.votes")], values: (r) => [r.score] }
-  }
-}
-
 
 interface PollForm {
   readonly statement: string
@@ -552,4 +511,5 @@ export const pollRoutes = (router: PageRouter, kit: Kit) =>
     yield* startPollRoutes(router, kit)
     yield* pollPageRoutes(router, kit)
     yield* editPollRoutes(router, kit)
+    yield* pollExportRoutes(router, kit)
   })

@@ -86,7 +86,8 @@ ${ERR("reason")}<% } %>
 <% if (it.results) { %><table class="results" role="table"><caption class="visually-hidden"><%= it.t("poll.results") %></caption>
 <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader"><%= it.t("poll.option") %></th><% for (const h of it.results.columns) { %><th scope="col" role="columnheader"><%= h %></th><% } %><th scope="col" role="columnheader"><%= it.t("poll.share") %></th><% if (it.results.named) { %><th scope="col" role="columnheader"><%= it.t("poll.voters") %></th><% } %></tr></thead><tbody role="rowgroup">
 <% for (const r of it.results.rows) { %><tr role="row"><th scope="row" role="rowheader"><%= r.label %></th><% for (const [i, v] of r.values.entries()) { %><td role="cell" data-label="<%= it.results.columns[i] %>"><%= v %></td><% } %><td role="cell" data-label="<%= it.t("poll.share") %>"><span class="pct"><%= r.percentText %></span> <meter min="0" max="100" value="<%= r.percent %>" aria-label="<%= r.label %>: <%= r.percentText %>"></meter></td><% if (it.results.named) { %><td role="cell" data-label="<%= it.t("poll.voters") %>"><%= r.voters %></td><% } %></tr><% } %>
-</tbody></table><% } else { %><p><%= it.hiddenUntil %></p><% } %></div>
+</tbody></table>
+<p class="actions"><a href="/p/<%= it.key %>/export.csv" download><%= it.t("export.csv") %></a> · <a href="/p/<%= it.key %>/print"><%= it.t("export.print") %></a></p><% } else { %><p><%= it.hiddenUntil %></p><% } %></div>
 <div id="poll-votes" data-live-region><% if (it.votes.length > 0) { %><section aria-labelledby="votes-h"><h2 id="votes-h"><%= it.t("poll.votes") %></h2><ul class="votes">
 <% for (const v of it.votes) { %><li id="stance-<%= v.id %>"><p class="meta"><%= v.heading %></p><% if (v.reasonHtml) { %><div class="body"><%~ v.reasonHtml %></div><% } %>
 ${REACTIONS("v.react")}</li><% } %></ul><% if (it.moreVotes) { %><p><a href="<%= it.moreVotes.href %>"><%= it.moreVotes.label %></a></p><% } %></section><% } %></div>

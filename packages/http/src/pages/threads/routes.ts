@@ -12,7 +12,7 @@ import { fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } fro
 import { CommentForm, EditCommentForm, ThreadVolumeForm } from "./forms.js"
 import { bodyHtml } from "../layout/bodies.js"
 import { type FileView, filesAfterEdit, filesView, keptUploads } from "../layout/files.js"
-import { pollSummary } from "../polls/routes.js"
+import { pollSummary } from "../polls/words.js"
 import type { PageRouter } from "../layout/routes.js"
 import { threadAdminRoutes } from "./admin.js"
 import { reactionRoutes, reactionsView } from "./reactions.js"
