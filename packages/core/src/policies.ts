@@ -28,6 +28,7 @@ import {
   canClosePoll,
   canDeletePoll,
   canEditPoll,
+  canRemindVoters,
   canReopenPoll,
   canSeeBallot,
   canSeeResults,
@@ -115,6 +116,7 @@ export const DeletePoll = policy("DeletePoll", canDeletePoll)
 export const ClosePoll = policy("ClosePoll", canClosePoll)
 export const ReopenPoll = policy("ReopenPoll", canReopenPoll)
 export const StateOutcome = policy("StateOutcome", canStateOutcome)
+export const RemindVoters = policy("RemindVoters", canRemindVoters)
 /** Who may vote: the rule says why not (not open, or not a voter). */
 export const Vote = policyWithReason("Vote", voteRefusal)
 

@@ -92,6 +92,8 @@ export const Poll = model("Poll", {
   ...ballotConfig,
   /** scheduler markers: each job runs once per poll (per opening, for closing-soon) */
   closing_soon_sent_at: NullStamp,
+  /** when its administrators last reminded those who have not voted (**Remind**, once a day at most) */
+  reminded_at: NullStamp,
   created_at: Stamp,
   updated_at: Stamp
 })

@@ -5,7 +5,7 @@ import type { PollTally } from "../domain/polls.js"
 
 export type PollStatus = "active" | "closed" | "all"
 
-export type NewPoll = Omit<Poll, "id" | "group_id" | "closed_at" | "discarded_at" | "discarded_by" | "closing_soon_sent_at" | "updated_at">
+export type NewPoll = Omit<Poll, "id" | "group_id" | "closed_at" | "discarded_at" | "discarded_by" | "closing_soon_sent_at" | "reminded_at" | "updated_at">
 export type PollPatch = Partial<Omit<Poll, "id" | "key" | "topic_id" | "group_id" | "author_id" | "poll_type" | "created_at">> & {
   readonly updated_at: string
 }

@@ -54,6 +54,7 @@ const ACTION: Readonly<Record<string, MailWord>> = {
   poll_created: "mail.action.vote",
   poll_edited: "mail.action.vote",
   poll_closing_soon: "mail.action.vote",
+  poll_reminder: "mail.action.vote",
   outcome_review_due: "mail.action.outcome_review_due"
 }
 

@@ -80,6 +80,14 @@ export const canVoteAsMember = (group: Pick<Group, "members_can_vote">, admin: b
 export const mayVote = (access: Access, ctx: TopicContext, p: Poll, ballot: Stance | undefined): boolean =>
   voteRefusal(access, ctx, p, ballot) === null
 
+/** **Remind** those who have not voted: the poll's administrators, while it is open (decisions §15). */
+export const canRemindVoters = (access: Access, ctx: TopicContext, p: Poll): boolean => isActive(p) && isPollAdmin(access, ctx, p)
+
+/** Reminders come at most once a day: how long until the next may be sent (0: now). */
+export const REMIND_EVERY_MS = 24 * 3600_000
+export const msUntilReminder = (p: Pick<Poll, "reminded_at">, nowMs: number): number =>
+  p.reminded_at === null ? 0 : Math.max(0, Date.parse(p.reminded_at) + REMIND_EVERY_MS - nowMs)
+
 /** What is wrong with a vote's reason for the poll's "Reason" setting (Loomio's stance_reason_required), or null. */
 export const reasonErrors = (p: Pick<Poll, "stance_reason_required">, reason: string | null | undefined): string | null => {
   const given = reason != null && reason.trim() !== ""

@@ -128,6 +128,7 @@ export interface ThreadMessage {
     | "stance_created"
     | "user_mentioned"
     | "vote_delegated"
+    | "poll_reminder"
   readonly group: Group | undefined
   /** the thread it is about: its volume decides, and a reply to the mail becomes a comment there */
   readonly topicId?: Id

@@ -7,7 +7,7 @@ import type { PollStatus } from "../../ports/polls.js"
 import { Store } from "../../ports/store.js"
 import type { Access } from "../../rules/access.js"
 import { type PollResults, resultsFromTally } from "../../rules/pollTypes.js"
-import { canClosePoll, canEditPoll, canReopenPoll, canSeeResults, canStateOutcome, type VoteRefusal, voteRefusal } from "../../rules/polls.js"
+import { canClosePoll, canEditPoll, canRemindVoters, canReopenPoll, canSeeResults, canStateOutcome, type VoteRefusal, voteRefusal } from "../../rules/polls.js"
 import { ListGroupPolls, type Permit, ShowPoll } from "../../policies.js"
 import { groupTopicScope, type TopicContext } from "../../rules/topics.js"
 import { type Paged, readLocked } from "../common.js"
@@ -115,7 +115,7 @@ export const viewPolls = Effect.fnUntraced(function*(
 export interface ShownPoll extends PollView {
   readonly vote_refusal: VoteRefusal | null
   /** what else the rules let the reader do with it now (pages show a control only when its rule allows it) */
-  readonly may: { readonly close: boolean; readonly reopen: boolean; readonly outcome: boolean; readonly edit: boolean }
+  readonly may: { readonly close: boolean; readonly reopen: boolean; readonly outcome: boolean; readonly edit: boolean; readonly remind: boolean }
 }
 
 export const showPoll = (access: Access, ref: string): Effect.Effect<ShownPoll, NotFound, Store> =>
@@ -124,6 +124,7 @@ export const showPoll = (access: Access, ref: string): Effect.Effect<ShownPoll, 
       vote_refusal: voteRefusal(access, found.ctx, found.poll, found.ballot),
       may: {
         close: canClosePoll(access, found.ctx, found.poll),
+        remind: canRemindVoters(access, found.ctx, found.poll),
         reopen: canReopenPoll(access, found.ctx, found.poll),
         outcome: canStateOutcome(access, found.ctx, found.poll),
         edit: canEditPoll(access, found.ctx, found.poll)

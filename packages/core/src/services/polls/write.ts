@@ -7,13 +7,13 @@ import { Effect } from "effect"
 import { type Poll, POLL_TYPE_FACTS, pollSettings, type PollSettings, type PollType } from "../../domain/polls.js"
 import type { Group, Id, User } from "../../domain/records.js"
 import { parseDateTime } from "../../rules/dates.js"
-import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../../errors.js"
+import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound, type TooManyRequests, tooManyRequests } from "../../errors.js"
 import { Store } from "../../ports/store.js"
 import type { Access } from "../../rules/access.js"
 import { changedBody, cleanBody } from "../../rules/bodies.js"
 import { ballotConfig, configErrors, optionsErrors, orderOptions } from "../../rules/pollTypes.js"
-import { isActive, isDraft, pollSettingsErrors } from "../../rules/polls.js"
-import { ClosePoll, DeletePoll, EditPoll, type Permit, ReopenPoll, StartPoll } from "../../policies.js"
+import { isActive, isDraft, msUntilReminder, pollSettingsErrors } from "../../rules/polls.js"
+import { ClosePoll, DeletePoll, EditPoll, type Permit, RemindVoters, ReopenPoll, StartPoll } from "../../policies.js"
 import { privateDefault, type TopicContext } from "../../rules/topics.js"
 import { giveBallot } from "../ballots.js"
 import { settlePoll } from "../delegatedBallots.js"
@@ -260,6 +260,31 @@ const tellVoters = Effect.fnUntraced(function*(poll: Poll, ctx: TopicContext, ac
     if (voter.deactivated_at !== null) continue
     yield* recordThreadMessage(voter, { kind: "poll_edited", group: ctx.group, topicId: ctx.topic.id, title: poll.title, actor, message, path: `/p/${poll.key}` })
   }
+})
+
+/**
+ * **Remind** (decisions §15): each person holding a ballot they have not cast is mailed, at most once a day a poll
+ * (429 before then, nothing sent); the poll's administrators only. How many were reminded.
+ */
+export const remindVoters = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<{ readonly poll: Poll; readonly reminded: number }, NotFound | Forbidden | Invalid | TooManyRequests, Store> {
+  const store = yield* Store
+  return yield* store.transaction(Effect.gen(function*() {
+    const { ctx, poll } = yield* visiblePoll(access, ref)
+    if (!isActive(poll)) return yield* invalid("poll", isDraft(poll) ? "is a draft: it has not opened" : "is closed")
+    return yield* RemindVoters.check([access, ctx, poll], () => forbidden("Only the poll's administrators remind its voters"))(Effect.gen(function*() {
+      yield* RemindVoters.needed
+      const now = yield* nowIso
+      const wait = msUntilReminder(poll, Date.parse(now))
+      if (wait > 0) return yield* tooManyRequests(`Those who have not voted were reminded at ${poll.reminded_at}: once a day at most`, wait)
+      const waiting = (yield* store.stances.latestOf([poll.id])).filter((s) => s.cast_at === null && s.participant_id !== access.user.id)
+      const people = (yield* store.users.byIds(waiting.map((s) => s.participant_id))).filter((u) => u.deactivated_at === null && !u.bot)
+      for (const person of people) {
+        yield* recordThreadMessage(person, { kind: "poll_reminder", group: ctx.group, topicId: ctx.topic.id, title: poll.title, actor: access.user, path: `/p/${poll.key}` })
+      }
+      yield* store.polls.update(poll.id, { reminded_at: now, updated_at: now })
+      return { poll, reminded: people.length }
+    }))
+  }))
 })
 
 /** DELETE /polls/{id}: soft delete; a poll's own thread goes with it. */

@@ -60,6 +60,7 @@ export const B2PollsLive = group(ConveneApi, "b2.polls", requireAccess, (handler
     .handle("updatePoll", update)
     .handle("replacePoll", update)
     .handle("deletePoll", ({ access, path }) => Effect.flatMap(Polls.deletePoll(access, path.id), one(access)))
+    .handle("remindVoters", ({ access, path }) => Effect.map(Polls.remindVoters(access, path.id), ({ reminded }) => ({ reminded })))
     .handle("closePoll", ({ access, path }) => Effect.flatMap(Polls.closePoll(access, path.id), one(access)))
     .handle("reopenPoll", ({ access, path, payload }) => Effect.flatMap(Polls.reopenPoll(access, path.id, payload.closing_at), one(access)))
     .handle("castVote", ({ access, payload }) => Effect.flatMap(Stances.castVote(access, payload), (r) => one(access)(r.view)))

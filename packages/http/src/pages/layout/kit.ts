@@ -111,8 +111,8 @@ const NOTICE_COOKIE = "convene_notice"
 /** The header the live script's requests carry (liveScript.ts). */
 const LIVE_HEADER = "x-convene-live"
 const NOTICE_TTL = "60 seconds"
-export type DoneName = keyof typeof NOTICES | "admin" | "removed" | "invited" | "resent" | "resendTooSoon" | "cancelled" | "approved" | "declined"
-const DONE_NAMES: ReadonlySet<string> = new Set<DoneName>(["admin", "removed", "invited", "resent", "resendTooSoon", "cancelled", "approved", "declined"])
+export type DoneName = keyof typeof NOTICES | "admin" | "removed" | "invited" | "resent" | "resendTooSoon" | "cancelled" | "approved" | "declined" | "reminded" | "remindTooSoon"
+const DONE_NAMES: ReadonlySet<string> = new Set<DoneName>(["admin", "removed", "invited", "resent", "resendTooSoon", "cancelled", "approved", "declined", "reminded", "remindTooSoon"])
 const pathOf = (url: string) => new URL(url, "http://x").pathname
 
 /** The notice the request's cookie carries for this page, if any. */

@@ -8,7 +8,7 @@ import { type AttachedFile, Attachments, Discussions, Groups, Outcomes, type Pol
 import { Effect } from "effect"
 import { type MessageKey, percentText, utcToZonedInput, zonedToUtc } from "../layout/i18n.js"
 import { type FormInput, NoFields } from "../layout/forms.js"
-import { fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
+import { doneOf, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
 import { EditPollForm, NewPollForm, OutcomeForm, ReopenForm, VoteForm } from "./forms.js"
 import type { PageRouter } from "../layout/routes.js"
 import { bodyHtml } from "../layout/bodies.js"
@@ -42,6 +42,12 @@ const inputOf = (p: Poll): Input => {
 interface PollForm {
   readonly statement: string
   readonly closing_at: string
+}
+
+/** After **Remind**: how many were reminded, or that a reminder went out less than a day ago. */
+const remindedNotice = (request: HttpServerRequest.HttpServerRequest, who: Reader) => {
+  const done = doneOf(request)
+  return done?.what === "reminded" ? who.t("poll.reminded", { count: done.n ?? 0 }) : done?.what === "remindTooSoon" ? who.t("poll.remindTooSoon") : undefined
 }
 
 /** The poll page's data: the vote form (when the vote rule allows it), results as the settings allow. */
@@ -129,7 +135,7 @@ const pollPageData = (who: Reader, view: Polls.ShownPoll, users: ReadonlyMap<num
       html: bodyHtml(view.outcome.statement, view.outcome.statement_format),
       files: files.outcome
     },
-    may: { close: view.may.close, reopen: view.may.reopen, outcome: view.may.outcome && view.outcome === undefined, edit: view.may.edit },
+    may: { close: view.may.close, reopen: view.may.reopen, outcome: view.may.outcome && view.outcome === undefined, edit: view.may.edit, remind: view.may.remind },
     form,
     zone: who.zone
   }
@@ -412,7 +418,7 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
         title: view.poll.title,
         template: "@poll",
         status: refusal === undefined ? 200 : 422,
-        notice: noticeOf(request, who),
+        notice: remindedNotice(request, who) ?? noticeOf(request, who),
         live: { topic: view.poll.topic_id, url: `/p/${view.poll.key}` },
         crumbs: [
           ...(group === undefined ? [] : [{ href: `/g/${group.key}`, label: group.name }]),
@@ -464,6 +470,16 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
           return yield* pollPage(request, who, key, { errors: { ballot: ballotMessage(who, poll, ballot, Object.values(e.errors).flat().join("; ")) }, ballot })
         }
         return kit.seeOtherDone(`/p/${encodeURIComponent(key)}`, "voted")
+      })))
+
+    // **Remind** those who have not voted: the core decides who may, whom, and whether a day has passed
+    yield* router.post("/p/:key/remind", kit.post(NoFields, (request, who) =>
+      Effect.gen(function*() {
+        const key = segment(yield* RouteParams, "key")
+        const done = yield* Effect.either(run(Polls.remindVoters(who.access, key)))
+        if (done._tag === "Right") return kit.seeOtherDone(`/p/${encodeURIComponent(key)}`, "reminded", done.right.reminded)
+        if (done.left._tag === "TooManyRequests") return kit.seeOtherDone(`/p/${encodeURIComponent(key)}`, "remindTooSoon")
+        return done.left._tag === "Invalid" ? seeOther(`/p/${encodeURIComponent(key)}`) : refused(request, who, done.left)
       })))
 
     yield* router.post("/p/:key/close", kit.post(NoFields, (request, who) =>

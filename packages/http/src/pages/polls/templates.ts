@@ -92,6 +92,7 @@ ${ERR("reason")}<% } %>
 <% for (const v of it.votes) { %><li id="stance-<%= v.id %>"><p class="meta"><%= v.heading %></p><% if (v.reasonHtml) { %><div class="body"><%~ v.reasonHtml %></div><% } %>
 ${REACTIONS("v.react")}</li><% } %></ul><% if (it.moreVotes) { %><p><a href="<%= it.moreVotes.href %>"><%= it.moreVotes.label %></a></p><% } %></section><% } %></div>
 <% if (it.may.edit) { %><p><a href="/p/<%= it.key %>/edit"><%= it.t("poll.edit") %></a></p><% } %>
+<% if (it.may.remind) { %><form method="post" action="/p/<%= it.key %>/remind">${CSRF}<p><button type="submit"><%= it.t("poll.remind") %></button></p></form><% } %>
 <% if (it.may.close) { %><form method="post" action="/p/<%= it.key %>/close">${CSRF}<p><button type="submit"><%= it.t("poll.close") %></button></p></form><% } %>
 <% if (it.may.outcome) { %><h2><%= it.t("poll.shareOutcomeHeading") %></h2>
 <form method="post" action="/p/<%= it.key %>/outcome" enctype="multipart/form-data">
