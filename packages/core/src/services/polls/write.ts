@@ -263,6 +263,39 @@ const tellVoters = Effect.fnUntraced(function*(poll: Poll, ctx: TopicContext, ac
 })
 
 /**
+ * **Invite voters** (decisions §15): particular members, or people by e-mail address (guests of the thread, with an
+ * invitation link), each given a ballot and told by mail; the poll's administrators (EditPoll), while it is open.
+ */
+export const inviteVoters = Effect.fnUntraced(function*(access: Access, ref: string, input: { readonly userIds: ReadonlyArray<Id>; readonly emails: ReadonlyArray<string>; readonly message: string | null }): Effect.fn.Return<{ readonly poll: Poll; readonly invited: number }, NotFound | Forbidden | Invalid, Store> {
+  const store = yield* Store
+  yield* checkEmails("recipient_emails", input.emails)
+  if (input.userIds.length === 0 && input.emails.length === 0) return yield* invalid("recipient_emails", "can't be blank: choose members or give addresses")
+  return yield* store.transaction(Effect.gen(function*() {
+    const { ctx, poll } = yield* visiblePoll(access, ref)
+    if (!isActive(poll)) return yield* invalid("poll", isDraft(poll) ? "is a draft: it has not opened" : "is closed")
+    return yield* EditPoll.check([access, ctx, poll], () => forbidden("Only the poll's administrators invite voters"))(Effect.gen(function*() {
+      yield* EditPoll.needed
+      const before = (yield* store.stances.latestOf([poll.id])).length
+      yield* invite(poll, ctx, access.user, { userIds: input.userIds, emails: input.emails, message: input.message, notify: true })
+      return { poll, invited: (yield* store.stances.latestOf([poll.id])).length - before }
+    }))
+  }))
+})
+
+/** The members of the poll's group who hold no ballot in it yet: whom **Invite voters** offers. */
+export const voterChoices = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<ReadonlyArray<User>, NotFound | Forbidden, Store> {
+  const store = yield* Store
+  const { ctx, poll } = yield* visiblePoll(access, ref)
+  return yield* EditPoll.check([access, ctx, poll], () => forbidden("Only the poll's administrators invite voters"))(Effect.gen(function*() {
+    yield* EditPoll.needed
+    if (ctx.group === undefined) return []
+    const holding = new Set((yield* store.stances.latestOf([poll.id])).map((s) => s.participant_id))
+    const members = (yield* store.memberships.activeInGroup(ctx.group.id, { limit: 5000, offset: 0 })).filter((m) => m.accepted_at !== null && !holding.has(m.user_id))
+    return (yield* store.users.byIds(members.map((m) => m.user_id))).filter((u) => !u.bot && u.deactivated_at === null)
+  }))
+})
+
+/**
  * **Remind** (decisions §15): each person holding a ballot they have not cast is mailed, at most once a day a poll
  * (429 before then, nothing sent); the poll's administrators only. How many were reminded.
  */

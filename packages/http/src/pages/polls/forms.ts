@@ -14,6 +14,8 @@ const POLL_SETTING_FIELDS = {
   no_delegated_votes: Checkbox,
   /** "Reason", "Shuffle options", "Closing-soon notice" (decisions §15) */
   stance_reason_required: OneOf(...STANCE_REASON_REQUIRED),
+  /** "Who can vote": anyone in the group, or invited people only (specified_voters_only) */
+  voters: OneOf("group", "invited"),
   shuffle_options: Checkbox,
   notify_on_closing_soon: OneOf(...NOTIFY_ON_CLOSING_SOON),
   hide_results: OneOf("off", "until_vote", "until_closed"),

@@ -17,6 +17,7 @@ import { reactionsView } from "../threads/reactions.js"
 import "./templates.js"
 import { choiceText, optionLabel, pollStateText, resultColumns } from "./words.js"
 import { pollExportRoutes } from "./export.js"
+import { pollVoterRoutes } from "./voters.js"
 
 type Input = "radio" | "checkbox" | "score" | "dots" | "rank" | "meeting"
 
@@ -44,10 +45,13 @@ interface PollForm {
   readonly closing_at: string
 }
 
-/** After **Remind**: how many were reminded, or that a reminder went out less than a day ago. */
+/** After **Remind**: how many were reminded, or that a reminder went out less than a day ago; after **Invite voters**, how many. */
 const remindedNotice = (request: HttpServerRequest.HttpServerRequest, who: Reader) => {
   const done = doneOf(request)
-  return done?.what === "reminded" ? who.t("poll.reminded", { count: done.n ?? 0 }) : done?.what === "remindTooSoon" ? who.t("poll.remindTooSoon") : undefined
+  return done?.what === "reminded" ? who.t("poll.reminded", { count: done.n ?? 0 })
+    : done?.what === "remindTooSoon" ? who.t("poll.remindTooSoon")
+    : done?.what === "invited" ? who.t("poll.invited", { count: done.n ?? 0 })
+    : undefined
 }
 
 /** The poll page's data: the vote form (when the vote rule allows it), results as the settings allow. */
@@ -135,7 +139,9 @@ const pollPageData = (who: Reader, view: Polls.ShownPoll, users: ReadonlyMap<num
       html: bodyHtml(view.outcome.statement, view.outcome.statement_format),
       files: files.outcome
     },
-    may: { close: view.may.close, reopen: view.may.reopen, outcome: view.may.outcome && view.outcome === undefined, edit: view.may.edit, remind: view.may.remind },
+    may: { close: view.may.close, reopen: view.may.reopen, outcome: view.may.outcome && view.outcome === undefined, edit: view.may.edit, remind: view.may.remind,
+      // invite voters: its administrators, while it is open (the core asks again)
+      invite: view.may.edit && view.may.close },
     form,
     zone: who.zone
   }
@@ -173,6 +179,7 @@ const DEFAULT_FORM: Readonly<Record<keyof typeof NewPollForm.fields, string | bo
   poll_type: "proposal", title: "", details: "", options: "", closing_at: "", anonymous: POLL_SETTINGS.anonymous, hide_results: POLL_SETTINGS.hide_results,
   no_delegated_votes: !POLL_SETTINGS.allow_delegated_votes,
   stance_reason_required: POLL_SETTINGS.stance_reason_required, shuffle_options: POLL_SETTINGS.shuffle_options,
+  voters: POLL_SETTINGS.specified_voters_only ? "invited" : "group",
   notify_on_closing_soon: POLL_SETTINGS.notify_on_closing_soon,
   minimum_stance_choices: "", maximum_stance_choices: "", min_score: "", max_score: "", dots_per_person: ""
 }
@@ -205,7 +212,9 @@ const pollInputFromForm = (who: Reader, form: typeof NewPollForm.Type): { input?
     stance_reason_required: form.stance_reason_required,
     shuffle_options: form.shuffle_options,
     notify_on_closing_soon: form.notify_on_closing_soon,
-    recipient_audience: "group",
+    specified_voters_only: form.voters === "invited",
+    // the group hears of it (a ballot each); a poll for invited people only is told to those invited, later
+    ...(form.voters === "invited" ? {} : { recipient_audience: "group" as const }),
     ...Object.fromEntries(COUNT_SETTINGS.flatMap((k) => (form[k] === undefined ? [] : [[k, form[k]]])))
   }
   return Object.keys(errors).length > 0 ? { errors } : { input, errors }
@@ -294,6 +303,7 @@ const storedPollForm = (who: Reader, view: Polls.PollView) => ({
   no_delegated_votes: !view.poll.allow_delegated_votes,
   stance_reason_required: view.poll.stance_reason_required,
   shuffle_options: view.poll.shuffle_options,
+  voters: view.poll.specified_voters_only ? "invited" : "group",
   notify_on_closing_soon: view.poll.notify_on_closing_soon,
   ...Object.fromEntries(COUNT_SETTINGS.map((k) => [k, view.poll[k] === null || view.poll[k] === undefined ? "" : String(view.poll[k])]))
 })
@@ -365,6 +375,7 @@ const editPollRoutes = (router: PageRouter, kit: Kit) =>
           stance_reason_required: form.stance_reason_required,
           shuffle_options: form.shuffle_options,
           notify_on_closing_soon: form.notify_on_closing_soon,
+          specified_voters_only: form.voters === "invited",
           ...Object.fromEntries(COUNT_SETTINGS.flatMap((k) => (form[k] === undefined ? [] : [[k, form[k]]])))
           })
         })))
@@ -528,4 +539,5 @@ export const pollRoutes = (router: PageRouter, kit: Kit) =>
     yield* pollPageRoutes(router, kit)
     yield* editPollRoutes(router, kit)
     yield* pollExportRoutes(router, kit)
+    yield* pollVoterRoutes(router, kit)
   })

@@ -6,6 +6,10 @@ const POLL_SETTINGS = `<fieldset><legend><%= it.t("poll.settings") %></legend>
 <% if (it.anonymousLocked) { %><input type="hidden" name="anonymous" value="1"><p><input type="checkbox" id="anonymous" checked disabled aria-describedby="anonymous-hint"> <label for="anonymous"><%= it.t("poll.anonymous") %></label><br><span class="hint" id="anonymous-hint"><%= it.t("poll.anonymousStays") %></span></p>
 <% } else { %><p><input type="checkbox" id="anonymous" name="anonymous" value="1"<%= it.form.anonymous ? " checked" : "" %>> <label for="anonymous"><%= it.t("poll.anonymous") %></label></p><% } %>
 ${ERR("anonymous")}
+<p><label for="voters"><%= it.t("poll.whoVotes") %></label><br><select id="voters" name="voters">
+<% for (const v of ["group", "invited"]) { %><option value="<%= v %>"<%= it.form.voters === v ? " selected" : "" %>><%= it.t("poll.whoVotes." + v) %></option><% } %>
+</select></p>
+${ERR("voters")}
 <p><label for="stance_reason_required"><%= it.t("poll.reasonSetting") %></label><br><select id="stance_reason_required" name="stance_reason_required">
 <% for (const r of ["disabled", "optional", "required"]) { %><option value="<%= r %>"<%= it.form.stance_reason_required === r ? " selected" : "" %>><%= it.t("poll.reasonSetting." + r) %></option><% } %>
 </select></p>
@@ -92,6 +96,7 @@ ${ERR("reason")}<% } %>
 <% for (const v of it.votes) { %><li id="stance-<%= v.id %>"><p class="meta"><%= v.heading %></p><% if (v.reasonHtml) { %><div class="body"><%~ v.reasonHtml %></div><% } %>
 ${REACTIONS("v.react")}</li><% } %></ul><% if (it.moreVotes) { %><p><a href="<%= it.moreVotes.href %>"><%= it.moreVotes.label %></a></p><% } %></section><% } %></div>
 <% if (it.may.edit) { %><p><a href="/p/<%= it.key %>/edit"><%= it.t("poll.edit") %></a></p><% } %>
+<% if (it.may.invite) { %><p><a href="/p/<%= it.key %>/voters"><%= it.t("poll.inviteVoters") %></a></p><% } %>
 <% if (it.may.remind) { %><form method="post" action="/p/<%= it.key %>/remind">${CSRF}<p><button type="submit"><%= it.t("poll.remind") %></button></p></form><% } %>
 <% if (it.may.close) { %><form method="post" action="/p/<%= it.key %>/close">${CSRF}<p><button type="submit"><%= it.t("poll.close") %></button></p></form><% } %>
 <% if (it.may.outcome) { %><h2><%= it.t("poll.shareOutcomeHeading") %></h2>
