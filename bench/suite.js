@@ -31,7 +31,8 @@ const SUITE = {
   import: ["import.js", {}, "a large Loomio import"],
   pages: ["pages.js", {}, "home, group, a 50-comment thread, a 200-ballot poll and a vote: each page beside its API request"],
   postgres: ["postgres.js", {}, "the PostgreSQL store (one server, two) beside SQLite and bare baselines"],
-  inbound: ["inbound.js", {}, "2,000 replies by e-mail through the SMTP listener beside the API's own comment rate; 250 to readable"]
+  inbound: ["inbound.js", {}, "2,000 replies by e-mail through the SMTP listener beside the API's own comment rate; 250 to readable"],
+  delegation: ["delegation.js", {}, "1,000 members, 500 delegating to 100: a delegate's vote with its delegated ballots, and the results read, beside the same without delegation"]
 }
 const SETS = { hot: ["light", "writes", "threads", "reads", "votes"], all: Object.keys(SUITE) }
 
