@@ -242,6 +242,8 @@ const outcomeFields = {
     description: "YYYY-MM-DD: when outcome_review_due is raised",
     jsonSchema: { type: ["string", "null"], format: "date" }
   })),
+  event_summary: Schema.optional(Schema.NullOr(Str).annotations({ description: "a meeting poll's outcome: the event's title (default: the poll's); with poll_option_id, those who answered Yes or Maybe get a calendar invitation" })),
+  event_location: Schema.optional(Schema.NullOr(Str).annotations({ description: "a meeting poll's outcome: where the meeting is" })),
   ...files
 }
 export const OutcomeInput = Schema.Struct({ ...outcomeFields, poll_id: Int, poll_option_id: Schema.optional(Schema.NullOr(Int)) })

@@ -148,6 +148,9 @@ export const Outcome = model("Outcome", {
   review_on: NullText,
   latest: Schema.Boolean,
   review_sent_at: NullStamp,
+  /** a meeting's outcome: its event's "Event title" and "Location" (Loomio's custom_fields) */
+  event_summary: NullText,
+  event_location: NullText,
   created_at: Stamp,
   updated_at: Stamp
 })

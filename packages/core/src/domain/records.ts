@@ -257,11 +257,13 @@ export interface MailMessage {
   readonly topic_id: Id | null
   /** the comment it is about: a reply answers that comment */
   readonly comment_id: Id | null
+  /** a calendar invitation it carries as `meeting.ics` (RFC 5545), made when it was recorded */
+  readonly calendar: string | null
 }
 
 export type NewMailMessage =
   & Pick<MailMessage, "kind" | "recipient_user_id" | "recipient_email" | "subject" | "body" | "path" | "group_id" | "actor_id" | "created_at">
-  & { readonly invitation_id?: Id | null; readonly topic_id?: Id | null; readonly comment_id?: Id | null }
+  & { readonly invitation_id?: Id | null; readonly topic_id?: Id | null; readonly comment_id?: Id | null; readonly calendar?: string | null }
 
 export interface Page {
   readonly limit: number

@@ -32,6 +32,8 @@ export interface OutgoingMail {
   readonly headers: Readonly<Record<string, string>>
   /** the same for every attempt at one message, so a receiver can spot a repeat after a crash */
   readonly messageId: string
+  /** a calendar invitation, sent as `meeting.ics` (RFC 5545, METHOD:REQUEST) */
+  readonly calendar?: string
 }
 
 /** MAIL_FROM's default: notifications@ the host of BASE_URL. */
@@ -97,6 +99,7 @@ export const renderMail = (m: SendableMail, site: MailSite, actorName: string | 
       ...(unsubscribe === undefined ? {} : { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" }),
       ...(m.replyTo === undefined ? {} : { "Reply-To": m.replyTo })
     },
-    messageId: `<outbox-${m.id}.${m.created_at.replace(/[^0-9]/g, "")}@${new URL(site.baseUrl).hostname}>`
+    messageId: `<outbox-${m.id}.${m.created_at.replace(/[^0-9]/g, "")}@${new URL(site.baseUrl).hostname}>`,
+    ...(m.calendar == null ? {} : { calendar: m.calendar })
   }
 }

@@ -139,6 +139,8 @@ export interface ThreadMessage {
   readonly message?: string | null
   /** what the message concerns: `/d/KEY` or `/p/KEY` */
   readonly path: string
+  /** a calendar invitation the message carries (`meeting.ics`) */
+  readonly calendar?: string
   /** a guest invitation: the message carries a link that lets the person in (made when it is sent) */
   readonly invitation?: { readonly kind: "thread" | "poll"; readonly topic: Topic }
 }
@@ -183,6 +185,7 @@ export const recordThreadMessage = Effect.fnUntraced(function*(recipient: User, 
     actor_id: m.actor.id,
     created_at: yield* nowIso,
     topic_id: m.topicId ?? null,
-    comment_id: m.commentId ?? null
+    comment_id: m.commentId ?? null,
+    calendar: m.calendar ?? null
   })
 })

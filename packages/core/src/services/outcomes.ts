@@ -18,6 +18,7 @@ import { publishEvent } from "./events.js"
 import { pollItemParent, type PollView, viewPolls, visiblePoll } from "./polls/index.js"
 import { recordItem } from "./threads/kernel.js"
 import { recordThreadMessage } from "./mail.js"
+import { attends, meetingCalendar } from "../rules/calendar.js"
 import * as Inputs from "../domain/inputs.js"
 
 /** What stating or changing an outcome takes (declared once in domain/inputs.ts); its poll is given apart. */
@@ -80,6 +81,8 @@ export const createOutcome = Effect.fnUntraced(function*(
       statement_format: format,
       poll_option_id: input.poll_option_id ?? null,
       review_on: input.review_on ?? null,
+      event_summary: eventText(input.event_summary),
+      event_location: eventText(input.event_location),
       created_at: yield* nowIso
     })
     if (input.files !== undefined && input.files.length > 0) yield* attachFiles(access, "Outcome", outcome.id, input.files)
@@ -88,14 +91,45 @@ export const createOutcome = Effect.fnUntraced(function*(
       parent: yield* pollItemParent(poll), bump: true
     })
     yield* outcomeEvent("outcome_created", poll, outcome, access.user)
-    // as Loomio: the poll's voters hear of its outcome (each once, the author not)
+    // as Loomio: the poll's voters hear of its outcome (each once, the author not); a meeting's Yes and Maybe get its invitation
+    const invitation = yield* meetingInvitation(poll, outcome, access.user)
     const voterIds = [...new Set((yield* store.stances.latestOf([poll.id])).map((s) => s.participant_id))].filter((id) => id !== access.user.id)
     for (const voter of yield* store.users.byIds(voterIds)) {
       if (voter.deactivated_at !== null) continue
-      yield* recordThreadMessage(voter, { kind: "outcome_created", group: ctx.group, title: poll.title, actor: access.user, path: `/p/${poll.key}`, topicId: poll.topic_id })
+      yield* recordThreadMessage(voter, {
+        kind: "outcome_created", group: ctx.group, title: poll.title, actor: access.user, path: `/p/${poll.key}`, topicId: poll.topic_id,
+        ...(invitation !== undefined && invitation.to.has(voter.id) ? { calendar: invitation.ics } : {})
+      })
     }
     return { outcome, view: (yield* viewPolls(access, [poll]))[0]! }
   })))
+})
+
+/** An event's title or place as given: trimmed, and none when blank. */
+const eventText = (text: string | null | undefined): string | null => (text == null || text.trim() === "" ? null : text.trim().slice(0, 250))
+
+/**
+ * A meeting poll's outcome with its chosen time (decisions §15): the calendar invitation, and who is sent it: those
+ * whose counted ballot answered Yes or Maybe for that time (not, as Loomio does, everyone who voted).
+ */
+const meetingInvitation = Effect.fnUntraced(function*(poll: Poll, outcome: Outcome, author: User) {
+  if (poll.poll_type !== "meeting" || outcome.poll_option_id === null) return undefined
+  const store = yield* Store
+  const option = (yield* store.pollOptions.ofPolls([poll.id])).find((o) => o.id === outcome.poll_option_id)
+  if (option === undefined) return undefined
+  const coming = (yield* store.stances.latestOf([poll.id])).filter((s) => s.cast_at !== null && attends(s.choices.get(option.id)))
+  const maybe = new Set(coming.filter((s) => s.choices.get(option.id) === 1).map((s) => s.participant_id))
+  const attendees = (yield* store.users.byIds(coming.map((s) => s.participant_id))).filter((u) => u.email !== null && u.deactivated_at === null)
+  const ics = meetingCalendar({
+    uid: `outcome-${outcome.id}-poll-${poll.key}@convene`,
+    slot: option.name,
+    summary: outcome.event_summary ?? poll.title,
+    location: outcome.event_location,
+    description: bodyMarkdown(outcome.statement, outcome.statement_format),
+    organizer: author.email === null ? undefined : { name: displayName(author), email: author.email },
+    attendees: attendees.map((u) => ({ name: displayName(u), email: u.email!, maybe: maybe.has(u.id) }))
+  })
+  return { ics, to: new Set(attendees.map((u) => u.id)) }
 })
 
 export const updateOutcome = Effect.fnUntraced(function*(
@@ -117,6 +151,8 @@ export const updateOutcome = Effect.fnUntraced(function*(
         statement: statement.text,
         statement_format: statement.format,
         ...(input.review_on === undefined ? {} : { review_on: input.review_on, review_sent_at: null }),
+        ...(input.event_summary === undefined ? {} : { event_summary: eventText(input.event_summary) }),
+        ...(input.event_location === undefined ? {} : { event_location: eventText(input.event_location) }),
         updated_at: now
       })
       if (input.files !== undefined) yield* attachFiles(access, "Outcome", id, input.files)

@@ -46,9 +46,9 @@ const outboxOps = (c: SqlClient, table: OutboxTable): OutboxOps => ({
 export const makeMailRepo = (c: SqlClient): MailRepo => ({
   enqueue: (m) =>
     Effect.map(
-      c.run<MailMessage>(`INSERT INTO mail_outbox (kind, recipient_user_id, recipient_email, subject, body, path, group_id, actor_id, created_at, next_attempt_at, invitation_id, topic_id, comment_id)
-             VALUES (@kind, @recipient_user_id, @recipient_email, @subject, @body, @path, @group_id, @actor_id, @created_at, @created_at, @invitation_id, @topic_id, @comment_id) RETURNING *`,
-        { invitation_id: null, topic_id: null, comment_id: null, ...m }),
+      c.run<MailMessage>(`INSERT INTO mail_outbox (kind, recipient_user_id, recipient_email, subject, body, path, group_id, actor_id, created_at, next_attempt_at, invitation_id, topic_id, comment_id, calendar)
+             VALUES (@kind, @recipient_user_id, @recipient_email, @subject, @body, @path, @group_id, @actor_id, @created_at, @created_at, @invitation_id, @topic_id, @comment_id, @calendar) RETURNING *`,
+        { invitation_id: null, topic_id: null, comment_id: null, calendar: null, ...m }),
       returned
     ),
   list: (status, page) =>

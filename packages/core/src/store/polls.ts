@@ -190,8 +190,8 @@ export const makeOutcomesRepo = (c: SqlClient): OutcomesRepo => {
     insert: Effect.fnUntraced(function*(o) {
       yield* c.run(`UPDATE outcomes SET latest = FALSE WHERE poll_id = ?`, [o.poll_id])
       return Outcome.fromRow(returned(yield* c.run(
-        `INSERT INTO outcomes (poll_id, author_id, statement, statement_format, poll_option_id, review_on, latest, created_at, updated_at)
-         VALUES (@poll_id, @author_id, @statement, @statement_format, @poll_option_id, @review_on, TRUE, @created_at, @created_at) RETURNING *`,
+        `INSERT INTO outcomes (poll_id, author_id, statement, statement_format, poll_option_id, review_on, event_summary, event_location, latest, created_at, updated_at)
+         VALUES (@poll_id, @author_id, @statement, @statement_format, @poll_option_id, @review_on, @event_summary, @event_location, TRUE, @created_at, @created_at) RETURNING *`,
         o
       )))
     }),

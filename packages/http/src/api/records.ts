@@ -285,7 +285,7 @@ export const OutcomeRecord = record("Outcome", "The stated outcome of a closed p
   group_id: NullId.annotations({ description: "Loomio's: the poll's group" }),
   ...fieldsOf(Outcome, "author_id", "statement", "statement_format"),
   mentioned_usernames: MentionedUsernames,
-  ...fieldsOf(Outcome, "poll_option_id"),
+  ...fieldsOf(Outcome, "poll_option_id", "event_summary", "event_location"),
   review_on: Schema.NullOr(Schema.String.annotations({ jsonSchema: { type: "string", format: "date" } })),
   ...fieldsOf(Outcome, "latest", "created_at", "updated_at"),
   attachments: Schema.Array(AttachmentRecord).annotations({ description: "The outcome's files, in order (Loomio's attachments)" })

@@ -36,7 +36,9 @@ export const sendMail = async (transport: MailTransport, settings: MailSettings,
       text: mail.text,
       html: mail.html,
       headers: mail.headers,
-      messageId: mail.messageId
+      messageId: mail.messageId,
+      // a meeting's invitation: nodemailer sends it as a text/calendar part and as meeting.ics
+      ...(mail.calendar === undefined ? {} : { icalEvent: { filename: "meeting.ics", method: "REQUEST", content: mail.calendar } })
     })
     if (info.rejected.length > 0) return { ok: false, error: explainSmtpError({ command: "RCPT TO", response: String(info.response) }, settings.target) }
     return { ok: true, reply: String(info.response) }

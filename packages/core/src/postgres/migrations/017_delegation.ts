@@ -9,6 +9,9 @@ ALTER TABLE groups ADD COLUMN delegation_limit INTEGER NOT NULL DEFAULT 5;
 ALTER TABLE polls ADD COLUMN allow_delegated_votes boolean NOT NULL DEFAULT true;
 ALTER TABLE polls ADD COLUMN stance_reason_required TEXT NOT NULL DEFAULT 'optional';
 ALTER TABLE polls ADD COLUMN reminded_at timestamptz;
+ALTER TABLE outcomes ADD COLUMN event_summary TEXT;
+ALTER TABLE outcomes ADD COLUMN event_location TEXT;
+ALTER TABLE mail_outbox ADD COLUMN calendar TEXT;
 ALTER TABLE stances ADD COLUMN delegated_by bigint REFERENCES users(id) ON DELETE SET NULL;
 CREATE INDEX stances_delegated ON stances(poll_id, delegated_by) WHERE delegated_by IS NOT NULL AND latest AND revoked_at IS NULL;
 CREATE TABLE delegations (

@@ -5,7 +5,8 @@
  * someone names the delegate (`delegated_by`); it stays, replaced, when its voter votes themselves.
  *
  * And a poll's "Reason" setting (Loomio's stance_reason_required): disabled, optional or required; and when its
- * administrators last reminded those who have not voted (**Remind**: once a day at most).
+ * administrators last reminded those who have not voted (**Remind**: once a day at most). A meeting poll's outcome
+ * names its event ("Event title", "Location"), and a message of the outbox may carry a calendar invitation (RFC 5545).
  *
  * Frozen SQL text: a released migration never changes (test: migration checksums).
  */
@@ -15,6 +16,9 @@ ALTER TABLE groups ADD COLUMN delegation_limit INTEGER NOT NULL DEFAULT 5;
 ALTER TABLE polls ADD COLUMN allow_delegated_votes INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE polls ADD COLUMN stance_reason_required TEXT NOT NULL DEFAULT 'optional';
 ALTER TABLE polls ADD COLUMN reminded_at TEXT;
+ALTER TABLE outcomes ADD COLUMN event_summary TEXT;
+ALTER TABLE outcomes ADD COLUMN event_location TEXT;
+ALTER TABLE mail_outbox ADD COLUMN calendar TEXT;
 ALTER TABLE stances ADD COLUMN delegated_by INTEGER REFERENCES users(id) ON DELETE SET NULL;
 CREATE INDEX stances_delegated ON stances(poll_id, delegated_by) WHERE delegated_by IS NOT NULL AND latest = 1 AND revoked_at IS NULL;
 CREATE TABLE delegations (

@@ -71,8 +71,8 @@ export const VoteForm = Schema.transform(VoteFields, Schema.Struct({
   encode: (form) => ({ reason: form.reason, choice: form.choices })
 })
 
-/** **Share outcome**: "Outcome". */
-export const OutcomeForm = Schema.Struct({ statement: Filled })
+/** **Share outcome**: "Outcome"; a meeting poll's also "Chosen time" (an option's id), "Event title" and "Location". */
+export const OutcomeForm = Schema.Struct({ statement: Filled, poll_option_id: Text, event_summary: Text, event_location: Text })
 
 /** **Reopen poll**: a new "Closing date", in the reader's zone. */
 export const ReopenForm = Schema.Struct({ closing_at: Text })

@@ -139,6 +139,10 @@ const pollPageData = (who: Reader, view: Polls.ShownPoll, users: ReadonlyMap<num
       html: bodyHtml(view.outcome.statement, view.outcome.statement_format),
       files: files.outcome
     },
+    // a meeting's outcome picks the chosen time: its options, most Yes first
+    meetingSlots: p.poll_type !== "meeting" ? undefined
+      : [...view.options].map((o) => ({ id: o.id, label: optionLabel(who, p, o.name), yes: view.results?.options.find((r) => r.id === o.id)?.yes ?? 0 }))
+        .sort((a, b) => b.yes - a.yes),
     may: { close: view.may.close, reopen: view.may.reopen, outcome: view.may.outcome && view.outcome === undefined, edit: view.may.edit, remind: view.may.remind,
       // invite voters: its administrators, while it is open (the core asks again)
       invite: view.may.edit && view.may.close },
@@ -501,12 +505,14 @@ const pollPageRoutes = (router: PageRouter, kit: Kit) =>
         return kit.seeOtherDone(`/p/${encodeURIComponent(key)}`, "poll_closed")
       })))
 
-    yield* router.postWithFiles("/p/:key/outcome", kit.post(OutcomeForm, (request, who, { statement }) =>
+    yield* router.postWithFiles("/p/:key/outcome", kit.post(OutcomeForm, (request, who, { statement, poll_option_id, event_summary, event_location }) =>
       Effect.gen(function*() {
         const key = segment(yield* RouteParams, "key")
+        // a meeting's chosen time (an option of the poll: the core checks) names the event its invitation is for
+        const chosen = /^[0-9]{1,15}$/.test(poll_option_id) ? { poll_option_id: Number(poll_option_id), event_summary, event_location } : {}
         const shared = yield* Effect.either(kit.runWithFiles(Effect.flatMap(Polls.showPoll(who.access, key), (view) =>
           Effect.flatMap(keptUploads(who.access), (files) =>
-            Outcomes.createOutcome(who.access, view.poll.id, { statement, statement_format: "md", ...(files.length === 0 ? {} : { files }) })))))
+            Outcomes.createOutcome(who.access, view.poll.id, { statement, statement_format: "md", ...chosen, ...(files.length === 0 ? {} : { files }) })))))
         if (shared._tag === "Left") {
           const e = shared.left
           if (e._tag !== "Invalid") return refused(request, who, e)

@@ -104,6 +104,14 @@ ${REACTIONS("v.react")}</li><% } %></ul><% if (it.moreVotes) { %><p><a href="<%=
 ${CSRF}
 <p><label for="statement"><%= it.t("poll.outcome") %></label><br><textarea id="statement" name="statement" rows="4" required${DESCRIBED("statement")}><%= it.form.statement %></textarea></p>
 ${ERR("statement")}
+<% if (it.meetingSlots) { %><fieldset aria-describedby="meeting-hint"><legend><%= it.t("outcome.meeting") %></legend>
+<p class="hint" id="meeting-hint"><%= it.t("outcome.meetingHint") %></p>
+<p><label for="poll_option_id"><%= it.t("outcome.chosenTime") %></label><br><select id="poll_option_id" name="poll_option_id"><option value=""><%= it.t("outcome.noTime") %></option>
+<% for (const o of it.meetingSlots) { %><option value="<%= o.id %>"><%= o.label %></option><% } %></select></p>
+${ERR("poll_option_id")}
+<p><label for="event_summary"><%= it.t("outcome.eventTitle") %></label><br><input id="event_summary" name="event_summary" maxlength="250"></p>
+<p><label for="event_location"><%= it.t("outcome.location") %></label><br><input id="event_location" name="event_location" maxlength="250"></p>
+</fieldset><% } %>
 ${ATTACH("statement")}
 <p><button type="submit"><%= it.t("poll.shareOutcome") %></button></p>
 </form><% } %>
