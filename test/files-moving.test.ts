@@ -65,6 +65,8 @@ t.test("export --files, then import --files on another server: the files come al
   const elsewhere = randomBytes(1000)
   await A.post("api/b2/discussions", { json: { group_id: other.id, title: "Stays", files: [await upload(A, "private.bin", elsewhere)] } })
 
+  // delegated voting's settings travel with the group (convene's additions to the group's line)
+  t.equal((await A.patch(`api/b2/groups/${group.id}`, { json: { members_can_delegate: true, delegation_limit: 3 } })).statusCode, 200)
   const file = join(a.dir, "export.jsonl")
   const exported = await runBin(["export", group.key, "--to", file, "--files", out, "--json", "--db", a.filename], { STORAGE_DIR: s.filesDir })
   t.equal(exported.code, 0, exported.stderr)
@@ -94,6 +96,7 @@ t.test("export --files, then import --files on another server: the files come al
   t.same(result.warnings, [])
 
   const B = s2.as(adminB.api_key)
+  t.match(((await B.get(`api/b2/groups/${group.key}`)).body as any).groups[0], { members_can_delegate: true, delegation_limit: 3 }, "delegation's settings came along")
   const thread = ((await B.get(`api/b2/discussions/${d.key}`)).body as any).discussions[0]
   matchExact(t, thread.attachments, [{ filename: "budget.ods", byte_size: budget.length }], "the discussion's file")
   const items = (await B.get(`api/b2/threads/${thread.topic_id}/items`)).body as any

@@ -14,6 +14,8 @@ import { Format as FormatField, Id as IdField, NullId, NullStamp } from "./model
 import { HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, Outcome, Poll, POLL_SETTINGS, PollOption, Stance, STANCE_REASON_REQUIRED } from "./polls.js"
 import {
   BOOLEAN_GROUP_SETTINGS,
+  DELEGATION_LIMIT,
+  DELEGATION_LIMIT_MAX,
   type BooleanGroupSetting,
   Comment,
   Discussion,
@@ -122,7 +124,10 @@ export const LoomioGroup = Schema.Struct({
   description_format: Format,
   discussion_privacy_options: Schema.optionalWith(Group.fields.discussion_privacy_options, {
     default: () => GROUP_DEFAULTS.discussion_privacy_options
-  })
+  }),
+  /** convene's additions (decisions §15): delegated voting, off unless the file says so */
+  members_can_delegate: flag(false),
+  delegation_limit: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, DELEGATION_LIMIT_MAX)), { default: () => DELEGATION_LIMIT })
 })
 
 /** A person, without secrets: Loomio leaves out the API key, password digest and tokens, and so does convene. */

@@ -104,6 +104,10 @@ export type BooleanGroupSetting = { [K in keyof GroupSettings]: GroupSettings[K]
 export const BOOLEAN_GROUP_SETTINGS = (Object.keys(groupSettings) as Array<keyof GroupSettings>)
   .filter((k): k is BooleanGroupSetting => groupSettings[k] === Schema.Boolean)
 
+/** How many members may delegate to one delegate where the group says nothing else, and the most it may say (decisions §15). */
+export const DELEGATION_LIMIT = 5
+export const DELEGATION_LIMIT_MAX = 100
+
 export const Group = model("Group", {
   id: IdField,
   key: Schema.String,

@@ -7,15 +7,12 @@
  * person, and a delegated ballot is never counted twice nor missing. A member's own vote always wins, even after
  * the delegate's. Not transitive: only a delegate's own vote carries their delegators.
  */
-import type { Group, Id } from "../domain/records.js"
+import { DELEGATION_LIMIT_MAX, type Group, type Id } from "../domain/records.js"
 import type { Poll, Stance } from "../domain/polls.js"
 import { type Access, isActivePerson, isAdmin, isMember } from "./access.js"
 import { isClosed, isDraft } from "./polls.js"
 
-/** How many members may delegate to one delegate, where the group says nothing else. */
-export const DELEGATION_LIMIT = 5
-/** The most a group may allow one delegate. */
-export const DELEGATION_LIMIT_MAX = 100
+export { DELEGATION_LIMIT, DELEGATION_LIMIT_MAX } from "../domain/records.js"
 
 export type DelegationGroup = Pick<Group, "members_can_delegate" | "delegation_limit">
 

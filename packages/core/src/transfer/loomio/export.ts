@@ -11,7 +11,7 @@ import { once } from "node:events"
 import { Schema } from "effect"
 import { LOOMIO_TABLES, type LoomioTable } from "../../domain/loomio.js"
 import { Outcome, Poll, Stance } from "../../domain/polls.js"
-import { BOOLEAN_GROUP_SETTINGS, Membership, User } from "../../domain/records.js"
+import { Group, Membership, User } from "../../domain/records.js"
 import { type Db, migrate, openFile } from "../../sqlite/db.js"
 import { bool, json } from "../../sql/rows.js"
 
@@ -114,7 +114,7 @@ const writeExport = async (db: Db, groupId: number, to: string) => {
 
   try {
     await each("groups", `SELECT * FROM groups WHERE id IN ${inGroups} ORDER BY parent_id IS NOT NULL, id`, (g) => ({
-      ...bools(g, BOOLEAN_GROUP_SETTINGS),
+      ...bools(g, Group.flags),
       description_format: "md"
     }))
 

@@ -354,6 +354,8 @@ const writeGroups = (w: Writer, { groupRows, inFile, depthOf }: ReturnType<typeo
       members_can_vote: r.members_can_vote,
       members_can_add_members: r.members_can_add_members,
       admins_can_edit_user_content: r.admins_can_edit_user_content,
+      members_can_delegate: r.members_can_delegate,
+      delegation_limit: r.delegation_limit,
       created_at: stampOf(r),
       updated_at: updatedOf(r)
     }, { line: g.line, table: "groups" })
