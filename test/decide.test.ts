@@ -217,7 +217,7 @@ t.test("the six other poll types, each voted through its page", async (t) => {
     await adaPage.getByRole("link", { name: "Start a poll" }).click()
     await adaPage.getByLabel("Poll type").selectOption({ label: type })
     await adaPage.getByLabel("Title").fill(`A ${type}`)
-    await adaPage.getByLabel("Options").fill(options)
+    await adaPage.getByLabel("Options", { exact: true }).fill(options)
     for (const [label, value] of Object.entries(settings)) await adaPage.getByLabel(label).fill(value)
     await submitted(adaPage, adaPage.getByRole("button", { name: "Start poll" }).click(), "The poll is open.")
     return adaPage.url().split("?")[0]!
