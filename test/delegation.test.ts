@@ -59,6 +59,10 @@ const agree = async (t: Test, poll: any, want: Record<string, [string, Name | nu
   const published = new Set((await s.sql<any>(`SELECT eventable_id FROM webhook_events WHERE eventable_type = 'Stance' AND kind IN ('stance_created', 'stance_updated')`))
     .map((r) => Number(r.eventable_id)))
   t.same(counts.filter((c) => !published.has(Number(c.id))), [], "every counted ballot has its vote event (none missing)")
+  // a ballot a delegate's vote cast and that was withdrawn: the uncast ballot in its place has its event too
+  const withdrawn = await s.sql<any>(`SELECT s.id FROM stances s WHERE s.poll_id = ? AND s.latest = TRUE AND s.cast_at IS NULL AND EXISTS
+      (SELECT 1 FROM stances d WHERE d.poll_id = s.poll_id AND d.participant_id = s.participant_id AND d.delegated_by IS NOT NULL AND d.id < s.id)`, poll.id)
+  t.same(withdrawn.filter((c) => !published.has(Number(c.id))), [], "every withdrawal has its event (a webhook's recount agrees)")
 }
 
 t.test("off by default: nobody delegates until the group's administrators allow it", async (t) => {

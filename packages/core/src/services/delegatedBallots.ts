@@ -53,10 +53,13 @@ export const settleDelegatedBallots = Effect.fnUntraced(function*(poll: Poll, to
     const change = ballotChange(standing, mine, mine !== undefined && delegates !== undefined && sameChoices(mine.choices, delegates.choices))
     if (change === "keep") continue
     if (change === "withdraw") {
-      yield* store.stances.insert({
+      const uncast = yield* store.stances.insert({
         poll_id: poll.id, participant_id: memberId, inviter_id: mine?.inviter_id ?? null, cast_at: null, reason: null, reason_format: "md",
         created_at: now, choices: new Map()
       })
+      // a webhook's recount hears the ballot go as it heard it come
+      pollOptions ??= yield* store.pollOptions.ofPolls([poll.id])
+      yield* voteEvent("stance_updated", poll, pollOptions, uncast, member)
       continue
     }
     const delegate = (yield* store.users.byId(delegates!.participant_id))!
