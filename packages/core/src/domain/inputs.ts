@@ -211,7 +211,8 @@ const ballotFields = {
 
 export const PollInput = Schema.Struct({
   ...pollFields,
-  ...ballotFields
+  ...ballotFields,
+  poll_template_key: Schema.optional(Schema.NullOr(Str).annotations({ description: "Loomio's: the built-in template the poll was started from (GET /api/b2/poll_templates); recorded, not applied" }))
 }).annotations({ identifier: "PollInput" })
 
 export const PollPatchInput = Schema.Struct({

@@ -184,6 +184,8 @@ export const LoomioPoll = Schema.Struct({
   hide_results: Schema.optionalWith(enumOf(HIDE_RESULTS), { default: () => POLL_SETTINGS.hide_results }),
   notify_on_closing_soon: Schema.optionalWith(enumOf(NOTIFY_ON_CLOSING_SOON), { default: () => POLL_SETTINGS.notify_on_closing_soon }),
   stance_reason_required: Schema.optionalWith(enumOf(STANCE_REASON_REQUIRED), { default: () => POLL_SETTINGS.stance_reason_required }),
+  /** Loomio's: the built-in template it was started from */
+  poll_template_key: Text,
   /** convene's addition: false for a poll that refuses delegated votes */
   allow_delegated_votes: Schema.optionalWith(Schema.Boolean, { default: () => POLL_SETTINGS.allow_delegated_votes }),
   // Loomio leaves a type's numbers null where they do not apply

@@ -89,6 +89,9 @@ export const Poll = model("Poll", {
   notify_on_closing_soon: Schema.Literal(...NOTIFY_ON_CLOSING_SOON),
   stance_reason_required: Schema.Literal(...STANCE_REASON_REQUIRED),
   allow_delegated_votes: Schema.Boolean,
+  /** Loomio's: the template it was started from (a built-in's key; a group's own template's id, not built yet) */
+  poll_template_key: NullText,
+  poll_template_id: NullId,
   ...ballotConfig,
   /** scheduler markers: each job runs once per poll (per opening, for closing-soon) */
   closing_soon_sent_at: NullStamp,

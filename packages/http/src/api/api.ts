@@ -33,6 +33,7 @@ import {
   ChatbotRecord,
   CommentRecord,
   DelegationRecord,
+  PollTemplateRecord,
   DiscussionRecord,
   GroupRecord,
   MembershipRecord,
@@ -154,6 +155,7 @@ const MembershipRequestsResult = Schema.Struct({ membership_requests: Schema.Arr
 const JoinLinkResult = Schema.Struct({
   join_link: Schema.Struct({ url: Schema.String.annotations({ description: "Whoever follows it and signs in becomes a member, whatever the group's privacy" }) })
 }).annotations({ identifier: "JoinLink" })
+const PollTemplatesResult = Schema.Struct({ poll_templates: Schema.Array(PollTemplateRecord) }).annotations({ identifier: "PollTemplates" })
 const RemindResult = Schema.Struct({ reminded: Schema.Int.annotations({ description: "how many people were mailed" }) }).annotations({ identifier: "RemindResult" })
 const DelegationResult = Schema.Struct({ delegation: DelegationRecord }).annotations({ identifier: "DelegationResult" })
 const TagsResult = Schema.Struct({ tags: Schema.Array(TagRecord) }).annotations({ identifier: "Tags" })
@@ -322,6 +324,8 @@ export class B2Reactions extends HttpApiGroup.make("b2.reactions", { topLevel: t
 const PollListParams = Schema.Struct({ group_id: groupIdRequired, status: Schema.optional(pollStatus), ...AliasedPageParams, ...ResponseParams })
 
 export class B2Polls extends HttpApiGroup.make("b2.polls", { topLevel: true })
+    .add(HttpApiEndpoint.get("listPollTemplates", "/api/b2/poll_templates").setUrlParams(Schema.Struct({ group_id: Schema.optional(groupIdRequired) })).addSuccess(PollTemplatesResult)
+      .annotate(OpenApi.Summary, "Extension: the templates a poll may start from (Loomio's built-ins), in the caller's language; with group_id, for that group (the caller must see it)"))
     .add(HttpApiEndpoint.get("listPolls", "/api/b2/polls").setUrlParams(PollListParams).addSuccess(PollsDocument)
       .annotate(OpenApi.Summary, "List a group's polls visible to the caller, newest first, with their current outcomes"))
     .add(HttpApiEndpoint.post("createPoll", "/api/b2/polls").setPayload(Inputs.PollInput).annotate(BodyRoot, "poll").addSuccess(PollsDocument)

@@ -216,6 +216,8 @@ export const PollRecord = record("Poll", "A poll; opened_at null: a draft; resul
     "notify_on_closing_soon",
     "stance_reason_required",
     "allow_delegated_votes",
+    "poll_template_key",
+    "poll_template_id",
     "min_score",
     "max_score",
     "minimum_stance_choices",
@@ -278,6 +280,17 @@ export const DelegationRecord = record("Delegation", "Extension (decisions §15)
   delegate_id: NullId.annotations({ description: "whose vote is cast for the caller when they do not vote; null: nobody's" }),
   since: NullStamp.annotations({ description: "when the caller named this delegate" }),
   delegator_ids: Schema.Array(Id).annotations({ description: "the members who delegated to the caller, oldest first" })
+})
+
+export const PollTemplateRecord = record("PollTemplate", "Extension (decisions §15): a template a poll may start from, in the caller's language (Loomio's built-ins)", {
+  key: Schema.String,
+  poll_type: Schema.String,
+  name: Schema.String,
+  process_subtitle: Schema.String.annotations({ description: "what the process is for, in a line" }),
+  details: Schema.String.annotations({ description: "the poll's details as it starts (markdown)" }),
+  options: Schema.Array(Schema.String).annotations({ description: "the options it starts with; empty: the author's own" }),
+  default_duration_in_days: Schema.Int,
+  settings: Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Number, Schema.Boolean) }).annotations({ description: "the poll's settings and the type's numbers it starts with" })
 })
 
 export const OutcomeRecord = record("Outcome", "The stated outcome of a closed poll", {

@@ -9,6 +9,8 @@ ALTER TABLE groups ADD COLUMN delegation_limit INTEGER NOT NULL DEFAULT 5;
 ALTER TABLE polls ADD COLUMN allow_delegated_votes boolean NOT NULL DEFAULT true;
 ALTER TABLE polls ADD COLUMN stance_reason_required TEXT NOT NULL DEFAULT 'optional';
 ALTER TABLE polls ADD COLUMN reminded_at timestamptz;
+ALTER TABLE polls ADD COLUMN poll_template_key TEXT;
+ALTER TABLE polls ADD COLUMN poll_template_id bigint;
 ALTER TABLE outcomes ADD COLUMN event_summary TEXT;
 ALTER TABLE outcomes ADD COLUMN event_location TEXT;
 ALTER TABLE mail_outbox ADD COLUMN calendar TEXT;

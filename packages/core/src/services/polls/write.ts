@@ -17,6 +17,7 @@ import { ClosePoll, DeletePoll, EditPoll, type Permit, RemindVoters, ReopenPoll,
 import { privateDefault, type TopicContext } from "../../rules/topics.js"
 import { giveBallot } from "../ballots.js"
 import { settlePoll } from "../delegatedBallots.js"
+import { isTemplateKey } from "./templates.js"
 import { checkEmails, nowIso } from "../common.js"
 import { newRecordKey } from "../../rules/keys.js"
 import { recordThreadMessage } from "../mail.js"
@@ -87,6 +88,7 @@ export const createPoll = Effect.fnUntraced(function*(access: Access, input: Pol
   const store = yield* Store
   const settingsProblem = pollSettingsErrors(input)
   if (settingsProblem !== null) return yield* invalid(settingsProblem[0], settingsProblem[1])
+  if (input.poll_template_key != null && !isTemplateKey(input.poll_template_key)) return yield* invalid("poll_template_key", "is not a template's key")
   const type = input.poll_type as PollType
   const titleProblem = plainLineErrors(input.title, true)
   if (titleProblem !== null) return yield* invalid("title", titleProblem)
@@ -147,6 +149,8 @@ const insertPoll = Effect.fnUntraced(function*(
     closing_at: closingAt,
     opened_at: closingAt === null ? null : now,
     ...(pollSettings(input, true) as PollSettings),
+    poll_template_key: input.poll_template_key ?? null,
+    poll_template_id: null,
     created_at: now
   })
   yield* store.pollOptions.replace(poll.id, orderOptions(type, names))

@@ -16,6 +16,8 @@ ALTER TABLE groups ADD COLUMN delegation_limit INTEGER NOT NULL DEFAULT 5;
 ALTER TABLE polls ADD COLUMN allow_delegated_votes INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE polls ADD COLUMN stance_reason_required TEXT NOT NULL DEFAULT 'optional';
 ALTER TABLE polls ADD COLUMN reminded_at TEXT;
+ALTER TABLE polls ADD COLUMN poll_template_key TEXT;
+ALTER TABLE polls ADD COLUMN poll_template_id INTEGER;
 ALTER TABLE outcomes ADD COLUMN event_summary TEXT;
 ALTER TABLE outcomes ADD COLUMN event_location TEXT;
 ALTER TABLE mail_outbox ADD COLUMN calendar TEXT;

@@ -13,6 +13,7 @@
 import { statSync } from "node:fs"
 import { REACTABLE_TYPES, THREAD_ITEM_KINDS } from "../../domain/records.js"
 import { ATTACHABLE_TABLES, ATTACHABLE_TYPES as ATTACHABLE } from "../../domain/files.js"
+import { BUILTIN_TEMPLATE_KEYS } from "../../domain/templates.js"
 import { pollSettings } from "../../domain/polls.js"
 import type { LoomioRecord } from "../../domain/loomio.js"
 import { hashApiKey, newApiKey, newRecordKey } from "../../rules/keys.js"
@@ -508,6 +509,8 @@ const writePolls = (w: Writer) => {
       discarded_at: r.discarded_at,
       discarded_by: who(r.discarded_by),
       ...pollSettings(r, true),
+      // a built-in template's key is kept; a group template of the old server is not here
+      poll_template_key: r.poll_template_key !== null && BUILTIN_TEMPLATE_KEYS.includes(r.poll_template_key) ? r.poll_template_key : null,
       // the reminder of a poll closing within a day was the old server's to send
       closing_soon_sent_at: r.closed_at === null && r.closing_at !== null && r.closing_at <= soon ? now : null,
       created_at: stampOf(r),

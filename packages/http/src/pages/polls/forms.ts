@@ -27,6 +27,8 @@ const POLL_SETTING_FIELDS = {
 }
 
 export const NewPollForm = Schema.Struct({
+  /** the template the form was filled from (a hidden field; the core checks the key) */
+  poll_template_key: Text,
   poll_type: OneOf(...POLL_TYPES),
   title: Required,
   details: Text,

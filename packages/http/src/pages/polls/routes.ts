@@ -180,6 +180,7 @@ const aWeekFromNow = (who: Reader) => utcToZonedInput(new Date(Date.now() + 7 * 
 
 /** The new-poll form as first shown (what a field shows: its text, or a checkbox's state). */
 const DEFAULT_FORM: Readonly<Record<keyof typeof NewPollForm.fields, string | boolean>> = {
+  poll_template_key: "",
   poll_type: "proposal", title: "", details: "", options: "", closing_at: "", anonymous: POLL_SETTINGS.anonymous, hide_results: POLL_SETTINGS.hide_results,
   no_delegated_votes: !POLL_SETTINGS.allow_delegated_votes,
   stance_reason_required: POLL_SETTINGS.stance_reason_required, shuffle_options: POLL_SETTINGS.shuffle_options,
@@ -217,6 +218,7 @@ const pollInputFromForm = (who: Reader, form: typeof NewPollForm.Type): { input?
     shuffle_options: form.shuffle_options,
     notify_on_closing_soon: form.notify_on_closing_soon,
     specified_voters_only: form.voters === "invited",
+    ...(form.poll_template_key === "" ? {} : { poll_template_key: form.poll_template_key }),
     // the group hears of it (a ballot each); a poll for invited people only is told to those invited, later
     ...(form.voters === "invited" ? {} : { recipient_audience: "group" as const }),
     ...Object.fromEntries(COUNT_SETTINGS.flatMap((k) => (form[k] === undefined ? [] : [[k, form[k]]])))
@@ -236,8 +238,24 @@ const startPollRoutes = (router: PageRouter, kit: Kit) =>
       template: "@new-poll",
       status,
       crumbs: [{ href: back, label: place }],
-      data: { action, types: POLL_TYPES, form, errors, zone: who.zone }
+      data: {
+        action, types: POLL_TYPES, form, errors, zone: who.zone,
+        // "Choose a template" first: each link fills the form from one (decisions §15)
+        templates: Polls.pollTemplates(who.t).map((p) => ({ key: p.key, name: p.name, process: p.process, href: `${action}?template=${p.key}`, current: p.key === form.poll_template_key })),
+        using: form.poll_template_key === "" ? undefined : Polls.pollTemplate(who.t, String(form.poll_template_key))?.name
+      }
     })
+    /** The form filled from a template: its type, details, options, closing date, settings and numbers. */
+    const fromTemplate = (who: Reader, key: string | null) => {
+      const p = key === null ? undefined : Polls.pollTemplate(who.t, key)
+      if (p === undefined) return {}
+      const closing = utcToZonedInput(new Date(Date.now() + p.default_duration_in_days * 86_400_000).toISOString(), who.zone)
+      return {
+        poll_template_key: p.key, poll_type: p.poll_type, details: p.details, options: p.poll_type === "proposal" ? "" : p.options.join("\n"), closing_at: closing,
+        ...Object.fromEntries(Object.entries(p.settings).map(([k, v]) => [k, v as string | boolean])),
+        ...Object.fromEntries(COUNT_SETTINGS.flatMap((k) => (p.config[k] === undefined ? [] : [[k, String(p.config[k])]])))
+      }
+    }
 
     /** Where the poll goes: a group (by its page's rule) or a discussion (by its thread's rule). */
     type Place = { readonly name: string; readonly back: string; readonly announce: boolean; readonly input: { group_id?: number; discussion_id?: number } }
@@ -260,8 +278,12 @@ const startPollRoutes = (router: PageRouter, kit: Kit) =>
             const key = segment(yield* RouteParams, "key")
             const place = yield* Effect.either(placeOf(who, where, key))
             if (place._tag === "Left") return refused(request, who, place.left)
-            const type = new URL(request.url, "http://x").searchParams.get("type")
-            const form = { ...DEFAULT_FORM, closing_at: aWeekFromNow(who), ...(type !== null && (POLL_TYPES as ReadonlyArray<string>).includes(type) ? { poll_type: type } : {}) }
+            const params = new URL(request.url, "http://x").searchParams
+            const type = params.get("type")
+            const form = {
+              ...DEFAULT_FORM, closing_at: aWeekFromNow(who), ...(type !== null && (POLL_TYPES as ReadonlyArray<string>).includes(type) ? { poll_type: type } : {}),
+              ...fromTemplate(who, params.get("template"))
+            }
             return respond(request, who, newPollPage(who, `/${where}/${key}/polls/new`, place.right.name, place.right.back, form))
           })))
         /** The form again, refused, only where the reader may start a poll (as the page itself). */

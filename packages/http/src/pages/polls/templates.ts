@@ -34,8 +34,14 @@ ${ERR("max_score")}
 ${ERR("dots_per_person")}
 </fieldset>`
 
-define("@new-poll", `<form method="post" action="<%= it.action %>" enctype="multipart/form-data">
+define("@new-poll", `<section aria-labelledby="templates-h"><h2 id="templates-h"><%= it.t("templates.choose") %></h2>
+<p class="hint"><%= it.t("templates.chooseHint") %></p>
+<ul class="templates"><% for (const tpl of it.templates) { %><li><a href="<%= tpl.href %>"<%= tpl.current ? ' aria-current="true"' : "" %>><%= tpl.name %></a> · <%= tpl.process %></li><% } %>
+<li><a href="<%= it.action %>"><%= it.t("templates.blank") %></a></li></ul></section>
+<% if (it.using) { %><p class="notice" role="note"><%= it.t("templates.using", { name: it.using }) %></p><% } %>
+<form method="post" action="<%= it.action %>" enctype="multipart/form-data">
 ${CSRF}
+<input type="hidden" name="poll_template_key" value="<%= it.form.poll_template_key %>">
 <p><label for="poll_type"><%= it.t("poll.type") %></label><br><select id="poll_type" name="poll_type">
 <% for (const type of it.types) { %><option value="<%= type %>"<%= it.form.poll_type === type ? " selected" : "" %>><%= it.t("pollType." + type) %></option><% } %>
 </select></p>
