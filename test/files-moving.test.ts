@@ -149,7 +149,7 @@ t.test("a Loomio export's files: found by filename or path, one missing is named
     t.same(readdirSync(s.filesDir), [], "no bytes kept")
   })
 
-  t.test("a directory that is not there: refused before anything is written", async (t) => {
+  await t.test("a directory that is not there: refused before anything is written", async (t) => {
     const r = await runBin(["import", "loomio", file, "--files", join(dir, "nowhere"), "--db", filename], env)
     t.equal(r.code, 1)
     t.match(r.stderr, /no directory at .*nowhere/)
