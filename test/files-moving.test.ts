@@ -8,6 +8,7 @@ import t from "tap"
 import { createHash, randomBytes } from "node:crypto"
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
+import { openConvene } from "@convene/core"
 import { runBin, startTestServer, type TestServer, tempDbFile } from "./helpers.js"
 import { matchExact } from "./match.js"
 import { type Line, loomioExport, writeJsonl } from "./loomio-fixture.js"
@@ -16,10 +17,15 @@ t.setTimeout(180_000)
 
 const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex")
 
+/** A database with its administrator, made in this process (a command's start costs seconds on a busy machine). */
 const init = async (filename: string) => {
-  const r = await runBin(["init", "--db", filename, "--admin-email", "admin@convene.example", "--admin-name", "Admin", "--json"])
-  if (r.code !== 0) throw new Error(r.stderr)
-  return JSON.parse(r.stdout) as { id: number; api_key: string }
+  const c = await openConvene({ database: filename })
+  try {
+    const { user, apiKey } = await c.users.create({ email: "admin@convene.example", name: "Admin", is_admin: true })
+    return { id: user.id, api_key: apiKey }
+  } finally {
+    await c.close()
+  }
 }
 
 const upload = async (client: TestServer["api"], filename: string, bytes: Buffer) => {
@@ -141,12 +147,20 @@ t.test("a Loomio export's files: found by filename or path, one missing is named
   const env = { STORAGE_DIR: s.filesDir }
   const missing = [`line ${lineOf(11)}: budget.ods`, `line ${lineOf(13)}: ../outside.txt`]
 
-  await t.test("--dry-run finds them and writes nothing", async (t) => {
-    const r = await runBin(["import", "loomio", file, "--files", files, "--dry-run", "--json", "--db", filename], env)
+  await t.test("--dry-run finds them, says so, and writes nothing", async (t) => {
+    const r = await runBin(["import", "loomio", file, "--files", files, "--dry-run", "--db", filename], env)
     t.equal(r.code, 0, r.stderr)
-    t.same(JSON.parse(r.stdout).files, { attached: 2, missing })
+    t.match(r.stdout, `files: 2 found, 2 missing from the directory:\n  ${missing[0]}\n  ${missing[1]}\n`)
     t.same(await s.sql("SELECT count(*) AS n FROM attachments"), [{ n: 0 }])
     t.same(readdirSync(s.filesDir), [], "no bytes kept")
+  })
+
+  await t.test("without --files: the files are counted as left behind and said", async (t) => {
+    const r = await runBin(["import", "loomio", file, "--json", "--dry-run", "--db", filename], env)
+    t.equal(r.code, 0, r.stderr)
+    const report = JSON.parse(r.stdout)
+    t.equal(report.skipped.attachments, 4, "the four files of discussions, comments and polls")
+    t.match(report.warnings.join("\n"), /4 files the export names were left behind: give --files DIR/)
   })
 
   await t.test("a directory that is not there: refused before anything is written", async (t) => {
@@ -164,9 +178,6 @@ t.test("a Loomio export's files: found by filename or path, one missing is named
   t.equal(report.skipped.attachments, undefined)
   t.equal(report.imported.comments, 4, "the records are all there")
 
-  const human = await runBin(["import", "loomio", file, "--files", files, "--dry-run", "--db", await freshDatabase(t)], env)
-  t.match(human.stdout, /files: 2 found, 2 missing from the directory:\n  line \d+: budget\.ods/)
-
   // Bo (matched by e-mail) wrote the comment the plan is on: it is his file, and a member downloads it
   const Bo = s.as(bo.apiKey)
   const discussion = ((await Bo.get("api/b2/discussions/dSolar01")).body as any).discussions[0]
@@ -181,20 +192,4 @@ t.test("a Loomio export's files: found by filename or path, one missing is named
   const poll = ((await Bo.get("api/b2/polls/pSolar01")).body as any).polls[0]
   t.equal((await download(Bo, poll.attachments[0].download_url)).bytes.toString(), minutes.toString(), "found by its download path")
   t.equal(readdirSync(s.filesDir, { recursive: true }).filter((f) => String(f).includes("outside")).length, 0)
-
-  t.test("without --files: the records import, the files are counted as left behind and said", async (t) => {
-    const r = await runBin(["import", "loomio", file, "--json", "--dry-run", "--db", await freshDatabase(t)], env)
-    t.equal(r.code, 0, r.stderr)
-    const report = JSON.parse(r.stdout)
-    t.equal(report.skipped.attachments, 4, "the four files of discussions, comments and polls")
-    t.match(report.warnings.join("\n"), /4 files the export names were left behind: give --files DIR/)
-  })
 })
-
-/** Another database, with its administrator. */
-const freshDatabase = async (t: { teardown: (fn: () => void) => void }) => {
-  const { dir, filename } = tempDbFile()
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  await init(filename)
-  return filename
-}

@@ -17,10 +17,15 @@ import { FIXTURE, type Line, loomioExport, newerFormat, writeJsonl } from "./loo
 // imports through the binary, two servers and a 5 s wait for a held lock: more than tap's 30 s default
 t.setTimeout(180_000)
 
+/** A database with its administrator, as `convene init` makes it, in this process (a command's start costs seconds on a busy machine). */
 const init = async (filename: string, email = "admin@convene.example") => {
-  const r = await runBin(["init", "--db", filename, "--admin-email", email, "--admin-name", "Admin", "--json"])
-  if (r.code !== 0) throw new Error(r.stderr)
-  return JSON.parse(r.stdout) as { id: number; api_key: string }
+  const c = await openConvene({ database: filename })
+  try {
+    const { user, apiKey } = await c.users.create({ email, name: "Admin", is_admin: true })
+    return { id: user.id, api_key: apiKey }
+  } finally {
+    await c.close()
+  }
 }
 
 const rows = async (filename: string, sql: string, ...params: Array<unknown>) => {
