@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import type { Delegation, Poll, PollOption, Stance } from "../domain/polls.js"
-import type { Group, Id, Topic } from "../domain/records.js"
+import type { Group, Id, Topic, User } from "../domain/records.js"
 import { Store } from "../ports/store.js"
 import { ballotChange, standingOf } from "../rules/delegation.js"
 import { voteRefusal } from "../rules/polls.js"
@@ -25,17 +25,23 @@ export const settleDelegatedBallots = Effect.fnUntraced(function*(poll: Poll, to
   const now = yield* nowIso
   let pollOptions = options
   // what a delegate's delegators share (a vote settles several of one delegate's): read once per delegate
-  const ofDelegate = new Map<Id, { holders: ReadonlyArray<Delegation>; ballot: Stance | undefined }>()
+  const ofDelegate = new Map<Id, { holders: ReadonlyArray<Delegation>; ballot: Stance | undefined; user: User | undefined }>()
   const delegateFacts = Effect.fnUntraced(function*(delegateId: Id) {
     let facts = ofDelegate.get(delegateId)
     if (facts === undefined) {
-      facts = { holders: yield* store.delegations.toDelegate(group.id, delegateId), ballot: yield* store.stances.latestFor(poll.id, delegateId) }
+      facts = {
+        holders: yield* store.delegations.toDelegate(group.id, delegateId),
+        ballot: yield* store.stances.latestFor(poll.id, delegateId),
+        user: yield* store.users.byId(delegateId)
+      }
       ofDelegate.set(delegateId, facts)
     }
     return facts
   })
+  // the members in one read, not one each
+  const members = new Map((yield* store.users.byIds(memberIds)).map((u) => [u.id, u]))
   for (const memberId of memberIds) {
-    const member = yield* store.users.byId(memberId)
+    const member = members.get(memberId)
     if (member === undefined) continue
     const mine = yield* store.stances.latestFor(poll.id, memberId)
     const delegation = yield* store.delegations.activeOf(group.id, memberId)
@@ -62,7 +68,7 @@ export const settleDelegatedBallots = Effect.fnUntraced(function*(poll: Poll, to
       yield* voteEvent("stance_updated", poll, pollOptions, uncast, member)
       continue
     }
-    const delegate = (yield* store.users.byId(delegates!.participant_id))!
+    const delegate = facts!.user!
     const stance = yield* store.stances.insert({
       poll_id: poll.id, participant_id: memberId, inviter_id: mine?.inviter_id ?? null, cast_at: now, reason: null, reason_format: "md",
       created_at: now, choices: delegates!.choices, delegated_by: delegate.id

@@ -14,6 +14,7 @@ import { AuditDelegations, Delegate, HoldDelegation, type Permit } from "../poli
 import { nowIso } from "./common.js"
 import { settleInGroup } from "./delegatedBallots.js"
 import { showGroup } from "./groups.js"
+import { choosableMembers } from "./memberships.js"
 
 export interface DelegationView {
   readonly group: Group
@@ -93,11 +94,9 @@ export const revokeDelegation = Effect.fnUntraced(function*(access: Access, ref:
  */
 export const delegateChoices = Effect.fnUntraced(function*(access: Access, group: Group): Effect.fn.Return<ReadonlyArray<{ readonly user: User; readonly holds: number }>, never, Store> {
   const store = yield* Store
-  const members = (yield* store.memberships.activeInGroup(group.id, { limit: 5000, offset: 0 })).filter((m) => m.accepted_at !== null && m.user_id !== access.user.id)
   const held = new Map<Id, number>()
   for (const d of yield* store.delegations.activeIn(group.id)) held.set(d.delegate_id, (held.get(d.delegate_id) ?? 0) + 1)
-  const users = yield* store.users.byIds(members.map((m) => m.user_id))
-  return users.filter((u) => !u.bot && u.deactivated_at === null).map((user) => ({ user, holds: held.get(user.id) ?? 0 }))
+  return (yield* choosableMembers(group.id, new Set([access.user.id]))).map((user) => ({ user, holds: held.get(user.id) ?? 0 }))
 })
 
 export interface DelegationRecord {

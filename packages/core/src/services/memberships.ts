@@ -49,6 +49,16 @@ export const listMemberships = Effect.fnUntraced(function*(access: Access, group
 export const listGroupMembers = (groupId: Id, page: Page): Effect.Effect<ReadonlyArray<Membership>, never, Store> =>
   Effect.flatMap(Store, (store) => store.memberships.activeInGroup(groupId, page))
 
+/**
+ * The group's accepted members who are people (not bots, not deactivated), but those `except`: whom a page offers to
+ * choose (a delegate, voters to invite). The use case that takes the choice asks its own rule again.
+ */
+export const choosableMembers = Effect.fnUntraced(function*(groupId: Id, except: ReadonlySet<Id>): Effect.fn.Return<ReadonlyArray<User>, never, Store> {
+  const store = yield* Store
+  const members = (yield* store.memberships.activeInGroup(groupId, { limit: 5000, offset: 0 })).filter((m) => m.accepted_at !== null && !except.has(m.user_id))
+  return (yield* store.users.byIds(members.map((m) => m.user_id))).filter((u) => !u.bot && u.deactivated_at === null)
+})
+
 export const userForEmail = Effect.fnUntraced(function*(email: string): Effect.fn.Return<User, never, Store> {
   const store = yield* Store
   const existing = yield* store.users.byEmail(email)

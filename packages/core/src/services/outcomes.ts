@@ -1,7 +1,7 @@
 /** Outcomes of closed polls: the poll's current outcome is its latest (extension endpoints, decisions.md §3). */
 import { attachFiles } from "./attachments.js"
 import { Effect } from "effect"
-import type { Outcome, Poll } from "../domain/polls.js"
+import type { Outcome, Poll, Stance } from "../domain/polls.js"
 import type { Id, User } from "../domain/records.js"
 import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
@@ -92,8 +92,9 @@ export const createOutcome = Effect.fnUntraced(function*(
     })
     yield* outcomeEvent("outcome_created", poll, outcome, access.user)
     // as Loomio: the poll's voters hear of its outcome (each once, the author not); a meeting's Yes and Maybe get its invitation
-    const invitation = yield* meetingInvitation(poll, outcome, access.user)
-    const voterIds = [...new Set((yield* store.stances.latestOf([poll.id])).map((s) => s.participant_id))].filter((id) => id !== access.user.id)
+    const ballots = yield* store.stances.latestOf([poll.id])
+    const invitation = yield* meetingInvitation(poll, outcome, access.user, ballots)
+    const voterIds = [...new Set(ballots.map((s) => s.participant_id))].filter((id) => id !== access.user.id)
     for (const voter of yield* store.users.byIds(voterIds)) {
       if (voter.deactivated_at !== null) continue
       yield* recordThreadMessage(voter, {
@@ -112,12 +113,12 @@ const eventText = (text: string | null | undefined): string | null => (text == n
  * A meeting poll's outcome with its chosen time (decisions §15): the calendar invitation, and who is sent it: those
  * whose counted ballot answered Yes or Maybe for that time (not, as Loomio does, everyone who voted).
  */
-const meetingInvitation = Effect.fnUntraced(function*(poll: Poll, outcome: Outcome, author: User) {
+const meetingInvitation = Effect.fnUntraced(function*(poll: Poll, outcome: Outcome, author: User, ballots: ReadonlyArray<Stance>) {
   if (poll.poll_type !== "meeting" || outcome.poll_option_id === null) return undefined
   const store = yield* Store
   const option = (yield* store.pollOptions.ofPolls([poll.id])).find((o) => o.id === outcome.poll_option_id)
   if (option === undefined) return undefined
-  const coming = (yield* store.stances.latestOf([poll.id])).filter((s) => s.cast_at !== null && attends(s.choices.get(option.id)))
+  const coming = ballots.filter((s) => s.cast_at !== null && attends(s.choices.get(option.id)))
   const maybe = new Set(coming.filter((s) => s.choices.get(option.id) === 1).map((s) => s.participant_id))
   const attendees = (yield* store.users.byIds(coming.map((s) => s.participant_id))).filter((u) => u.email !== null && u.deactivated_at === null)
   const ics = meetingCalendar({

@@ -17,6 +17,7 @@ import { ClosePoll, DeletePoll, EditPoll, type Permit, RemindVoters, ReopenPoll,
 import { privateDefault, type TopicContext } from "../../rules/topics.js"
 import { giveBallot } from "../ballots.js"
 import { settlePoll } from "../delegatedBallots.js"
+import { choosableMembers } from "../memberships.js"
 import { isTemplateKey } from "./templates.js"
 import { checkEmails, nowIso } from "../common.js"
 import { newRecordKey } from "../../rules/keys.js"
@@ -293,9 +294,7 @@ export const voterChoices = Effect.fnUntraced(function*(access: Access, ref: str
   return yield* EditPoll.check([access, ctx, poll], () => forbidden("Only the poll's administrators invite voters"))(Effect.gen(function*() {
     yield* EditPoll.needed
     if (ctx.group === undefined) return []
-    const holding = new Set((yield* store.stances.latestOf([poll.id])).map((s) => s.participant_id))
-    const members = (yield* store.memberships.activeInGroup(ctx.group.id, { limit: 5000, offset: 0 })).filter((m) => m.accepted_at !== null && !holding.has(m.user_id))
-    return (yield* store.users.byIds(members.map((m) => m.user_id))).filter((u) => !u.bot && u.deactivated_at === null)
+    return yield* choosableMembers(ctx.group.id, new Set((yield* store.stances.latestOf([poll.id])).map((s) => s.participant_id)))
   }))
 })
 

@@ -4,7 +4,7 @@
  */
 import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Delegation, Rules } from "@convene/core"
+import { Delegation, Rules, type User } from "@convene/core"
 import { Effect, Schema } from "effect"
 import { NoFields, Required } from "../layout/forms.js"
 import { fieldMessages, type Kit, noticeOf, type Reader, segment } from "../layout/kit.js"
@@ -33,7 +33,7 @@ ${ERR("delegate_id")}
 <% if (it.delegators.length === 0) { %><p><%= it.t("delegation.toYouNone") %></p><% } else { %><ul><% for (const name of it.delegators) { %><li><%= name %></li><% } %></ul><% } %>
 `)
 
-const page = (who: Reader, v: Delegation.DelegationView, choices: ReadonlyArray<{ user: { id: number; name: string | null; username: string | null; email: string | null }; holds: number }>,
+const page = (who: Reader, v: Delegation.DelegationView, choices: ReadonlyArray<{ readonly user: User; readonly holds: number }>,
   form: { delegate_id: string }, errors?: Record<string, string>, status = 200) => ({
   title: who.t("delegation.title", { group: v.group.name }),
   template: "@delegation",
@@ -46,7 +46,7 @@ const page = (who: Reader, v: Delegation.DelegationView, choices: ReadonlyArray<
     current: v.delegate === undefined ? undefined : { name: Rules.displayName(v.delegate), since: who.time(v.delegation!.created_at) },
     choices: choices.map((c) => ({
       id: c.user.id,
-      label: c.holds === 0 ? Rules.displayName(c.user as never) : who.t("delegation.holds", { name: Rules.displayName(c.user as never), count: c.holds }),
+      label: c.holds === 0 ? Rules.displayName(c.user) : who.t("delegation.holds", { name: Rules.displayName(c.user), count: c.holds }),
       selected: form.delegate_id === String(c.user.id)
     })),
     delegators: v.delegators.map((u) => Rules.displayName(u)),

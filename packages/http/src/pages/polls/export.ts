@@ -13,7 +13,7 @@ import { type Kit, type Reader, SECURITY_HEADERS, segment } from "../layout/kit.
 import type { PageRouter } from "../layout/routes.js"
 import { define } from "../layout/templates.js"
 import { bodyHtml } from "../layout/bodies.js"
-import { optionLabel, pollStateText, resultColumns } from "./words.js"
+import { choiceText, optionLabel, pollStateText, resultColumns } from "./words.js"
 
 /**
  * One CSV field (RFC 4180: quoted when it holds a comma, quote or line break). A text that a spreadsheet would run
@@ -103,10 +103,8 @@ const printPage = (who: Reader, e: Polls.ResultsExport) => {
       ballots: x.ballots.map((b) => ({
         heading: [x.named ? (b.voter === undefined ? who.t("thread.someone") : Rules.displayName(b.voter)) : who.t("export.aVoter"), who.time(b.stance.cast_at),
           ...(b.delegate === undefined ? [] : [who.t("export.castByName", { name: Rules.displayName(b.delegate) })])].join(" · "),
-        choice: x.options.flatMap((o) => {
-          const score = b.stance.choices.get(o.id) ?? 0
-          return score > 0 || p.poll_type === "meeting" ? [p.poll_type === "proposal" || p.poll_type === "poll" || p.poll_type === "count" ? o.label : `${o.label}: ${score}`] : []
-        }).join(", "),
+        // in the poll page's words for a vote
+        choice: choiceText(who, p, e.view.options, b.stance.choices),
         reason: b.stance.reason ?? ""
       }))
     }

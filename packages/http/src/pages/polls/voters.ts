@@ -3,7 +3,7 @@
  * members of its group, or to people by e-mail address (guests of the thread, with an invitation link).
  */
 import { RouteParams } from "../../routes.js"
-import { Polls, Rules } from "@convene/core"
+import { Polls, Rules, type User } from "@convene/core"
 import { Effect, Schema } from "effect"
 import { Many, Text } from "../layout/forms.js"
 import { fieldMessages, type Kit, type Reader, segment } from "../layout/kit.js"
@@ -26,7 +26,7 @@ ${ERR("emails")}
 </form>
 `)
 
-const page = (who: Reader, poll: { key: string; title: string }, members: ReadonlyArray<{ id: number; name: string | null; username: string | null; email: string | null }>,
+const page = (who: Reader, poll: { key: string; title: string }, members: ReadonlyArray<User>,
   form: { emails: string; message: string; member: ReadonlyArray<string> }, errors?: Record<string, string>, status = 200) => ({
   title: who.t("voters.title", { title: poll.title }),
   template: "@poll-voters",
@@ -34,7 +34,7 @@ const page = (who: Reader, poll: { key: string; title: string }, members: Readon
   crumbs: [{ href: `/p/${poll.key}`, label: poll.title }],
   data: {
     key: poll.key,
-    members: members.map((u) => ({ id: u.id, name: Rules.displayName(u as never), checked: form.member.includes(String(u.id)) })),
+    members: members.map((u) => ({ id: u.id, name: Rules.displayName(u), checked: form.member.includes(String(u.id)) })),
     form,
     errors
   }
