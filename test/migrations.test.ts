@@ -45,7 +45,8 @@ const CHECKSUMS = [
   "347e6a554f56ea88de71526f1fe3bafa33ac3abc9425e408c4ec20cc15512413",
   "49af91dc8677c25e1b6c724266df30eaccbf1c03c68786c2513ff865ba28c7de",
   "85c0508af4403f8f9a7dd7720d7e425b0e38d79bbef2a771c8f05fc405bc1032",
-  "6614c012f631cfd9791528b30e6228ef90156a50d1e4bad7f28ac6011b9078f7"
+  "6614c012f631cfd9791528b30e6228ef90156a50d1e4bad7f28ac6011b9078f7",
+  "a5dce7751942ecec990278ce943e37cdcb9c24ce3ed564bee124aeb1ff648db5"
 ]
 
 /** The same for PostgreSQL's migrations. */
@@ -66,7 +67,8 @@ const PG_CHECKSUMS = [
   "c513b01f18b0637151aa16f76c097a72d3834b1795f0be928c0113d0902e084b",
   "768011fc54568026bbb5c433e51e2b3713bc40d4ea6a7732135844d4341401ba",
   "390ff28908c10b118861a53148e0bddba250da59051ce179327d760ebe1f657f",
-  "5f75a16070206203da506ad8fc40596db03df08d0eeb24c45f7432d100588495"
+  "5f75a16070206203da506ad8fc40596db03df08d0eeb24c45f7432d100588495",
+  "b487b03ef0b837c4c38c665711caaee17509cacd7863e4e9d2850fb63a1270c4"
 ]
 
 t.test("released migrations never change", async (t) => {
@@ -211,6 +213,7 @@ t.test("an older database is upgraded: only the ballots that count name their vo
     DROP INDEX webhook_events_group; DROP INDEX unsubscribe_tokens_group; DROP INDEX topic_items_position; DROP TABLE notifications;
     DROP TRIGGER topics_seen_insert; DROP TRIGGER topics_seen_update; DROP TRIGGER topics_seen_delete; ALTER TABLE topics DROP COLUMN seen_by_count;
     ALTER TABLE topic_readers DROP COLUMN last_read_at; ALTER TABLE topic_readers DROP COLUMN read_ranges; ALTER TABLE topic_readers DROP COLUMN dismissed_at; DROP TABLE live_events; DROP INDEX stances_cast; DROP TABLE attachments; DROP TABLE blobs;
+    DROP TABLE poll_templates; ALTER TABLE groups DROP COLUMN hidden_poll_templates; ALTER TABLE groups DROP COLUMN poll_template_positions;
     DROP TABLE delegations; DROP INDEX stances_delegated; ALTER TABLE stances DROP COLUMN delegated_by; ALTER TABLE polls DROP COLUMN allow_delegated_votes; ALTER TABLE polls DROP COLUMN stance_reason_required; ALTER TABLE polls DROP COLUMN reminded_at; ALTER TABLE polls DROP COLUMN poll_template_key; ALTER TABLE polls DROP COLUMN poll_template_id;
     ALTER TABLE outcomes DROP COLUMN event_summary; ALTER TABLE outcomes DROP COLUMN event_location; ALTER TABLE mail_outbox DROP COLUMN calendar;
     ALTER TABLE groups DROP COLUMN delegation_limit; ALTER TABLE groups DROP COLUMN members_can_delegate;

@@ -197,7 +197,7 @@ t.test("the operator's commands on a PostgreSQL URL: doctor reads it; backup and
   t.ok(apiKey)
   const doctor = await runBin(["doctor", "--json", "--db", filename])
   const report = JSON.parse(doctor.stdout) as { checks: Array<{ check: string; status: string; message: string }> }
-  t.match(report.checks.find((c) => c.check === "database"), { status: "ok", message: /^127\.0\.0\.1:\d+\/t_\w+: schema version 17, reachable$/ })
+  t.match(report.checks.find((c) => c.check === "database"), { status: "ok", message: /^127\.0\.0\.1:\d+\/t_\w+: schema version 18, reachable$/ })
   t.match(report.checks.find((c) => c.check === "webhook outbox"), { status: "ok", message: "0 waiting, none dead" })
   t.notMatch(doctor.stdout + doctor.stderr, /convene@/, "no credentials of the URL in what it prints")
   const gone = await runBin(["doctor", "--json", "--db", "postgres://convene@127.0.0.1:1/x"])

@@ -8,7 +8,7 @@ export const aUser = (over: Partial<User> = {}): User => ({
 
 export const aGroup = (id: number, over: Partial<Group> = {}): Group => ({
   id, key: `k${id}`, handle: null, name: `G${id}`, parent_id: null, creator_id: null, created_at: "", updated_at: "",
-  ...GROUP_DEFAULTS, members_can_delegate: false, delegation_limit: 5, join_link_epoch: 0, archived_at: null, ...over
+  ...GROUP_DEFAULTS, members_can_delegate: false, delegation_limit: 5, join_link_epoch: 0, hidden_poll_templates: [], poll_template_positions: {}, archived_at: null, ...over
 })
 
 /** An accepted, live membership. */

@@ -177,6 +177,17 @@ export const MarkAsReadInput = Schema.Struct({
 }).annotations({ identifier: "MarkAsReadInput" })
 
 /** The spec's Poll input, plus Loomio 3.8's `topic_id`: what create and update both accept (decisions §1). */
+/** A poll's settings (domain/polls.ts POLL_SETTINGS), as a write gives them. */
+const pollSettingFields = {
+  specified_voters_only: Schema.optional(Bool),
+  hide_results: Schema.optional(word(HIDE_RESULTS)),
+  shuffle_options: Schema.optional(Bool),
+  anonymous: Schema.optional(Bool),
+  notify_on_closing_soon: Schema.optional(word(NOTIFY_ON_CLOSING_SOON)),
+  stance_reason_required: Schema.optional(word(STANCE_REASON_REQUIRED).annotations({ description: "Loomio's \"Reason\": disabled, optional (default) or required with each vote" })),
+  allow_delegated_votes: Schema.optional(Bool.annotations({ description: "extension (decisions §15): false refuses delegated votes (\"No delegated votes\", e.g. an election); default true" })),
+}
+
 const pollFields = {
   group_id: Schema.optional(Schema.NullOr(Int).annotations({ description: "Ignored when discussion_id or topic_id is sent" })),
   discussion_id: Schema.optional(Schema.NullOr(Int)),
@@ -187,13 +198,7 @@ const pollFields = {
   details_format: Schema.optional(BodyFormat),
   options: Schema.optional(StrArray.annotations({ description: "proposal: agree, disagree, abstain, block; meeting: ISO 8601 dates or date-times" })),
   closing_at: Schema.optional(DateTime),
-  specified_voters_only: Schema.optional(Bool),
-  hide_results: Schema.optional(word(HIDE_RESULTS)),
-  shuffle_options: Schema.optional(Bool),
-  anonymous: Schema.optional(Bool),
-  notify_on_closing_soon: Schema.optional(word(NOTIFY_ON_CLOSING_SOON)),
-  stance_reason_required: Schema.optional(word(STANCE_REASON_REQUIRED).annotations({ description: "Loomio's \"Reason\": disabled, optional (default) or required with each vote" })),
-  allow_delegated_votes: Schema.optional(Bool.annotations({ description: "extension (decisions §15): false refuses delegated votes (\"No delegated votes\", e.g. an election); default true" })),
+  ...pollSettingFields,
   ...recipients,
   notify_recipients: Schema.optional(Bool),
   ...files
@@ -212,8 +217,23 @@ const ballotFields = {
 export const PollInput = Schema.Struct({
   ...pollFields,
   ...ballotFields,
-  poll_template_key: Schema.optional(Schema.NullOr(Str).annotations({ description: "Loomio's: the built-in template the poll was started from (GET /api/b2/poll_templates); recorded, not applied" }))
+  poll_template_key: Schema.optional(Schema.NullOr(Str).annotations({ description: "Loomio's: the built-in template the poll was started from (GET /api/b2/poll_templates); recorded, not applied" })),
+  poll_template_id: Schema.optional(Schema.NullOr(Int).annotations({ description: "Loomio's: the group's own template the poll was started from (GET /api/b2/poll_templates?group_id=); recorded, not applied" }))
 }).annotations({ identifier: "PollInput" })
+
+/** What a poll started from a template starts with: its settings and its type's numbers, those the template gives. */
+export const PollTemplateSettings = Schema.Struct({ ...pollSettingFields, ...ballotFields }).annotations({ identifier: "PollTemplateSettings" })
+
+/** A group's own poll template (decisions §15): its process's words and what a poll from it starts with. */
+export const PollTemplateInput = Schema.Struct({
+  process_name: Str.annotations({ description: "the template's name, as the chooser lists it; at most 100 characters" }),
+  process_subtitle: Schema.optional(Str.annotations({ description: "what the process is for, in a line" })),
+  poll_type: word(POLL_TYPES),
+  details: Schema.optional(Str.annotations({ description: "the poll's details as it starts (markdown)" })),
+  options: Schema.optional(StrArray.annotations({ description: "the options it starts with; none: the author's own" })),
+  default_duration_in_days: Int.annotations({ description: "a poll from it closes this many days on: 1 to 365" }),
+  settings: Schema.optional(PollTemplateSettings)
+}).annotations({ identifier: "PollTemplateInput" })
 
 export const PollPatchInput = Schema.Struct({
   ...pollFields,

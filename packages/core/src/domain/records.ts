@@ -119,6 +119,9 @@ export const Group = model("Group", {
   /** delegated voting (decisions §15): members may name a delegate, who holds at most `delegation_limit` delegations */
   members_can_delegate: Schema.Boolean,
   delegation_limit: Schema.Int,
+  /** poll templates (decisions §15): the built-ins' keys the group hides, and where it places them (key → position) */
+  hidden_poll_templates: Schema.Array(Schema.String),
+  poll_template_positions: Schema.Record({ key: Schema.String, value: Schema.Int }),
   /** raised by **Reset link**: the shareable link's token is derived from it, and the old one stops working */
   join_link_epoch: Schema.Int,
   /** **Delete group**: gone from every page, list and the API at once, purged 14 days later */

@@ -5,7 +5,10 @@
  * disagree and block: Loomio's proposals with other options (sense check, advice, consent, gradients of agreement)
  * are single-choice polls here, with Loomio's option names.
  */
-import type { PollSettings, PollType } from "./polls.js"
+import { Schema } from "effect"
+import { PollTemplateSettings } from "./inputs.js"
+import { Id as IdField, model, NullId, NullStamp, NullText, Stamp } from "./model.js"
+import { type PollSettings, type PollType, POLL_TYPES } from "./polls.js"
 
 export interface BuiltinTemplate {
   readonly key: string
@@ -36,3 +39,32 @@ export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
 ]
 
 export const BUILTIN_TEMPLATE_KEYS = BUILTIN_TEMPLATES.map((t) => t.key)
+
+/**
+ * A group's own poll template (decisions §15; Loomio's `poll_templates` row): added by the group's administrators,
+ * or a built-in they edited (`source_key`: the built-in it was copied from, which the group then hides). Hidden:
+ * `discarded_at`. Its place among the group's templates: `position` (the built-ins' are the group's
+ * `poll_template_positions`).
+ */
+export const PollTemplate = model("PollTemplate", {
+  id: IdField,
+  group_id: IdField,
+  author_id: NullId,
+  source_key: NullText,
+  poll_type: Schema.Literal(...POLL_TYPES),
+  process_name: Schema.String,
+  process_subtitle: Schema.String,
+  details: Schema.String,
+  poll_options: Schema.Array(Schema.String),
+  default_duration_in_days: Schema.Int,
+  settings: PollTemplateSettings,
+  position: Schema.Int,
+  discarded_at: NullStamp,
+  created_at: Stamp,
+  updated_at: Stamp
+})
+export type PollTemplate = typeof PollTemplate.Type
+
+/** How many templates of its own a group may keep, and the longest a poll from one may run. */
+export const GROUP_TEMPLATES_MAX = 100
+export const TEMPLATE_DURATION_MAX_DAYS = 365

@@ -2,6 +2,7 @@ import type { Effect } from "effect"
 import type { Delegation, Outcome, Poll, PollOption, Stance } from "../domain/polls.js"
 import type { Id, Page, TopicScope } from "../domain/records.js"
 import type { PollTally } from "../domain/polls.js"
+import type { PollTemplate } from "../domain/templates.js"
 
 export type PollStatus = "active" | "closed" | "all"
 
@@ -88,4 +89,13 @@ export interface DelegationsRepo {
   readonly revoke: (id: Id, at: string, revokerId: Id | null) => Effect.Effect<void>
   /** every grant and revoke in the group, newest first */
   readonly history: (groupId: Id, limit: number) => Effect.Effect<ReadonlyArray<Delegation>>
+}
+
+/** A group's own poll templates (decisions §15). */
+export interface PollTemplatesRepo {
+  /** the group's, hidden ones too, by position */
+  readonly inGroup: (groupId: Id) => Effect.Effect<ReadonlyArray<PollTemplate>>
+  readonly byId: (id: Id) => Effect.Effect<PollTemplate | undefined>
+  readonly insert: (t: Omit<PollTemplate, "id" | "updated_at">) => Effect.Effect<PollTemplate>
+  readonly update: (id: Id, patch: Partial<Omit<PollTemplate, "id" | "group_id" | "created_at">> & { updated_at: string }) => Effect.Effect<void>
 }

@@ -1,6 +1,6 @@
 import { Context, type Effect } from "effect"
 import type { ChatbotsRepo, DeliveriesRepo, EventsRepo } from "./webhooks.js"
-import type { DelegationsRepo, OutcomesRepo, PollOptionsRepo, PollsRepo, StancesRepo } from "./polls.js"
+import type { DelegationsRepo, OutcomesRepo, PollOptionsRepo, PollsRepo, PollTemplatesRepo, StancesRepo } from "./polls.js"
 import type { OutboxOps } from "./outbox.js"
 import type { ReportsRepo } from "./reports.js"
 import type { SearchRepo } from "./search.js"
@@ -88,9 +88,9 @@ export interface GroupsRepo {
   /** The groups with these ids and their counters, read together (one query), by id. */
   readonly withCounts: (ids: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<{ readonly group: Group; readonly counts: GroupCounts }>>
   readonly insert: (
-    group: Omit<Group, "id" | "created_at" | "updated_at"> & { created_at: string }
+    group: Omit<Group, "id" | "created_at" | "updated_at" | "hidden_poll_templates" | "poll_template_positions"> & { created_at: string }
   ) => Effect.Effect<Group>
-  readonly update: (id: Id, patch: Partial<GroupSettings> & { name?: string; handle?: string | null; updated_at: string }) => Effect.Effect<void>
+  readonly update: (id: Id, patch: Partial<GroupSettings & Pick<Group, "hidden_poll_templates" | "poll_template_positions">> & { name?: string; handle?: string | null; updated_at: string }) => Effect.Effect<void>
   /** Direct subgroups of the given groups (a deleted one left out). */
   readonly children: (parentIds: ReadonlyArray<Id>) => Effect.Effect<ReadonlyArray<Group>>
   /**
@@ -359,6 +359,7 @@ export interface StoreService extends PeopleRepos {
   readonly stances: StancesRepo
   readonly outcomes: OutcomesRepo
   readonly delegations: DelegationsRepo
+  readonly pollTemplates: PollTemplatesRepo
   readonly files: FilesRepo
   readonly search: SearchRepo
   readonly reports: ReportsRepo

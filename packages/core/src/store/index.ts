@@ -7,7 +7,7 @@ import type { SqlClient } from "./client.js"
 import { makeGroupsRepo, makeMembershipRequestsRepo, makeLiveRepo, makeMembershipsRepo, makeNotificationsRepo, makeTagsRepo, makeVersionsRepo } from "./groups.js"
 import { makeChatbotsRepo, makeDeliveriesRepo, makeEventsRepo, makeMailRepo } from "./outboxes.js"
 import { makePeopleRepos } from "./people.js"
-import { makeDelegationsRepo, makeOutcomesRepo, makePollOptionsRepo, makePollsRepo, makeStancesRepo } from "./polls.js"
+import { makeDelegationsRepo, makeOutcomesRepo, makePollTemplatesRepo, makePollOptionsRepo, makePollsRepo, makeStancesRepo } from "./polls.js"
 import { makeCommentsRepo, makeDiscussionsRepo, makeItemsRepo, makeReactionsRepo, makeReadersRepo, makeTopicsRepo } from "./threads.js"
 import { makeUsersRepo } from "./users.js"
 import { makeFilesRepo } from "./files.js"
@@ -43,5 +43,6 @@ export const makeRepositories = (c: SqlClient): Repositories => ({
   stances: makeStancesRepo(c),
   outcomes: makeOutcomesRepo(c),
   delegations: makeDelegationsRepo(c),
+  pollTemplates: makePollTemplatesRepo(c),
   files: makeFilesRepo(c)
 })

@@ -2,7 +2,8 @@
 import { Effect } from "effect"
 import { Delegation, Outcome, Poll, PollOption, Stance } from "../domain/polls.js"
 import type { Id } from "../domain/records.js"
-import type { DelegationsRepo, OutcomesRepo, PollOptionsRepo, PollsRepo, PollStatus, StancesRepo } from "../ports/polls.js"
+import type { DelegationsRepo, OutcomesRepo, PollOptionsRepo, PollsRepo, PollStatus, PollTemplatesRepo, StancesRepo } from "../ports/polls.js"
+import { PollTemplate } from "../domain/templates.js"
 import { type OptionTally, VOTER_NAMES } from "../rules/pollTypes.js"
 import { type ChoiceRow, pollsInGroupSql, SELECT_POLL, withChoices } from "../sql/records.js"
 import { asRecord, insertRow, returned, setClause, type SqlClient } from "./client.js"
@@ -217,4 +218,14 @@ export const makeDelegationsRepo = (c: SqlClient): DelegationsRepo => ({
   revoke: (id, at, revokerId) => Effect.asVoid(c.run(`UPDATE delegations SET revoked_at = ?, revoker_id = ? WHERE id = ? AND revoked_at IS NULL`, [at, revokerId, id])),
   history: (groupId, limit) =>
     c.all(`SELECT * FROM delegations WHERE group_id = ? ORDER BY coalesce(revoked_at, created_at) DESC, id DESC LIMIT ?`, [groupId, limit], Delegation.fromRow)
+})
+
+export const makePollTemplatesRepo = (c: SqlClient): PollTemplatesRepo => ({
+  inGroup: (groupId) => c.all(`SELECT * FROM poll_templates WHERE group_id = ? ORDER BY position, id`, [groupId], PollTemplate.fromRow),
+  byId: (id) => c.get(`SELECT * FROM poll_templates WHERE id = ?`, [id], PollTemplate.fromRow),
+  insert: (t) => Effect.map(insertRow(c, "poll_templates", PollTemplate.toRow({ ...t, updated_at: t.created_at })), (r) => PollTemplate.fromRow(returned(r))),
+  update: (id, patch) => {
+    const row = PollTemplate.toRow(patch)
+    return Effect.asVoid(c.run(`UPDATE poll_templates SET ${setClause(row)} WHERE id = @id`, { ...row, id }))
+  }
 })

@@ -282,14 +282,17 @@ export const DelegationRecord = record("Delegation", "Extension (decisions §15)
   delegator_ids: Schema.Array(Id).annotations({ description: "the members who delegated to the caller, oldest first" })
 })
 
-export const PollTemplateRecord = record("PollTemplate", "Extension (decisions §15): a template a poll may start from, in the caller's language (Loomio's built-ins)", {
-  key: Schema.String,
+export const PollTemplateRecord = record("PollTemplate", "Extension (decisions §15): a template a poll may start from, in the caller's language: Loomio's built-ins and the group's own, in the group's order, hidden ones left out", {
+  id: NullId.annotations({ description: "the group's own template (a poll records it as poll_template_id); null: a built-in" }),
+  key: Schema.NullOr(Schema.String).annotations({ description: "a built-in's key (a poll records it as poll_template_key); null: the group's own" }),
+  source_key: Schema.NullOr(Schema.String).annotations({ description: "the built-in the group's copy was edited from" }),
   poll_type: Schema.String,
   name: Schema.String,
   process_subtitle: Schema.String.annotations({ description: "what the process is for, in a line" }),
   details: Schema.String.annotations({ description: "the poll's details as it starts (markdown)" }),
   options: Schema.Array(Schema.String).annotations({ description: "the options it starts with; empty: the author's own" }),
   default_duration_in_days: Schema.Int,
+  position: Schema.Int.annotations({ description: "its place in the group's list" }),
   settings: Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Number, Schema.Boolean) }).annotations({ description: "the poll's settings and the type's numbers it starts with" })
 })
 

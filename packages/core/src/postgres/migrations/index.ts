@@ -15,7 +15,8 @@ import { m014_notifications } from "./014_notifications.js"
 import { m015_keeping_up } from "./015_keeping_up.js"
 import { m016_files } from "./016_files.js"
 import { m017_delegation } from "./017_delegation.js"
+import { m018_poll_templates } from "./018_poll_templates.js"
 
 /** The PostgreSQL schema's migrations, applied in order (db.ts migratePg); version N is the first N. */
 export const migrations: ReadonlyArray<string> = [m001_schema, m002_user_preferences, m003_server_secrets, m004_granted_memberships, m005_mail_both_ways,
-  m006_native_types, m007_cache_epochs, m008_loud_volumes, m009_placeholders, m010_subgroup_starters, m011_email_changes, m012_pinned_threads, m013_group_life, m014_notifications, m015_keeping_up, m016_files, m017_delegation]
+  m006_native_types, m007_cache_epochs, m008_loud_volumes, m009_placeholders, m010_subgroup_starters, m011_email_changes, m012_pinned_threads, m013_group_life, m014_notifications, m015_keeping_up, m016_files, m017_delegation, m018_poll_templates]

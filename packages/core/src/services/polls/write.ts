@@ -90,6 +90,7 @@ export const createPoll = Effect.fnUntraced(function*(access: Access, input: Pol
   const settingsProblem = pollSettingsErrors(input)
   if (settingsProblem !== null) return yield* invalid(settingsProblem[0], settingsProblem[1])
   if (input.poll_template_key != null && !isTemplateKey(input.poll_template_key)) return yield* invalid("poll_template_key", "is not a template's key")
+  if (input.poll_template_key != null && input.poll_template_id != null) return yield* invalid("poll_template_id", "give poll_template_key or poll_template_id, not both")
   const type = input.poll_type as PollType
   const titleProblem = plainLineErrors(input.title, true)
   if (titleProblem !== null) return yield* invalid("title", titleProblem)
@@ -129,6 +130,10 @@ const insertPoll = Effect.fnUntraced(function*(
   yield* StartPoll.needed
   const store = yield* Store
   const { type, names, config, closingAt, now } = settled
+  if (input.poll_template_id != null) {
+    const template = yield* store.pollTemplates.byId(input.poll_template_id)
+    if (template === undefined || template.group_id !== group.id || template.discarded_at !== null) return yield* invalid("poll_template_id", "is not one of the group's templates")
+  }
   const topic = thread?.topic ?? (yield* store.topics.insert({
     group_id: group!.id,
     topicable_type: "Poll",
@@ -151,7 +156,7 @@ const insertPoll = Effect.fnUntraced(function*(
     opened_at: closingAt === null ? null : now,
     ...(pollSettings(input, true) as PollSettings),
     poll_template_key: input.poll_template_key ?? null,
-    poll_template_id: null,
+    poll_template_id: input.poll_template_id ?? null,
     created_at: now
   })
   yield* store.pollOptions.replace(poll.id, orderOptions(type, names))

@@ -31,9 +31,10 @@ import { m030_notifications } from "./030_notifications.js"
 import { m031_keeping_up } from "./031_keeping_up.js"
 import { m032_files } from "./032_files.js"
 import { m033_delegation } from "./033_delegation.js"
+import { m034_poll_templates } from "./034_poll_templates.js"
 
 /**
  * Applied in order; `PRAGMA user_version` records how many have run. Each is frozen SQL text, held by its
  * checksum in the tests: never edit a released one, add the next.
  */
-export const migrations: ReadonlyArray<string> = [m001_foundation, m002_discussions, m003_webhooks, m004_polls, m005_search, m006_membership_indexes, m007_thread_indexes, m008_report_indexes, m009_poll_counters, m010_group_counters, m011_search_vocabulary, m012_mail_delivery, m013_people, m014_mutes, m015_user_epoch, m016_group_content_counters, m017_imports, m018_membership_epoch, m019_counted_choices, m020_user_preferences, m021_server_secrets, m022_granted_memberships, m023_mail_both_ways, m024_loud_volumes, m025_placeholders, m026_subgroup_starters, m027_email_changes, m028_pinned_threads, m029_group_life, m030_notifications, m031_keeping_up, m032_files, m033_delegation]
+export const migrations: ReadonlyArray<string> = [m001_foundation, m002_discussions, m003_webhooks, m004_polls, m005_search, m006_membership_indexes, m007_thread_indexes, m008_report_indexes, m009_poll_counters, m010_group_counters, m011_search_vocabulary, m012_mail_delivery, m013_people, m014_mutes, m015_user_epoch, m016_group_content_counters, m017_imports, m018_membership_epoch, m019_counted_choices, m020_user_preferences, m021_server_secrets, m022_granted_memberships, m023_mail_both_ways, m024_loud_volumes, m025_placeholders, m026_subgroup_starters, m027_email_changes, m028_pinned_threads, m029_group_life, m030_notifications, m031_keeping_up, m032_files, m033_delegation, m034_poll_templates]

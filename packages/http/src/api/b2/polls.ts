@@ -1,5 +1,5 @@
 import { group } from "../group.js"
-import { type Access, Attachments, Groups, type Inputs, Messages, Outcomes, Polls, Stances } from "@convene/core"
+import { type Access, Attachments, type Inputs, Messages, Outcomes, Polls, Stances } from "@convene/core"
 import { Effect } from "effect"
 import { ConveneApi } from "../api.js"
 import { requireAccess } from "../auth.js"
@@ -51,12 +51,12 @@ const update = ({ access, path, payload }: ById<typeof Inputs.PollPatchInput.Typ
 export const B2PollsLive = group(ConveneApi, "b2.polls", requireAccess, (handlers) =>
   handlers
     .handle("listPollTemplates", Effect.fnUntraced(function*({ access, urlParams }) {
-      if (urlParams.group_id !== undefined) yield* Groups.showGroup(access, String(urlParams.group_id))
       const t = Messages.mailTranslator(access.user)
+      const list = urlParams.group_id === undefined ? Polls.pollTemplates(t) : yield* Polls.groupPollTemplates(access, String(urlParams.group_id), t)
       return {
-        poll_templates: Polls.pollTemplates(t).map((p) => ({
-          key: p.key, poll_type: p.poll_type, name: p.name, process_subtitle: p.process, details: p.details, options: p.options,
-          default_duration_in_days: p.default_duration_in_days, settings: { ...p.settings, ...p.config }
+        poll_templates: list.map((p) => ({
+          id: p.id, key: p.key, source_key: p.source_key, poll_type: p.poll_type, name: p.name, process_subtitle: p.process, details: p.details, options: p.options,
+          default_duration_in_days: p.default_duration_in_days, position: p.position, settings: p.settings as Record<string, string | number | boolean>
         }))
       }
     }))

@@ -26,7 +26,7 @@ define("@group", `<% if (it.parent) { %><p><%= it.t("group.subgroupOf") %> <a hr
 <% if (it.may.invite) { %><li><a class="button" href="/g/<%= it.key %>/invite"><%= it.t("group.invite") %></a></li><% } %>
 <% if (it.may.subgroup) { %><li><a class="button" href="/g/<%= it.key %>/subgroups/new"><%= it.t("group.startSubgroup") %></a></li><% } %>
 <% if (it.may.requests) { %><li><a href="/g/<%= it.key %>/requests"><%= it.t("group.requests") %></a></li><% } %>
-<% if (it.may.settings) { %><li><a href="/g/<%= it.key %>/settings"><%= it.t("group.settings") %></a></li><li><a href="/g/<%= it.key %>/tags"><%= it.t("tags.manage") %></a></li><% } %>
+<% if (it.may.settings) { %><li><a href="/g/<%= it.key %>/settings"><%= it.t("group.settings") %></a></li><li><a href="/g/<%= it.key %>/tags"><%= it.t("tags.manage") %></a></li><li><a href="/g/<%= it.key %>/templates"><%= it.t("templates.manage") %></a></li><% } %>
 <% if (it.may.delegate) { %><li><a href="/g/<%= it.key %>/delegation"><%= it.t("group.delegation") %></a></li><% } %>
 <% if (it.may.leave) { %><li><a href="/g/<%= it.key %>/leave"><%= it.t("group.leave") %></a></li><% } %>
 <% if (it.may.members) { %><li><a href="/g/<%= it.key %>/members"><%= it.t("group.members", { count: it.membersCount }) %></a></li><% } %>

@@ -336,6 +336,7 @@ export const NOTICES = {
   all_seen: "notifications.allSeen",
   thread_moved: "thread.movedNotice",
   tags_saved: "tags.saved",
+  templates_saved: "templates.saved",
   unpinned: "thread.unpinnedNotice",
   volume: "volume.saved",
   marked_read: "threads.markedRead",

@@ -1,5 +1,5 @@
 /** The poll pages' forms (decisions §9), each declared once (layout/forms.ts). */
-import { NOTIFY_ON_CLOSING_SOON, POLL_TYPES, STANCE_REASON_REQUIRED } from "@convene/core"
+import { type Inputs, NOTIFY_ON_CLOSING_SOON, POLL_SETTINGS, POLL_TYPES, STANCE_REASON_REQUIRED } from "@convene/core"
 import { Schema } from "effect"
 import { Checkbox, Filled, Many, OneOf, OptionalCount, Required, Text } from "../layout/forms.js"
 
@@ -27,8 +27,9 @@ const POLL_SETTING_FIELDS = {
 }
 
 export const NewPollForm = Schema.Struct({
-  /** the template the form was filled from (a hidden field; the core checks the key) */
+  /** the template the form was filled from (hidden fields; the core checks them): a built-in's key, or the group's own's id */
   poll_template_key: Text,
+  poll_template_id: Text,
   poll_type: OneOf(...POLL_TYPES),
   title: Required,
   details: Text,
@@ -36,6 +37,48 @@ export const NewPollForm = Schema.Struct({
   closing_at: Text,
   ...POLL_SETTING_FIELDS
 })
+
+/** **Add template** and a template's edit (decisions §15): its name, process, the poll it starts and how long it runs. */
+export const PollTemplateForm = Schema.Struct({
+  process_name: Required,
+  process_subtitle: Text,
+  poll_type: OneOf(...POLL_TYPES),
+  details: Text,
+  options: Text,
+  default_duration_in_days: OptionalCount,
+  ...POLL_SETTING_FIELDS
+})
+
+const SettingsForm = Schema.Struct(POLL_SETTING_FIELDS)
+/** The type's numbers a poll form holds. */
+export const COUNT_SETTINGS = ["minimum_stance_choices", "maximum_stance_choices", "min_score", "max_score", "dots_per_person"] as const
+
+/** A form's settings fields as the core takes them, a poll's or a template's ("Who can vote", "No delegated votes" turned). */
+export const settingsFromForm = (form: typeof SettingsForm.Type) => ({
+  anonymous: form.anonymous,
+  hide_results: form.hide_results,
+  allow_delegated_votes: !form.no_delegated_votes,
+  stance_reason_required: form.stance_reason_required,
+  shuffle_options: form.shuffle_options,
+  notify_on_closing_soon: form.notify_on_closing_soon,
+  specified_voters_only: form.voters === "invited",
+  ...Object.fromEntries(COUNT_SETTINGS.flatMap((k) => (form[k] === undefined ? [] : [[k, form[k]]])))
+})
+
+/** What a form's settings fields show for these settings (a template's; a new poll's defaults). */
+export const formFromSettings = (s: typeof Inputs.PollTemplateSettings.Type): Record<string, string | boolean> => ({
+  ...Object.fromEntries(Object.entries(s).flatMap(([k, v]) =>
+    k === "specified_voters_only" ? [["voters", v === true ? "invited" : "group"]]
+    : k === "allow_delegated_votes" ? [["no_delegated_votes", v === false]]
+    : k === "can_respond_maybe" || v === undefined ? []
+    : [[k, typeof v === "number" ? String(v) : v as string | boolean]]))
+})
+
+/** The settings fields as a new poll's form shows them: the poll defaults, no numbers (the type's own). */
+export const SETTINGS_FORM = {
+  ...formFromSettings(POLL_SETTINGS),
+  minimum_stance_choices: "", maximum_stance_choices: "", min_score: "", max_score: "", dots_per_person: ""
+} as Readonly<Record<keyof typeof SettingsForm.fields, string | boolean>>
 
 /** A number typed for an option (a score, dots, a rank): a whole number, else NaN, which the core refuses. */
 const Whole = Schema.transform(Text, Schema.Number, {

@@ -4,12 +4,12 @@
  */
 import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { type AttachedFile, Attachments, Discussions, Groups, Outcomes, type Poll, POLL_SETTINGS, POLL_TYPES, Polls, Reactions, Rules, Stances, Threads } from "@convene/core"
+import { type AttachedFile, Attachments, Discussions, type Group, Groups, Outcomes, type Poll, POLL_TYPES, Polls, PROPOSAL_OPTIONS, Reactions, Rules, Stances, Threads } from "@convene/core"
 import { Effect } from "effect"
 import { type MessageKey, percentText, utcToZonedInput, zonedToUtc } from "../layout/i18n.js"
 import { type FormInput, NoFields } from "../layout/forms.js"
 import { doneOf, fieldMessages, type Kit, noticeOf, type Reader, seeOther, segment } from "../layout/kit.js"
-import { EditPollForm, NewPollForm, OutcomeForm, ReopenForm, VoteForm } from "./forms.js"
+import { COUNT_SETTINGS, EditPollForm, formFromSettings, NewPollForm, OutcomeForm, ReopenForm, SETTINGS_FORM, settingsFromForm, VoteForm } from "./forms.js"
 import type { PageRouter } from "../layout/routes.js"
 import { bodyHtml } from "../layout/bodies.js"
 import { type FileView, filesAfterEdit, filesView, keptUploads } from "../layout/files.js"
@@ -18,6 +18,7 @@ import "./templates.js"
 import { choiceText, optionLabel, pollStateText, resultColumns } from "./words.js"
 import { pollExportRoutes } from "./export.js"
 import { pollVoterRoutes } from "./voters.js"
+import { pollTemplateRoutes } from "./templateAdmin.js"
 
 type Input = "radio" | "checkbox" | "score" | "dots" | "rank" | "meeting"
 
@@ -180,13 +181,7 @@ const aWeekFromNow = (who: Reader) => utcToZonedInput(new Date(Date.now() + 7 * 
 
 /** The new-poll form as first shown (what a field shows: its text, or a checkbox's state). */
 const DEFAULT_FORM: Readonly<Record<keyof typeof NewPollForm.fields, string | boolean>> = {
-  poll_template_key: "",
-  poll_type: "proposal", title: "", details: "", options: "", closing_at: "", anonymous: POLL_SETTINGS.anonymous, hide_results: POLL_SETTINGS.hide_results,
-  no_delegated_votes: !POLL_SETTINGS.allow_delegated_votes,
-  stance_reason_required: POLL_SETTINGS.stance_reason_required, shuffle_options: POLL_SETTINGS.shuffle_options,
-  voters: POLL_SETTINGS.specified_voters_only ? "invited" : "group",
-  notify_on_closing_soon: POLL_SETTINGS.notify_on_closing_soon,
-  minimum_stance_choices: "", maximum_stance_choices: "", min_score: "", max_score: "", dots_per_person: ""
+  poll_template_key: "", poll_template_id: "", poll_type: "proposal", title: "", details: "", options: "", closing_at: "", ...SETTINGS_FORM
 }
 
 /** What the new-poll form says, as the core's poll input (meeting times and the closing date from the reader's zone). */
@@ -195,7 +190,8 @@ const pollInputFromForm = (who: Reader, form: typeof NewPollForm.Type): { input?
   const type = form.poll_type
   const lines = form.options.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "")
   let options: Array<string> | undefined = lines.length === 0 ? undefined : lines
-  if (type === "proposal") options = undefined
+  // a proposal's options are its four, unless the form names some of them (a template's)
+  if (type === "proposal" && !lines.every((l) => (PROPOSAL_OPTIONS as ReadonlyArray<string>).includes(l))) options = undefined
   if (type === "meeting" && options !== undefined) {
     const converted = options.map((l) => (/^\d{4}-\d{2}-\d{2}$/.test(l) ? l : zonedToUtc(l, who.zone)))
     const bad = options.find((_, i) => converted[i] === undefined)
@@ -211,63 +207,59 @@ const pollInputFromForm = (who: Reader, form: typeof NewPollForm.Type): { input?
     details_format: "md",
     ...(options === undefined ? {} : { options }),
     closing_at: closing ?? null,
-    anonymous: form.anonymous,
-    hide_results: form.hide_results,
-    allow_delegated_votes: !form.no_delegated_votes,
-    stance_reason_required: form.stance_reason_required,
-    shuffle_options: form.shuffle_options,
-    notify_on_closing_soon: form.notify_on_closing_soon,
-    specified_voters_only: form.voters === "invited",
+    ...settingsFromForm(form),
     ...(form.poll_template_key === "" ? {} : { poll_template_key: form.poll_template_key }),
+    ...(/^[0-9]{1,15}$/.test(form.poll_template_id) ? { poll_template_id: Number(form.poll_template_id) } : {}),
     // the group hears of it (a ballot each); a poll for invited people only is told to those invited, later
-    ...(form.voters === "invited" ? {} : { recipient_audience: "group" as const }),
-    ...Object.fromEntries(COUNT_SETTINGS.flatMap((k) => (form[k] === undefined ? [] : [[k, form[k]]])))
+    ...(form.voters === "invited" ? {} : { recipient_audience: "group" as const })
   }
   return Object.keys(errors).length > 0 ? { errors } : { input, errors }
 }
-
-/** The type's numbers a poll form holds. */
-const COUNT_SETTINGS = ["minimum_stance_choices", "maximum_stance_choices", "min_score", "max_score", "dots_per_person"] as const
 
 /** Starting a poll, in a group or in a thread. */
 const startPollRoutes = (router: PageRouter, kit: Kit) =>
   Effect.gen(function*() {
     const { respond, run, refused } = kit
-    const newPollPage = (who: Reader, action: string, place: string, back: string, form: Readonly<Record<string, string | boolean>>, errors?: Record<string, string>, status = 200) => ({
-      title: who.t("poll.newTitleIn", { place }),
-      template: "@new-poll",
-      status,
-      crumbs: [{ href: back, label: place }],
-      data: {
-        action, types: POLL_TYPES, form, errors, zone: who.zone,
-        // "Choose a template" first: each link fills the form from one (decisions §15)
-        templates: Polls.pollTemplates(who.t).map((p) => ({ key: p.key, name: p.name, process: p.process, href: `${action}?template=${p.key}`, current: p.key === form.poll_template_key })),
-        using: form.poll_template_key === "" ? undefined : Polls.pollTemplate(who.t, String(form.poll_template_key))?.name
+    const newPollPage = (who: Reader, action: string, place: Place, templates: ReadonlyArray<Polls.PollTemplateView>, form: Readonly<Record<string, string | boolean>>,
+      errors?: Record<string, string>, status = 200) => {
+      const current = (v: Polls.PollTemplateView) => (v.id === null ? v.key === form.poll_template_key : String(v.id) === form.poll_template_id)
+      return {
+        title: who.t("poll.newTitleIn", { place: place.name }),
+        template: "@new-poll",
+        status,
+        crumbs: [{ href: place.back, label: place.name }],
+        data: {
+          action, types: POLL_TYPES, form, errors, zone: who.zone,
+          // "Choose a template" first, the group's in its order: each link fills the form from one (decisions §15)
+          templates: templates.map((p) => ({ name: p.name, process: p.process, href: `${action}?template=${p.key ?? p.id}`, current: current(p) })),
+          using: templates.find(current)?.name
+        }
       }
-    })
+    }
     /** The form filled from a template: its type, details, options, closing date, settings and numbers. */
-    const fromTemplate = (who: Reader, key: string | null) => {
-      const p = key === null ? undefined : Polls.pollTemplate(who.t, key)
+    const fromTemplate = (who: Reader, p: Polls.PollTemplateView | undefined) => {
       if (p === undefined) return {}
       const closing = utcToZonedInput(new Date(Date.now() + p.default_duration_in_days * 86_400_000).toISOString(), who.zone)
       return {
-        poll_template_key: p.key, poll_type: p.poll_type, details: p.details, options: p.poll_type === "proposal" ? "" : p.options.join("\n"), closing_at: closing,
-        ...Object.fromEntries(Object.entries(p.settings).map(([k, v]) => [k, v as string | boolean])),
-        ...Object.fromEntries(COUNT_SETTINGS.flatMap((k) => (p.config[k] === undefined ? [] : [[k, String(p.config[k])]])))
+        poll_template_key: p.key ?? "", poll_template_id: p.id === null ? "" : String(p.id), poll_type: p.poll_type, details: p.details, options: p.options.join("\n"),
+        closing_at: closing, ...formFromSettings(p.settings)
       }
     }
 
+    /** The templates a poll there may start from: its group's, or the built-ins (a thread of no group). */
+    const offered = (who: Reader, place: Place) => place.group === undefined ? Effect.succeed(Polls.pollTemplates(who.t)) : kit.run(Polls.templatesOf(who.t, place.group))
+
     /** Where the poll goes: a group (by its page's rule) or a discussion (by its thread's rule). */
-    type Place = { readonly name: string; readonly back: string; readonly announce: boolean; readonly input: { group_id?: number; discussion_id?: number } }
+    type Place = { readonly name: string; readonly back: string; readonly group: Group | undefined; readonly announce: boolean; readonly input: { group_id?: number; discussion_id?: number } }
     const placeOf = (who: Reader, where: "g" | "d", key: string) =>
       run<Place, { readonly _tag: string }>(where === "g"
         ? Effect.flatMap(Groups.groupPage(who.access, key), (page) =>
           page.may.poll
-            ? Effect.succeed({ name: page.group.name, back: `/g/${page.group.key}`, announce: page.may.announce, input: { group_id: page.group.id } })
+            ? Effect.succeed({ name: page.group.name, back: `/g/${page.group.key}`, group: page.group, announce: page.may.announce, input: { group_id: page.group.id } })
             : Effect.fail({ _tag: "Forbidden" as const }))
         : Effect.flatMap(Threads.discussionRights(who.access, key), (t) =>
           t.may.poll
-            ? Effect.succeed({ name: t.discussion.title, back: `/d/${t.discussion.key}`, announce: t.may.announce, input: { discussion_id: t.discussion.id } })
+            ? Effect.succeed({ name: t.discussion.title, back: `/d/${t.discussion.key}`, group: t.ctx.group, announce: t.may.announce, input: { discussion_id: t.discussion.id } })
             : Effect.fail({ _tag: "Forbidden" as const })))
 
     const newPollRoutes = (where: "g" | "d") =>
@@ -280,11 +272,13 @@ const startPollRoutes = (router: PageRouter, kit: Kit) =>
             if (place._tag === "Left") return refused(request, who, place.left)
             const params = new URL(request.url, "http://x").searchParams
             const type = params.get("type")
+            const templates = yield* offered(who, place.right)
+            const chosen = Polls.templateRef(params.get("template"))
             const form = {
               ...DEFAULT_FORM, closing_at: aWeekFromNow(who), ...(type !== null && (POLL_TYPES as ReadonlyArray<string>).includes(type) ? { poll_type: type } : {}),
-              ...fromTemplate(who, params.get("template"))
+              ...fromTemplate(who, chosen === undefined ? undefined : templates.find((v) => Rules.sameRef(Polls.refOf(v), chosen)))
             }
-            return respond(request, who, newPollPage(who, `/${where}/${key}/polls/new`, place.right.name, place.right.back, form))
+            return respond(request, who, newPollPage(who, `/${where}/${key}/polls/new`, place.right, templates, form))
           })))
         /** The form again, refused, only where the reader may start a poll (as the page itself). */
         const again = (request: HttpServerRequest.HttpServerRequest, who: Reader, input: FormInput, errors: Record<string, string>) =>
@@ -292,7 +286,8 @@ const startPollRoutes = (router: PageRouter, kit: Kit) =>
             const key = segment(yield* RouteParams, "key")
             const place = yield* Effect.either(placeOf(who, where, key))
             if (place._tag === "Left") return refused(request, who, place.left)
-            return respond(request, who, newPollPage(who, `/${where}/${key}/polls/new`, place.right.name, place.right.back, input, errors, 422))
+            const templates = yield* offered(who, place.right)
+            return respond(request, who, newPollPage(who, `/${where}/${key}/polls/new`, place.right, templates, input, errors, 422))
           })
         yield* router.postWithFiles(path, kit.post(NewPollForm, (request, who, form, typed) =>
           Effect.gen(function*() {
@@ -395,14 +390,7 @@ const editPollRoutes = (router: PageRouter, kit: Kit) =>
           ...(form.change.trim() === "" ? {} : { recipient_message: form.change.trim() }),
           notify_voters: form.notify,
           // the type's settings: the core refuses what the type does not take, and anonymity turned off
-          anonymous: form.anonymous,
-          hide_results: form.hide_results,
-          allow_delegated_votes: !form.no_delegated_votes,
-          stance_reason_required: form.stance_reason_required,
-          shuffle_options: form.shuffle_options,
-          notify_on_closing_soon: form.notify_on_closing_soon,
-          specified_voters_only: form.voters === "invited",
-          ...Object.fromEntries(COUNT_SETTINGS.flatMap((k) => (form[k] === undefined ? [] : [[k, form[k]]])))
+          ...settingsFromForm(form)
           })
         })))
         if (saved._tag === "Right") return kit.seeOtherDone(`/p/${saved.right.poll.key}`, "poll_saved")
@@ -568,4 +556,5 @@ export const pollRoutes = (router: PageRouter, kit: Kit) =>
     yield* editPollRoutes(router, kit)
     yield* pollExportRoutes(router, kit)
     yield* pollVoterRoutes(router, kit)
+    yield* pollTemplateRoutes(router, kit)
   })

@@ -2,7 +2,7 @@
 import { ATTACH, CSRF, DESCRIBED, ERR, FILES, KEEP_FILES, REACTIONS, define } from "../layout/templates.js"
 
 /** A poll's settings, on starting it and on editing it (where an anonymous poll stays anonymous). */
-const POLL_SETTINGS = `<fieldset><legend><%= it.t("poll.settings") %></legend>
+export const POLL_SETTINGS = `<fieldset><legend><%= it.t("poll.settings") %></legend>
 <% if (it.anonymousLocked) { %><input type="hidden" name="anonymous" value="1"><p><input type="checkbox" id="anonymous" checked disabled aria-describedby="anonymous-hint"> <label for="anonymous"><%= it.t("poll.anonymous") %></label><br><span class="hint" id="anonymous-hint"><%= it.t("poll.anonymousStays") %></span></p>
 <% } else { %><p><input type="checkbox" id="anonymous" name="anonymous" value="1"<%= it.form.anonymous ? " checked" : "" %>> <label for="anonymous"><%= it.t("poll.anonymous") %></label></p><% } %>
 ${ERR("anonymous")}
@@ -41,7 +41,7 @@ define("@new-poll", `<section aria-labelledby="templates-h"><h2 id="templates-h"
 <% if (it.using) { %><p class="notice" role="note"><%= it.t("templates.using", { name: it.using }) %></p><% } %>
 <form method="post" action="<%= it.action %>" enctype="multipart/form-data">
 ${CSRF}
-<input type="hidden" name="poll_template_key" value="<%= it.form.poll_template_key %>">
+<input type="hidden" name="poll_template_key" value="<%= it.form.poll_template_key %>"><input type="hidden" name="poll_template_id" value="<%= it.form.poll_template_id %>">
 <p><label for="poll_type"><%= it.t("poll.type") %></label><br><select id="poll_type" name="poll_type">
 <% for (const type of it.types) { %><option value="<%= type %>"<%= it.form.poll_type === type ? " selected" : "" %>><%= it.t("pollType." + type) %></option><% } %>
 </select></p>
