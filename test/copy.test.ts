@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import t from "tap"
-import { BIN, childEnv, openSql, PG, runBin, spawnServe, tempDbFile, future } from "./helpers.js"
+import { BIN, childEnv, openSql, PG, runBin, runHere, spawnServe, tempDbFile, future } from "./helpers.js"
 import { loomioExport, writeJsonl } from "./loomio-fixture.js"
 
 if (PG === undefined) throw new Error("copy.test runs in the PostgreSQL pass (CONVENE_TEST_PG): it copies between both stores")
@@ -72,7 +72,7 @@ const source = async () => {
   await core.close()
   const file = join(dir, "export.jsonl")
   writeJsonl(file, loomioExport())
-  const imported = await runBin(["import", "loomio", file, "--db", filename])
+  const imported = await runHere(["import", "loomio", file, "--db", filename])
   if (imported.code !== 0) throw new Error(imported.stderr)
   const s = await spawnServe(filename, { CONVENE_ALLOW_PRIVATE_WEBHOOKS: "1" })
   try {
@@ -130,7 +130,7 @@ t.test("a whole install copied SQLite → PostgreSQL → SQLite: every row kept,
 
   const onPg = await contents(pgUrl)
   const back = join(dir, "back.db")
-  const home = await runBin(["copy", "--from", pgUrl, "--to", back])
+  const home = await runHere(["copy", "--from", pgUrl, "--to", back])
   t.equal(home.code, 0, home.stderr)
   t.match(home.stdout, /^copied \d+ records from 127\.0\.0\.1:\d+\/t_\w+ to .*back\.db\n  users: \d+/)
   t.same(await contents(back), onPg, "and back into a new file: every row as PostgreSQL held it, the comment written there too")
@@ -144,14 +144,14 @@ t.test("refusals: a target holding data, an unreachable target, a source from a 
   await core.close()
 
   const { filename: full } = tempDbFile()
-  t.equal((await runBin(["copy", "--from", filename, "--to", full])).code, 0)
+  t.equal((await runHere(["copy", "--from", filename, "--to", full])).code, 0)
   const held = await contents(full)
-  const again = await runBin(["copy", "--from", filename, "--to", full])
+  const again = await runHere(["copy", "--from", filename, "--to", full])
   t.equal(again.code, 1)
   t.match(again.stderr, /^error: the target 127\.0\.0\.1:\d+\/t_\w+ holds data \(1 users\): copy into an empty database\n$/)
   t.same(await contents(full), held, "nothing written")
 
-  const unreachable = await runBin(["copy", "--from", filename, "--to", "postgres://convene@127.0.0.1:1/convene"])
+  const unreachable = await runHere(["copy", "--from", filename, "--to", "postgres://convene@127.0.0.1:1/convene"])
   t.equal(unreachable.code, 1)
   t.match(unreachable.stderr, /cannot connect to the database at 127\.0\.0\.1:1\/convene/)
 
@@ -160,16 +160,16 @@ t.test("refusals: a target holding data, an unreachable target, a source from a 
   db.pragma("user_version = 999")
   db.close()
   const target = join(dir, "never.db")
-  const refused = await runBin(["copy", "--from", newer, "--to", target, "--json"])
+  const refused = await runHere(["copy", "--from", newer, "--to", target, "--json"])
   t.equal(refused.code, 1)
   t.match(JSON.parse(refused.stderr), { error: /has schema version 999, written by a newer convene/ })
   t.notOk(existsSync(target), "no target file made")
 
-  const missing = await runBin(["copy", "--from", join(dir, "nothing.db"), "--to", target])
+  const missing = await runHere(["copy", "--from", join(dir, "nothing.db"), "--to", target])
   t.equal(missing.code, 1)
   t.match(missing.stderr, /there is no database .*nothing\.db/)
   t.notOk(existsSync(target))
-  t.equal((await runBin(["copy", "--from", filename, "--to", filename])).code, 1, "not onto itself")
+  t.equal((await runHere(["copy", "--from", filename, "--to", filename])).code, 1, "not onto itself")
 })
 
 t.test("a copy into PostgreSQL that fails half-way writes nothing on the target", async (t) => {
@@ -189,14 +189,14 @@ t.test("a copy into PostgreSQL that fails half-way writes nothing on the target"
   db.close()
 
   const { filename: target } = tempDbFile()
-  const failed = await runBin(["copy", "--from", filename, "--to", target])
+  const failed = await runHere(["copy", "--from", filename, "--to", target])
   t.equal(failed.code, 1, failed.stdout)
   t.match(failed.stderr, /^error: .*0x00/m, "the engine's reason, once")
   const written = await openSql(target)
   t.same(await written.sql("SELECT (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM groups) AS groups, (SELECT count(*) FROM discussions) AS discussions, (SELECT count(*) FROM comments) AS comments"),
     [{ users: 0, groups: 0, discussions: 0, comments: 0 }], "nothing written on the target")
   await written.close()
-  const again = await runBin(["copy", "--from", filename, "--to", target])
+  const again = await runHere(["copy", "--from", filename, "--to", target])
   t.match(again.stderr, /0x00/, "tried again: refused for the same row, not as a target holding data")
 })
 

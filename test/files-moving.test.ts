@@ -9,7 +9,7 @@ import { createHash, randomBytes } from "node:crypto"
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { openConvene } from "@convene/core"
-import { runBin, startTestServer, type TestServer, tempDbFile } from "./helpers.js"
+import { runBin, runHere, startTestServer, type TestServer, tempDbFile } from "./helpers.js"
 import { matchExact } from "./match.js"
 import { type Line, loomioExport, writeJsonl } from "./loomio-fixture.js"
 
@@ -90,12 +90,12 @@ t.test("export --files, then import --files on another server: the files come al
   ], "Loomio's attachment lines, with the key of their bytes")
 
   // exported again into the same directory: what it holds is kept
-  const again = await runBin(["export", group.key, "--to", join(a.dir, "again.jsonl"), "--files", out, "--json", "--db", a.filename], { STORAGE_DIR: s.filesDir })
+  const again = await runHere(["export", group.key, "--to", join(a.dir, "again.jsonl"), "--files", out, "--json", "--db", a.filename], { STORAGE_DIR: s.filesDir })
   t.same(JSON.parse(again.stdout).files, { written: 0, present: 2, missing: [] })
 
   const s2 = await startTestServer({}, { filename: b.filename })
   t.teardown(s2.close)
-  const imported = await runBin(["import", "loomio", file, "--files", out, "--json", "--db", b.filename], { STORAGE_DIR: s2.filesDir })
+  const imported = await runHere(["import", "loomio", file, "--files", out, "--json", "--db", b.filename], { STORAGE_DIR: s2.filesDir })
   t.equal(imported.code, 0, imported.stderr)
   const result = JSON.parse(imported.stdout)
   t.same(result.files, { attached: 4, missing: [] })
@@ -148,7 +148,7 @@ t.test("a Loomio export's files: found by filename or path, one missing is named
   const missing = [`line ${lineOf(11)}: budget.ods`, `line ${lineOf(13)}: ../outside.txt`]
 
   await t.test("--dry-run finds them, says so, and writes nothing", async (t) => {
-    const r = await runBin(["import", "loomio", file, "--files", files, "--dry-run", "--db", filename], env)
+    const r = await runHere(["import", "loomio", file, "--files", files, "--dry-run", "--db", filename], env)
     t.equal(r.code, 0, r.stderr)
     t.match(r.stdout, `files: 2 found, 2 missing from the directory:\n  ${missing[0]}\n  ${missing[1]}\n`)
     t.same(await s.sql("SELECT count(*) AS n FROM attachments"), [{ n: 0 }])
@@ -156,7 +156,7 @@ t.test("a Loomio export's files: found by filename or path, one missing is named
   })
 
   await t.test("without --files: the files are counted as left behind and said", async (t) => {
-    const r = await runBin(["import", "loomio", file, "--json", "--dry-run", "--db", filename], env)
+    const r = await runHere(["import", "loomio", file, "--json", "--dry-run", "--db", filename], env)
     t.equal(r.code, 0, r.stderr)
     const report = JSON.parse(r.stdout)
     t.equal(report.skipped.attachments, 4, "the four files of discussions, comments and polls")
@@ -164,13 +164,13 @@ t.test("a Loomio export's files: found by filename or path, one missing is named
   })
 
   await t.test("a directory that is not there: refused before anything is written", async (t) => {
-    const r = await runBin(["import", "loomio", file, "--files", join(dir, "nowhere"), "--db", filename], env)
+    const r = await runHere(["import", "loomio", file, "--files", join(dir, "nowhere"), "--db", filename], env)
     t.equal(r.code, 1)
     t.match(r.stderr, /no directory at .*nowhere/)
     t.same(await s.sql("SELECT count(*) AS n FROM imports"), [{ n: 0 }])
   })
 
-  const r = await runBin(["import", "loomio", file, "--files", files, "--json", "--db", filename], env)
+  const r = await runHere(["import", "loomio", file, "--files", files, "--json", "--db", filename], env)
   t.equal(r.code, 0, r.stderr)
   const report = JSON.parse(r.stdout)
   t.same(report.files, { attached: 2, missing }, "the missing ones named by line and filename")

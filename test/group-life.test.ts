@@ -8,7 +8,7 @@
 import t from "tap"
 import { GroupDeletion } from "@convene/core"
 import { axe, codeSignIn, startBrowsing, submitted } from "./browsing.js"
-import { browserSession, future, runBin, seedUser } from "./helpers.js"
+import { browserSession, future, runHere, seedUser } from "./helpers.js"
 import { matchExact } from "./match.js"
 
 t.setTimeout(180_000)
@@ -240,11 +240,11 @@ t.test("delete group: the name typed; gone at once (pages, lists, API), the admi
   t.equal(await boPage.getByRole("link", { name: "Paint the shed?" }).count(), 0, "its poll waits for nobody's vote")
   t.equal(await boPage.getByRole("link", { name: "Old Shed" }).count(), 0, "not on home")
 
-  const restored = await runBin(["groups", "restore", shed.key, "--db", s.filename, "--json"])
+  const restored = await runHere(["groups", "restore", shed.key, "--db", s.filename, "--json"])
   t.equal(restored.code, 0, restored.stderr)
   t.equal((await A.get(`api/b2/groups/${shed.id}`)).statusCode, 200, "restored")
   t.equal((await B.get(`api/b2/discussions/${thread.id}`)).statusCode, 200, "with its thread, for its members")
-  const notDeleted = await runBin(["groups", "restore", shed.key, "--db", s.filename])
+  const notDeleted = await runHere(["groups", "restore", shed.key, "--db", s.filename])
   t.not(notDeleted.code, 0, "a group not deleted is not restored")
 
   // deleted again, and 15 days later purged by the scheduler, a batch at a time

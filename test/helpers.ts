@@ -5,6 +5,7 @@
  */
 import { type Convene, directoryStorage, type FileStorageService, openConvene, pgRowTypes, type User } from "@convene/core"
 import { type DeliveryWorker, makeMetrics, silentLog, startDeliveryWorker, startServer, type HttpSettings, type WorkerOptions } from "@convene/http"
+import { runCli } from "@convene/cli"
 import got, { type Got } from "got"
 import type { Test } from "tap"
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process"
@@ -211,6 +212,17 @@ export const runBin = (args: ReadonlyArray<string>, env: Record<string, string> 
       resolve({ code, stdout, stderr })
     })
   })
+
+/**
+ * The same command line run in this process (`runCli` with buffers): what the binary does but its start-up, which
+ * costs a second of a busy machine's CPU each time. The environment is the binary's as `runBin` gives it.
+ */
+export const runHere = async (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<BinResult> => {
+  let stdout = ""
+  let stderr = ""
+  const code = await runCli(args, { stdout: (x) => void (stdout += x), stderr: (x) => void (stderr += x), env: childEnv(env), exitCode: 0 })
+  return { code, stdout, stderr }
+}
 
 export interface ServeProcess {
   readonly url: string

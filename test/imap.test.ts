@@ -7,7 +7,7 @@ import { imapTarget, mailSettingsFromEnv, startImapPoller, startMailWorker } fro
 import { ImapFlow } from "imapflow"
 import MailComposer from "nodemailer/lib/mail-composer/index.js"
 import t from "tap"
-import { holdCommentWrites, openSql, runBin, seedUser, spawnServe, startTestServer, tempDbFile } from "./helpers.js"
+import { holdCommentWrites, openSql, runBin, runHere, seedUser, spawnServe, startTestServer, tempDbFile } from "./helpers.js"
 import { startImap } from "./imap.js"
 import { startSmtp } from "./smtp.js"
 
@@ -94,7 +94,7 @@ t.test("convene serve with INBOUND_IMAP_URL, killed with SIGKILL mid-poll: each 
   const db = await openSql(filename)
   t.teardown(db.close)
   await db.sql("UPDATE users SET email = 'bea@example.org' WHERE id = 1")
-  t.equal((await runBin(["groups", "create", "--name", "G", "--owner", "1", "--db", filename])).code, 0)
+  t.equal((await runHere(["groups", "create", "--name", "G", "--owner", "1", "--db", filename])).code, 0)
   const made = await api.post("api/b2/discussions", { json: { group_id: 1, title: "Served" } })
   const discussion = (made.body as unknown as { discussions: Array<{ id: number; topic_id: number }> }).discussions[0]!
   // a reply address made as the mail worker makes one (a token per person and thread, stored hashed)
@@ -137,7 +137,7 @@ t.test("convene doctor logs in to the mailbox and says what waits, or why it cou
   // the database check is not this test's: doctor reads the mailbox whatever the database says
   const { filename } = tempDbFile()
   const report = async (url: string) => {
-    const r = await runBin(["doctor", "--json", "--db", filename], { REPLY_HOSTNAME: REPLY_HOST, INBOUND_IMAP_URL: url })
+    const r = await runHere(["doctor", "--json", "--db", filename], { REPLY_HOSTNAME: REPLY_HOST, INBOUND_IMAP_URL: url })
     return (JSON.parse(r.stdout) as { checks: Array<{ check: string; status: string; message: string }> }).checks.find((c) => c.check === "inbound mail")
   }
   t.match(await report(imap.url("replies@convene.test")), { status: "ok", message: /^127\.0\.0\.1:\d+\/INBOX as replies@convene\.test: \d+ unseen of \d+$/ })

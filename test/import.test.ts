@@ -10,7 +10,7 @@ import { copyFileSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import type { Got } from "got"
 import t from "tap"
-import { BIN, browserSession, childEnv, openSql, runBin, startTestServer, STORE, tempDbFile } from "./helpers.js"
+import { BIN, browserSession, childEnv, openSql, runBin, runHere, startTestServer, STORE, tempDbFile } from "./helpers.js"
 import { matchExact } from "./match.js"
 import { FIXTURE, type Line, loomioExport, newerFormat, writeJsonl } from "./loomio-fixture.js"
 
@@ -79,7 +79,7 @@ t.test("a Loomio export imports whole, and the server answers as the export says
   const before = (await footprint(filename))
 
   await t.test("--dry-run reports the counts and writes nothing", async (t) => {
-    const r = await runBin(["import", "loomio", file, "--dry-run", "--json", "--db", filename])
+    const r = await runHere(["import", "loomio", file, "--dry-run", "--json", "--db", filename])
     t.equal(r.code, 0, r.stderr)
     const report = JSON.parse(r.stdout)
     t.equal(report.dry_run, true)
@@ -222,7 +222,7 @@ t.test("a Loomio export imports whole, and the server answers as the export says
 
   t.test("the same export again is refused and writes nothing", async (t) => {
     const after = (await footprint(filename))
-    const again = await runBin(["import", "loomio", file, "--db", filename])
+    const again = await runHere(["import", "loomio", file, "--db", filename])
     t.equal(again.code, 1)
     t.match(again.stderr, /imported already/)
     t.same((await footprint(filename)), after)
@@ -232,7 +232,7 @@ t.test("a Loomio export imports whole, and the server answers as the export says
 t.test("the newer format (topics, topic_items, topic_readers) imports to the same group as the older one", async (t) => {
   const imported = async (lines: ReadonlyArray<Line>) => {
     const { filename, file, bo } = await target(t, lines)
-    const r = await runBin(["import", "loomio", file, "--json", "--db", filename])
+    const r = await runHere(["import", "loomio", file, "--json", "--db", filename])
     t.equal(r.code, 0, r.stderr)
     const s = await startTestServer({}, { filename })
     t.teardown(s.close)
@@ -291,14 +291,14 @@ t.test("bad input: a clear error naming the line and table, exit 1, nothing writ
   for (const [name, lines, message] of cases) {
     const file = join(dir, "bad.jsonl")
     writeJsonl(file, lines)
-    const r = await runBin(["import", "loomio", file, "--db", filename])
+    const r = await runHere(["import", "loomio", file, "--db", filename])
     t.equal(r.code, 1, `${name}: exit 1`)
     t.match(r.stderr, message, name)
     t.same((await footprint(filename)), before, `${name}: nothing written`)
   }
-  const json = await runBin(["import", "loomio", join(dir, "bad.jsonl"), "--json", "--db", filename])
+  const json = await runHere(["import", "loomio", join(dir, "bad.jsonl"), "--json", "--db", filename])
   t.match(JSON.parse(json.stderr), { error: /body is too long/ }, "--json failures are JSON on stderr")
-  const missing = await runBin(["import", "loomio", join(dir, "nope.jsonl"), "--db", filename])
+  const missing = await runHere(["import", "loomio", join(dir, "nope.jsonl"), "--db", filename])
   t.equal(missing.code, 1)
   t.match(missing.stderr, /cannot read/)
 })
@@ -316,7 +316,7 @@ t.test("html bodies are stored as the API stores them: sanitised", async (t) => 
     : l)
   const file = join(dir, "hostile.jsonl")
   writeJsonl(file, lines)
-  const r = await runBin(["import", "loomio", file, "--db", filename])
+  const r = await runHere(["import", "loomio", file, "--db", filename])
   t.equal(r.code, 0, r.stderr)
   const stored = await rows(filename, `SELECT description AS text FROM discussions UNION ALL SELECT body FROM comments
     UNION ALL SELECT details FROM polls UNION ALL SELECT statement FROM outcomes`)
@@ -336,7 +336,7 @@ t.test("an older export whose standalone poll has votes: Loomio's unnumbered ite
     { table: "events", record: { id: 1117, kind: "poll_expired", eventable_type: "Poll", eventable_id: 602, user_id: null, parent_id: null, ...standalone, created_at: "2024-03-14T12:00:00.000Z" } }
   ]
   const { filename, file, bo } = await target(t, lines)
-  const r = await runBin(["import", "loomio", file, "--json", "--db", filename])
+  const r = await runHere(["import", "loomio", file, "--json", "--db", filename])
   t.equal(r.code, 0, `imported: ${r.stderr}`)
   t.equal(JSON.parse(r.stdout).imported.topic_items, 15, "the four standalone items too")
   const ordered = await rows(filename, `SELECT i.id, i.sequence_id, i.kind, i.parent_id, i.itemable_type, i.itemable_id FROM topic_items i
@@ -360,12 +360,12 @@ t.test("a failure midway through the writing (the comments refused by the databa
       "CREATE TRIGGER refuse_comments BEFORE INSERT ON comments FOR EACH ROW EXECUTE FUNCTION refuse_comments()"]
   for (const statement of refuse) await rows(filename, statement)
   const before = await footprint(filename)
-  const r = await runBin(["import", "loomio", file, "--db", filename])
+  const r = await runHere(["import", "loomio", file, "--db", filename])
   t.equal(r.code, 1, "refused")
   t.match(r.stderr, /^error: .*comments refused by the test/, "saying why")
   t.same(await footprint(filename), before, "the people, groups and threads written before the comments are gone too")
   await rows(filename, STORE === "sqlite" ? "DROP TRIGGER refuse_comments" : "DROP TRIGGER refuse_comments ON comments")
-  const again = await runBin(["import", "loomio", file, "--db", filename])
+  const again = await runHere(["import", "loomio", file, "--db", filename])
   t.equal(again.code, 0, `and with the fault gone the same file imports: ${again.stderr}`)
 })
 
@@ -455,14 +455,14 @@ t.test("export then import into an empty database gives the same API answers (id
   await s.close()
 
   const file = join(a.dir, "round-trip.jsonl")
-  const exported = await runBin(["export", group.key, "--to", file, "--json", "--db", a.filename])
+  const exported = await runHere(["export", group.key, "--to", file, "--json", "--db", a.filename])
   t.equal(exported.code, 0, exported.stderr)
   t.match(JSON.parse(exported.stdout).records, { groups: 2, users: 5, discussions: 4, comments: 4, polls: 7, discussion_readers: 18 })
   const text = readFileSync(file, "utf8")
   t.notMatch(text, /api_key|password|token/i, "no secrets in the export")
   t.notMatch(text, new RegExp(adminA.api_key), "not the administrator's key either")
 
-  const imported = await runBin(["import", "loomio", file, "--json", "--db", b.filename])
+  const imported = await runHere(["import", "loomio", file, "--json", "--db", b.filename])
   t.equal(imported.code, 0, imported.stderr)
   t.equal(JSON.parse(imported.stdout).users_matched, 1, "the administrator is matched by e-mail")
 
@@ -484,14 +484,14 @@ t.test("export then import into an empty database gives the same API answers (id
 
   t.test("exporting a group into the database that holds it is refused", async (t) => {
     const back = join(b.dir, "back.jsonl")
-    t.equal((await runBin(["export", group.key, "--to", back, "--db", b.filename])).code, 0)
+    t.equal((await runHere(["export", group.key, "--to", back, "--db", b.filename])).code, 0)
     // a copy of the database that holds the group (a refused import writes nothing: on PostgreSQL the database itself)
     const copyDb = STORE === "sqlite" ? join(a.dir, "again.db") : a.filename
     if (STORE === "sqlite") copyFileSync(a.filename, copyDb)
-    const r = await runBin(["import", "loomio", back, "--db", copyDb])
+    const r = await runHere(["import", "loomio", back, "--db", copyDb])
     t.equal(r.code, 1)
     t.match(r.stderr, /already holds group/)
-    const unknown = await runBin(["export", "no-such-group", "--to", join(b.dir, "x.jsonl"), "--db", b.filename])
+    const unknown = await runHere(["export", "no-such-group", "--to", join(b.dir, "x.jsonl"), "--db", b.filename])
     t.equal(unknown.code, 1)
     t.match(unknown.stderr, /no group no-such-group/)
   })

@@ -9,7 +9,7 @@ import { openConvene } from "@convene/core"
 import got, { type Got } from "got"
 import { join } from "node:path"
 import t from "tap"
-import { browserSession, openSql, PG, runBin, type ServeProcess, spawnServe, tempDbFile } from "./helpers.js"
+import { browserSession, openSql, PG, runBin, runHere, type ServeProcess, spawnServe, tempDbFile } from "./helpers.js"
 import { matchExact } from "./match.js"
 import { startReceiver } from "./receiver.js"
 import { startSmtp } from "./smtp.js"
@@ -146,7 +146,7 @@ t.test("the database going away: 503 while it is gone, then the server recovers;
   const s = await spawnServe(url)
   t.teardown(() => s.stop())
   const A = client(s, s.adminKey!)
-  t.equal((await runBin(["groups", "create", "--name", "G", "--owner", "1", "--db", url])).code, 0)
+  t.equal((await runHere(["groups", "create", "--name", "G", "--owner", "1", "--db", url])).code, 0)
   const write = (title: string) => A.post("api/b2/discussions", { json: { group_id: 1, title } })
   const made = await write("Before")
   t.equal(made.statusCode, 200)
@@ -195,22 +195,22 @@ t.test("an unreachable database at start: named by host and port, exit 1", async
 t.test("the operator's commands on a PostgreSQL URL: doctor reads it; backup and restore say what to use instead", async (t) => {
   const { filename, apiKey } = await seeded()
   t.ok(apiKey)
-  const doctor = await runBin(["doctor", "--json", "--db", filename])
+  const doctor = await runHere(["doctor", "--json", "--db", filename])
   const report = JSON.parse(doctor.stdout) as { checks: Array<{ check: string; status: string; message: string }> }
   t.match(report.checks.find((c) => c.check === "database"), { status: "ok", message: /^127\.0\.0\.1:\d+\/t_\w+: schema version 18, reachable$/ })
   t.match(report.checks.find((c) => c.check === "webhook outbox"), { status: "ok", message: "0 waiting, none dead" })
   t.notMatch(doctor.stdout + doctor.stderr, /convene@/, "no credentials of the URL in what it prints")
-  const gone = await runBin(["doctor", "--json", "--db", "postgres://convene@127.0.0.1:1/x"])
+  const gone = await runHere(["doctor", "--json", "--db", "postgres://convene@127.0.0.1:1/x"])
   t.equal(gone.code, 1)
   t.match(JSON.parse(gone.stdout).checks[0], { check: "database", status: "fail", message: /cannot connect to the database at 127\.0\.0\.1:1\/x/ })
 
-  const backup = await runBin(["backup", "--to", "/tmp/never-written.db", "--db", filename])
+  const backup = await runHere(["backup", "--to", "/tmp/never-written.db", "--db", filename])
   t.equal(backup.code, 1)
   t.match(backup.stderr, /pg_dump/)
-  const restore = await runBin(["restore", "/tmp/never-read.db", "--db", filename])
+  const restore = await runHere(["restore", "/tmp/never-read.db", "--db", filename])
   t.equal(restore.code, 1)
   t.match(restore.stderr, /pg_restore/)
-  const listed = await runBin(["users", "list", "--json", "--db", filename])
+  const listed = await runHere(["users", "list", "--json", "--db", filename])
   t.equal(listed.code, 0, "the other commands work on it")
   matchExact(t, JSON.parse(listed.stdout), [{ email: "admin@example.org" }])
   const fromEnv = await runBin(["users", "list", "--json"], { DATABASE_URL: filename })

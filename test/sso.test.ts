@@ -12,7 +12,7 @@ import type { BrowserContext, Page } from "playwright-core"
 import got from "got"
 import t, { type Test } from "tap"
 import { freePort, startBrowsing } from "./browsing.js"
-import { openSql, runBin, seedUser, spawnServe, tempDbFile } from "./helpers.js"
+import { openSql, runBin, runHere, seedUser, spawnServe, tempDbFile } from "./helpers.js"
 import { startProvider } from "./oidc-provider.js"
 
 // several sign-ins through a provider's pages in a browser
@@ -298,7 +298,7 @@ t.test("CONVENE_SSO_ONLY; a provider that does not answer; doctor's report; a ha
   t.ok(await page.getByRole("button", { name: "Sign in with Acme ID" }).isVisible())
 
   // an invitation to a new person: the provider's button, and no way in by the link alone
-  t.equal((await runBin(["groups", "create", "--name", "Only", "--owner", "1", "--db", filename])).code, 0)
+  t.equal((await runHere(["groups", "create", "--name", "Only", "--owner", "1", "--db", filename])).code, 0)
   const before = smtp.received.length
   const invited = await got.post(`${origin}/api/b2/memberships`, {
     headers: { authorization: `Bearer ${served.adminKey}` }, json: { group_id: 1, emails: ["ned@example.org"] }, throwHttpErrors: false
@@ -316,12 +316,12 @@ t.test("CONVENE_SSO_ONLY; a provider that does not answer; doctor's report; a ha
   t.teardown(db.close)
   t.same(await db.sql("SELECT accepted_at FROM memberships WHERE group_id = 1 AND user_id <> 1"), [{ accepted_at: null }], "still pending")
 
-  const doctor = await runBin(["doctor", "--json", "--db", filename], env)
+  const doctor = await runHere(["doctor", "--json", "--db", filename], env)
   const report = JSON.parse(doctor.stdout) as { checks: Array<{ check: string; status: string; message: string }> }
   t.match(report.checks.find((c) => c.check === "identity provider"), { status: "ok", message: new RegExp(`^${idp.issuer}, "Acme ID": authorize at ${idp.issuer}/auth`) })
 
   const away = { ...env, OIDC_ISSUER: "http://127.0.0.1:1" }
-  const broken = await runBin(["doctor", "--json", "--db", filename], away)
+  const broken = await runHere(["doctor", "--json", "--db", filename], away)
   t.match(JSON.parse(broken.stdout).checks.find((c: { check: string }) => c.check === "identity provider"), { status: "fail", message: /cannot read the discovery document of http:\/\/127\.0\.0\.1:1/ })
   t.equal(broken.code, 1)
 
@@ -334,9 +334,9 @@ t.test("CONVENE_SSO_ONLY; a provider that does not answer; doctor's report; a ha
   await p.waitForLoadState()
   t.match(await p.locator("main").innerText(), /Acme ID did not answer/, "a page, not a 500")
 
-  const half = await runBin(["serve", "--port", "0", "--db", other], { OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: "x" })
+  const half = await runHere(["serve", "--port", "0", "--db", other], { OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: "x" })
   t.equal(half.code, 1)
   t.match(half.stderr, /OIDC_CLIENT_SECRET/, "names the missing variable")
-  const insecure = await runBin(["serve", "--port", "0", "--db", other], { OIDC_ISSUER: "http://id.example.org", OIDC_CLIENT_ID: "x", OIDC_CLIENT_SECRET: "y" })
+  const insecure = await runHere(["serve", "--port", "0", "--db", other], { OIDC_ISSUER: "http://id.example.org", OIDC_CLIENT_ID: "x", OIDC_CLIENT_SECRET: "y" })
   t.match(insecure.stderr, /must be an https URL/)
 })
