@@ -76,6 +76,14 @@ t.test("Start a poll: choose a template, the form is filled from it, the consent
   matchExact(t, (await s.sql<any>("SELECT name FROM poll_options WHERE poll_id = ? ORDER BY priority", poll.id)).map((o) => o.name), ["Consent", "Objection"])
   await axe(t, page, "a poll from a template")
 
+  // a proposal's template starts with its own options (Loomio's practice proposal has no Block)
+  await page.goto(`${s.url}/g/${group.key}/polls/new?template=practice_proposal`)
+  t.equal(await page.getByLabel("Options", { exact: true }).inputValue(), "agree\nabstain\ndisagree")
+  await page.getByLabel("Title").fill("Practise on the rota")
+  await submitted(page, page.getByRole("button", { name: "Start poll" }).click(), "The poll is open.")
+  const [practice] = await s.sql<any>("SELECT id FROM polls WHERE title = ?", "Practise on the rota")
+  matchExact(t, (await s.sql<any>("SELECT name FROM poll_options WHERE poll_id = ? ORDER BY priority", practice.id)).map((o) => o.name), ["agree", "abstain", "disagree"])
+
   const de = await eveDe()
   await s.convene.members.add({ group, user: eve.user })
   await de.goto(`${s.url}/g/${group.key}/polls/new`)
