@@ -6,7 +6,7 @@
  */
 import t from "tap"
 import { createHash, randomBytes } from "node:crypto"
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { openConvene } from "@convene/core"
 import { runBin, runHere, startTestServer, type TestServer, tempDbFile } from "./helpers.js"
@@ -192,4 +192,29 @@ t.test("a Loomio export's files: found by filename or path, one missing is named
   const poll = ((await Bo.get("api/b2/polls/pSolar01")).body as any).polls[0]
   t.equal((await download(Bo, poll.attachments[0].download_url)).bytes.toString(), minutes.toString(), "found by its download path")
   t.equal(readdirSync(s.filesDir, { recursive: true }).filter((f) => String(f).includes("outside")).length, 0)
+})
+
+t.test("a file whose bytes are not its key's: refused as missing, named with the reason; the import goes on", async (t) => {
+  const { dir, filename } = tempDbFile()
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  await init(filename)
+  const files = join(dir, "files")
+  mkdirSync(files)
+  const meant = Buffer.from("the minutes as exported\n")
+  // the directory holds other bytes under the key of the exported ones (a file changed, or swapped)
+  writeFileSync(join(files, sha(meant)), "something else entirely\n")
+  const lines: Array<Line> = [...loomioExport(), { table: "attachments", record: { id: 20, record_type: "Poll", record_id: 601, name: "files", filename: "minutes.txt", key: sha(meant) } }]
+  const file = join(dir, "export.jsonl")
+  writeJsonl(file, lines)
+  const r = await runHere(["import", "loomio", file, "--files", files, "--json", "--db", filename], { STORAGE_DIR: join(dir, "store") })
+  t.equal(r.code, 0, r.stderr)
+  const report = JSON.parse(r.stdout)
+  const plan = lines.findIndex((l) => l.table === "attachments" && l.record.filename === "plan.pdf") + 1
+  matchExact(t, report.files, {
+    attached: 0,
+    missing: [`line ${plan}: plan.pdf`, `line ${lines.length}: minutes.txt (${join(files, sha(meant))} does not hold the bytes of its key)`]
+  }, "the fixture's plan is not in this directory; the minutes' bytes are not theirs")
+  t.equal(report.imported.polls, loomioExport().filter((l) => l.table === "polls").length, "the records are all there")
+  const store = join(dir, "store")
+  t.same(existsSync(store) ? readdirSync(store, { recursive: true }).filter((f) => !statSync(join(store, String(f))).isDirectory()) : [], [], "no bytes kept")
 })
