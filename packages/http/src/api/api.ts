@@ -325,7 +325,7 @@ const PollListParams = Schema.Struct({ group_id: groupIdRequired, status: Schema
 
 export class B2Polls extends HttpApiGroup.make("b2.polls", { topLevel: true })
     .add(HttpApiEndpoint.get("listPollTemplates", "/api/b2/poll_templates").setUrlParams(Schema.Struct({ group_id: Schema.optional(groupIdRequired) })).addSuccess(PollTemplatesResult)
-      .annotate(OpenApi.Summary, "Extension: the templates a poll may start from (Loomio's built-ins), in the caller's language; with group_id, for that group (the caller must see it)"))
+      .annotate(OpenApi.Summary, "Extension: the templates a poll may start from, in the caller's language: Loomio's built-ins; with group_id, that group's list in its order (its own templates and the built-ins it does not hide; the caller must see the group)"))
     .add(HttpApiEndpoint.get("listPolls", "/api/b2/polls").setUrlParams(PollListParams).addSuccess(PollsDocument)
       .annotate(OpenApi.Summary, "List a group's polls visible to the caller, newest first, with their current outcomes"))
     .add(HttpApiEndpoint.post("createPoll", "/api/b2/polls").setPayload(Inputs.PollInput).annotate(BodyRoot, "poll").addSuccess(PollsDocument)

@@ -102,11 +102,9 @@ export const templatesOf = (t: Translate, group: Group, withHidden = false): Eff
 export const groupPollTemplates = (access: Access, ref: string, t: Translate): Effect.Effect<ReadonlyArray<PollTemplateView>, NotFound | Forbidden, Store> =>
   Effect.flatMap(showGroup(access, ref), ({ group }) => templatesOf(t, group))
 
-/** One template the group offers (not hidden), by its key or id; undefined: none such. */
-export const offeredTemplate = (t: Translate, group: Group, ref: TemplateRef | undefined): Effect.Effect<PollTemplateView | undefined, never, Store> =>
-  ref === undefined
-    ? Effect.succeed(undefined)
-    : Effect.map(templatesOf(t, group), (list) => list.find((v) => sameRef(refOf(v), ref)))
+/** The template of `list` a link or a form names; undefined: none such. */
+export const findTemplate = (list: ReadonlyArray<PollTemplateView>, ref: TemplateRef | undefined): PollTemplateView | undefined =>
+  ref === undefined ? undefined : list.find((v) => sameRef(refOf(v), ref))
 
 /** A step on the group's templates, where ManageGroup allows the person (its administrators). */
 const managing = <A, E, R>(access: Access, ref: string, step: (group: Group) => Effect.Effect<A, E, R>) =>
@@ -123,7 +121,7 @@ export const managedPollTemplates = (access: Access, ref: string, t: Translate) 
 /** One template to edit: a built-in (its words in `t`'s language) or the group's own. */
 export const managedPollTemplate = (access: Access, ref: string, t: Translate, which: TemplateRef) =>
   Effect.flatMap(managedPollTemplates(access, ref, t), ({ group, templates }) => {
-    const found = templates.find((v) => sameRef(refOf(v), which))
+    const found = findTemplate(templates, which)
     return found === undefined ? Effect.fail(notFound("Poll template not found")) : Effect.succeed({ group, template: found })
   })
 

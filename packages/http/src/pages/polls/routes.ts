@@ -276,7 +276,7 @@ const startPollRoutes = (router: PageRouter, kit: Kit) =>
             const chosen = Polls.templateRef(params.get("template"))
             const form = {
               ...DEFAULT_FORM, closing_at: aWeekFromNow(who), ...(type !== null && (POLL_TYPES as ReadonlyArray<string>).includes(type) ? { poll_type: type } : {}),
-              ...fromTemplate(who, chosen === undefined ? undefined : templates.find((v) => Rules.sameRef(Polls.refOf(v), chosen)))
+              ...fromTemplate(who, Polls.findTemplate(templates, chosen))
             }
             return respond(request, who, newPollPage(who, `/${where}/${key}/polls/new`, place.right, templates, form))
           })))
