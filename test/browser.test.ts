@@ -6,7 +6,8 @@
  */
 import type { ParsedMail } from "mailparser"
 import t from "tap"
-import { startBrowsing, submitted } from "./browsing.js"
+import { matchExact } from "./match.js"
+import { axeViolations, startBrowsing, submitted } from "./browsing.js"
 import { seedUser } from "./helpers.js"
 
 const { s, smtp, browser } = await startBrowsing()
@@ -79,4 +80,10 @@ t.test("sign in by code; vote on a poll page; unsubscribe from a mail link", asy
   t.match(await fresh.locator("main").textContent(), /You no longer receive notification e-mails from Garden Club/)
   await context.close()
   await fresh.close()
+})
+
+t.test("the accessibility check finds what is wrong: a field without a label, an image without text, a page without a language, text too faint", async (t) => {
+  const page = await (await browser.newContext()).newPage()
+  await page.setContent(`<!doctype html><html><head><title>Bad</title></head><body><main><input id="a"><img src="data:,"><p style="color:#ccc;background:#fff">faint</p></main></body></html>`)
+  matchExact(t, (await axeViolations(page)).map((v) => v.split(":")[0]), ["color-contrast", "html-has-lang", "image-alt", "label"])
 })

@@ -357,7 +357,7 @@ t.test("a refused control is not shown, and a forged POST with a valid token wri
   const admin = await signIn(await browser.newContext(), "ivy@example.org")
   await admin.goto(`${s.url}/g/${group.key}/members`)
   await axe(t, admin, "members page, admin")
-  await submitted(admin, admin.getByRole("button", { name: "Make Gus an admin" }).click(), "Gus is now an administrator.")
+  await submitted(admin, admin.getByRole("button", { name: "Make admin: Gus" }).click(), "Gus is now an administrator.")
   t.match(await admin.locator("[role=status]").textContent(), /Gus is now an administrator/)
   matchExact(t, await s.sql(`SELECT admin FROM memberships WHERE user_id = ${gus.user.id} AND group_id = ${group.id}`), [{ admin: 1 }])
   await submitted(admin, admin.getByRole("button", { name: "Remove Gus" }).click(), "Gus is no longer a member.")

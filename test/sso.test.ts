@@ -7,11 +7,10 @@
  * Loomio's OAuth variables and its FEATURES_DISABLE_EMAIL_LOGIN, CONVENE_SSO_ONLY, a provider that does not
  * answer, and doctor's report, through `convene serve` and `convene doctor`.
  */
-import { AxeBuilder } from "@axe-core/playwright"
 import type { BrowserContext, Page } from "playwright-core"
 import got from "got"
 import t, { type Test } from "tap"
-import { freePort, startBrowsing } from "./browsing.js"
+import { axe, freePort, startBrowsing } from "./browsing.js"
 import { openSql, runBin, runHere, seedUser, spawnServe, tempDbFile } from "./helpers.js"
 import { startProvider } from "./oidc-provider.js"
 
@@ -35,12 +34,6 @@ const sso = {
 }
 const { s, smtp, browser } = await startBrowsing({ baseUrl: base, sso }, port)
 
-const checkAccessibility = process.env.CONVENE_TEST_PG === undefined
-const axe = async (t: Test, page: Page, state: string) => {
-  if (!checkAccessibility) return
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze()
-  t.same(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), [], `axe: ${state}`)
-}
 
 /** At the provider's own sign-in page: any password. */
 const atProvider = async (page: Page, login: string) => {

@@ -151,13 +151,13 @@ t.test("a group's own templates: add, edit a built-in (the group's copy), hide, 
   // hide one, with the keyboard move one up
   await submitted(page, page.getByRole("button", { name: "Hide Sense check" }).click(), "The templates are saved.")
   t.ok((await rows(page)).includes("Sense check (Hidden)"))
-  await page.getByRole("button", { name: "Move Budget round up" }).focus()
+  await page.getByRole("button", { name: "Move up: Budget round" }).focus()
   await submitted(page, page.keyboard.press("Enter"), "The templates are saved.")
   const moved = await rows(page)
   t.equal(moved.at(-2), "Budget round (Shown)", "one place up")
   t.equal(moved.at(-1), "Gradients of agreement (Shown)")
-  t.equal(await page.getByRole("button", { name: "Move Budget round down" }).count(), 1)
-  t.equal(await page.getByRole("button", { name: "Move Practice proposal up" }).count(), 0, "the first has no Move up")
+  t.equal(await page.getByRole("button", { name: "Move down: Budget round" }).count(), 1)
+  t.equal(await page.getByRole("button", { name: "Move up: Practice proposal" }).count(), 0, "the first has no Move up")
   await axe(t, page, "the templates page after changes")
 
   // the chooser offers the group's list in its order, hidden ones left out
