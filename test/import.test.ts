@@ -523,3 +523,59 @@ const withoutIds = (value: unknown): unknown => {
     .filter(([k]) => !(k === "id" || k.endsWith("_id") || k.endsWith("_ids")))
     .map(([k, v]) => [k, withoutIds(v)]))
 }
+
+t.test("a group's own poll templates come along: Loomio's rows, the built-ins the group hides and places, a poll's template; and go out again", async (t) => {
+  const lines = loomioExport().map((l): Line =>
+    l.table === "groups" && l.record.id === 101 ? { table: l.table, record: { ...l.record, hidden_poll_templates: ["consent", "not_ours"], poll_template_positions: { poll: -1 } } }
+    : l.table === "polls" && l.record.id === 601 ? { table: l.table, record: { ...l.record, poll_template_id: 951 } }
+    : l)
+  lines.push(
+    // Loomio's consent process as a proposal of its own options: a one-choice poll here
+    { table: "poll_templates", record: { id: 951, group_id: 101, author_id: 201, poll_type: "proposal", process_name: "Consent, our way", process_subtitle: "Safe to try?",
+      details: "Any objection?", poll_options: [{ name: "Consent", meaning: "safe", icon: "agree" }, { name: "Objection", icon: "disagree" }], default_duration_in_days: 5,
+      stance_reason_required: 2, hide_results: 0, notify_on_closing_soon: 1, position: 11, created_at: "2024-01-05T10:00:00Z", updated_at: "2024-01-05T10:00:00Z" } },
+    { table: "poll_templates", record: { id: 952, group_id: 101, author_id: 201, poll_type: "proposal", process_name: "Quick proposal", poll_options: [{ name: "Agree" }, { name: "Disagree" }],
+      discarded_at: "2024-01-06T10:00:00Z", created_at: "2024-01-05T10:00:00Z" } },
+    { table: "poll_templates", record: { id: 953, group_id: 101, author_id: 201, poll_type: "poll", process_name: null, title: null, created_at: "2024-01-05T10:00:00Z" } }
+  )
+  const { filename, file, bo } = await target(t, lines)
+  const r = await runHere(["import", "loomio", file, "--json", "--db", filename])
+  t.equal(r.code, 0, r.stderr)
+  const report = JSON.parse(r.stdout)
+  t.equal(report.imported.poll_templates, 2)
+  t.equal(report.skipped["poll_templates (not valid here)"], 1, "a template without a name is left out")
+  t.match(report.warnings.join("\n"), new RegExp(`line ${lines.length}: the poll template "" was left out \\(process_name can't be blank\\)`))
+
+  const s = await startTestServer({}, { filename })
+  t.teardown(s.close)
+  const Bo = s.as(bo.apiKey)
+  const group = ((await Bo.get(`api/b2/groups/${FIXTURE.groupKey}`)).body as any).groups[0]
+  const list = ((await Bo.get(`api/b2/poll_templates?group_id=${group.id}`)).body as any).poll_templates as Array<any>
+  t.equal(list[0].key, "poll", "placed first by the group")
+  t.notOk(list.some((p) => p.key === "consent"), "the built-in the group hides")
+  t.notOk(list.some((p) => p.name === "Quick proposal"), "a discarded template is hidden")
+  const ours = list.find((p) => p.name === "Consent, our way")
+  matchExact(t, ours, {
+    id: Number, key: null, source_key: null, poll_type: "poll", name: "Consent, our way", process_subtitle: "Safe to try?", details: "Any objection?",
+    options: ["Consent", "Objection"], default_duration_in_days: 5, position: 11,
+    settings: { anonymous: false, specified_voters_only: false, shuffle_options: false, hide_results: "off", notify_on_closing_soon: "author", stance_reason_required: "required",
+      allow_delegated_votes: true, maximum_stance_choices: 1 }
+  })
+  const [quick] = await s.sql<any>("SELECT poll_type, poll_options, discarded_at FROM poll_templates WHERE process_name = ?", "Quick proposal")
+  matchExact(t, { ...quick, poll_options: typeof quick.poll_options === "string" ? JSON.parse(quick.poll_options) : quick.poll_options },
+    { poll_type: "proposal", poll_options: ["agree", "disagree"], discarded_at: String }, "a proposal's own options, kept hidden")
+  t.equal(((await Bo.get("api/b2/polls/pSolar01")).body as any).polls[0].poll_template_id, ours.id, "the poll names its template's new id")
+
+  // and out again: Loomio's lines, the enumerations as its numbers
+  const out = join(tempDbFile().dir, "again.jsonl")
+  const exported = await runHere(["export", FIXTURE.groupKey, "--to", out, "--db", filename])
+  t.equal(exported.code, 0, exported.stderr)
+  const again = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Line)
+  const line = again.find((l) => l.table === "poll_templates" && l.record.process_name === "Consent, our way")!
+  const { poll_type, poll_options, stance_reason_required, notify_on_closing_soon, default_duration_in_days, position } = line.record
+  matchExact(t, { poll_type, poll_options, stance_reason_required, notify_on_closing_soon, default_duration_in_days, position },
+    { poll_type: "poll", poll_options: ["Consent", "Objection"], stance_reason_required: 2, notify_on_closing_soon: 1, default_duration_in_days: 5, position: 11 })
+  const top = again.find((l) => l.table === "groups" && l.record.key === FIXTURE.groupKey)!.record
+  matchExact(t, [top.hidden_poll_templates, top.poll_template_positions], [["consent"], { poll: -1 }])
+  t.equal(again.find((l) => l.table === "polls" && l.record.key === "pSolar01")!.record.poll_template_id, line.record.id)
+})

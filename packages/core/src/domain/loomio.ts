@@ -11,7 +11,7 @@
  */
 import { ParseResult, Schema } from "effect"
 import { Format as FormatField, Id as IdField, NullId, NullStamp } from "./model.js"
-import { HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, Outcome, Poll, POLL_SETTINGS, PollOption, Stance, STANCE_REASON_REQUIRED } from "./polls.js"
+import { HIDE_RESULTS, NOTIFY_ON_CLOSING_SOON, Outcome, Poll, POLL_SETTINGS, POLL_TYPES, PollOption, Stance, STANCE_REASON_REQUIRED } from "./polls.js"
 import {
   BOOLEAN_GROUP_SETTINGS,
   DELEGATION_LIMIT,
@@ -127,7 +127,10 @@ export const LoomioGroup = Schema.Struct({
   }),
   /** convene's additions (decisions §15): delegated voting, off unless the file says so */
   members_can_delegate: flag(false),
-  delegation_limit: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, DELEGATION_LIMIT_MAX)), { default: () => DELEGATION_LIMIT })
+  delegation_limit: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, DELEGATION_LIMIT_MAX)), { default: () => DELEGATION_LIMIT }),
+  /** Loomio's: the built-in poll templates the group hides, and where it places them (key → position) */
+  hidden_poll_templates: Schema.optionalWith(Schema.NullOr(Schema.Array(Schema.String)), { default: () => null }),
+  poll_template_positions: Schema.optionalWith(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Int })), { default: () => null })
 })
 
 /** A person, without secrets: Loomio leaves out the API key, password digest and tokens, and so does convene. */
@@ -184,8 +187,9 @@ export const LoomioPoll = Schema.Struct({
   hide_results: Schema.optionalWith(enumOf(HIDE_RESULTS), { default: () => POLL_SETTINGS.hide_results }),
   notify_on_closing_soon: Schema.optionalWith(enumOf(NOTIFY_ON_CLOSING_SOON), { default: () => POLL_SETTINGS.notify_on_closing_soon }),
   stance_reason_required: Schema.optionalWith(enumOf(STANCE_REASON_REQUIRED), { default: () => POLL_SETTINGS.stance_reason_required }),
-  /** Loomio's: the built-in template it was started from */
+  /** Loomio's: the built-in template it was started from, or the group's own (`poll_templates`) */
   poll_template_key: Text,
+  poll_template_id: Ref,
   /** convene's addition: false for a poll that refuses delegated votes */
   allow_delegated_votes: Schema.optionalWith(Schema.Boolean, { default: () => POLL_SETTINGS.allow_delegated_votes }),
   // Loomio leaves a type's numbers null where they do not apply
@@ -289,6 +293,40 @@ export const LoomioAttachment = Schema.Struct({
   key: Text
 })
 
+/** A group's own poll template (Loomio's `poll_templates` row); an option is Loomio's object (its `name`) or a name. */
+export const LoomioPollTemplate = Schema.Struct({
+  id: Id,
+  group_id: Id,
+  author_id: Ref,
+  poll_type: Schema.Literal(...POLL_TYPES),
+  process_name: Text,
+  process_subtitle: Text,
+  title: Text,
+  details: Text,
+  details_format: Format,
+  poll_options: Schema.optionalWith(Schema.NullOr(Schema.Array(Schema.Union(Schema.String, Schema.Struct({ name: Schema.String })))), { default: () => null }),
+  default_duration_in_days: Schema.optionalWith(Schema.NullOr(Schema.Int), { default: () => null }),
+  anonymous: flag(POLL_SETTINGS.anonymous),
+  specified_voters_only: flag(POLL_SETTINGS.specified_voters_only),
+  shuffle_options: flag(POLL_SETTINGS.shuffle_options),
+  hide_results: Schema.optionalWith(enumOf(HIDE_RESULTS), { default: () => POLL_SETTINGS.hide_results }),
+  notify_on_closing_soon: Schema.optionalWith(enumOf(NOTIFY_ON_CLOSING_SOON), { default: () => POLL_SETTINGS.notify_on_closing_soon }),
+  stance_reason_required: Schema.optionalWith(enumOf(STANCE_REASON_REQUIRED), { default: () => POLL_SETTINGS.stance_reason_required }),
+  /** convene's addition: false for a template whose polls refuse delegated votes */
+  allow_delegated_votes: flag(POLL_SETTINGS.allow_delegated_votes),
+  min_score: orNull(Schema.Int),
+  max_score: orNull(Schema.Int),
+  minimum_stance_choices: orNull(Schema.Int),
+  maximum_stance_choices: orNull(Schema.Int),
+  dots_per_person: orNull(Schema.Int),
+  /** convene's addition: the built-in a group's copy was edited from */
+  source_key: Text,
+  position: Schema.optionalWith(Schema.Int, { default: () => 0 }),
+  discarded_at: At,
+  created_at: Stamp,
+  updated_at: Stamp
+})
+
 export const LOOMIO_TABLES = {
   groups: LoomioGroup,
   users: LoomioUser,
@@ -306,7 +344,8 @@ export const LOOMIO_TABLES = {
   topic_items: LoomioEvent,
   discussion_readers: LoomioReader,
   topic_readers: LoomioReader,
-  attachments: LoomioAttachment
+  attachments: LoomioAttachment,
+  poll_templates: LoomioPollTemplate
 } as const
 export type LoomioTable = keyof typeof LOOMIO_TABLES
 export type LoomioRecord<T extends LoomioTable> = Schema.Schema.Type<(typeof LOOMIO_TABLES)[T]>
@@ -318,7 +357,6 @@ export type LoomioRecord<T extends LoomioTable> = Schema.Schema.Type<(typeof LOO
 export const LOOMIO_SKIPPED_TABLES = [
   "notifications",
   "notification_deliveries",
-  "poll_templates",
   "discussion_templates",
   "membership_requests",
   "tags",

@@ -45,6 +45,7 @@ const PEOPLE: ReadonlyArray<readonly [table: string, column: string, scope: stri
   ...["author_id", "discarded_by"].map((c) => ["polls", c, "id IN @polls_in"] as const),
   ...["participant_id", "inviter_id", "revoker_id"].map((c) => ["stances", c, "poll_id IN @polls_in"] as const),
   ["outcomes", "author_id", "poll_id IN @polls_in"],
+  ["poll_templates", "author_id", "group_id IN @groups_in"],
   ["reactions", "user_id", "topic_id IN @topics_in"],
   ["topic_items", "actor_id", "topic_id IN @topics_in"],
   ...["user_id", "inviter_id"].map((c) => ["topic_readers", c, "topic_id IN @topics_in"] as const)
@@ -115,7 +116,27 @@ const writeExport = async (db: Db, groupId: number, to: string) => {
   try {
     await each("groups", `SELECT * FROM groups WHERE id IN ${inGroups} ORDER BY parent_id IS NOT NULL, id`, (g) => ({
       ...bools(g, Group.flags),
-      description_format: "md"
+      description_format: "md",
+      hidden_poll_templates: json<Array<string>>(g.hidden_poll_templates),
+      poll_template_positions: json<Record<string, number>>(g.poll_template_positions)
+    }))
+    await each("poll_templates", `SELECT * FROM poll_templates WHERE group_id IN ${inGroups} ORDER BY id`, (p) => ({
+      ...json<Record<string, unknown>>(p.settings),
+      id: p.id,
+      group_id: p.group_id,
+      author_id: p.author_id,
+      poll_type: p.poll_type,
+      process_name: p.process_name,
+      process_subtitle: p.process_subtitle,
+      details: p.details,
+      details_format: "md",
+      poll_options: json<Array<string>>(p.poll_options),
+      default_duration_in_days: p.default_duration_in_days,
+      source_key: p.source_key,
+      position: p.position,
+      discarded_at: p.discarded_at,
+      created_at: p.created_at,
+      updated_at: p.updated_at
     }))
 
     // everyone the export names: members, authors, voters, reactors, guests, and who invited or removed them

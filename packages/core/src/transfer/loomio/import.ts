@@ -14,10 +14,11 @@ import { statSync } from "node:fs"
 import { REACTABLE_TYPES, THREAD_ITEM_KINDS } from "../../domain/records.js"
 import { ATTACHABLE_TABLES, ATTACHABLE_TYPES as ATTACHABLE } from "../../domain/files.js"
 import { BUILTIN_TEMPLATE_KEYS } from "../../domain/templates.js"
-import { pollSettings } from "../../domain/polls.js"
+import { pollSettings, PROPOSAL_OPTIONS } from "../../domain/polls.js"
 import type { LoomioRecord } from "../../domain/loomio.js"
 import { hashApiKey, newApiKey, newRecordKey } from "../../rules/keys.js"
 import { ballotConfig } from "../../rules/pollTypes.js"
+import { pollTemplateErrors } from "../../rules/templates.js"
 import { formatRanges, parseRanges } from "../../rules/readState.js"
 import { privateDefault } from "../../rules/topics.js"
 import { normaliseEmail } from "../../rules/users.js"
@@ -218,6 +219,7 @@ const writeAll = (db: Db, skipped: Record<string, number>, options: ImportOption
   writeUsers(w)
   writeGroups(w, groups)
   writeMemberships(w)
+  writePollTemplates(w)
   const threads = assignThreadIds(w)
   writeTopics(w, threads.topicRows)
   writeDiscussions(w)
@@ -357,9 +359,62 @@ const writeGroups = (w: Writer, { groupRows, inFile, depthOf }: ReturnType<typeo
       admins_can_edit_user_content: r.admins_can_edit_user_content,
       members_can_delegate: r.members_can_delegate,
       delegation_limit: r.delegation_limit,
+      // of the built-ins, those convene has (its own templates come as poll_templates)
+      hidden_poll_templates: JSON.stringify((r.hidden_poll_templates ?? []).filter((k) => BUILTIN_TEMPLATE_KEYS.includes(k))),
+      poll_template_positions: JSON.stringify(Object.fromEntries(Object.entries(r.poll_template_positions ?? {}).filter(([k]) => BUILTIN_TEMPLATE_KEYS.includes(k)))),
       created_at: stampOf(r),
       updated_at: updatedOf(r)
     }, { line: g.line, table: "groups" })
+  }
+}
+
+/**
+ * A group's own poll templates. A proposal whose options are not a proposal's four is a one-choice poll, as convene's
+ * built-ins of that kind; a template convene's rules refuse is left out and said (the rest imports).
+ */
+const writePollTemplates = (w: Writer) => {
+  const { db, ids, insert, must, who, warnings, skipped, stampOf, updatedOf } = w
+  for (const t of staged(db, "poll_templates")) {
+    const r = t.record
+    const at = { line: t.line, table: "poll_templates" }
+    const groupId = must("groups", "group_id", r.group_id, at)
+    const names = (r.poll_options ?? []).map((o) => (typeof o === "string" ? o : o.name))
+    const asProposal = names.every((n) => (PROPOSAL_OPTIONS as ReadonlyArray<string>).includes(n.toLowerCase()))
+    const poll_type = r.poll_type === "proposal" && !asProposal ? "poll" as const : r.poll_type
+    const numbers = { min_score: r.min_score, max_score: r.max_score, minimum_stance_choices: r.minimum_stance_choices, maximum_stance_choices: r.maximum_stance_choices, dots_per_person: r.dots_per_person }
+    const settings = {
+      anonymous: r.anonymous, specified_voters_only: r.specified_voters_only, shuffle_options: r.shuffle_options, hide_results: r.hide_results,
+      notify_on_closing_soon: r.notify_on_closing_soon, stance_reason_required: r.stance_reason_required, allow_delegated_votes: r.allow_delegated_votes,
+      ...Object.fromEntries(Object.entries(numbers).filter(([, v]) => v !== null)),
+      ...(poll_type !== r.poll_type ? { maximum_stance_choices: 1 } : {})
+    }
+    const input = {
+      process_name: (r.process_name ?? r.title ?? "").trim(), process_subtitle: (r.process_subtitle ?? "").trim(), poll_type, details: r.details ?? "",
+      options: r.poll_type === "proposal" && asProposal ? names.map((n) => n.toLowerCase()) : names, default_duration_in_days: r.default_duration_in_days ?? 7, settings
+    }
+    const problem = pollTemplateErrors(input, 0)
+    if (problem !== null) {
+      warnings.push(`line ${t.line}: the poll template ${JSON.stringify(input.process_name)} was left out (${problem[0]} ${problem[1]})`)
+      skipped["poll_templates (not valid here)"] = (skipped["poll_templates (not valid here)"] ?? 0) + 1
+      continue
+    }
+    insert("poll_templates", {
+      id: ids.assign("poll_templates", "poll_templates", r.id),
+      group_id: groupId,
+      author_id: who(r.author_id),
+      source_key: r.source_key !== null && BUILTIN_TEMPLATE_KEYS.includes(r.source_key) ? r.source_key : null,
+      poll_type,
+      process_name: input.process_name,
+      process_subtitle: input.process_subtitle,
+      details: storedBody(input.details, r.details_format, "details", at),
+      poll_options: JSON.stringify(input.options),
+      default_duration_in_days: input.default_duration_in_days,
+      settings: JSON.stringify(settings),
+      position: r.position,
+      discarded_at: r.discarded_at,
+      created_at: stampOf(r),
+      updated_at: updatedOf(r)
+    }, at)
   }
 }
 
@@ -509,8 +564,9 @@ const writePolls = (w: Writer) => {
       discarded_at: r.discarded_at,
       discarded_by: who(r.discarded_by),
       ...pollSettings(r, true),
-      // a built-in template's key is kept; a group template of the old server is not here
+      // a built-in template's key is kept, and the group's own template the file brought
       poll_template_key: r.poll_template_key !== null && BUILTIN_TEMPLATE_KEYS.includes(r.poll_template_key) ? r.poll_template_key : null,
+      poll_template_id: r.poll_template_id === null ? null : ids.map("poll_templates").get(r.poll_template_id) ?? null,
       // the reminder of a poll closing within a day was the old server's to send
       closing_soon_sent_at: r.closed_at === null && r.closing_at !== null && r.closing_at <= soon ? now : null,
       created_at: stampOf(r),
