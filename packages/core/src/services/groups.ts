@@ -93,6 +93,17 @@ export const showGroup = Effect.fnUntraced(function*(access: Access, ref: string
     Effect.zipRight(ShowGroup.needed, Effect.map(viewGroups([group]), (views) => views[0]!)))
 })
 
+/**
+ * A step on a group its administrators look after (its tags, its poll templates), where ManageGroup allows the
+ * person; `what` names it in the refusal. `managedWrite`: the same, as one write.
+ */
+export const managed = <A, E, R>(access: Access, ref: string, what: string, step: (group: Group) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(showGroup(access, ref), ({ group }) =>
+    ManageGroup.check([access, group], () => forbidden(`Only the group's administrators manage its ${what}`))(step(group)))
+
+export const managedWrite = <A, E, R>(access: Access, ref: string, what: string, step: (group: Group) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Store, (store) => store.transaction(managed(access, ref, what, step)))
+
 export type SettingsInput = Partial<GroupSettings>
 
 /** Parses `KEY=VALUE` settings (CLI) into typed settings; unknown keys and bad values are errors. */

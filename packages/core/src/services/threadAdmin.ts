@@ -6,14 +6,14 @@
 import { Effect } from "effect"
 import type { Group, Id, Tag, Topic, User, Version } from "../domain/records.js"
 import type { TagInput } from "../domain/inputs.js"
-import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
+import { type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../errors.js"
 import { Store } from "../ports/store.js"
 import type { Access } from "../rules/access.js"
 import { canStartDiscussion } from "../rules/discussions.js"
 import { paletteColor, tagColorErrors, tagNameErrors } from "../rules/tags.js"
 import { ManageGroup, type Permit } from "../policies.js"
 import { nowIso } from "./common.js"
-import { showGroup } from "./groups.js"
+import { managed, managedWrite, showGroup } from "./groups.js"
 
 /** A group's tags, to whoever sees the group. */
 export const groupTags = Effect.fnUntraced(function*(access: Access, ref: string): Effect.fn.Return<{ readonly group: Group; readonly tags: ReadonlyArray<Tag> }, NotFound | Forbidden, Store> {
@@ -22,14 +22,8 @@ export const groupTags = Effect.fnUntraced(function*(access: Access, ref: string
   return { group, tags: yield* store.tags.inGroup(group.id) }
 })
 
-/** A step on a group's tags, where ManageGroup allows the person (its administrators). */
-const managing = <A, E, R>(access: Access, ref: string, step: (group: Group) => Effect.Effect<A, E, R>) =>
-  Effect.flatMap(showGroup(access, ref), ({ group }) =>
-    ManageGroup.check([access, group], () => forbidden("Only the group's administrators manage its tags"))(step(group)))
-
-/** The same, as one write. */
-const managingWrite = <A, E, R>(access: Access, ref: string, step: (group: Group) => Effect.Effect<A, E, R>) =>
-  Effect.flatMap(Store, (store) => store.transaction(managing(access, ref, step)))
+const managing = <A, E, R>(access: Access, ref: string, step: (group: Group) => Effect.Effect<A, E, R>) => managed(access, ref, "tags", step)
+const managingWrite = <A, E, R>(access: Access, ref: string, step: (group: Group) => Effect.Effect<A, E, R>) => managedWrite(access, ref, "tags", step)
 
 /** A group's tags to manage: its administrators' (the tags page). */
 export const managedTags = (access: Access, ref: string): Effect.Effect<{ readonly group: Group; readonly tags: ReadonlyArray<Tag> }, NotFound | Forbidden, Store> =>

@@ -8,7 +8,7 @@ import { BUILTIN_TEMPLATE_KEYS, BUILTIN_TEMPLATES, type BuiltinTemplate, type Po
 import type { PollTemplateInput, PollTemplateSettings } from "../../domain/inputs.js"
 import type { PollType } from "../../domain/polls.js"
 import type { Group, Id } from "../../domain/records.js"
-import { forbidden, type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../../errors.js"
+import { type Forbidden, type Invalid, invalid, notFound, type NotFound } from "../../errors.js"
 import type { MessageKey, Translate } from "../../messages/index.js"
 import { ManageGroup, type Permit } from "../../policies.js"
 import { Store } from "../../ports/store.js"
@@ -16,7 +16,7 @@ import type { Access } from "../../rules/access.js"
 import { arrangeTemplates, moveTemplate, type PlacedTemplate, pollTemplateErrors, sameRef, type TemplateRef } from "../../rules/templates.js"
 import { cleanBody } from "../../rules/bodies.js"
 import { nowIso } from "../common.js"
-import { showGroup } from "../groups.js"
+import { managed, managedWrite, showGroup } from "../groups.js"
 
 export interface PollTemplateView {
   /** the group's own template's id; null: a built-in */
@@ -85,6 +85,14 @@ const arranged = Effect.fnUntraced(function*(group: Group) {
   return { own, list: arrangeTemplates(BUILTIN_TEMPLATE_KEYS, group, own) }
 })
 
+/** The group's list, and `which` in it (its index); NotFound where `which` is not among the group's templates. */
+const placedIn = Effect.fnUntraced(function*(group: Group, which: TemplateRef) {
+  const { list, own } = yield* arranged(group)
+  const index = list.findIndex((p) => sameRef(p.ref, which))
+  if (index < 0) return yield* notFound("Poll template not found")
+  return { list, own, index, placed: list[index]! }
+})
+
 const viewsOf = (t: Translate, list: ReadonlyArray<PlacedTemplate>, own: ReadonlyArray<PollTemplate>): ReadonlyArray<PollTemplateView> =>
   list.map((p) =>
     "key" in p.ref
@@ -106,13 +114,8 @@ export const groupPollTemplates = (access: Access, ref: string, t: Translate): E
 export const findTemplate = (list: ReadonlyArray<PollTemplateView>, ref: TemplateRef | undefined): PollTemplateView | undefined =>
   ref === undefined ? undefined : list.find((v) => sameRef(refOf(v), ref))
 
-/** A step on the group's templates, where ManageGroup allows the person (its administrators). */
-const managing = <A, E, R>(access: Access, ref: string, step: (group: Group) => Effect.Effect<A, E, R>) =>
-  Effect.flatMap(showGroup(access, ref), ({ group }) =>
-    ManageGroup.check([access, group], () => forbidden("Only the group's administrators manage its poll templates"))(step(group)))
-
-const managingWrite = <A, E, R>(access: Access, ref: string, step: (group: Group) => Effect.Effect<A, E, R>) =>
-  Effect.flatMap(Store, (store) => store.transaction(managing(access, ref, step)))
+const managing = <A, E, R>(access: Access, ref: string, step: (group: Group) => Effect.Effect<A, E, R>) => managed(access, ref, "poll templates", step)
+const managingWrite = <A, E, R>(access: Access, ref: string, step: (group: Group) => Effect.Effect<A, E, R>) => managedWrite(access, ref, "poll templates", step)
 
 /** The group's templates to manage, hidden ones too (the templates page: its administrators'). */
 export const managedPollTemplates = (access: Access, ref: string, t: Translate) =>
@@ -158,9 +161,7 @@ export const addPollTemplate = (access: Access, ref: string, input: typeof PollT
 const saving = Effect.fnUntraced(function*(access: Access, group: Group, which: TemplateRef, input: typeof PollTemplateInput.Type): Effect.fn.Return<PollTemplate, NotFound | Invalid, Store | Permit<"ManageGroup">> {
   yield* ManageGroup.needed
   const store = yield* Store
-  const { list, own } = yield* arranged(group)
-  const placed = list.find((p) => sameRef(p.ref, which))
-  if (placed === undefined) return yield* notFound("Poll template not found")
+  const { own, placed } = yield* placedIn(group, which)
   const now = yield* nowIso
   if ("id" in which) {
     yield* store.pollTemplates.update(which.id, { ...(yield* fields(input, 0)), updated_at: now })
@@ -181,8 +182,7 @@ export const savePollTemplate = (access: Access, ref: string, which: TemplateRef
 const hiding = Effect.fnUntraced(function*(group: Group, which: TemplateRef, hidden: boolean): Effect.fn.Return<void, NotFound, Store | Permit<"ManageGroup">> {
   yield* ManageGroup.needed
   const store = yield* Store
-  const { list } = yield* arranged(group)
-  if (!list.some((p) => sameRef(p.ref, which))) return yield* notFound("Poll template not found")
+  yield* placedIn(group, which)
   const now = yield* nowIso
   if ("id" in which) return yield* store.pollTemplates.update(which.id, { discarded_at: hidden ? now : null, updated_at: now })
   const keys = group.hidden_poll_templates.filter((k) => k !== which.key)
@@ -196,9 +196,7 @@ export const hidePollTemplate = (access: Access, ref: string, which: TemplateRef
 const moving = Effect.fnUntraced(function*(group: Group, which: TemplateRef, by: -1 | 1): Effect.fn.Return<void, NotFound, Store | Permit<"ManageGroup">> {
   yield* ManageGroup.needed
   const store = yield* Store
-  const { list } = yield* arranged(group)
-  const index = list.findIndex((p) => sameRef(p.ref, which))
-  if (index < 0) return yield* notFound("Poll template not found")
+  const { index, list } = yield* placedIn(group, which)
   const moved = moveTemplate(list, index, by)
   const now = yield* nowIso
   const positions: Record<string, number> = {}

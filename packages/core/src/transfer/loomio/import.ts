@@ -383,8 +383,7 @@ const writePollTemplates = (w: Writer) => {
     const poll_type = r.poll_type === "proposal" && !asProposal ? "poll" as const : r.poll_type
     const numbers = { min_score: r.min_score, max_score: r.max_score, minimum_stance_choices: r.minimum_stance_choices, maximum_stance_choices: r.maximum_stance_choices, dots_per_person: r.dots_per_person }
     const settings = {
-      anonymous: r.anonymous, specified_voters_only: r.specified_voters_only, shuffle_options: r.shuffle_options, hide_results: r.hide_results,
-      notify_on_closing_soon: r.notify_on_closing_soon, stance_reason_required: r.stance_reason_required, allow_delegated_votes: r.allow_delegated_votes,
+      ...pollSettings(r, true),
       ...Object.fromEntries(Object.entries(numbers).filter(([, v]) => v !== null)),
       ...(poll_type !== r.poll_type ? { maximum_stance_choices: 1 } : {})
     }

@@ -4,7 +4,7 @@
  */
 import { RouteParams } from "../../routes.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { type AttachedFile, Attachments, Discussions, type Group, Groups, Outcomes, type Poll, POLL_TYPES, Polls, PROPOSAL_OPTIONS, Reactions, Rules, Stances, Threads } from "@convene/core"
+import { type AttachedFile, Attachments, Discussions, type Group, Groups, Outcomes, type Poll, pollSettings, POLL_TYPES, Polls, PROPOSAL_OPTIONS, Reactions, Rules, Stances, Threads } from "@convene/core"
 import { Effect } from "effect"
 import { type MessageKey, percentText, utcToZonedInput, zonedToUtc } from "../layout/i18n.js"
 import { type FormInput, NoFields } from "../layout/forms.js"
@@ -319,13 +319,7 @@ const storedPollForm = (who: Reader, view: Polls.PollView) => ({
   options: view.options.map((o) => (view.poll.poll_type === "meeting" && o.name.includes("T") ? utcToZonedInput(o.name, who.zone) : o.name)).join("\n"),
   change: "",
   notify: false,
-  anonymous: view.poll.anonymous,
-  hide_results: view.poll.hide_results,
-  no_delegated_votes: !view.poll.allow_delegated_votes,
-  stance_reason_required: view.poll.stance_reason_required,
-  shuffle_options: view.poll.shuffle_options,
-  voters: view.poll.specified_voters_only ? "invited" : "group",
-  notify_on_closing_soon: view.poll.notify_on_closing_soon,
+  ...formFromSettings(pollSettings(view.poll, false)),
   ...Object.fromEntries(COUNT_SETTINGS.map((k) => [k, view.poll[k] === null || view.poll[k] === undefined ? "" : String(view.poll[k])]))
 })
 

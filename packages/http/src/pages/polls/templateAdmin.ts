@@ -56,7 +56,9 @@ ${POLL_SETTINGS}
 const pathRef = (v: Polls.PollTemplateView) => v.key ?? String(v.id)
 
 const listPage = (who: Reader, group: Group, templates: ReadonlyArray<Polls.PollTemplateView>) => {
-  const builtinName = (key: string) => Polls.pollTemplates(who.t).find((b) => b.key === key)?.name ?? key
+  // the built-ins' names, for a copy's "edited from"
+  const builtins = new Map(Polls.pollTemplates(who.t).map((b) => [b.key!, b.name]))
+  const builtinName = (key: string) => builtins.get(key) ?? key
   return {
     title: who.t("templates.title", { group: group.name }),
     template: "@poll-templates",
