@@ -48,7 +48,8 @@ t.test("Attach files on the thread page: an image shown, a file linked, a commen
   await submitted(page, page.getByRole("button", { name: "Post comment" }).click(), "Your comment is posted.")
   const image = page.locator("ul.files img[alt='roof.png']")
   t.equal(await image.count(), 1, "the image is shown")
-  t.ok(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 1), "and loads (the page's own session fetched it)")
+  // decode() waits for the image to load (and fails if it cannot), so the check does not race the download
+  t.equal(await image.evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth, () => 0)), 1, "and loads (the page's own session fetched it)")
   const link = page.getByRole("link", { name: "shopping list.txt" })
   t.equal(await link.count(), 1, "the other file is a link")
   t.match(await page.locator("ul.files").last().textContent(), /shopping list\.txt \(\d+ byte\)/, "with its size")

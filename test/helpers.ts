@@ -106,6 +106,8 @@ export const openSql = async (filename: string) => {
   }
   // rows as convene reads them (counts as numbers, flags as 0/1, instants as ISO text), as SQLite answers them
   const pool = new pg.Pool({ connectionString: filename, max: 2, types: pgRowTypes })
+  // an idle connection the server drops (the pool ending it under load, say) is replaced, not a crash of the test
+  pool.on("error", () => undefined)
   return {
     sql: async <T>(query: string, ...params: Array<unknown>) => (await pool.query(numbered(query), params)).rows as Array<T>,
     close: () => pool.end()
