@@ -8,15 +8,10 @@
  */
 import { Effect } from "effect"
 import { Auth, makeConvene, openConvene, Memberships, Store, Users } from "@convene/core"
-import { runCli } from "@convene/cli"
 import t, { type Test } from "tap"
-import { seedUser, startTestServer } from "./helpers.js"
+import { runHere, seedUser, startTestServer } from "./helpers.js"
 
-const cli = async (args: ReadonlyArray<string>) => {
-  let stdout = ""
-  const code = await runCli(args, { stdout: (s) => void (stdout += s), stderr: () => {}, env: {}, exitCode: 0 })
-  return { code, stdout }
-}
+const cli = (args: ReadonlyArray<string>) => runHere(args)
 
 t.test("every change to a key's owner reaches the cache at once", async (t) => {
   const s = await startTestServer()

@@ -3,11 +3,10 @@
  * New York), every day, every other day or once a week, with what happened since the last; nothing new,
  * nothing sent; a muted group left out; `convene mail digest --now --user`.
  */
-import { runCli } from "@convene/cli"
 import { Comments, Digest, Discussions, loadAccess, Messages, Rules, Store } from "@convene/core"
 import { Effect, TestClock, TestContext } from "effect"
 import t from "tap"
-import { startTestServer } from "./helpers.js"
+import { runHere, startTestServer } from "./helpers.js"
 
 const s = await startTestServer()
 t.teardown(() => s.close())
@@ -67,10 +66,7 @@ t.test("every other day and weekly wait their turn; convene mail digest --now --
   // by hand, on the real clock: the catch-up covers since the last one
   await s.sql("UPDATE users SET catch_up_sent_at = ? WHERE id = ?", new Date(Date.now() - 3_600_000).toISOString(), nia.user.id)
   await c.run(Discussions.createDiscussion(adaAccess, { group_id: group.id, title: "Water" }))
-  let stdout = ""
-  const code = await runCli(["mail", "digest", "--now", "--user", String(nia.user.id), "--json", "--db", s.filename], {
-    stdout: (x) => void (stdout += x), stderr: () => undefined, env: { CONVENE_DB: "" }, exitCode: 0
-  })
+  const { code, stdout } = await runHere(["mail", "digest", "--now", "--user", String(nia.user.id), "--json", "--db", s.filename])
   t.equal(code, 0)
   t.same(JSON.parse(stdout), { made: 1 }, "--now makes it whatever the schedule says")
   t.match((await digests()).at(-1)!.body, /New discussion: Water/)

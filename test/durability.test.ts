@@ -3,11 +3,10 @@
  * concurrent writes against the real binary, `kill -9` in the middle, then every write that was answered
  * 2xx is in the database with its thread and thread item, and nothing half-written is. Three times over.
  */
-import { runCli } from "@convene/cli"
 import Database from "better-sqlite3"
 import { rmSync } from "node:fs"
 import t from "tap"
-import { spawnServe, tempDbFile } from "./helpers.js"
+import { runHere, spawnServe, tempDbFile } from "./helpers.js"
 
 t.test("kill -9 during a burst of concurrent writes loses no acknowledged write", async (t) => {
   const { dir, filename } = tempDbFile()
@@ -18,8 +17,7 @@ t.test("kill -9 during a burst of concurrent writes loses no acknowledged write"
     t.teardown(() => s.stop("SIGKILL"))
     adminKey ??= s.adminKey
     if (round === 0) {
-      const code = await runCli(["groups", "create", "--name", "Burst", "--owner", "1", "--db", filename], { stdout: () => {}, stderr: () => {}, env: {}, exitCode: 0 })
-      t.equal(code, 0)
+      t.equal((await runHere(["groups", "create", "--name", "Burst", "--owner", "1", "--db", filename])).code, 0)
     }
     const acknowledged: Array<number> = []
     let killed = false

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Readable } from "node:stream"
 import { text } from "node:stream/consumers"
-import { poster, seedUser, startTestServer } from "./helpers.js"
+import { poster, runHere, seedUser, startTestServer } from "./helpers.js"
 import { startS3 } from "./s3.js"
 
 t.setTimeout(120_000)
@@ -89,7 +89,6 @@ t.test("the server on S3 storage: upload, attach, download byte for byte; nothin
 })
 
 t.test("convene files copy: a directory to S3 and back, byte for byte; again, nothing to copy", async (t) => {
-  const { runCli } = await import("@convene/cli")
   const s = await startTestServer()
   t.teardown(s.close)
   const ada = await seedUser(s.convene, { name: "Ada", email: "ada@example.org" })
@@ -106,9 +105,7 @@ t.test("convene files copy: a directory to S3 and back, byte for byte; again, no
   const blobs = await s.sql<{ sha256: string; storage_key: string; preview_key: string | null }>(`SELECT sha256, storage_key, preview_key FROM blobs ORDER BY id`)
   t.equal(blobs.filter((b) => b.preview_key !== null).length, 1, "the image has a preview")
   const cli = async (args: ReadonlyArray<string>, env: Record<string, string>) => {
-    let stdout = ""
-    let stderr = ""
-    const code = await runCli([...args, "--json", "--db", s.filename], { stdout: (x) => void (stdout += x), stderr: (x) => void (stderr += x), env: { CONVENE_DB: "", ...env }, exitCode: 0 })
+    const { code, stdout, stderr } = await runHere([...args, "--json", "--db", s.filename], env)
     return { code, out: stdout === "" ? undefined : JSON.parse(stdout), stderr }
   }
   const keys = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey, AWS_REGION: s3.region, AWS_ENDPOINT: s3.endpoint }

@@ -215,6 +215,15 @@ export const runBin = (args: ReadonlyArray<string>, env: Record<string, string> 
     })
   })
 
+/** Waits until `check` holds (looked at every 20 ms), failing with `what` after `ms`: for work another process or a worker finishes. */
+export const until = async (check: () => boolean | Promise<boolean>, what = "the condition", ms = 10_000) => {
+  const end = Date.now() + ms
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
 /**
  * The same command line run in this process (`runCli` with buffers): what the binary does but its start-up, which
  * costs a second of a busy machine's CPU each time. The environment is the binary's as `runBin` gives it.

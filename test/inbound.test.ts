@@ -5,7 +5,6 @@
  * comment the mail was about; the same message twice posts once; a forged sender, an auto-reply and a bounce
  * post nothing; a closed thread and a lost membership get a short mail saying why.
  */
-import { runCli } from "@convene/cli"
 import { Memberships } from "@convene/core"
 import { mailSettingsFromEnv, startInboundSmtp, startMailWorker } from "@convene/http"
 import got from "got"
@@ -14,7 +13,7 @@ import { join } from "node:path"
 import nodemailer from "nodemailer"
 import MailComposer from "nodemailer/lib/mail-composer/index.js"
 import t from "tap"
-import { startTestServer } from "./helpers.js"
+import { runHere, startTestServer } from "./helpers.js"
 import { startSmtp } from "./smtp.js"
 
 const BASE = "http://convene.test"
@@ -172,10 +171,7 @@ t.test("POST /inbound/mail: the raw message with the secret; and convene mail in
   const other = await new MailComposer({ from: "bea@example.org", to: replyTo, subject: "Re: Water", text: "And a pump.", messageId: "<bea-cli@example.org>" }).compile().build()
   const file = join(s.filename.startsWith("postgres") ? "/tmp" : s.filename.replace(/\/[^/]+$/, ""), `reply-${process.pid}.eml`)
   writeFileSync(file, other)
-  let stdout = ""
-  const code = await runCli(["mail", "inbound", file, "--json", "--db", s.filename], {
-    stdout: (x) => void (stdout += x), stderr: () => undefined, env: { CONVENE_DB: "", REPLY_HOSTNAME: REPLY_HOST }, exitCode: 0
-  })
+  const { code, stdout } = await runHere(["mail", "inbound", file, "--json", "--db", s.filename], { REPLY_HOSTNAME: REPLY_HOST })
   t.equal(code, 0)
   t.match(JSON.parse(stdout), { result: "posted" })
   t.same((await comments(discussion.id)).map((c) => c.body), ["Rain barrels.", "And a pump."])

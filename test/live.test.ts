@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import { EventEmitter } from "node:events"
 import t from "tap"
 import { axe, codeSignIn, startBrowsing } from "./browsing.js"
-import { future, poster, seedUser } from "./helpers.js"
+import { future, poster, seedUser, until } from "./helpers.js"
 import { openStream } from "./sse.js"
 
 t.setTimeout(180_000)
@@ -116,9 +116,6 @@ t.test("without a session: 401, no stream; a client that does not read is cut of
     }
   }
   hub.answer(req as never, res as never, {}, {})
-  const until = async (check: () => boolean) => {
-    for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25))
-  }
   await until(() => hub.size() === 1)
   t.equal(hub.size(), 1, "the stream is open")
   const good = await openStream(s.url, session)

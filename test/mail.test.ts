@@ -4,24 +4,18 @@
  * refusals retried with backoff, then dead with the SMTP error; `convene mail` list, test and retry; and a
  * server killed mid-delivery loses nothing and sends nothing twice.
  */
-import { runCli } from "@convene/cli"
 import { Mail } from "@convene/core"
 import { mailSettingsFromEnv, type MailWorker, startMailWorker } from "@convene/http"
 import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import t from "tap"
-import { BIN, childEnv, seedUser, startTestServer, type TestServer } from "./helpers.js"
+import { BIN, childEnv, runHere, seedUser, startTestServer, type TestServer, until } from "./helpers.js"
 import { matchExact } from "./match.js"
 import { startSmtp, type TestSmtp } from "./smtp.js"
 
 const BASE = "http://convene.test"
 
-const cli = async (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
-  let stdout = ""
-  let stderr = ""
-  const code = await runCli(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), env: { CONVENE_DB: "", BASE_URL: BASE, ...env }, exitCode: 0 })
-  return { code, stdout, stderr }
-}
+const cli = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => runHere(args, { BASE_URL: BASE, ...env })
 
 const worker = (s: TestServer, url: string, extra: { retryDelaysMs?: ReadonlyArray<number>; leaseMs?: number; timeoutMs?: number } = {}): MailWorker =>
   startMailWorker({
@@ -37,13 +31,6 @@ const outbox = async (s: TestServer) =>
     "SELECT * FROM mail_outbox ORDER BY id"
   ))
 
-const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
-  const end = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error("timed out")
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 /** A group with an administrator who invites a new address: one invitation in the outbox. */
 const invite = async (s: TestServer, address: string) => {
@@ -248,7 +235,7 @@ t.test("a server killed mid-delivery loses nothing and sends nothing twice", asy
   await invite(s, "patient@example.org")
   // a real `convene serve` on the same database sends the message and is killed while the server hangs on DATA
   const { child, exited } = sendingServer(s, smtp)
-  await until(() => smtp.dataStarted === 1, 20_000)
+  await until(() => smtp.dataStarted === 1, "the first message's data", 20_000)
   child.kill("SIGKILL")
   await exited
   t.match((await outbox(s))[0], { status: "pending", attempts: 0 }, "the claimed message is still waiting")

@@ -4,12 +4,11 @@
  * log; LOG_LEVEL obeyed; /metrics on loopback (or with METRICS_TOKEN) with requests, latency, outbox
  * depth and age, deliveries by result and scheduler runs.
  */
-import { runCli } from "@convene/cli"
 import { metricsAllowed } from "@convene/http"
 import { rmSync } from "node:fs"
 import t from "tap"
 import { startReceiver } from "./receiver.js"
-import { spawnServe, tempDbFile } from "./helpers.js"
+import { runHere, spawnServe, tempDbFile } from "./helpers.js"
 
 const dbFile = (t: { teardown: (fn: () => void) => void }) => {
   const { dir, filename } = tempDbFile()
@@ -78,10 +77,9 @@ t.test("/metrics: requests, latency, outboxes, deliveries and scheduler runs", a
   t.teardown(receiver.close)
   const s = await spawnServe(filename, { CONVENE_ALLOW_PRIVATE_WEBHOOKS: "1", CONVENE_SCHEDULER_INTERVAL_MS: "50" })
   t.teardown(() => s.stop("SIGKILL"))
-  let out = ""
   const headers = { authorization: `Bearer ${s.adminKey}`, "content-type": "application/json" }
   const post = (path: string, body: unknown) => fetch(`${s.url}${path}`, { method: "POST", headers, body: JSON.stringify(body) })
-  const made = await runCli(["groups", "create", "--name", "Ops", "--owner", "1", "--json", "--db", filename], { stdout: (o) => void (out += o), stderr: () => {}, env: {}, exitCode: 0 })
+  const { code: made, stdout: out } = await runHere(["groups", "create", "--name", "Ops", "--owner", "1", "--json", "--db", filename])
   t.equal(made, 0)
   const groupId = (JSON.parse(out) as { id: number }).id
   t.equal((await post("/api/b2/chatbots", { group_id: groupId, name: "r", server: receiver.url, event_kinds: ["new_discussion"] })).status, 200)
@@ -89,12 +87,17 @@ t.test("/metrics: requests, latency, outboxes, deliveries and scheduler runs", a
   await receiver.waitFor(1)
   // an invitation by e-mail waits in the mail outbox: no transport is configured
   t.equal((await post("/api/b2/memberships", { group_id: groupId, emails: ["bea@example.org"] })).status, 200)
-  await new Promise((r) => setTimeout(r, 300))
-
-  const scrape = await fetch(`${s.url}/metrics`)
+  // the worker counts a delivery once the receiver has answered, and the scheduler runs every 50 ms: scraped until
+  // both are there (a busy machine's few hundred ms), not after a fixed wait
+  const settled = (text: string) => /outbox="webhook",result="done"\} 1\n/.test(text) && Number(/convene_scheduler_runs_total (\d+)/.exec(text)?.[1]) >= 2
+  let scrape = await fetch(`${s.url}/metrics`)
+  let text = await scrape.text()
+  for (const end = Date.now() + 10_000; !settled(text) && Date.now() < end; text = await scrape.text()) {
+    await new Promise((r) => setTimeout(r, 100))
+    scrape = await fetch(`${s.url}/metrics`)
+  }
   t.equal(scrape.status, 200)
   t.match(scrape.headers.get("content-type"), /^text\/plain/)
-  const text = await scrape.text()
   t.match(text, /convene_http_requests_total\{method="POST",route="\/api\/b2\/discussions",status="200"\} 1\n/)
   t.match(text, /convene_http_request_duration_seconds_bucket\{le="\+Inf",method="POST",route="\/api\/b2\/discussions"\} 1\n/)
   t.match(text, /convene_outbox_deliveries_total\{outbox="webhook",result="done"\} 1\n/)

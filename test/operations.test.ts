@@ -6,7 +6,6 @@
 import { Attachments, DatabaseError, directoryStorage, FileStorage, loadAccess, makeConvene, makeSqliteStore, migrations } from "@convene/core"
 import { Effect } from "effect"
 import { startServer } from "@convene/http"
-import { runCli } from "@convene/cli"
 import Database from "better-sqlite3"
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { randomBytes } from "node:crypto"
@@ -14,17 +13,12 @@ import { Readable } from "node:stream"
 import { join } from "node:path"
 import t from "tap"
 import { startS3 } from "./s3.js"
-import { spawnServe, tempDbFile } from "./helpers.js"
+import { runHere, spawnServe, tempDbFile, until } from "./helpers.js"
 import { matchExact } from "./match.js"
 import { startReceiver } from "./receiver.js"
 import { startSmtp } from "./smtp.js"
 
-const cli = async (args: ReadonlyArray<string>) => {
-  let stdout = ""
-  let stderr = ""
-  const code = await runCli(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), env: { CONVENE_DB: "" }, exitCode: 0 })
-  return { code, stdout, stderr }
-}
+const cli = (args: ReadonlyArray<string>) => runHere(args)
 
 t.test("/healthz is 503 when the database does not answer", async (t) => {
   const { dir, filename } = tempDbFile()
@@ -210,9 +204,7 @@ t.test("convene doctor: database, configuration, mail transport and outboxes", a
   await c.users.create({ email: "ada@example.org", name: "Ada" })
   await c.close()
   const doctor = async (env: Record<string, string>) => {
-    let stdout = ""
-    let stderr = ""
-    const code = await runCli(["doctor", "--json", "--db", filename], { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), env: { CONVENE_DB: "", ...env }, exitCode: 0 })
+    const { code, stdout, stderr } = await runHere(["doctor", "--json", "--db", filename], env)
     return { code, report: JSON.parse(stdout) as { ok: boolean; checks: Array<{ check: string; status: string; message: string }> }, stderr }
   }
   const smtp = await startSmtp()
@@ -264,8 +256,7 @@ t.test("convene doctor: database, configuration, mail transport and outboxes", a
   t.match(backlog.report.checks.find((ch) => ch.check === "mail outbox"), { status: "warn", message: /1 waiting and no mail transport configured/ })
 
   writeFileSync(`${dir}/junk.db`, "not a database".repeat(100))
-  let out = ""
-  const junk = await runCli(["doctor", "--db", `${dir}/junk.db`], { stdout: (s) => void (out += s), stderr: () => {}, env: {}, exitCode: 0 })
+  const { code: junk, stdout: out } = await runHere(["doctor", "--db", `${dir}/junk.db`])
   t.equal(junk, 1)
   t.match(out, /^fail database: cannot open the database .*junk\.db: .*not a database/m)
 })
@@ -303,13 +294,14 @@ t.test("convene webhooks redeliver sends failed or dead deliveries again", async
   t.same(JSON.parse(one.stdout), { redelivered: 1 })
   s.worker!.kick()
   await receiver.waitFor(3)
-  await new Promise((r) => setTimeout(r, 100))
+  // the worker records the delivery once the receiver has answered
+  await until(async () => (await s.sql<{ status: string }>("SELECT status FROM webhook_deliveries ORDER BY id"))[0]!.status === "done", "the delivery recorded")
   t.same((await s.sql("SELECT status FROM webhook_deliveries ORDER BY id")), [{ status: "done" }, { status: "dead" }], "only the one named")
   const all = await cli(["webhooks", "redeliver", "--dead", "--db", s.filename])
   t.match(all.stdout, /^1 delivery will be sent again\n$/)
   s.worker!.kick()
   await receiver.waitFor(4)
-  await new Promise((r) => setTimeout(r, 100))
+  await until(async () => (await s.sql<{ status: string }>("SELECT status FROM webhook_deliveries WHERE id = ?", second!.id))[0]!.status === "done", "the delivery recorded")
   t.same((await s.sql("SELECT status FROM webhook_deliveries WHERE id = ?", second!.id)), [{ status: "done" }])
   t.same(JSON.parse((await cli(["webhooks", "redeliver", "--dead", "--json", "--db", s.filename])).stdout), { redelivered: 0 })
 })

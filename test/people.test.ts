@@ -5,7 +5,7 @@
  * many requests, a session on /api).
  */
 import t from "tap"
-import { browserSession, seedUser, startTestServer } from "./helpers.js"
+import { browserSession, runHere, seedUser, startTestServer } from "./helpers.js"
 import { matchExact } from "./match.js"
 import { linkIn, startMailedServer } from "./mailed.js"
 
@@ -349,11 +349,7 @@ t.test("INVITATION_TTL_DAYS sets how long invitations last: the server, the comm
   t.equal((await s.as(ada.apiKey).post("api/b2/memberships", { json: { group_id: group.id, emails: ["bea@example.org"] } })).statusCode, 200)
   t.same(lifetimeDays((await s.sql("SELECT created_at, expires_at FROM invitation_tokens"))), [2], "the server's invitations last 2 days")
 
-  const { runCli } = await import("@convene/cli")
-  const cli = (env: Record<string, string>, ...args: Array<string>) => {
-    let stderr = ""
-    return runCli([...args, "--db", s.filename], { stdout: () => {}, stderr: (e) => void (stderr += e), env, exitCode: 0 }).then((code) => ({ code, stderr }))
-  }
+  const cli = (env: Record<string, string>, ...args: Array<string>) => runHere([...args, "--db", s.filename], env)
   const { user: cy } = await s.convene.users.create({ email: "cy@example.org", name: "Cy" })
   t.equal((await cli({ INVITATION_TTL_DAYS: "7" }, "members", "add", "--group", String(group.id), "--user", String(cy.id), "--pending")).code, 0)
   t.same(lifetimeDays((await s.sql("SELECT created_at, expires_at FROM invitation_tokens WHERE user_id = ?", cy.id))), [7], "the command line's last 7")

@@ -9,7 +9,7 @@ import { openConvene } from "@convene/core"
 import got, { type Got } from "got"
 import { join } from "node:path"
 import t from "tap"
-import { browserSession, openSql, PG, runBin, runHere, type ServeProcess, spawnServe, tempDbFile } from "./helpers.js"
+import { browserSession, openSql, PG, runBin, runHere, type ServeProcess, spawnServe, tempDbFile, until } from "./helpers.js"
 import { matchExact } from "./match.js"
 import { startReceiver } from "./receiver.js"
 import { startSmtp } from "./smtp.js"
@@ -21,13 +21,6 @@ t.setTimeout(180_000)
 const client = (s: ServeProcess, key: string): Got =>
   got.extend({ prefixUrl: s.url, headers: { authorization: `Bearer ${key}` }, responseType: "json", throwHttpErrors: false, retry: { limit: 0 } })
 
-const until = async (check: () => boolean | Promise<boolean>, what: string, ms = 20_000) => {
-  const end = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 
 /** A database with an administrator, a group, and the administrator's key. */
 const seeded = async () => {
@@ -118,7 +111,7 @@ t.test("a server killed while holding claims: another takes them over after the 
   t.teardown(() => a.stop())
   const invited = await client(a, apiKey).post("api/b2/memberships", { json: { group_id: group.id, emails: ["late@example.org"] } })
   t.equal(invited.statusCode, 200)
-  await until(() => smtp.dataStarted >= 1, "the first server to start sending")
+  await until(() => smtp.dataStarted >= 1, "the first server to start sending", 20_000)
   t.equal(await a.stop("SIGKILL"), null, "killed mid-delivery")
 
   smtp.behaviour.hang = false
@@ -176,7 +169,7 @@ t.test("the database going away: 503 while it is gone, then the server recovers;
   await held.catch(() => undefined)
   await inProcess.close().catch(() => undefined)
   cluster.up()
-  await until(async () => (await got(`${s.url}/healthz`, { throwHttpErrors: false, retry: { limit: 0 } })).statusCode === 200, "healthz to recover")
+  await until(async () => (await got(`${s.url}/healthz`, { throwHttpErrors: false, retry: { limit: 0 } })).statusCode === 200, "healthz to recover", 20_000)
   t.equal((await A.get(`api/b2/discussions/${id}`)).statusCode, 200, "the server recovered; the acknowledged write is there")
   t.equal((await write("After")).statusCode, 200, "writes work again")
   // every discussion, whatever its id (a crashed server's sequences resume past the values it had logged)
