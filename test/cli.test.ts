@@ -10,7 +10,7 @@ import { spawn } from "node:child_process"
 import { rmSync } from "node:fs"
 import t from "tap"
 import { startReceiver } from "./receiver.js"
-import { BIN, childEnv, NO_DATABASE, openSql, runBin, tempDbFile, untouched } from "./helpers.js"
+import { BIN, childEnv, NO_DATABASE, openSql, runBin, tempDbFile, until, untouched } from "./helpers.js"
 import { matchExact } from "./match.js"
 
 
@@ -345,7 +345,8 @@ t.test("serve on an empty database", async (t) => {
   t.equal(poll.status, 200)
   await receiver.waitFor(2)
   t.match(receiver.received[1]!.body, { text: /closed: \[Soon\]/ }, "the scheduler closed the poll at its closing time")
-  await new Promise((r) => setTimeout(r, 300))
+  // the worker records the delivery once the receiver has answered
+  await until(async () => json(await f.cli("webhooks", "deliveries", "--status", "done", "--json")).length === 2, "both deliveries recorded")
   const deliveries = json(await f.cli("webhooks", "deliveries", "--status", "done", "--json"))
   t.same(deliveries.map((d: any) => d.event_kind).sort(), ["new_discussion", "poll_expired"])
   t.equal((await f.cli("webhooks", "deliveries", "--status", "nope")).code, 2)
