@@ -59,6 +59,7 @@ t.test("three people decide, from invitation to shared outcome", async (t) => {
   await axe(t, adaPage, "invite form")
   await adaPage.getByLabel("E-mail addresses").fill("bea@example.org, not-an-address")
   await adaPage.getByRole("button", { name: "Send invitations" }).click()
+  await adaPage.waitForLoadState()
   t.match(await adaPage.locator("#emails-error").textContent(), /not-an-address is not an e-mail address/, "a 422 shows the message beside its field")
   t.equal(await adaPage.getByLabel("E-mail addresses").inputValue(), "bea@example.org, not-an-address", "and keeps the input")
   await axe(t, adaPage, "invite form, refused")
@@ -66,6 +67,7 @@ t.test("three people decide, from invitation to shared outcome", async (t) => {
   await adaPage.getByLabel("E-mail addresses").fill("bea@example.org\ncy@example.org")
   await adaPage.getByLabel("Message").fill("Join our garden decisions")
   await adaPage.getByRole("button", { name: "Send invitations" }).click()
+  await adaPage.waitForLoadState()
   t.match(await adaPage.locator("[role=status]").textContent(), /2 invitations sent/)
 
   // both accept from the mail they received
@@ -207,6 +209,7 @@ t.test("the six other poll types, each voted through its page", async (t) => {
   await axe(t, halPage, "profile")
   await halPage.getByLabel("Time zone").fill("Mars/Olympus")
   await halPage.getByRole("button", { name: "Save" }).click()
+  await halPage.waitForLoadState()
   t.match(await halPage.locator("#time_zone-error").textContent(), /Not a time zone/)
   await axe(t, halPage, "profile, refused")
   await halPage.getByLabel("Time zone").fill("America/Los_Angeles")
@@ -261,6 +264,7 @@ t.test("the six other poll types, each voted through its page", async (t) => {
     "a fresh ranked ballot starts with distinct ranks")
   await halPage.getByLabel("Oak", { exact: true }).selectOption("2")
   await halPage.getByRole("button", { name: "Vote", exact: true }).click()
+  await halPage.waitForLoadState()
   t.match(await halPage.locator("#ballot-error").textContent(), /different rank/, "ranks must differ")
   t.equal(await halPage.getByLabel("Oak", { exact: true }).inputValue(), "2", "the refused ballot is kept")
   await axe(t, halPage, "ranked choice, refused")
@@ -288,6 +292,7 @@ t.test("the six other poll types, each voted through its page", async (t) => {
   await halPage.getByLabel("North bed", { exact: true }).fill("4")
   await halPage.getByLabel("South bed", { exact: true }).fill("3")
   await halPage.getByRole("button", { name: "Vote", exact: true }).click()
+  await halPage.waitForLoadState()
   t.match(await halPage.locator("#ballot-error").textContent(), /At most 5 dots/)
   await vote(dots, async (p) => {
     await p.getByLabel("North bed", { exact: true }).fill("3")

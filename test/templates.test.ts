@@ -58,6 +58,7 @@ t.test("Start a poll: choose a template, the form is filled from it, the consent
   const page = await asAda()
   await page.goto(`${s.url}/g/${group.key}`)
   await page.getByRole("link", { name: "Start a poll" }).click()
+  await page.waitForLoadState()
   t.equal(await page.getByRole("heading", { name: "Choose a template" }).count(), 1, "offered first")
   t.equal(await page.locator("ul.templates a").count(), 15, "the 14 templates and a blank poll")
   await axe(t, page, "choose a template")
@@ -104,6 +105,7 @@ t.test("a group's own templates: add, edit a built-in (the group's copy), hide, 
   const page = await asAda()
   await page.goto(`${s.url}/g/${group.key}`)
   await page.getByRole("link", { name: "Poll templates" }).click()
+  await page.waitForLoadState()
   t.equal(await page.locator("h1").textContent(), "Poll templates of Board")
   t.equal(await page.locator("table tbody tr").count(), 14, "the built-ins")
   await axe(t, page, "the templates page")
@@ -128,6 +130,7 @@ t.test("a group's own templates: add, edit a built-in (the group's copy), hide, 
 
   // edit a built-in: the group's copy takes its place, the built-in is hidden
   await page.getByRole("link", { name: "Edit Consent process" }).click()
+  await page.waitForLoadState()
   t.equal(await page.getByRole("note").filter({ hasText: "This is a built-in template" }).count(), 1)
   t.equal(await page.getByLabel("Options", { exact: true }).inputValue(), "Consent\nObjection", "filled from the built-in")
   await page.getByLabel("Name", { exact: true }).fill("Consent, our way")
