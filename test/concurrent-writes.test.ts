@@ -43,7 +43,8 @@ const seeded = async () => {
 }
 
 /** Threads and polls to write to: the first of each is shared by every writer, the others split among them. */
-const stage = async (api: Got, groupId: number, closingSoon: string) => {
+/** `closingSoon`: when the last poll closes, taken as it is created (setting up may itself take seconds on a busy machine). */
+const stage = async (api: Got, groupId: number, closingSoon: () => string) => {
   const threads: Array<number> = []
   for (let i = 0; i < THREADS; i++) {
     const r = await api.post("api/b2/discussions", { json: { group_id: groupId, title: `Thread ${i}` } })
@@ -53,8 +54,9 @@ const stage = async (api: Got, groupId: number, closingSoon: string) => {
   for (let i = 0; i < POLLS; i++) {
     // proposals in the first thread (its items interleave with the comments), the last one closing during the run
     const r = await api.post("api/b2/polls", {
-      json: { discussion_id: threads[0], title: `Poll ${i}`, poll_type: "proposal", closing_at: i === POLLS - 1 ? closingSoon : future(24 * 365) }
+      json: { discussion_id: threads[0], title: `Poll ${i}`, poll_type: "proposal", closing_at: i === POLLS - 1 ? closingSoon() : future(24 * 365) }
     })
+    if (r.statusCode !== 200) throw new Error(`a poll to write to was refused: ${r.statusCode} ${JSON.stringify(r.body)}`)
     polls.push((r.body as any).polls[0].id)
   }
   return { threads, polls }
@@ -139,7 +141,7 @@ t.test("two servers, 32 writers each, shared and separate threads and polls: ord
   t.equal((await admin.post("api/b2/chatbots", {
     json: { group_id: group.id, name: "Hook", server: `${receiver.url}/hook`, event_kinds: ["new_comment", "new_discussion", "stance_created", "poll_expired"] }
   })).statusCode, 200)
-  const { threads, polls } = await stage(admin, group.id, new Date(Date.now() + 1500).toISOString())
+  const { threads, polls } = await stage(admin, group.id, () => new Date(Date.now() + 1500).toISOString())
   // each writer is one of the members, alternately through either server
   const as = (s: ServeProcess, n: number) => client(s, keys[n % MEMBERS]!)
   const done: Done = { statuses: [], comments: [] }
@@ -179,7 +181,7 @@ t.test("the same under kill -9 of one server: every acknowledged write is there,
   const { filename, group, keys } = await seeded()
   const [a, b] = await Promise.all([spawnServe(filename), spawnServe(filename)])
   t.teardown(() => Promise.all([a.stop(), b.stop()]))
-  const { threads, polls } = await stage(client(b, keys[0]!), group.id, future(24 * 365))
+  const { threads, polls } = await stage(client(b, keys[0]!), group.id, () => future(24 * 365))
   const done: Done = { statuses: [], comments: [] }
   const survivors: Done = { statuses: [], comments: [] }
   const writers = Array.from({ length: 2 * WRITERS }, (_, n) =>

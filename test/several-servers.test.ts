@@ -54,7 +54,8 @@ t.test("two servers on one database: each webhook event and mail delivered once,
 
   // writes through both servers at once: discussions, invitations, and polls that close in a moment
   const via = (i: number) => (i % 2 === 0 ? A : B)
-  const closingAt = new Date(Date.now() + 1500).toISOString()
+  // far enough ahead that the 36 writes, on a busy machine, reach the servers before it
+  const closingAt = new Date(Date.now() + 3000).toISOString()
   const writes = await Promise.all([
     ...Array.from({ length: 20 }, (_, i) => via(i).post("api/b2/discussions", { json: { group_id: group.id, title: `Thread ${i}` } })),
     ...Array.from({ length: 10 }, (_, i) => via(i).post("api/b2/memberships", { json: { group_id: group.id, emails: [`person${i}@example.org`] } })),
