@@ -88,7 +88,9 @@ if (jobs.some((j) => j.store === "postgres")) {
 const runOne = ({ file, store }) =>
   new Promise((resolve) => {
     const started = Date.now()
-    const env = { ...process.env, TAP_CWD: ROOT, ...(store === "postgres" ? { CONVENE_TEST_PG: cluster.url } : {}) }
+    // tap gives a file 30 s unless it says otherwise; on a loaded machine a file of many requests takes longer
+    // without hanging (thread-permissions 10 s alone, 46 s five files at a time). A hang still ends at TIMEOUT_MS.
+    const env = { TAP_TIMEOUT: "180", ...process.env, TAP_CWD: ROOT, ...(store === "postgres" ? { CONVENE_TEST_PG: cluster.url } : {}) }
     const child = spawn(process.execPath, ["--enable-source-maps", file], { cwd: ROOT, env })
     let output = ""
     child.stdout.on("data", (d) => (output += d))
