@@ -11,7 +11,6 @@ import { Auth, makeConvene, openConvene, Memberships, Store, Users } from "@conv
 import t, { type Test } from "tap"
 import { runHere, seedUser, startTestServer } from "./helpers.js"
 
-const cli = (args: ReadonlyArray<string>) => runHere(args)
 
 t.test("every change to a key's owner reaches the cache at once", async (t) => {
   const s = await startTestServer()
@@ -23,7 +22,7 @@ t.test("every change to a key's owner reaches the cache at once", async (t) => {
   t.equal(await status("not-a-key-at-all"), 403)
 
   // rotation on another connection (the command line), as another process would do it
-  const rotated = await cli(["users", "api-key", String(ada.user.id), "--rotate", "--json", "--db", s.filename])
+  const rotated = await runHere(["users", "api-key", String(ada.user.id), "--rotate", "--json", "--db", s.filename])
   t.equal(rotated.code, 0)
   const newKey = JSON.parse(rotated.stdout).api_key as string
   t.equal(await status(ada.apiKey), 403, "the rotated key is refused at once")
@@ -36,7 +35,7 @@ t.test("every change to a key's owner reaches the cache at once", async (t) => {
   t.equal(await status(newKey), 200, "and welcome again once reactivated")
 
   // a rename changes nothing about access, and is seen
-  t.equal((await cli(["users", "update", String(ada.user.id), "--name", "Ada L", "--db", s.filename])).code, 0)
+  t.equal((await runHere(["users", "update", String(ada.user.id), "--name", "Ada L", "--db", s.filename])).code, 0)
   t.equal(await status(newKey), 200)
   const me = (await s.as(newKey).get("api/b2/groups")).statusCode
   t.equal(me, 200)
@@ -48,7 +47,7 @@ t.test("every change to a key's owner reaches the cache at once", async (t) => {
   t.equal(await status(cy.apiKey), 200)
   t.equal((await s.b3.post(`api/b3/users/${bob.user.id}/redact`)).statusCode, 200)
   t.equal(await status(bob.apiKey), 403, "a redacted user is refused at once")
-  t.equal((await cli(["users", "delete", String(cy.user.id), "--yes", "--db", s.filename])).code, 0)
+  t.equal((await runHere(["users", "delete", String(cy.user.id), "--yes", "--db", s.filename])).code, 0)
   t.equal(await status(cy.apiKey), 403, "a deleted user is refused at once")
 })
 
@@ -137,7 +136,7 @@ t.test("the people a document names are cached, and a change to one shows at onc
   t.equal(await author(), "Ada", "named again (from the cache)")
 
   // renamed on another connection (the command line), as another process would do it
-  t.equal((await cli(["users", "update", String(ada.user.id), "--name", "Ada L", "--db", s.filename])).code, 0)
+  t.equal((await runHere(["users", "update", String(ada.user.id), "--name", "Ada L", "--db", s.filename])).code, 0)
   t.equal(await author(), "Ada L", "a rename elsewhere shows at once")
 
   // redacted through this server's own b3 API

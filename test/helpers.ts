@@ -225,6 +225,17 @@ export const until = async (check: () => boolean | Promise<boolean>, what = "the
 }
 
 /**
+ * Until every webhook delivery (of the chatbots named, else all) is done or dead: the worker records a delivery only
+ * once its receiver has answered, after the receiver has seen it.
+ */
+export const deliveriesSettled = (sql: TestServer["sql"], chatbots?: ReadonlyArray<string>) =>
+  until(async () => {
+    const named = chatbots === undefined ? "" : ` WHERE c.name IN (${chatbots.map(() => "?").join(", ")})`
+    const rows = await sql<{ status: string }>(`SELECT d.status FROM webhook_deliveries d JOIN chatbots c ON c.id = d.chatbot_id${named}`, ...(chatbots ?? []))
+    return rows.every((d) => d.status === "done" || d.status === "dead")
+  }, "the webhook deliveries to be recorded")
+
+/**
  * The same command line run in this process (`runCli` with buffers): what the binary does but its start-up, which
  * costs a second of a busy machine's CPU each time. The environment is the binary's as `runBin` gives it.
  */

@@ -8,7 +8,7 @@ import { metricsAllowed } from "@convene/http"
 import { rmSync } from "node:fs"
 import t from "tap"
 import { startReceiver } from "./receiver.js"
-import { runHere, spawnServe, tempDbFile } from "./helpers.js"
+import { runHere, spawnServe, tempDbFile, until } from "./helpers.js"
 
 const dbFile = (t: { teardown: (fn: () => void) => void }) => {
   const { dir, filename } = tempDbFile()
@@ -90,14 +90,15 @@ t.test("/metrics: requests, latency, outboxes, deliveries and scheduler runs", a
   // the worker counts a delivery once the receiver has answered, and the scheduler runs every 50 ms: scraped until
   // both are there (a busy machine's few hundred ms), not after a fixed wait
   const settled = (text: string) => /outbox="webhook",result="done"\} 1\n/.test(text) && Number(/convene_scheduler_runs_total (\d+)/.exec(text)?.[1]) >= 2
-  let scrape = await fetch(`${s.url}/metrics`)
-  let text = await scrape.text()
-  for (const end = Date.now() + 10_000; !settled(text) && Date.now() < end; text = await scrape.text()) {
-    await new Promise((r) => setTimeout(r, 100))
+  let scrape: Response | undefined
+  let text = ""
+  await until(async () => {
     scrape = await fetch(`${s.url}/metrics`)
-  }
-  t.equal(scrape.status, 200)
-  t.match(scrape.headers.get("content-type"), /^text\/plain/)
+    text = await scrape.text()
+    return settled(text)
+  }, "the delivery and scheduler runs counted")
+  t.equal(scrape!.status, 200)
+  t.match(scrape!.headers.get("content-type"), /^text\/plain/)
   t.match(text, /convene_http_requests_total\{method="POST",route="\/api\/b2\/discussions",status="200"\} 1\n/)
   t.match(text, /convene_http_request_duration_seconds_bucket\{le="\+Inf",method="POST",route="\/api\/b2\/discussions"\} 1\n/)
   t.match(text, /convene_outbox_deliveries_total\{outbox="webhook",result="done"\} 1\n/)

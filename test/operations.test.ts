@@ -13,12 +13,11 @@ import { Readable } from "node:stream"
 import { join } from "node:path"
 import t from "tap"
 import { startS3 } from "./s3.js"
-import { runHere, spawnServe, tempDbFile, until } from "./helpers.js"
+import { deliveriesSettled, runHere, spawnServe, tempDbFile } from "./helpers.js"
 import { matchExact } from "./match.js"
 import { startReceiver } from "./receiver.js"
 import { startSmtp } from "./smtp.js"
 
-const cli = (args: ReadonlyArray<string>) => runHere(args)
 
 t.test("/healthz is 503 when the database does not answer", async (t) => {
   const { dir, filename } = tempDbFile()
@@ -46,7 +45,7 @@ t.test("a database from a newer convene is refused, naming both versions and the
     `the database ${filename} has schema version 99, written by a newer convene; this convene knows versions up to ${migrations.length}. ` +
       "Upgrade convene, or restore a backup made before the upgrade."
   ))
-  const listed = await cli(["users", "list", "--db", filename])
+  const listed = await runHere(["users", "list", "--db", filename])
   t.equal(listed.code, 1)
   t.match(listed.stderr, new RegExp(`schema version 99.*up to ${migrations.length}`))
   const raw = new Database(filename, { readonly: true })
@@ -58,7 +57,7 @@ t.test("open errors name the file", async (t) => {
   const { dir, filename } = tempDbFile()
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   writeFileSync(filename, "this is not a database, just text that is long enough to have a header".repeat(20))
-  const notDb = await cli(["users", "list", "--db", filename])
+  const notDb = await runHere(["users", "list", "--db", filename])
   t.equal(notDb.code, 1)
   t.match(notDb.stderr, new RegExp(`cannot (open|prepare) the database ${filename.replace(/[.]/g, "\\.")}: .*not a database`))
 })
@@ -72,17 +71,17 @@ t.test("the command line: members list, groups show, and --json errors as JSON o
   const { group } = await c.groups.create({ name: "Board", owner: ada.user, handle: "board" })
   await c.members.add({ group, user: bob.user, pending: true })
   await c.close()
-  const listed = await cli(["members", "list", "--group", "board", "--json", "--db", filename])
+  const listed = await runHere(["members", "list", "--group", "board", "--json", "--db", filename])
   t.equal(listed.code, 0, listed.stderr)
   matchExact(t, JSON.parse(listed.stdout), [{ user_id: ada.user.id, admin: true }, { user_id: bob.user.id, accepted_at: null }])
-  t.match((await cli(["members", "list", "--group", "board", "--db", filename])).stdout, /^membership \d+ group=\d+ user=\d+ admin\nmembership \d+ group=\d+ user=\d+ pending\n$/)
-  const shown = await cli(["groups", "show", "board", "--json", "--db", filename])
+  t.match((await runHere(["members", "list", "--group", "board", "--db", filename])).stdout, /^membership \d+ group=\d+ user=\d+ admin\nmembership \d+ group=\d+ user=\d+ pending\n$/)
+  const shown = await runHere(["groups", "show", "board", "--json", "--db", filename])
   t.match(JSON.parse(shown.stdout), { id: group.id, handle: "board", memberships_count: 2, pending_memberships_count: 1 })
-  const missing = await cli(["groups", "show", "nope", "--json", "--db", filename])
+  const missing = await runHere(["groups", "show", "nope", "--json", "--db", filename])
   t.equal(missing.code, 1)
   t.equal(missing.stdout, "")
   t.same(JSON.parse(missing.stderr), { error: "Group nope not found" })
-  t.match((await cli(["groups", "show", "nope", "--db", filename])).stderr, /^error: Group nope not found\n$/, "plain text without --json")
+  t.match((await runHere(["groups", "show", "nope", "--db", filename])).stderr, /^error: Group nope not found\n$/, "plain text without --json")
 })
 
 t.test("convene backup copies a database while the server writes, and checks the copy", async (t) => {
@@ -101,7 +100,7 @@ t.test("convene backup copies a database while the server writes, and checks the
   })()
   await new Promise((r) => setTimeout(r, 200))
   const target = `${s.filename}.backup`
-  const backup = await cli(["backup", "--to", target, "--json", "--db", s.filename])
+  const backup = await runHere(["backup", "--to", target, "--json", "--db", s.filename])
   writing = false
   await writer
   t.equal(backup.code, 0, backup.stderr)
@@ -112,10 +111,10 @@ t.test("convene backup copies a database while the server writes, and checks the
   copy.close()
   t.ok(threads > 0 && threads <= written, `a consistent moment: ${threads} of ${written} threads`)
   t.equal(topics, threads, "every discussion with its thread: no half-written write")
-  const again = await cli(["backup", "--to", target, "--db", s.filename])
+  const again = await runHere(["backup", "--to", target, "--db", s.filename])
   t.equal(again.code, 1)
   t.match(again.stderr, /exists: choose a new file/)
-  t.match((await cli(["backup", "--to", `${target}2`, "--db", `${s.filename}.missing`])).stderr, /no database at/)
+  t.match((await runHere(["backup", "--to", `${target}2`, "--db", `${s.filename}.missing`])).stderr, /no database at/)
 })
 
 t.test("convene backup copies the files its database names, and restore puts them back", async (t) => {
@@ -130,13 +129,13 @@ t.test("convene backup copies the files its database names, and restore puts the
     Effect.flatMap(Effect.promise(() => storage.receive(Readable.from([bytes]), 1 << 20)), (received) => Attachments.uploadFile(access, received, "ledger.bin"))), FileStorage, storage))
   await c.close()
   const backup = `${dir}/with-files.db`
-  const done = await cli(["backup", "--to", backup, "--json", "--db", filename])
+  const done = await runHere(["backup", "--to", backup, "--json", "--db", filename])
   t.equal(done.code, 0, done.stderr)
   t.match(JSON.parse(done.stdout).files, { kind: "directory", copied: 1, missing: 0, to: `${backup}.files` })
   t.same(readFileSync(join(`${backup}.files`, file.blob.storage_key)), bytes, "the file is beside the backup")
   // the file lost, then the backup restored: it is back
   rmSync(join(dir, "files"), { recursive: true, force: true })
-  const restored = await cli(["restore", backup, "--yes", "--json", "--db", filename])
+  const restored = await runHere(["restore", backup, "--yes", "--json", "--db", filename])
   t.equal(restored.code, 0, restored.stderr)
   t.equal(JSON.parse(restored.stdout).files_restored, 1)
   t.same(readFileSync(join(dir, "files", file.blob.storage_key)), bytes, "and back where files live")
@@ -150,7 +149,7 @@ t.test("convene restore puts a backup back, refusing while a server holds the da
   await c.groups.create({ name: "Before", owner: ada.user })
   await c.close()
   const backup = `${dir}/before.db`
-  t.equal((await cli(["backup", "--to", backup, "--db", filename])).code, 0)
+  t.equal((await runHere(["backup", "--to", backup, "--db", filename])).code, 0)
 
   // the database moves on after the backup
   const later = makeConvene({ filename })
@@ -166,18 +165,18 @@ t.test("convene restore puts a backup back, refusing while a server holds the da
   }
   t.same(groupNames(filename), ["Before", "After"])
 
-  const unconfirmed = await cli(["restore", backup, "--db", filename])
+  const unconfirmed = await runHere(["restore", backup, "--db", filename])
   t.equal(unconfirmed.code, 2, "replacing a database wants --yes")
   t.match(unconfirmed.stderr, /--yes/)
 
   const s = await spawnServe(filename)
-  const refused = await cli(["restore", backup, "--yes", "--json", "--db", filename])
+  const refused = await runHere(["restore", backup, "--yes", "--json", "--db", filename])
   t.equal(refused.code, 1)
   t.match(JSON.parse(refused.stderr), { error: /is in use .*convene serve.*stop the server/ })
   t.same(groupNames(filename), ["Before", "After"], "nothing changed while the server ran")
   t.equal(await s.stop(), 0)
 
-  const restored = await cli(["restore", backup, "--yes", "--json", "--db", filename])
+  const restored = await runHere(["restore", backup, "--yes", "--json", "--db", filename])
   t.equal(restored.code, 0, restored.stderr)
   const result = JSON.parse(restored.stdout)
   t.match(result, { from: backup, to: filename, schema_version: migrations.length, previous: /before-restore-/ })
@@ -190,11 +189,11 @@ t.test("convene restore puts a backup back, refusing while a server holds the da
   t.equal(await again.stop(), 0)
 
   writeFileSync(`${dir}/junk.db`, "not a database at all".repeat(50))
-  const junk = await cli(["restore", `${dir}/junk.db`, "--yes", "--db", filename])
+  const junk = await runHere(["restore", `${dir}/junk.db`, "--yes", "--db", filename])
   t.equal(junk.code, 1)
   t.match(junk.stderr, /junk\.db/, "a file that is not a backup is refused, named")
   t.same(groupNames(filename), ["Before"])
-  t.match((await cli(["restore", `${dir}/missing.db`, "--yes", "--db", filename])).stderr, /no database at .*missing\.db/)
+  t.match((await runHere(["restore", `${dir}/missing.db`, "--yes", "--db", filename])).stderr, /no database at .*missing\.db/)
 })
 
 t.test("convene doctor: database, configuration, mail transport and outboxes", async (t) => {
@@ -284,26 +283,25 @@ t.test("convene webhooks redeliver sends failed or dead deliveries again", async
     throw new Error("deliveries did not die")
   }
   const [first, second] = await dead()
-  const usage = await cli(["webhooks", "redeliver", "--db", s.filename])
+  const usage = await runHere(["webhooks", "redeliver", "--db", s.filename])
   t.equal(usage.code, 2, "ids or --dead")
-  t.equal((await cli(["webhooks", "redeliver", "abc", "--db", s.filename])).code, 2)
+  t.equal((await runHere(["webhooks", "redeliver", "abc", "--db", s.filename])).code, 2)
 
   up = true
-  const one = await cli(["webhooks", "redeliver", String(first!.id), "--json", "--db", s.filename])
+  const one = await runHere(["webhooks", "redeliver", String(first!.id), "--json", "--db", s.filename])
   t.equal(one.code, 0, one.stderr)
   t.same(JSON.parse(one.stdout), { redelivered: 1 })
   s.worker!.kick()
   await receiver.waitFor(3)
-  // the worker records the delivery once the receiver has answered
-  await until(async () => (await s.sql<{ status: string }>("SELECT status FROM webhook_deliveries ORDER BY id"))[0]!.status === "done", "the delivery recorded")
+  await deliveriesSettled(s.sql)
   t.same((await s.sql("SELECT status FROM webhook_deliveries ORDER BY id")), [{ status: "done" }, { status: "dead" }], "only the one named")
-  const all = await cli(["webhooks", "redeliver", "--dead", "--db", s.filename])
+  const all = await runHere(["webhooks", "redeliver", "--dead", "--db", s.filename])
   t.match(all.stdout, /^1 delivery will be sent again\n$/)
   s.worker!.kick()
   await receiver.waitFor(4)
-  await until(async () => (await s.sql<{ status: string }>("SELECT status FROM webhook_deliveries WHERE id = ?", second!.id))[0]!.status === "done", "the delivery recorded")
+  await deliveriesSettled(s.sql)
   t.same((await s.sql("SELECT status FROM webhook_deliveries WHERE id = ?", second!.id)), [{ status: "done" }])
-  t.same(JSON.parse((await cli(["webhooks", "redeliver", "--dead", "--json", "--db", s.filename])).stdout), { redelivered: 0 })
+  t.same(JSON.parse((await runHere(["webhooks", "redeliver", "--dead", "--json", "--db", s.filename])).stdout), { redelivered: 0 })
 })
 
 t.test("serve warns at start about a configuration that is probably wrong", async (t) => {

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import t from "tap"
 import { type Convene, EVENT_KINDS, Events, type EventKind, Store } from "@convene/core"
 import { startReceiver } from "./receiver.js"
-import { seedUser, startTestServer, tempDbFile, until } from "./helpers.js"
+import { deliveriesSettled, seedUser, startTestServer, tempDbFile } from "./helpers.js"
 import { matchExact } from "./match.js"
 
 /** Publishes an event as a write would: inside a transaction. */
@@ -139,8 +139,7 @@ t.test("delivery to a real receiver in every format", async (t) => {
   t.match(matrix[0]!.url, /^\/_matrix\/send\/[0-9a-f-]{36}\?access_token=tok$/)
   t.match(matrix[0]!.body, { msgtype: "m.text", format: "org.matrix.custom.html" })
   t.notOk(got.some((r) => r.url === "/other"), "another group's webhook receives nothing")
-  // the worker records each delivery once its receiver has answered
-  await until(async () => (await s.sql<{ status: string }>("SELECT status FROM webhook_deliveries")).every((d) => d.status === "done"), "the deliveries recorded")
+  await deliveriesSettled(s.sql)
   t.same((await s.sql("SELECT DISTINCT status FROM webhook_deliveries")), [{ status: "done" }])
   t.same((await s.sql("SELECT DISTINCT attempts FROM webhook_deliveries")), [{ attempts: 1 }], "each delivered once")
 
@@ -184,8 +183,7 @@ t.test("retries, slow receivers, garbage answers", async (t) => {
   s.worker!.kick()
   await flaky.waitFor(2, 5000)
   await rude.waitFor(3, 5000)
-  await until(async () => (await s.sql<{ status: string }>(`SELECT d.status FROM webhook_deliveries d JOIN chatbots c ON c.id = d.chatbot_id
-                           WHERE c.name IN ('flaky', 'rude')`)).every((d) => d.status === "done" || d.status === "dead"), "the flaky and rude deliveries settled")
+  await deliveriesSettled(s.sql, ["flaky", "rude"])
   const rows = (await s.sql<any>(`SELECT c.name, d.status, d.attempts, d.last_status, d.last_error FROM webhook_deliveries d
                            JOIN chatbots c ON c.id = d.chatbot_id ORDER BY c.name`))
   t.match(rows.find((r) => r.name === "flaky"), { status: "done", attempts: 2, last_status: 200 }, "retried after a 500")
@@ -208,7 +206,7 @@ t.test("a restart delivers what was pending; the destination is checked again at
 
   const second = await startTestServer({ allowPrivateWebhooks: true }, { filename, worker: {} })
   await receiver.waitFor(1)
-  await until(async () => (await second.sql<{ status: string }>("SELECT status FROM webhook_deliveries"))[0]?.status === "done", "the delivery recorded")
+  await deliveriesSettled(second.sql)
   t.same((await second.sql("SELECT status FROM webhook_deliveries")), [{ status: "done" }])
   await second.close()
   // published where no worker runs, so only the refusing server below can try it
